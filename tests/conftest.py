@@ -1,0 +1,22 @@
+"""Shared pytest fixtures."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+# Never let a developer's real keys leak into tests; every test runs offline.
+for _var in ("GOOGLE_API_KEY", "DISCORD_TOKEN", "SLACK_BOT_TOKEN", "ESPN_S2", "ESPN_SWID",
+             "LANGSMITH_API_KEY", "LANGCHAIN_API_KEY"):
+    os.environ.pop(_var, None)
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+
+TEST_DATA = Path(__file__).parent / "data"
+
+
+@pytest.fixture
+def test_data() -> Path:
+    """Folder of recorded ESPN fixtures copied from shared/espn-fixtures."""
+    return TEST_DATA
