@@ -1,0 +1,1 @@
+"""Exact lineup optimizer: daily lineups, weekly plans, move scans and multi-move plans."""

@@ -1,0 +1,198 @@
+"""Exact daily lineup: max-weight assignment of the players who play that day to the starting slots.
+
+Players that can start together form a transversal matroid (a player's value does not depend on
+the slot), so placing players one by one in order of (-value, player_id), each through an
+augmenting path that may move earlier starters, is provably optimal (see
+shared/reference/optimizer.md).  Pure Python, a few microseconds per day.
+
+Slots are ESPN lineup slot ids: 0 PG, 1 SG, 2 SF, 3 PF, 4 C, 5 G, 6 F, 7 SG/SF, 8 G/F, 9 PF/C,
+10 F/C, 11 UT, 12 BE (bench), 13 IR.  Bench and IR never start.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+SLOT_NAMES: dict[int, str] = {
+    0: "PG", 1: "SG", 2: "SF", 3: "PF", 4: "C", 5: "G", 6: "F", 7: "SG/SF", 8: "G/F",
+    9: "PF/C", 10: "F/C", 11: "UT", 12: "BE", 13: "IR",
+}
+BENCH_SLOT = 12
+IR_SLOT = 13
+STARTING_SLOT_IDS: tuple[int, ...] = tuple(range(12))
+
+# Injury statuses that mean "will not play" (value forced to 0 by the projections).
+OUT_STATUSES = frozenset({"OUT", "INJURY_RESERVE", "SUSPENSION", "FIFTEEN_DAY_DL",
+                          "SIXTY_DAY_DL", "SEVEN_DAY_DL", "TEN_DAY_DL"})
+
+
+def slot_name(slot_id: int) -> str:
+    """Human name of an ESPN lineup slot id."""
+    return SLOT_NAMES.get(slot_id, str(slot_id))
+
+
+@dataclass(frozen=True)
+class SlotLayout:
+    """The league's starting slots: ESPN slot ids (ascending) and how many of each."""
+
+    slot_ids: tuple[int, ...]
+    caps: tuple[int, ...]
+
+    @classmethod
+    def from_counts(cls, counts: Mapping[int | str, int]) -> SlotLayout:
+        """Build from ESPN `lineupSlotCounts` ({"0": 1, ..., "11": 3, "12": 3, "13": 1})."""
+        pairs = sorted((int(k), int(v)) for k, v in counts.items())
+        kept = [(s, c) for s, c in pairs if s in STARTING_SLOT_IDS and c > 0]
+        return cls(tuple(s for s, _ in kept), tuple(c for _, c in kept))
+
+    @property
+    def n_starters(self) -> int:
+        return sum(self.caps)
+
+    def mask(self, eligible_slots: Iterable[int]) -> int:
+        """Bitmask over this layout's slot indices that a player with these ESPN slots may fill."""
+        allowed = set(eligible_slots)
+        return sum(1 << k for k, s in enumerate(self.slot_ids) if s in allowed)
+
+    def type_list(self, mask: int) -> list[int]:
+        """Slot-type indices (into slot_ids/caps) set in mask, most specific (lowest id) first."""
+        return [k for k in range(len(self.slot_ids)) if (mask >> k) & 1]
+
+
+def place(order: Sequence[int], elig: Sequence[Sequence[int]], caps: Sequence[int]
+          ) -> list[list[int]]:
+    """Core matroid greedy. `order` = player indices already sorted best first (all with value > 0);
+    `elig[i]` = slot-type indices player i may fill.  Returns occupants per slot type."""
+    n_types = len(caps)
+    occ: list[list[int]] = [[] for _ in range(n_types)]
+    room = sum(caps)
+
+    def augment(i: int, seen: list[bool]) -> bool:
+        el = elig[i]
+        for t in el:
+            if len(occ[t]) < caps[t]:
+                occ[t].append(i)
+                return True
+        for t in el:
+            if seen[t]:
+                continue
+            seen[t] = True
+            for q in occ[t]:
+                if augment(q, seen):
+                    occ[t].remove(q)
+                    occ[t].append(i)
+                    return True
+        return False
+
+    for i in order:
+        if room == 0:
+            break
+        if augment(i, [False] * n_types):
+            room -= 1
+    return occ
+
+
+def solve_day(values: Sequence[float], masks: Sequence[int], caps: Sequence[int],
+              keys: Sequence[int] | None = None) -> tuple[float, list[int]]:
+    """Optimal lineup value and assignment (slot-type index per player, -1 = bench).
+
+    Ties are broken by (-value, keys[i]) (keys default to the index), so results are deterministic.
+    """
+    n = len(values)
+    if keys is None:
+        keys = range(n)
+    elig = [[t for t in range(len(caps)) if (m >> t) & 1 and caps[t] > 0] for m in masks]
+    order = sorted((i for i in range(n) if values[i] > 0), key=lambda i: (-values[i], keys[i]))
+    occ = place(order, elig, caps)
+    assign = [-1] * n
+    total = 0.0
+    for t, members in enumerate(occ):
+        for i in members:
+            assign[i] = t
+            total += values[i]
+    return total, assign
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One rostered player on one day. value = projected value if he plays (0 when he does not)."""
+
+    player_id: int
+    value: float
+    eligible_slots: tuple[int, ...]
+    plays: bool = True
+    injury_status: str | None = None
+    on_ir: bool = False
+    name: str = ""
+
+
+@dataclass
+class BenchEntry:
+    player_id: int
+    name: str
+    value: float
+    reason: str
+
+
+@dataclass
+class DayLineup:
+    """starters: ESPN slot id -> player ids (in slot order); bench with the reason each sits."""
+
+    starters: dict[int, list[int]] = field(default_factory=dict)
+    bench: list[BenchEntry] = field(default_factory=list)
+    total: float = 0.0
+
+    def starter_ids(self) -> set[int]:
+        return {p for ids in self.starters.values() for p in ids}
+
+
+def best_lineup(candidates: Sequence[Candidate], layout: SlotLayout) -> DayLineup:
+    """Exact optimal lineup for one day with a reason for every benched player."""
+    startable = [c for c in candidates
+                 if c.plays and not c.on_ir and c.value > 0
+                 and (c.injury_status or "").upper() not in OUT_STATUSES]
+    masks = [layout.mask(c.eligible_slots) for c in startable]
+    vals = [c.value for c in startable]
+    keys = [c.player_id for c in startable]
+    total, assign = solve_day(vals, masks, layout.caps, keys)
+    out = DayLineup(total=total)
+    by_type: dict[int, list[int]] = {}
+    for k, t in enumerate(assign):
+        if t >= 0:
+            by_type.setdefault(t, []).append(k)
+    for t, slot_id in enumerate(layout.slot_ids):
+        ks = sorted(by_type.get(t, []), key=lambda k: (-vals[k], keys[k]))
+        out.starters[slot_id] = [startable[k].player_id for k in ks]
+    started = out.starter_ids()
+    label = {c.player_id: (c.name or str(c.player_id)) for c in candidates}
+    for c in sorted(candidates, key=lambda c: (-c.value, c.player_id)):
+        if c.player_id in started:
+            continue
+        out.bench.append(BenchEntry(c.player_id, c.name, c.value,
+                                    _bench_reason(c, layout, out.starters, label,
+                                                  {s.player_id: s.value for s in startable})))
+    return out
+
+
+def _bench_reason(c: Candidate, layout: SlotLayout, starters: Mapping[int, list[int]],
+                  label: Mapping[int, str], value_of: Mapping[int, float]) -> str:
+    status = (c.injury_status or "").upper()
+    if c.on_ir:
+        return "on IR"
+    if status in OUT_STATUSES:
+        return f"injured {status}"
+    if not c.plays:
+        return "no game"
+    if c.value <= 0:
+        return "no projected value"
+    slots = [s for s in layout.slot_ids if s in set(c.eligible_slots)]
+    if not slots:
+        return "not eligible for any starting slot"
+    # Optimality guarantees every occupant of an eligible slot is worth at least c.value.
+    blockers = sorted({p for s in slots for p in starters.get(s, [])},
+                      key=lambda p: (value_of[p], p))
+    who = ", ".join(f"{label[p]} ({value_of[p]:.1f})" for p in blockers[:3])
+    more = f" and {len(blockers) - 3} more" if len(blockers) > 3 else ""
+    where = ", ".join(slot_name(s) for s in slots)
+    return f"outscored by {who}{more} at eligible slots {where}"
