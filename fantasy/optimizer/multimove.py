@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pulp
 
+from fantasy.optimizer.solver import cbc
 from fantasy.optimizer.week import plan_week
 
 
@@ -65,15 +66,15 @@ def plan_moves(values: np.ndarray, masks: Sequence[int], caps: Sequence[int],
     on: dict[tuple[int, int], pulp.LpVariable | int] = {}
     for i in roster:
         for d in days:
-            on[i, d] = 1 if (i in protected or d < first_day) else pulp.LpVariable(
+            on[i, d] = 1 if (i in protected or d < first_day) else prob.add_variable(
                 f"on_{i}_{d}", cat=pulp.LpBinary)
     add: dict[tuple[int, int], pulp.LpVariable] = {}
     add_days = [first_day] if adds_on_first_day_only else list(range(first_day, n_days))
     for y in pool:
         for d in days:
-            on[y, d] = pulp.LpVariable(f"on_{y}_{d}", cat=pulp.LpBinary) if d >= first_day else 0
+            on[y, d] = prob.add_variable(f"on_{y}_{d}", cat=pulp.LpBinary) if d >= first_day else 0
         for d in add_days:
-            add[y, d] = pulp.LpVariable(f"add_{y}_{d}", cat=pulp.LpBinary)
+            add[y, d] = prob.add_variable(f"add_{y}_{d}", cat=pulp.LpBinary)
     for i in roster:
         for d in range(max(first_day, 1), n_days):
             if isinstance(on[i, d], pulp.LpVariable):
@@ -94,7 +95,7 @@ def plan_moves(values: np.ndarray, masks: Sequence[int], caps: Sequence[int],
                 continue
             xs = []
             for t in elig[i]:
-                v = pulp.LpVariable(f"x_{i}_{d}_{t}", 0, 1, cat=pulp.LpBinary)
+                v = prob.add_variable(f"x_{i}_{d}_{t}", 0, 1, cat=pulp.LpBinary)
                 xs.append(v)
                 by_t.setdefault(t, []).append(v)
                 obj.append(float(values[i, d]) * v)
@@ -106,7 +107,7 @@ def plan_moves(values: np.ndarray, masks: Sequence[int], caps: Sequence[int],
     keep = [on[i, d] for i in roster + pool for d in range(first_day, n_days)
             if isinstance(on[i, d], pulp.LpVariable)]
     prob += pulp.lpSum(obj) + eps * pulp.lpSum(keep) - 10 * eps * pulp.lpSum(add.values())
-    solver = pulp.PULP_CBC_CMD(msg=False, timeLimit=time_limit)
+    solver = cbc(time_limit)
     status = pulp.LpStatus[prob.solve(solver)]
     if status != "Optimal":
         return MultiMovePlan(base.total, base.total, [], status)

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import pulp
 
 from fantasy.optimizer.lineup import place
+from fantasy.optimizer.solver import cbc
 
 
 @dataclass
@@ -113,7 +114,7 @@ def plan_week_pulp(values: Sequence[Sequence[float]], masks: Sequence[int], caps
         for i in range(n):
             if values[i][d] > 0:
                 for t in elig[i]:
-                    x[i, d, t] = pulp.LpVariable(f"x_{i}_{d}_{t}", 0, 1, cat=cat)
+                    x[i, d, t] = prob.add_variable(f"x_{i}_{d}_{t}", 0, 1, cat=cat)
     if not x:
         return WeekPlan(0.0, [[-1] * n for _ in range(n_days)], [0.0] * n_days)
     prob += pulp.lpSum(float(values[i][d]) * v for (i, d, _), v in x.items())
@@ -135,7 +136,7 @@ def plan_week_pulp(values: Sequence[Sequence[float]], masks: Sequence[int], caps
     for t, cap in (slot_caps or {}).items():
         if t in by_t:
             prob += pulp.lpSum(by_t[t]) <= max(int(cap), 0)
-    status = prob.solve(pulp.PULP_CBC_CMD(msg=False))
+    status = prob.solve(cbc())
     if pulp.LpStatus[status] != "Optimal":
         raise RuntimeError(f"week model not solved: {pulp.LpStatus[status]}")
     assignments = [[-1] * n for _ in range(n_days)]
