@@ -1,0 +1,454 @@
+"""Async ESPN fantasy-basketball (fba) read client.
+
+One `httpx.AsyncClient`; cookies espn_s2/SWID only when both are given; retries with
+exponential backoff on 429/5xx/timeouts/connection errors; typed errors
+(`fantasy.espn.errors`) whose messages never contain cookies.
+
+Caching (optional): pass any object with `get_entry(key)`, `set(key, value, ttl)` and
+`invalidate_prefix(prefix)` (e.g. `storage.cache.TTLCache`). Raw JSON responses are
+cached per request under `"{cache_namespace}:{kind}:{hash}"`. When ESPN fails and an
+expired copy exists, the copy is used ("stale-while-error"). How fresh the last answer
+was is in `client.last_fetch_info` (a `FetchInfo`: source "network" | "cache" | "stale",
+age_seconds, error), set by every public method (the stalest of its requests).
+
+The demo league uses this same class with `transport=DemoTransport(...)`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import logging
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any, Protocol
+from urllib.parse import urlsplit
+
+import httpx
+
+from fantasy.constants import ESPN_READS_BASE_URL
+from fantasy.espn import parse
+from fantasy.espn.errors import (
+    EspnAccessDenied,
+    EspnConnectionError,
+    EspnError,
+    EspnMalformedResponse,
+    EspnNotFound,
+    EspnRateLimited,
+    EspnServerError,
+    EspnTimeout,
+)
+from fantasy.models import ActivityItem, League, Matchup, Player, ProSchedule
+from fantasy.schedule import ScoringCalendar, today_eastern
+
+log = logging.getLogger(__name__)
+
+LEAGUE_VIEWS: tuple[str, ...] = ("mTeam", "mRoster", "mMatchup", "mSettings", "mStandings")
+BOX_SCORE_VIEWS: tuple[str, ...] = ("mMatchupScore", "mScoreboard")
+ACTIVITY_MESSAGE_TYPES: list[int] = [178, 180, 179, 239, 181, 244, 188]
+
+
+class ResponseCache(Protocol):
+    """What the client needs from a cache (storage.cache.TTLCache implements it)."""
+
+    async def get_entry(self, key: str) -> Any | None: ...  # .value .fresh .age_seconds
+
+    async def set(self, key: str, value: Any, ttl: float | None) -> None: ...
+
+    async def invalidate_prefix(self, prefix: str) -> int: ...
+
+
+@dataclass(frozen=True)
+class CachePolicy:
+    """TTLs in seconds per kind of request (None = forever)."""
+
+    league: float | None = 45.0
+    box_scores: float | None = 45.0
+    final_box_scores: float | None = None
+    free_agents: float | None = 300.0
+    player_cards: float | None = 900.0
+    schedule: float | None = 3600.0
+    players: float | None = 3600.0
+    activity: float | None = 45.0
+
+
+@dataclass(frozen=True)
+class FetchInfo:
+    """Where the last answer came from. `stale` answers carry the ESPN error message."""
+
+    source: str = "network"  # "network" | "cache" | "stale"
+    age_seconds: float = 0.0
+    error: str | None = None
+    kinds: tuple[str, ...] = field(default_factory=tuple)
+
+    @property
+    def stale(self) -> bool:
+        """True when an expired cached copy was served because ESPN failed."""
+        return self.source == "stale"
+
+
+#: Errors after which a stale cached copy may be served (not NotFound: that is final).
+_STALE_OK = (EspnRateLimited, EspnServerError, EspnTimeout, EspnConnectionError,
+             EspnMalformedResponse, EspnAccessDenied)
+
+_RANK = {"network": 0, "cache": 1, "stale": 2}
+
+
+class EspnClient:
+    """Read-only async client for one ESPN fba league and season."""
+
+    def __init__(
+        self,
+        league_id: int,
+        season: int,
+        *,
+        espn_s2: str | None = None,
+        swid: str | None = None,
+        transport: httpx.AsyncBaseTransport | None = None,
+        cache: ResponseCache | None = None,
+        timeout: float = 10.0,
+        max_retries: int = 3,
+        backoff: float = 0.5,
+        base_url: str = ESPN_READS_BASE_URL,
+        cache_policy: CachePolicy | None = None,
+        cache_namespace: str | None = None,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        today: Callable[[], date] = today_eastern,
+    ) -> None:
+        self.league_id = int(league_id)
+        self.season = int(season)
+        self._authenticated = bool(espn_s2 and swid)
+        cookies = {"espn_s2": espn_s2, "SWID": swid} if self._authenticated else None
+        if not base_url.endswith("/"):
+            base_url += "/"
+        self.base_url = base_url
+        self._http = httpx.AsyncClient(
+            base_url=base_url,
+            transport=transport,
+            timeout=timeout,
+            cookies=cookies,
+            headers={"Accept": "application/json", "User-Agent": "fanvise/0.1"},
+            follow_redirects=True,
+        )
+        self.cache = cache
+        self.cache_policy = cache_policy or CachePolicy()
+        host = urlsplit(base_url).netloc or "espn"
+        self.cache_namespace = cache_namespace or f"espn:{host}:{self.league_id}:{self.season}"
+        self.max_retries = max(0, int(max_retries))
+        self.backoff = float(backoff)
+        self._sleep = sleep
+        self._today = today
+        self.last_fetch_info: FetchInfo | None = None
+        self._infos: list[tuple[str, FetchInfo]] = []
+        self._calendar: ScoringCalendar | None = None
+        self._status: dict[str, Any] = {}
+        self._player_names: dict[int, str] = {}
+
+    def __repr__(self) -> str:
+        return (f"EspnClient(league_id={self.league_id}, season={self.season}, "
+                f"authenticated={self._authenticated}, base_url={self.base_url!r})")
+
+    @property
+    def authenticated(self) -> bool:
+        """True when espn_s2 and SWID cookies are configured (values are never exposed)."""
+        return self._authenticated
+
+    async def aclose(self) -> None:
+        """Close the HTTP client."""
+        await self._http.aclose()
+
+    async def __aenter__(self) -> EspnClient:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+    # ------------------------------------------------------------------ paths
+
+    @property
+    def league_path(self) -> str:
+        """Relative URL of the league resource."""
+        return f"seasons/{self.season}/segments/0/leagues/{self.league_id}"
+
+    @property
+    def season_path(self) -> str:
+        """Relative URL of the season resource."""
+        return f"seasons/{self.season}"
+
+    # ------------------------------------------------------------------ HTTP
+
+    async def _request(self, path: str, params: Sequence[tuple[str, Any]],
+                       fantasy_filter: dict[str, Any] | None, view: str) -> Any:
+        headers = {}
+        if fantasy_filter is not None:
+            headers["x-fantasy-filter"] = json.dumps(fantasy_filter, separators=(",", ":"))
+        last: EspnError | None = None
+        for attempt in range(self.max_retries + 1):
+            delay = self.backoff * (2 ** attempt)
+            try:
+                resp = await self._http.get(path, params=list(params), headers=headers)
+            except httpx.TimeoutException:
+                last = EspnTimeout(f"ESPN did not answer in time ({view})", view=view)
+            except httpx.TransportError as exc:
+                last = EspnConnectionError(
+                    f"could not reach ESPN ({view}): {type(exc).__name__}", view=view)
+            else:
+                status = resp.status_code
+                if status == 200:
+                    try:
+                        return resp.json()
+                    except (json.JSONDecodeError, UnicodeDecodeError, ValueError):
+                        raise EspnMalformedResponse(
+                            f"ESPN sent a malformed (non-JSON) response for view {view}",
+                            status=status, view=view) from None
+                if status in (401, 403):
+                    hint = "" if self._authenticated else " (no espn_s2/SWID cookies given)"
+                    raise EspnAccessDenied(
+                        f"ESPN denied access (HTTP {status}): league is private or cookies "
+                        f"expired{hint}", status=status, view=view)
+                if status == 404:
+                    raise EspnNotFound(
+                        f"ESPN says no such league/season (league {self.league_id}, "
+                        f"season {self.season})", status=status, view=view)
+                if status == 429:
+                    last = EspnRateLimited(f"ESPN rate limit hit (HTTP 429, {view})",
+                                           status=status, view=view)
+                    retry_after = resp.headers.get("Retry-After", "")
+                    if retry_after.replace(".", "", 1).isdigit():
+                        delay = min(float(retry_after), 30.0)
+                elif status >= 500:
+                    last = EspnServerError(f"ESPN server error (HTTP {status}, {view})",
+                                           status=status, view=view)
+                else:
+                    raise EspnServerError(f"unexpected HTTP {status} from ESPN ({view})",
+                                          status=status, view=view)
+            if attempt < self.max_retries:
+                log.debug("ESPN %s failed (%s); retry %d in %.2fs", view, last, attempt + 1, delay)
+                await self._sleep(delay)
+        assert last is not None
+        raise last
+
+    def _key(self, kind: str, path: str, params: Sequence[tuple[str, Any]],
+             fantasy_filter: dict[str, Any] | None) -> str:
+        raw = json.dumps([path, [list(p) for p in params], fantasy_filter], sort_keys=True,
+                         default=str)
+        return f"{self.cache_namespace}:{kind}:{hashlib.sha1(raw.encode()).hexdigest()[:20]}"
+
+    async def _get(self, kind: str, path: str, params: Sequence[tuple[str, Any]],
+                   fantasy_filter: dict[str, Any] | None, ttl: float | None) -> Any:
+        view = ",".join(v for k, v in params if k == "view") or kind
+        if self.cache is None:
+            data = await self._request(path, params, fantasy_filter, view)
+            self._infos.append((kind, FetchInfo("network")))
+            return data
+        key = self._key(kind, path, params, fantasy_filter)
+        entry = await self.cache.get_entry(key)
+        if entry is not None and entry.fresh:
+            self._infos.append((kind, FetchInfo("cache", entry.age_seconds)))
+            return entry.value
+        try:
+            data = await self._request(path, params, fantasy_filter, view)
+        except _STALE_OK as exc:
+            if entry is None:
+                raise
+            log.warning("ESPN %s failed (%s); serving cached copy %.0fs old", view, exc,
+                        entry.age_seconds)
+            self._infos.append((kind, FetchInfo("stale", entry.age_seconds, str(exc))))
+            return entry.value
+        await self.cache.set(key, data, ttl)
+        self._infos.append((kind, FetchInfo("network")))
+        return data
+
+    def _begin(self) -> None:
+        self._infos = []
+
+    def _finish(self) -> None:
+        if not self._infos:
+            return
+        worst = max((i for _, i in self._infos), key=lambda i: (_RANK[i.source], i.age_seconds))
+        self.last_fetch_info = FetchInfo(worst.source, worst.age_seconds, worst.error,
+                                         tuple(k for k, _ in self._infos))
+
+    async def invalidate_cache(self) -> int:
+        """Drop every cached response of this client's namespace."""
+        if self.cache is None:
+            return 0
+        return await self.cache.invalidate_prefix(self.cache_namespace + ":")
+
+    def _parse(self, view: str, fn: Callable[[], Any]) -> Any:
+        try:
+            return fn()
+        except EspnError:
+            raise
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+            raise EspnMalformedResponse(
+                f"unexpected ESPN response shape for view {view} ({type(exc).__name__}: {exc})",
+                view=view) from None
+
+    # ------------------------------------------------------------------ public API
+
+    async def get_pro_schedule(self) -> ProSchedule:
+        """NBA schedule of the season (`proTeamSchedules_wl`), cached 1 h."""
+        self._begin()
+        try:
+            return await self._pro_schedule()
+        finally:
+            self._finish()
+
+    async def _pro_schedule(self) -> ProSchedule:
+        data = await self._get("schedule", self.season_path, [("view", "proTeamSchedules_wl")],
+                               None, self.cache_policy.schedule)
+        sched = self._parse("proTeamSchedules_wl",
+                            lambda: parse.parse_pro_schedule(data, self.season))
+        self._calendar = sched.calendar
+        return sched
+
+    async def calendar(self) -> ScoringCalendar:
+        """The SP <-> date calendar (from the pro schedule; fetched once per client)."""
+        if self._calendar is None:
+            await self._pro_schedule()
+        assert self._calendar is not None
+        return self._calendar
+
+    async def get_league(self) -> League:
+        """League settings, teams, rosters, standings and all matchups (cached 45 s)."""
+        self._begin()
+        try:
+            data = await self._get("league", self.league_path,
+                                   [("view", v) for v in LEAGUE_VIEWS], None,
+                                   self.cache_policy.league)
+            try:
+                cal: ScoringCalendar | None = await self.calendar()
+            except EspnError as exc:
+                log.warning("pro schedule unavailable (%s); deriving calendar from today", exc)
+                cal = None
+            view = ",".join(LEAGUE_VIEWS)
+            league = self._parse(view, lambda: parse.parse_league(
+                data, league_id=self.league_id, season=self.season, calendar=cal,
+                today=None if cal else self._today()))
+            self._status = {"scoring_period": league.current_scoring_period,
+                            "matchup_period": league.current_matchup_period,
+                            "final_scoring_period": league.settings.final_scoring_period}
+            self._player_names = {e.player.id: e.player.name
+                                  for t in league.teams for e in t.roster}
+            return league
+        finally:
+            self._finish()
+
+    async def get_box_scores(self, matchup_period: int, scoring_period: int) -> list[Matchup]:
+        """Box scores of a matchup period as of a scoring period (lineups of that day).
+
+        Cached 45 s, or forever once the period is known to be over.
+        """
+        self._begin()
+        try:
+            flt = {"schedule": {"filterMatchupPeriodIds": {"value": [matchup_period]}}}
+            params = [("view", v) for v in BOX_SCORE_VIEWS] + [("scoringPeriodId", scoring_period)]
+            cur_mp = self._status.get("matchup_period")
+            final = cur_mp is not None and matchup_period < cur_mp
+            ttl = self.cache_policy.final_box_scores if final else self.cache_policy.box_scores
+            data = await self._get("box", self.league_path, params, flt, ttl)
+            cal = await self._calendar_or_none()
+            return self._parse(",".join(BOX_SCORE_VIEWS), lambda: parse.parse_box_scores(
+                data, self.season, cal, matchup_period))
+        finally:
+            self._finish()
+
+    async def _calendar_or_none(self) -> ScoringCalendar | None:
+        try:
+            return await self.calendar()
+        except EspnError:
+            return None
+
+    async def get_free_agents(
+        self,
+        *,
+        slot: int | None = None,
+        size: int = 50,
+        statuses: Iterable[str] = ("FREEAGENT", "WAIVERS"),
+        scoring_period: int | None = None,
+    ) -> list[Player]:
+        """Free agents / waiver players (`kona_player_info`), most-owned first (cached 5 min)."""
+        self._begin()
+        try:
+            flt = {"players": {
+                "filterStatus": {"value": list(statuses)},
+                "filterSlotIds": {"value": [slot] if slot is not None else []},
+                "limit": int(size),
+                "sortPercOwned": {"sortPriority": 1, "sortAsc": False},
+                "sortDraftRanks": {"sortPriority": 100, "sortAsc": True, "value": "STANDARD"},
+            }}
+            params: list[tuple[str, Any]] = [("view", "kona_player_info")]
+            sp = scoring_period or self._status.get("scoring_period")
+            if sp:
+                params.append(("scoringPeriodId", sp))
+            data = await self._get("free_agents", self.league_path, params, flt,
+                                   self.cache_policy.free_agents)
+            cal = await self._calendar_or_none()
+            players = self._parse("kona_player_info",
+                                  lambda: parse.parse_players_response(data, self.season, cal))
+            players.sort(key=lambda p: p.percent_owned, reverse=True)
+            return players[:size]
+        finally:
+            self._finish()
+
+    async def get_player_cards(self, ids: Iterable[int]) -> list[Player]:
+        """Player cards (`kona_playercard`): injury status and per-game logs (cached 15 min)."""
+        self._begin()
+        try:
+            wanted = sorted({int(i) for i in ids})
+            if not wanted:
+                return []
+            final_sp = self._status.get("final_scoring_period") or 200
+            flt = {"players": {
+                "filterIds": {"value": wanted},
+                "filterStatsForTopScoringPeriodIds": {
+                    "value": final_sp,
+                    "additionalValue": [f"00{self.season}", f"10{self.season}"],
+                },
+            }}
+            data = await self._get("cards", self.league_path, [("view", "kona_playercard")], flt,
+                                   self.cache_policy.player_cards)
+            cal = await self._calendar_or_none()
+            return self._parse("kona_playercard",
+                               lambda: parse.parse_players_response(data, self.season, cal))
+        finally:
+            self._finish()
+
+    async def get_all_players(self) -> list[Player]:
+        """Every active NBA player of the season (`players_wl`; no stats), cached 1 h."""
+        self._begin()
+        try:
+            data = await self._get("players", f"{self.season_path}/players",
+                                   [("view", "players_wl")], {"filterActive": {"value": True}},
+                                   self.cache_policy.players)
+            return self._parse("players_wl", lambda: parse.parse_player_list(data, self.season))
+        finally:
+            self._finish()
+
+    async def get_recent_activity(self, limit: int = 25) -> list[ActivityItem]:
+        """Recent adds/drops/trades (`kona_league_communication`), newest first."""
+        self._begin()
+        try:
+            flt = {"topics": {
+                "filterType": {"value": ["ACTIVITY_TRANSACTIONS"]},
+                "limit": int(limit),
+                "limitPerMessageSet": {"value": int(limit)},
+                "offset": 0,
+                "sortMessageDate": {"sortPriority": 1, "sortAsc": False},
+                "sortFor": {"sortPriority": 2, "sortAsc": False},
+                "filterIncludeMessageTypeIds": {"value": ACTIVITY_MESSAGE_TYPES},
+            }}
+            data = await self._get("activity", f"{self.league_path}/communication/",
+                                   [("view", "kona_league_communication")], flt,
+                                   self.cache_policy.activity)
+            items = self._parse("kona_league_communication",
+                                lambda: parse.parse_activity(data, self._player_names))
+            return items[:limit]
+        finally:
+            self._finish()
+
+
+__all__ = ["CachePolicy", "EspnClient", "FetchInfo", "ResponseCache"]

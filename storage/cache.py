@@ -1,0 +1,166 @@
+"""TTL cache on the app Database (SQLite) with stale-while-error support.
+
+Design:
+- Values are JSON (the raw ESPN responses), stored with `stored_at` and `expires_at`
+  (NULL = never expires, used for finished game logs / final box scores).
+- `get()` returns only fresh values. `get_entry()` also returns expired ones as a
+  `CacheEntry` with `fresh` and `age_seconds`, so a caller whose upstream fails can serve
+  the old copy marked stale. `get_or_fetch()` does exactly that and returns a
+  `CachedResult(value, stale, age_seconds, from_cache, error)`.
+- Keys are namespaced strings ("espn:<host>:<league>:<season>:<kind>:<hash>");
+  `invalidate_prefix()` drops a namespace (the demo league does this after a move).
+- The clock is injectable (`clock=lambda: t`) so tests control expiry.
+
+TTL constants follow DESIGN.md: rosters/matchups 45 s, free agents 5 min, player status
+15 min, schedule 1 h, finished game logs forever (`FOREVER` = None).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from storage.db import Database
+
+TTL_ROSTERS = 45.0
+TTL_MATCHUPS = 45.0
+TTL_FREE_AGENTS = 300.0
+TTL_PLAYER_STATUS = 900.0
+TTL_SCHEDULE = 3600.0
+FOREVER: float | None = None
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS espn_cache (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL,
+    stored_at REAL NOT NULL,
+    expires_at REAL
+);
+CREATE INDEX IF NOT EXISTS espn_cache_expires ON espn_cache(expires_at);
+"""
+
+
+@dataclass(frozen=True)
+class CacheEntry:
+    """A stored value with its timing. `fresh` is False once `expires_at` has passed."""
+
+    key: str
+    value: Any
+    stored_at: float
+    expires_at: float | None
+    now: float
+
+    @property
+    def fresh(self) -> bool:
+        """True while the TTL has not run out (always True for FOREVER entries)."""
+        return self.expires_at is None or self.now < self.expires_at
+
+    @property
+    def age_seconds(self) -> float:
+        """Seconds since the value was stored."""
+        return max(0.0, self.now - self.stored_at)
+
+
+@dataclass(frozen=True)
+class CachedResult:
+    """Result of `get_or_fetch`: `stale` is True when the fetch failed and an expired copy
+    was served instead; `error` then holds the failure's message."""
+
+    value: Any
+    stale: bool = False
+    age_seconds: float = 0.0
+    from_cache: bool = False
+    error: str | None = None
+
+
+class TTLCache:
+    """JSON TTL cache stored in the `espn_cache` table of a Database."""
+
+    def __init__(self, db: Database, *, clock: Callable[[], float] = time.time) -> None:
+        self.db = db
+        self.clock = clock
+        self._ready = False
+
+    async def _ensure(self) -> None:
+        if not self._ready:
+            await self.db.executescript(SCHEMA)
+            self._ready = True
+
+    async def get_entry(self, key: str) -> CacheEntry | None:
+        """The stored entry (fresh or expired), or None."""
+        await self._ensure()
+        row = await self.db.fetchone(
+            "SELECT value, stored_at, expires_at FROM espn_cache WHERE key = ?", (key,))
+        if row is None:
+            return None
+        return CacheEntry(key=key, value=json.loads(row["value"]), stored_at=row["stored_at"],
+                          expires_at=row["expires_at"], now=self.clock())
+
+    async def get(self, key: str) -> Any | None:
+        """The value when present and fresh, else None."""
+        entry = await self.get_entry(key)
+        return entry.value if entry is not None and entry.fresh else None
+
+    async def set(self, key: str, value: Any, ttl: float | None) -> None:
+        """Store a JSON-able value for `ttl` seconds (None = forever)."""
+        await self._ensure()
+        now = self.clock()
+        expires = None if ttl is None else now + ttl
+        await self.db.execute(
+            "INSERT INTO espn_cache(key, value, stored_at, expires_at) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT(key) DO UPDATE SET value = excluded.value, "
+            "stored_at = excluded.stored_at, expires_at = excluded.expires_at",
+            (key, json.dumps(value, separators=(",", ":")), now, expires),
+        )
+
+    async def delete(self, key: str) -> None:
+        """Remove one key."""
+        await self._ensure()
+        await self.db.execute("DELETE FROM espn_cache WHERE key = ?", (key,))
+
+    async def invalidate_prefix(self, prefix: str) -> int:
+        """Remove every key starting with `prefix`; returns how many."""
+        await self._ensure()
+        like = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        return await self.db.execute(
+            "DELETE FROM espn_cache WHERE key LIKE ? ESCAPE '\\'", (like,))
+
+    async def purge_expired(self, older_than: float = 7 * 86400) -> int:
+        """Delete entries expired for more than `older_than` seconds (keeps stale fallbacks)."""
+        await self._ensure()
+        return await self.db.execute(
+            "DELETE FROM espn_cache WHERE expires_at IS NOT NULL AND expires_at < ?",
+            (self.clock() - older_than,))
+
+    async def get_or_fetch(
+        self,
+        key: str,
+        ttl: float | None,
+        fetch: Callable[[], Awaitable[Any]],
+        *,
+        fallback_on: tuple[type[BaseException], ...] = (Exception,),
+    ) -> CachedResult:
+        """Fresh cached value, else `fetch()` and store; when `fetch` raises one of
+        `fallback_on` and an expired copy exists, return that copy marked stale."""
+        entry = await self.get_entry(key)
+        if entry is not None and entry.fresh:
+            return CachedResult(entry.value, stale=False, age_seconds=entry.age_seconds,
+                                from_cache=True)
+        try:
+            value = await fetch()
+        except fallback_on as exc:
+            if entry is None:
+                raise
+            return CachedResult(entry.value, stale=True, age_seconds=entry.age_seconds,
+                                from_cache=True, error=str(exc))
+        await self.set(key, value, ttl)
+        return CachedResult(value)
+
+
+__all__ = [
+    "FOREVER", "TTL_FREE_AGENTS", "TTL_MATCHUPS", "TTL_PLAYER_STATUS", "TTL_ROSTERS",
+    "TTL_SCHEDULE", "CacheEntry", "CachedResult", "TTLCache",
+]
