@@ -1,0 +1,789 @@
+"""OptimizerService: the deterministic optimizer API the agents call.
+
+Works for points leagues (expected fantasy points) and category leagues (expected categories
+won against the team's current matchup opponent; roto: against the average other team).
+All results are dataclasses with `to_dict()` returning plain JSON-able data.
+
+Planning window: the remaining days of the current matchup from `today` (inclusive); when none
+are left, the next 7 days.  Moves take effect from today (`adds_effective_today=True`) or
+tomorrow.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+from typing import Any
+
+import numpy as np
+
+from fantasy.constants import (
+    OUT_STATUSES,
+    PERCENTAGE_STATS,
+    SLOT_BENCH,
+    SLOT_IR,
+    STARTING_SLOTS,
+    UNCERTAIN_STATUSES,
+    ScoringType,
+    stat_name,
+)
+from fantasy.models import League, Player, ProSchedule, Team
+from fantasy.optimizer.categories import (
+    DEFAULT_DISPERSION,
+    Category,
+    Matchup,
+    baseline_weights,
+    plan_categories,
+    scan_categories,
+    win_probabilities,
+)
+from fantasy.optimizer.guardrails import acquisition_budget, protected_players
+from fantasy.optimizer.lineup import Candidate, SlotLayout, best_lineup, place, slot_name
+from fantasy.optimizer.multimove import plan_moves
+from fantasy.optimizer.scan import scan_points
+from fantasy.optimizer.week import plan_week, plan_week_pulp
+from fantasy.projections import play_probability, project, raw_stat_columns
+
+FA_LIMIT = 50
+MIN_GAIN_POINTS = 1e-6
+MIN_GAIN_CATS = 1e-4
+
+
+def _jsonable(v: Any) -> Any:
+    if dataclasses.is_dataclass(v) and not isinstance(v, type):
+        return {f.name: _jsonable(getattr(v, f.name)) for f in dataclasses.fields(v)}
+    if isinstance(v, date):
+        return v.isoformat()
+    if isinstance(v, dict):
+        return {str(k): _jsonable(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [_jsonable(x) for x in v]
+    if isinstance(v, (np.floating, float)):
+        return round(float(v), 4)
+    if isinstance(v, np.integer):
+        return int(v)
+    return v
+
+
+class _Result:
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-able dict (ISO dates, floats rounded to 4 places)."""
+        return _jsonable(self)
+
+
+@dataclass
+class PlayerRef(_Result):
+    id: int
+    name: str
+
+
+@dataclass
+class SlotStarter(_Result):
+    slot_id: int
+    slot: str
+    player_id: int
+    name: str
+    value: float
+    injury_status: str = "ACTIVE"
+
+
+@dataclass
+class BenchedPlayer(_Result):
+    player_id: int
+    name: str
+    value: float
+    reason: str
+
+
+@dataclass
+class LineupChange(_Result):
+    player_id: int
+    name: str
+    from_slot: str
+    to_slot: str
+
+
+@dataclass
+class DailyLineupResult(_Result):
+    """Optimal lineup for one day; `value_unit` says what `value` measures."""
+
+    team_id: int
+    date: date
+    scoring_period: int
+    value_unit: str
+    starters: list[SlotStarter]
+    bench: list[BenchedPlayer]
+    total_value: float
+    current_total_value: float
+    injured_starters: list[SlotStarter]
+    changes: list[LineupChange]
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass
+class DayPlan(_Result):
+    date: date
+    starters: list[SlotStarter]
+    value: float
+    games: int
+
+
+@dataclass
+class CategoryOutlook(_Result):
+    name: str
+    stat_id: int
+    my_total: float
+    opponent_total: float
+    win_probability: float
+
+
+@dataclass
+class WeeklyPlanResult(_Result):
+    team_id: int
+    opponent_team_id: int | None
+    dates: list[date]
+    value_unit: str
+    days: list[DayPlan]
+    games_played: int
+    total_points: float | None = None
+    expected_categories_won: float | None = None
+    categories: list[CategoryOutlook] = field(default_factory=list)
+    moves_applied: list[dict[str, Any]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass
+class MoveSuggestion(_Result):
+    move_id: str
+    drop: PlayerRef
+    add: PlayerRef
+    expected_gain: float
+    gain_unit: str
+    games_added: int
+    confidence: str
+    reasons: list[str]
+
+
+@dataclass
+class Hold(_Result):
+    player: PlayerRef
+    reason: str
+
+
+@dataclass
+class MoveScanResult(_Result):
+    team_id: int
+    scoring: str
+    gain_unit: str
+    base_value: float
+    moves: list[MoveSuggestion]
+    holds: list[Hold]
+    message: str
+    acquisitions_remaining: int | None
+    acquisition_limit: int | None
+    pairs_evaluated: int
+    dates: list[date]
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass
+class PlannedMoveOut(_Result):
+    date: date
+    drop: PlayerRef
+    add: PlayerRef
+
+
+@dataclass
+class MultiMovePlanResult(_Result):
+    team_id: int
+    k: int
+    gain_unit: str
+    moves: list[PlannedMoveOut]
+    base_value: float
+    planned_value: float
+    expected_gain: float
+    message: str
+    acquisitions_remaining: int | None
+    dates: list[date]
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass
+class _Universe:
+    """Arrays over the planning days for a set of players (row = player)."""
+
+    dates: list[date]
+    players: list[Player]
+    index: dict[int, int]
+    masks: list[int]
+    keys: list[int]
+    prob: np.ndarray      # (n, D) P(plays) on days his team has a game, else 0
+    per_game_value: np.ndarray  # (n,) points per game (points) / 0
+    stats: np.ndarray | None  # (n, D, K) expected raw stats (prob included)
+
+
+class OptimizerService:
+    """Deterministic optimizer over one league snapshot (see module docstring)."""
+
+    def __init__(self, league: League, schedule: ProSchedule, free_agents: Sequence[Player], *,
+                 today: date | None = None, untouchable: Iterable[int] = (),
+                 adds_effective_today: bool = True, fa_limit: int = FA_LIMIT):
+        self.league = league
+        self.settings = league.settings
+        self.schedule = schedule
+        self.today = today or league.today
+        self.untouchable = set(untouchable)
+        self.first_day = 0 if adds_effective_today else 1
+        self.layout = SlotLayout.from_counts(self.settings.lineup_slot_counts)
+        self.is_points = self.settings.scoring_type is ScoringType.POINTS
+        rostered = league.all_rostered_player_ids()
+        self.free_agents = [p for p in free_agents if p.id not in rostered]
+        self.fa_limit = fa_limit
+        self.dates, self.window_note = self._window()
+        self._playing = [schedule.teams_playing_on(d) for d in self.dates]
+        self._proj = {}
+        if not self.is_points:
+            cat_ids = [i.stat_id for i in self.settings.scoring_items]
+            self.cat_ids = cat_ids
+            self.columns = raw_stat_columns(cat_ids)
+            col = {s: k for k, s in enumerate(self.columns)}
+            rev = self.settings.reverse_categories
+            self.cats = []
+            for s in cat_ids:
+                name = stat_name(s)
+                if s in PERCENTAGE_STATS:
+                    made, att = PERCENTAGE_STATS[s]
+                    self.cats.append(Category(name, col[made], col[att], s in rev))
+                else:
+                    self.cats.append(Category(name, col[s], None, s in rev,
+                                              DEFAULT_DISPERSION.get(name, 1.5)))
+
+    # ------------------------------------------------------------------ building blocks
+
+    def _window(self) -> tuple[list[date], str]:
+        dates = self.league.remaining_dates(today=self.today)
+        if dates:
+            return dates, ""
+        return ([self.today + timedelta(days=k) for k in range(7)],
+                "no days left in the current matchup: planning the next 7 days")
+
+    def _projection(self, p: Player):
+        if p.id not in self._proj:
+            self._proj[p.id] = project(p)
+        return self._proj[p.id]
+
+    def _per_game_points(self, p: Player) -> float:
+        return max(self._projection(p).points(self.settings.scoring_weights), 0.0)
+
+    def _universe(self, players: Sequence[Player]) -> _Universe:
+        n, n_days = len(players), len(self.dates)
+        prob = np.zeros((n, n_days))
+        for i, p in enumerate(players):
+            for d, day in enumerate(self.dates):
+                if p.pro_team_id in self._playing[d]:
+                    prob[i, d] = play_probability(p, day)
+        stats = None
+        ppg = np.zeros(n)
+        if self.is_points:
+            ppg = np.array([self._per_game_points(p) for p in players])
+        else:
+            per = np.array([[self._projection(p).per_game.get(s, 0.0) for s in self.columns]
+                            for p in players]).reshape(n, len(self.columns))
+            stats = prob[:, :, None] * per[:, None, :]
+        return _Universe(list(self.dates), list(players), {p.id: i for i, p in enumerate(players)},
+                         [self.layout.mask(p.eligible_slots) for p in players],
+                         [p.id for p in players], prob, ppg, stats)
+
+    def _team(self, team_id: int) -> Team:
+        return self.league.team(team_id)
+
+    @staticmethod
+    def _active(team: Team) -> list[Player]:
+        return [e.player for e in team.roster if e.lineup_slot_id != SLOT_IR]
+
+    def _candidate_pool(self, position: int | None = None) -> list[Player]:
+        fas = [p for p in self.free_agents
+               if not (p.injury_status in OUT_STATUSES and p.expected_return_date is None)]
+        if position is not None:
+            fas = [p for p in fas if position in p.eligible_slots]
+        u = self._universe(fas)
+        if self.is_points:
+            score = (u.prob * u.per_game_value[:, None]).sum(axis=1)
+        else:
+            z = self._cat_star_values(u)
+            zmin = min(z.values(), default=0.0)
+            score = u.prob.sum(axis=1) * np.array([z[p.id] - zmin + 0.1 for p in fas])
+        order = sorted(range(len(fas)), key=lambda i: (-score[i], fas[i].id))
+        return [fas[i] for i in order[: self.fa_limit]]
+
+    def _matchup(self, team_id: int, u_opp: _Universe | None, opp_team: Team | None) -> Matchup:
+        """Current totals of both sides + the opponent's projected remaining totals."""
+        k = len(self.columns)
+        cur_me, cur_opp = np.zeros(k), np.zeros(k)
+        m = self.league.current_matchup(team_id)
+        if m is not None:
+            me = m.side_for(team_id)
+            other = m.opponent_side(team_id)
+            for side, arr in ((me, cur_me), (other, cur_opp)):
+                if side is None:
+                    continue
+                for c, s in enumerate(self.columns):
+                    if s in side.categories:
+                        arr[c] = side.categories[s].score
+        if u_opp is None or opp_team is None:
+            return Matchup(cur_me, cur_opp, np.zeros(k))
+        w = self._opponent_weights(u_opp)
+        members = [u_opp.index[p.id] for p in self._active(opp_team)]
+        plan = plan_categories(u_opp.stats, u_opp.prob > 0, u_opp.masks, self.layout.caps,
+                               u_opp.keys, members, w)
+        return Matchup(cur_me, cur_opp, plan.total)
+
+    def _opponent_weights(self, u: _Universe) -> np.ndarray:
+        """Heuristic linear value for the OPPONENT's own lineup choice (z-like: 1 / mean)."""
+        per = u.stats.sum(axis=1) / np.maximum(u.prob.sum(axis=1), 1e-9)[:, None]
+        mean = np.maximum(per.mean(axis=0), 1e-6) if len(per) else np.ones(len(self.columns))
+        w = np.zeros(len(self.columns))
+        for c in self.cats:
+            if c.is_pct:
+                pbar = per[:, c.stat].sum() / max(per[:, c.attempts].sum(), 1e-9)
+                scale = 0.1 * mean[c.attempts]
+                w[c.stat] += 1 / scale
+                w[c.attempts] -= pbar / scale
+            else:
+                w[c.stat] += (-1 if c.reverse else 1) / mean[c.stat]
+        return w
+
+    def _cat_context(self, team_id: int, extra: Sequence[Player] = ()):
+        team = self._team(team_id)
+        opp = self.league.opponent_of(team_id)
+        note = ""
+        if opp is None and self.settings.scoring_type is ScoringType.ROTO:
+            note = "roto league: compared with the average other team"
+        mine = [e.player for e in team.roster]
+        u = self._universe(mine + [p for p in extra if p.id not in {q.id for q in mine}])
+        if opp is not None:
+            u_opp = self._universe([e.player for e in opp.roster])
+            m = self._matchup(team_id, u_opp, opp)
+        else:
+            others = [t for t in self.league.teams if t.id != team_id]
+            rem = np.zeros(len(self.columns))
+            for t in others:
+                uo = self._universe([e.player for e in t.roster])
+                rem += self._matchup(team_id, uo, t).opp_remaining
+            m = self._matchup(team_id, None, None)
+            m = Matchup(m.my_current, m.opp_current, rem / max(len(others), 1))
+            if not note:
+                note = "no head-to-head opponent this period: compared with the average team"
+        return team, opp, u, m, note
+
+    def _plays(self, u: _Universe) -> np.ndarray:
+        return u.prob > 0
+
+    def _values_points(self, u: _Universe) -> np.ndarray:
+        return u.prob * u.per_game_value[:, None]
+
+    def _starters_out(self, u: _Universe, values_row: np.ndarray, assign_types: dict[int, int]
+                      ) -> list[SlotStarter]:
+        out = []
+        for i, t in sorted(assign_types.items(), key=lambda it: (it[1], -values_row[it[0]], it[0])):
+            p = u.players[i]
+            sid = self.layout.slot_ids[t]
+            out.append(SlotStarter(sid, slot_name(sid), p.id, p.name, float(values_row[i]),
+                                   p.injury_status))
+        return out
+
+    # ------------------------------------------------------------------ public API
+
+    def daily_lineup(self, team_id: int, day: date | None = None) -> DailyLineupResult:
+        """Exact optimal lineup for `day` (default today) with reasons for every benched player,
+        injured players in ESPN's current lineup, and the changes from the current lineup."""
+        day = day or self.today
+        team = self._team(team_id)
+        players = [e.player for e in team.roster]
+        playing = self.schedule.teams_playing_on(day)
+        notes = []
+        if self.is_points:
+            unit = "fantasy points"
+            val = {p.id: self._per_game_points(p) * play_probability(p, day) for p in players}
+        else:
+            unit = "category value (linearised expected categories won)"
+            _, _, u, m, note = self._cat_context(team_id)
+            if note:
+                notes.append(note)
+            roster_rows = [u.index[p.id] for p in self._active(team)]
+            w, _ = baseline_weights(self.cats, u.stats, self._plays(u), u.masks,
+                                    self.layout.caps, u.keys, roster_rows, m) \
+                if roster_rows else (np.zeros(len(self.columns)), None)
+            per = {p.id: np.array([self._projection(p).per_game.get(s, 0.0)
+                                   for s in self.columns]) for p in players}
+            val = {p.id: max(float(per[p.id] @ w), 0.0) * play_probability(p, day)
+                   for p in players}
+        entries = {e.player.id: e for e in team.roster}
+        cands = [Candidate(p.id, val[p.id], tuple(p.eligible_slots),
+                           plays=p.pro_team_id in playing, injury_status=p.injury_status,
+                           on_ir=entries[p.id].lineup_slot_id == SLOT_IR, name=p.name)
+                 for p in players]
+        lineup = best_lineup(cands, self.layout)
+        by_id = {p.id: p for p in players}
+        starters = [SlotStarter(s, slot_name(s), pid, by_id[pid].name, val[pid],
+                                by_id[pid].injury_status)
+                    for s, ids in lineup.starters.items() for pid in ids]
+        bench = [BenchedPlayer(b.player_id, b.name, b.value, b.reason) for b in lineup.bench]
+        current = [e for e in team.roster if e.lineup_slot_id in STARTING_SLOTS]
+        cur_total = sum(val[e.player.id] for e in current if e.player.pro_team_id in playing)
+        injured = [SlotStarter(e.lineup_slot_id, slot_name(e.lineup_slot_id), e.player.id,
+                               e.player.name, val[e.player.id], e.player.injury_status)
+                   for e in current
+                   if e.player.injury_status in OUT_STATUSES | UNCERTAIN_STATUSES]
+        new_slot = {pid: s for s, ids in lineup.starters.items() for pid in ids}
+        changes = []
+        for e in team.roster:
+            to = new_slot.get(e.player.id, SLOT_IR if e.lineup_slot_id == SLOT_IR else SLOT_BENCH)
+            was_starting = e.lineup_slot_id in STARTING_SLOTS
+            if (to in STARTING_SLOTS) != was_starting or (was_starting and to != e.lineup_slot_id):
+                changes.append(LineupChange(e.player.id, e.player.name,
+                                            slot_name(e.lineup_slot_id), slot_name(to)))
+        if day != self.today:
+            notes.append("current ESPN slots are today's; the diff compares with them")
+        sp = self.schedule.scoring_period_for(day)
+        return DailyLineupResult(team_id, day, sp, unit, starters, bench, lineup.total, cur_total,
+                                 injured, changes, notes)
+
+    def weekly_plan(self, team_id: int, moves: Iterable[Any] = ()) -> WeeklyPlanResult:
+        """Optimal lineups for every remaining day, optionally with moves applied from the
+        first move day.  moves: (drop_id, add_id) pairs or dicts with "drop"/"add" ids."""
+        team = self._team(team_id)
+        pairs = [_pair(mv) for mv in moves]
+        fa_by_id = {p.id: p for p in self.free_agents}
+        notes = [self.window_note] if self.window_note else []
+        adds = []
+        for _, a in pairs:
+            if a not in fa_by_id:
+                raise ValueError(f"player {a} is not an available free agent")
+            adds.append(fa_by_id[a])
+        roster_ids = {e.player.id for e in team.roster}
+        for dr, _ in pairs:
+            if dr not in roster_ids:
+                raise ValueError(f"player {dr} is not on team {team_id}'s roster")
+        active = self._active(team)
+        opp = self.league.opponent_of(team_id)
+        if self.is_points:
+            u = self._universe(active + adds)
+            values = self._values_points(u)
+        else:
+            _, _, u, m, note = self._cat_context(team_id, adds)
+            if note:
+                notes.append(note)
+            base_rows = [u.index[p.id] for p in active]
+            w, _ = baseline_weights(self.cats, u.stats, self._plays(u), u.masks,
+                                    self.layout.caps, u.keys, base_rows, m)
+            values = np.maximum(np.einsum("idk,k->id", u.stats, w), 0.0) * self._plays(u)
+        rows = self._member_rows(u, active, pairs)
+        day_vals = np.array([[values[i, d] if i in rows[d] else 0.0 for d in range(len(self.dates))]
+                             for i in range(len(u.players))])
+        caps_by_slot = self._slot_games_caps(team_id)
+        if caps_by_slot:
+            plan = plan_week_pulp(day_vals.tolist(), u.masks, self.layout.caps,
+                                  slot_caps=caps_by_slot)
+            notes.append("games-played limits applied per slot (PuLP model)")
+        else:
+            plan = plan_week(day_vals.tolist(), u.masks, self.layout.caps, u.keys)
+        days = []
+        for d, day in enumerate(self.dates):
+            assign = {i: t for i, t in enumerate(plan.assignments[d]) if t >= 0}
+            days.append(DayPlan(day, self._starters_out(u, values[:, d], assign),
+                                plan.day_totals[d], len(assign)))
+        res = WeeklyPlanResult(team_id, opp.id if opp else None, list(self.dates),
+                               "fantasy points" if self.is_points else "category value",
+                               days, plan.starts, notes=notes,
+                               moves_applied=[{"drop": a, "add": b} for a, b in pairs])
+        if self.is_points:
+            res.total_points = plan.total
+        else:
+            tot = np.zeros(len(self.columns))
+            for d in range(len(self.dates)):
+                st = [i for i, t in enumerate(plan.assignments[d]) if t >= 0]
+                if st:
+                    tot += u.stats[st, d].sum(axis=0)
+            probs = win_probabilities(self.cats, tot, m)
+            res.expected_categories_won = float(probs.sum())
+            res.categories = [self._outlook(c, s, tot, m, float(pw))
+                              for c, s, pw in zip(self.cats, self.cat_ids, probs, strict=True)]
+        return res
+
+    def scan_moves(self, team_id: int, *, top: int = 10, position: int | None = None,
+                   target_categories: list[str] | None = None) -> MoveScanResult:
+        """Rank every (drop, add) pair by the exact gain of the optimal plan with vs without it."""
+        team = self._team(team_id)
+        budget = acquisition_budget(self.settings, team, self.league.current_matchup_period)
+        notes = [self.window_note] if self.window_note else []
+        active = self._active(team)
+        pool = self._candidate_pool(position)
+        unit = "fantasy points" if self.is_points else "expected categories won"
+        if self.is_points:
+            u = self._universe(active + pool)
+            ppg = {p.id: float(u.per_game_value[i]) for i, p in enumerate(u.players)}
+        else:
+            _, _, u, m, note = self._cat_context(team_id, pool)
+            if note:
+                notes.append(note)
+            ppg = {}
+        value_for_stars = ppg if self.is_points else self._cat_star_values(u)
+        prot = protected_players(team, value_for_stars, self.today, untouchable=self.untouchable)
+        holds = [Hold(PlayerRef(pid, self._name(team, pid)), pr.reason) for pid, pr in prot.items()]
+        base_rows = [u.index[p.id] for p in active]
+        drop_rows = [u.index[p.id] for p in active if p.id not in prot]
+        add_rows = [u.index[p.id] for p in pool if p.id in u.index and p.id not in
+                    {q.id for q in active}]
+        result = MoveScanResult(team_id, "points" if self.is_points else "categories", unit, 0.0,
+                                [], holds, "", budget.remaining, budget.limit,
+                                len(drop_rows) * len(add_rows), list(self.dates), notes)
+        if self._slot_games_caps(team_id):
+            notes.append("games-played limits are not applied in the scan")
+        if self.is_points:
+            scan = scan_points(self._values_points(u), u.masks, self.layout.caps, u.keys,
+                               base_rows, drop_rows, add_rows, first_day=self.first_day)
+            result.base_value = scan.base_total
+            gains, sdelta = scan.gains, scan.starts_delta
+            cat_delta = None
+        else:
+            cats = self.cats
+            if target_categories:
+                wanted = {c.upper() for c in target_categories}
+                cats = [c for c in self.cats if c.name.upper() in wanted]
+                if not cats:
+                    raise ValueError(f"unknown categories {target_categories}; league scores "
+                                     f"{[c.name for c in self.cats]}")
+                notes.append("optimising only " + ", ".join(c.name for c in cats))
+            scan = scan_categories(cats, u.stats, self._plays(u), u.masks, self.layout.caps,
+                                   u.keys, base_rows, drop_rows, add_rows, m,
+                                   first_day=self.first_day)
+            result.base_value = scan.base_expected
+            gains, sdelta, cat_delta = scan.gains, scan.starts_delta, scan.cat_delta
+        if budget.remaining == 0:
+            result.message = (f"Acquisition limit reached ({budget.used} of {budget.limit} used "
+                              "this matchup): no add is possible until the next matchup.")
+            return result
+        if not add_rows:
+            result.message = "No free agents are available to evaluate."
+            return result
+        if not drop_rows:
+            result.message = "Every rostered player is protected (see holds): nothing to drop."
+            return result
+        floor = MIN_GAIN_POINTS if self.is_points else MIN_GAIN_CATS
+        flat = [(float(gains[a, b]), u.keys[drop_rows[a]], u.keys[add_rows[b]], a, b)
+                for a in range(len(drop_rows)) for b in range(len(add_rows))
+                if gains[a, b] > floor]
+        flat.sort(key=lambda t: (-t[0], t[1], t[2]))
+        for g, _, _, a, b in flat[:top]:
+            x, y = u.players[drop_rows[a]], u.players[add_rows[b]]
+            reasons = self._reasons(u, drop_rows[a], add_rows[b], int(sdelta[a, b]),
+                                    None if cat_delta is None else cat_delta[a, b],
+                                    None if cat_delta is None else cats)
+            result.moves.append(MoveSuggestion(
+                f"{x.id}-{y.id}", PlayerRef(x.id, x.name), PlayerRef(y.id, y.name), g, unit,
+                int(sdelta[a, b]), self._confidence(g, result.base_value, y), reasons))
+        if not result.moves:
+            result.message = ("No drop/add move improves the optimal plan for the rest of this "
+                              "matchup: keep the roster as it is.")
+        else:
+            result.message = f"{len(result.moves)} moves with a positive gain; " + budget.describe()
+        return result
+
+    def multi_move_plan(self, team_id: int, k: int) -> MultiMovePlanResult:
+        """Best set of up to k moves and the day of each add (one PuLP/CBC model)."""
+        team = self._team(team_id)
+        budget = acquisition_budget(self.settings, team, self.league.current_matchup_period)
+        notes = [self.window_note] if self.window_note else []
+        kk = max(int(k), 0) if budget.remaining is None else min(max(int(k), 0), budget.remaining)
+        active = self._active(team)
+        pool = self._candidate_pool()
+        unit = "fantasy points" if self.is_points else "category value (linearised)"
+        if self.is_points:
+            u = self._universe(active + pool)
+            values = self._values_points(u)
+            stars = {p.id: float(u.per_game_value[i]) for i, p in enumerate(u.players)}
+        else:
+            _, _, u, m, note = self._cat_context(team_id, pool)
+            if note:
+                notes.append(note)
+            base_rows = [u.index[p.id] for p in active]
+            w, _ = baseline_weights(self.cats, u.stats, self._plays(u), u.masks,
+                                    self.layout.caps, u.keys, base_rows, m)
+            values = np.maximum(np.einsum("idk,k->id", u.stats, w), 0.0) * self._plays(u)
+            stars = self._cat_star_values(u)
+        prot = protected_players(team, stars, self.today, untouchable=self.untouchable)
+        roster_rows = [u.index[p.id] for p in active]
+        pool_rows = [u.index[p.id] for p in pool if p.id not in {q.id for q in active}]
+        plan = plan_moves(values, u.masks, self.layout.caps, u.keys, roster_rows, pool_rows, kk,
+                          first_day=self.first_day,
+                          protected={u.index[pid] for pid in prot if pid in u.index})
+        by_id = {p.id: p for p in u.players}
+        moves = [PlannedMoveOut(self.dates[mv.day], PlayerRef(mv.drop, by_id[mv.drop].name),
+                                PlayerRef(mv.add, by_id[mv.add].name)) for mv in plan.moves]
+        base_value, planned_value, gain = plan.base_total, plan.total, plan.gain
+        if not self.is_points:
+            unit = "expected categories won"
+            base_value = self._cat_expected(u, values, m, self._member_rows(u, active, []))
+            planned_value = self._cat_expected(u, values, m, self._planned_rows(u, active, plan))
+            gain = planned_value - base_value
+        if kk == 0:
+            msg = ("Acquisition limit reached: no add is possible this matchup."
+                   if budget.remaining == 0 else "k = 0: no moves requested.")
+        elif plan.status not in ("Optimal", "NoMovesPossible"):
+            msg = f"The solver did not finish ({plan.status}); no plan."
+        elif not moves or plan.gain <= MIN_GAIN_POINTS:
+            msg = "No combination of moves improves the plan: keep the roster as it is."
+            moves = []
+        else:
+            msg = f"{len(moves)} moves, expected gain {gain:.2f} ({unit}); " + budget.describe()
+        if not self.is_points and moves:
+            notes.append("moves chosen on linearised category values, gain evaluated exactly")
+        return MultiMovePlanResult(team_id, kk, unit, moves, base_value,
+                                   planned_value if moves else base_value,
+                                   gain if moves else 0.0, msg, budget.remaining,
+                                   list(self.dates), notes)
+
+    # ------------------------------------------------------------------ helpers
+
+    def _member_rows(self, u: _Universe, active: Sequence[Player], pairs) -> list[set[int]]:
+        rows = []
+        base = {u.index[p.id] for p in active}
+        for d in range(len(self.dates)):
+            s = set(base)
+            if d >= self.first_day:
+                for dr, ad in pairs:
+                    s.discard(u.index.get(dr, -1))
+                    s.add(u.index[ad])
+            rows.append(s)
+        return rows
+
+    def _planned_rows(self, u: _Universe, active: Sequence[Player], plan) -> list[set[int]]:
+        rows = []
+        for d in range(len(self.dates)):
+            s = {u.index[p.id] for p in active}
+            for mv in sorted(plan.moves, key=lambda mv: mv.day):
+                if mv.day <= d:
+                    s.discard(u.index[mv.drop])
+                    s.add(u.index[mv.add])
+            rows.append(s)
+        return rows
+
+    def _cat_expected(self, u: _Universe, values: np.ndarray, m: Matchup,
+                      rows: list[set[int]]) -> float:
+        """Exact expected categories won of the lineups chosen on `values` per day."""
+        tot = np.zeros(len(self.columns))
+        elig = [[t for t in range(len(self.layout.caps)) if (mk >> t) & 1] for mk in u.masks]
+        for d in range(len(self.dates)):
+            order = sorted((i for i in rows[d] if values[i, d] > 0),
+                           key=lambda i, d=d: (-values[i, d], u.keys[i]))
+            st = [i for occ in place(order, elig, self.layout.caps) for i in occ]
+            if st:
+                tot += u.stats[st, d].sum(axis=0)
+        return float(win_probabilities(self.cats, tot, m).sum())
+
+    def _slot_games_caps(self, team_id: int) -> dict[int, int]:
+        """Slot-type index -> starts left, from games-played limits (stat 42) if the league
+        sets them: limit x matchup days - games already played in that slot."""
+        lims = self.settings.lineup_slot_stat_limits
+        if not lims:
+            return {}
+        n_days = len(self.settings.scoring_periods_for(self.league.current_matchup_period)) or 7
+        m = self.league.current_matchup(team_id)
+        side = m.side_for(team_id) if m else None
+        out = {}
+        for t, sid in enumerate(self.layout.slot_ids):
+            cap = self.settings.games_played_limit(sid, n_days)
+            if cap is not None:
+                used = side.games_played_by_slot.get(sid, 0.0) if side else 0.0
+                out[t] = max(int(cap - used), 0)
+        return out
+
+    def _cat_star_values(self, u: _Universe) -> dict[int, float]:
+        """Per-game 'value' for the star rule in category leagues: sum of per-category
+        per-game z-scores over the player pool (percentages as volume-weighted impact)."""
+        per = np.array([[self._projection(p).per_game.get(s, 0.0) for s in self.columns]
+                        for p in u.players]).reshape(len(u.players), len(self.columns))
+        if not len(per):
+            return {}
+        score = np.zeros(len(per))
+        for c in self.cats:
+            if c.is_pct:
+                pbar = per[:, c.stat].sum() / max(per[:, c.attempts].sum(), 1e-9)
+                x = per[:, c.stat] - pbar * per[:, c.attempts]
+            else:
+                x = per[:, c.stat] * (-1 if c.reverse else 1)
+            sd = x.std()
+            score += (x - x.mean()) / sd if sd > 0 else 0.0
+        return {p.id: float(score[i]) for i, p in enumerate(u.players)}
+
+    def _outlook(self, c: Category, stat_id: int, tot: np.ndarray, m: Matchup, p: float
+                 ) -> CategoryOutlook:
+        if c.is_pct:
+            mk, at = m.my_current[c.stat] + tot[c.stat], m.my_current[c.attempts] + tot[c.attempts]
+            omk = m.opp_current[c.stat] + m.opp_remaining[c.stat]
+            oat = m.opp_current[c.attempts] + m.opp_remaining[c.attempts]
+            mine, theirs = (mk / at if at else 0.0), (omk / oat if oat else 0.0)
+        else:
+            mine = m.my_current[c.stat] + tot[c.stat]
+            theirs = m.opp_current[c.stat] + m.opp_remaining[c.stat]
+        return CategoryOutlook(c.name, stat_id, float(mine), float(theirs), p)
+
+    def _reasons(self, u: _Universe, x: int, y: int, games: int, cat_delta, cats) -> list[str]:
+        px, py = u.players[x], u.players[y]
+        gx = int((u.prob[x, self.first_day:] > 0).sum())
+        gy = int((u.prob[y, self.first_day:] > 0).sum())
+        out = [f"{py.name} has {gy} games left in the window, {px.name} {gx}"]
+        if games:
+            out.append(f"{games:+d} games started in the optimal lineups")
+        if self.is_points:
+            out.append(f"{py.name} projects {u.per_game_value[y]:.1f} points per game, "
+                       f"{px.name} {u.per_game_value[x]:.1f}")
+        else:
+            order = np.argsort(-np.abs(cat_delta))
+            parts = [f"{cats[k].name} {cat_delta[k]:+.2f}" for k in order[:4]
+                     if abs(cat_delta[k]) >= 0.005]
+            if parts:
+                out.append("win probability change: " + ", ".join(parts))
+        if px.injury_status != "ACTIVE":
+            out.append(f"{px.name} is {px.injury_status}")
+        if py.injury_status != "ACTIVE":
+            out.append(f"note: {py.name} is {py.injury_status}")
+        return out
+
+    def _confidence(self, gain: float, base: float, add: Player) -> str:
+        """high: gain >= 5% of the base value (points) or >= 0.25 categories, healthy add with
+        >= 10 games of data; low: uncertain add status, < 5 games of data, or a gain under 1%
+        (points) / 0.05 categories; medium otherwise."""
+        games = self._projection(add).games
+        rel_hi = gain >= (0.05 * base if self.is_points else 0.25)
+        rel_lo = gain < (0.01 * base if self.is_points else 0.05)
+        if add.injury_status != "ACTIVE" or games < 5 or rel_lo:
+            return "low"
+        if rel_hi and games >= 10:
+            return "high"
+        return "medium"
+
+    @staticmethod
+    def _name(team: Team, pid: int) -> str:
+        e = team.entry_for(pid)
+        return e.player.name if e else str(pid)
+
+
+def _pair(mv: Any) -> tuple[int, int]:
+    if isinstance(mv, dict):
+        d, a = mv.get("drop"), mv.get("add")
+        d = d.get("id") if isinstance(d, dict) else d
+        a = a.get("id") if isinstance(a, dict) else a
+        return int(d), int(a)
+    d, a = mv
+    return int(d), int(a)
+
+
+__all__ = [
+    "BenchedPlayer", "CategoryOutlook", "DailyLineupResult", "DayPlan", "Hold", "LineupChange",
+    "MoveScanResult", "MoveSuggestion", "MultiMovePlanResult", "OptimizerService",
+    "PlannedMoveOut", "PlayerRef", "SlotStarter", "WeeklyPlanResult",
+]
