@@ -751,6 +751,9 @@ class OptimizerService:
             out.append(f"{px.name} is {px.injury_status}")
         if py.injury_status != "ACTIVE":
             out.append(f"note: {py.name} is {py.injury_status}")
+        if py.status == "WAIVERS":
+            when = py.waiver_process_date.isoformat() if py.waiver_process_date else "later"
+            out.append(f"note: {py.name} is on waivers (claim processes {when})")
         return out
 
     def _confidence(self, gain: float, base: float, add: Player) -> str:
