@@ -134,3 +134,31 @@ def test_projection_blend_and_availability():
     q = Player(6, "F", stats={"season": StatLine(averages={13: 5.0, 14: 10.0, 19: 0.9},
                                                  games_played=10)})
     assert project(q).stat(19) == pytest.approx(0.5)
+
+
+def test_games_played_slot_limit_uses_pulp_model():
+    from fantasy.models import SlotStatLimit
+
+    league, schedule, fas = make_snapshot(8)
+    free = OptimizerService(league, schedule, fas).weekly_plan(1)
+    league.settings.lineup_slot_stat_limits = {11: SlotStatLimit(42, 0.5)}  # UT: 0.5/day
+    capped = OptimizerService(league, schedule, fas).weekly_plan(1)
+    ut = sum(1 for d in capped.days for s in d.starters if s.slot_id == 11)
+    assert ut <= 3  # round down of 0.5 x 7 days
+    assert capped.total_points <= free.total_points + 1e-9
+    assert any("games-played limits" in n for n in capped.notes)
+
+
+def test_roto_league_without_opponent_compares_with_average_team():
+    from fantasy.constants import ScoringType
+
+    league, schedule, fas = make_snapshot(9, categories=True)
+    league.settings.scoring_type = ScoringType.ROTO
+    league.matchups = []
+    svc = OptimizerService(league, schedule, fas)
+    plan = svc.weekly_plan(1)
+    assert plan.opponent_team_id is None
+    assert 0 <= plan.expected_categories_won <= 9
+    assert any("average" in n for n in plan.notes)
+    scan = svc.scan_moves(1)
+    assert scan.scoring == "categories"
