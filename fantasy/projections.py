@@ -64,17 +64,27 @@ class Projection:
         return sum(w * self.per_game.get(s, 0.0) for s, w in weights.items())
 
 
+def _complete(pg: dict[int, float]) -> dict[int, float]:
+    """Fill derivable stats a source may omit: REB = OREB + DREB, PTS = 2 FGM + FTM + 3PM."""
+    if 6 not in pg and (4 in pg or 5 in pg):
+        pg[6] = pg.get(4, 0.0) + pg.get(5, 0.0)
+    if 0 not in pg and 13 in pg:
+        pg[0] = 2 * pg[13] + pg.get(15, 0.0) + pg.get(17, 0.0)
+    return pg
+
+
 def _line_per_game(line: StatLine) -> dict[int, float]:
     if line.averages:
-        return dict(line.averages)
+        return _complete(dict(line.averages))
     if line.totals and line.games_played > 0:
-        return {s: v / line.games_played for s, v in line.totals.items()}
+        return _complete({s: v / line.games_played for s, v in line.totals.items()})
     return {}
 
 
-def _log_per_game(player: Player) -> tuple[dict[int, float], int]:
-    games = sorted((g for g in player.game_log if g.stats), key=lambda g: g.scoring_period,
-                   reverse=True)[:LOG_GAMES]
+def _log_per_game(player: Player, as_of: date | None = None) -> tuple[dict[int, float], int]:
+    games = sorted((g for g in player.game_log if g.stats
+                    and (as_of is None or g.date is None or g.date < as_of)),
+                   key=lambda g: g.scoring_period, reverse=True)[:LOG_GAMES]
     if not games:
         return {}, 0
     out: dict[int, float] = {}
@@ -84,11 +94,12 @@ def _log_per_game(player: Player) -> tuple[dict[int, float], int]:
         wsum += w
         for s, v in g.stats.items():
             out[s] = out.get(s, 0.0) + w * v
-    return {s: v / wsum for s, v in out.items()}, len(games)
+    return _complete({s: v / wsum for s, v in out.items()}), len(games)
 
 
-def project(player: Player) -> Projection:
-    """Blend season / last-15 / game-log per-game stats (see module docstring)."""
+def project(player: Player, as_of: date | None = None) -> Projection:
+    """Blend season / last-15 / game-log per-game stats (see module docstring); game-log
+    entries dated on or after `as_of` are ignored."""
     parts: list[tuple[str, dict[int, float], float]] = []
     season = player.stat_line("season")
     last15 = player.stat_line("last_15")
@@ -97,7 +108,7 @@ def project(player: Player) -> Projection:
         if pg:
             w = WINDOW_WEIGHTS[name] * (0.5 if 0 < line.games_played < MIN_GAMES else 1.0)
             parts.append((name, pg, w))
-    log, n_log = _log_per_game(player)
+    log, n_log = _log_per_game(player, as_of)
     if log:
         parts.append(("game_log", log,
                       WINDOW_WEIGHTS["game_log"] * (0.5 if n_log < MIN_GAMES else 1.0)))

@@ -44,7 +44,7 @@ from fantasy.optimizer.lineup import Candidate, SlotLayout, best_lineup, place, 
 from fantasy.optimizer.multimove import plan_moves
 from fantasy.optimizer.scan import scan_points
 from fantasy.optimizer.week import plan_week, plan_week_pulp
-from fantasy.projections import play_probability, project, raw_stat_columns
+from fantasy.projections import Projection, play_probability, project, raw_stat_columns
 
 FA_LIMIT = 50
 MIN_GAIN_POINTS = 1e-6
@@ -243,7 +243,7 @@ class OptimizerService:
         self.fa_limit = fa_limit
         self.dates, self.window_note = self._window()
         self._playing = [schedule.teams_playing_on(d) for d in self.dates]
-        self._proj = {}
+        self._proj: dict[int, Projection] = {}
         if not self.is_points:
             cat_ids = [i.stat_id for i in self.settings.scoring_items]
             self.cat_ids = cat_ids
@@ -269,9 +269,9 @@ class OptimizerService:
         return ([self.today + timedelta(days=k) for k in range(7)],
                 "no days left in the current matchup: planning the next 7 days")
 
-    def _projection(self, p: Player):
+    def _projection(self, p: Player) -> Projection:
         if p.id not in self._proj:
-            self._proj[p.id] = project(p)
+            self._proj[p.id] = project(p, as_of=self.today)
         return self._proj[p.id]
 
     def _per_game_points(self, p: Player) -> float:
