@@ -183,3 +183,18 @@ def test_multimove_k1_on_first_day_equals_scan_best(seed):
                        protected=protected)
     assert plan2.gain >= plan.gain - 1e-6
     assert len(plan2.moves) <= 2
+
+
+def test_category_scan_decided_categories_contribute_nothing():
+    from fantasy.optimizer.categories import Matchup
+
+    lg = make_league(777, n_fa=20)
+    cats = nine_cats()
+    cur = np.zeros(lg.stats.shape[2])
+    cur[0] = 5000.0  # PTS: already far ahead -> decided win
+    m = Matchup(cur, np.zeros_like(cur), lg.matchup.opp_remaining)
+    res = scan_categories(cats, lg.stats, lg.plays, lg.masks, lg.layout.caps, lg.keys,
+                          lg.roster, lg.roster, lg.pool, m)
+    assert res.base_probs[0] > 0.999999
+    assert np.abs(res.cat_delta[:, :, 0]).max() < 1e-6
+    assert abs(res.weights[0]) < 1e-9  # no lineup weight on a decided category
