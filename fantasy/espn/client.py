@@ -145,6 +145,8 @@ class EspnClient:
         self._calendar: ScoringCalendar | None = None
         self._status: dict[str, Any] = {}
         self._player_names: dict[int, str] = {}
+        #: The DemoLeague handle when this client serves the demo league (else None).
+        self.demo: Any = None
 
     def __repr__(self) -> str:
         return (f"EspnClient(league_id={self.league_id}, season={self.season}, "
@@ -331,8 +333,8 @@ class EspnClient:
             self._status = {"scoring_period": league.current_scoring_period,
                             "matchup_period": league.current_matchup_period,
                             "final_scoring_period": league.settings.final_scoring_period}
-            self._player_names = {e.player.id: e.player.name
-                                  for t in league.teams for e in t.roster}
+            self._player_names.update({e.player.id: e.player.name
+                                       for t in league.teams for e in t.roster})
             return league
         finally:
             self._finish()
@@ -390,6 +392,7 @@ class EspnClient:
             players = self._parse("kona_player_info",
                                   lambda: parse.parse_players_response(data, self.season, cal))
             players.sort(key=lambda p: p.percent_owned, reverse=True)
+            self._player_names.update({p.id: p.name for p in players})
             return players[:size]
         finally:
             self._finish()
@@ -412,8 +415,10 @@ class EspnClient:
             data = await self._get("cards", self.league_path, [("view", "kona_playercard")], flt,
                                    self.cache_policy.player_cards)
             cal = await self._calendar_or_none()
-            return self._parse("kona_playercard",
-                               lambda: parse.parse_players_response(data, self.season, cal))
+            players = self._parse("kona_playercard",
+                                  lambda: parse.parse_players_response(data, self.season, cal))
+            self._player_names.update({p.id: p.name for p in players})
+            return players
         finally:
             self._finish()
 

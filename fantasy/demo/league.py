@@ -1,0 +1,727 @@
+"""The embedded demo league, served as ESPN-shaped JSON through an httpx transport.
+
+`DemoLeague` holds the recorded season (recorded/demo_league.json.gz, made by
+`fantasy.demo.build`) plus mutable state (moves, lineup changes), and renders ESPN
+responses "as of" a configurable today: stats windows and game logs only include days
+before today, matchups are live for the current period, injuries follow the recorded
+spells. `DemoTransport` routes requests like ESPN does (path, `view`, `scoringPeriodId`,
+`x-fantasy-filter`), so the real `EspnClient` and parsers run unchanged.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import gzip
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from fantasy.constants import (
+    OUT_STATUSES,
+    SLOT_BENCH,
+    SLOT_IR,
+    STARTING_SLOTS,
+    slot_name,
+)
+from fantasy.schedule import ScoringCalendar, espn_ms_to_date, week_scoring_periods
+
+DATA_DIR = Path(__file__).parent / "recorded"
+DEMO_BASE_URL = "https://demo.fanvise.invalid/apis/v3/games/fba/"
+VARIANTS = ("points", "categories")
+_VARIANT_ALIASES = {"points": "points", "pts": "points", "categories": "categories",
+                    "cat": "categories", "cats": "categories", "9cat": "categories",
+                    "9-cat": "categories", "category": "categories"}
+_FIELD_IDS = {"min": 40, "fgm": 13, "fga": 14, "ftm": 15, "fta": 16, "3pm": 17, "3pa": 18,
+              "oreb": 4, "dreb": 5, "ast": 3, "stl": 2, "blk": 1, "to": 11, "pf": 9}
+_CAT_SUM_STATS = (0, 6, 3, 2, 1, 17, 11, 13, 14, 15, 16)
+
+
+class DemoError(ValueError):
+    """A demo-league request that cannot be applied (bad move, bad lineup, bad date)."""
+
+
+@functools.lru_cache(maxsize=1)
+def load_base() -> dict[str, Any]:
+    """The recorded demo season (loaded once per process; treat as read-only)."""
+    with gzip.open(DATA_DIR / "demo_league.json.gz", "rt", encoding="utf-8") as fh:
+        data = json.load(fh)
+    fields = data["game_fields"]
+    for entry in data["players"].values():
+        games: dict[int, tuple[int, dict[str, float]]] = {}
+        for row in entry["games"]:
+            sp, gid, vals = row[0], row[1], dict(zip(fields, row[2:], strict=True))
+            games[sp] = (gid, _expand_stats(vals))
+        entry["by_sp"] = games
+    return data
+
+
+@functools.lru_cache(maxsize=1)
+def load_pro_schedule() -> dict[str, Any]:
+    """The real 2022-23 `proTeamSchedules_wl` response."""
+    with gzip.open(DATA_DIR / "pro_schedule_2023.json.gz", "rt", encoding="utf-8") as fh:
+        return json.load(fh)
+
+
+@functools.lru_cache(maxsize=1)
+def _calendar() -> ScoringCalendar:
+    sched = load_pro_schedule()
+    pairs = [(int(g["scoringPeriodId"]), espn_ms_to_date(g["date"]))
+             for t in sched["settings"]["proTeams"]
+             for gl in t["proGamesByScoringPeriod"].values() for g in gl]
+    return ScoringCalendar.from_games(pairs)
+
+
+def _expand_stats(v: dict[str, int]) -> dict[str, float]:
+    s = {str(_FIELD_IDS[k]): float(x) for k, x in v.items()}
+    pts = 2 * v["fgm"] + v["3pm"] + v["ftm"]
+    reb = v["oreb"] + v["dreb"]
+    s["0"] = float(pts)
+    s["6"] = float(reb)
+    s["19"] = round(v["fgm"] / v["fga"], 5) if v["fga"] else 0.0
+    s["20"] = round(v["ftm"] / v["fta"], 5) if v["fta"] else 0.0
+    s["21"] = round(v["3pm"] / v["3pa"], 5) if v["3pa"] else 0.0
+    tens = sum(1 for x in (pts, reb, v["ast"], v["stl"], v["blk"]) if x >= 10)
+    s["37"] = 1.0 if tens >= 2 else 0.0
+    s["38"] = 1.0 if tens >= 3 else 0.0
+    s["41"] = 1.0 if v["min"] >= 26 else 0.0
+    s["42"] = 1.0
+    return s
+
+
+def _sum(stat_dicts: Iterable[dict[str, float]]) -> dict[str, float]:
+    out: dict[str, float] = {}
+    for d in stat_dicts:
+        for k, v in d.items():
+            if k in ("19", "20", "21"):
+                continue
+            out[k] = out.get(k, 0.0) + v
+    out["19"] = out["13"] / out["14"] if out.get("14") else 0.0
+    out["20"] = out["15"] / out["16"] if out.get("16") else 0.0
+    out["21"] = out["17"] / out["18"] if out.get("18") else 0.0
+    return out
+
+
+def _normalize_variant(variant: str) -> str:
+    key = (variant or "points").strip().lower()
+    if key not in _VARIANT_ALIASES:
+        raise DemoError(f"unknown demo variant {variant!r}; use 'points' or 'categories'")
+    return _VARIANT_ALIASES[key]
+
+
+@dataclass
+class _Change:
+    kind: str  # "move" | "lineup"
+    team_id: int
+    sp: int
+    drop: int | None = None
+    add: int | None = None
+    slots: dict[int, int] | None = None
+
+
+class DemoLeague:
+    """The demo league's state and ESPN-response renderer.
+
+    `today` defaults to 2023-01-25 (matchup period 15 in progress, 5 days left incl. today).
+    Changes (`apply_move`, `set_lineup`) take effect from today on and are saved to
+    `state_path` (JSON) when given, so a restart keeps them.
+    """
+
+    def __init__(self, variant: str = "points", today: date | None = None,
+                 state_path: Path | str | None = None) -> None:
+        self.base = load_base()
+        self.variant = _normalize_variant(variant)
+        self.calendar = _calendar()
+        self.season: int = self.base["season"]
+        self.league_id: int = self.base["league_id"]
+        self.state_path = Path(state_path) if state_path else None
+        self.changes: list[_Change] = []
+        self.today = today or date.fromisoformat(self.base["default_today"])
+        self.settings: dict[str, Any] = self.base["settings"][self.variant]
+        weeks = {int(k): v for k, v in self.settings["scheduleSettings"]["matchupPeriods"].items()}
+        self.period_sps = {p: [sp for w in ws for sp in week_scoring_periods(w)]
+                           for p, ws in weeks.items()}
+        self.regular_periods = int(self.settings["scheduleSettings"]["matchupPeriodCount"])
+        if self.state_path and self.state_path.exists():
+            self._load_state()
+        self.today_sp = self.calendar.scoring_period_for(self.today)
+        last_sp = self.period_sps[self.regular_periods][-1]
+        if not 2 <= self.today_sp <= last_sp:
+            raise DemoError(
+                f"demo today {self.today} is outside the demo regular season "
+                f"({self.calendar.date_for(2)} .. {self.calendar.date_for(last_sp)})")
+        self.current_period = next(p for p, sps in self.period_sps.items() if self.today_sp in sps)
+        self.weights = {int(i["statId"]): float(i["points"])
+                        for i in self.base["settings"]["points"]["scoringSettings"]["scoringItems"]}
+        self._base_lineups = self._initial_lineups()
+        self.version = 0
+        self._clients: list[Any] = []
+
+    # ------------------------------------------------------------------ state
+
+    @property
+    def cache_namespace(self) -> str:
+        """Cache namespace of this league state (changes with every move)."""
+        return f"demo:{self.variant}:{self.today.isoformat()}:v{len(self.changes)}"
+
+    def attach_client(self, client: Any) -> None:
+        """Keep a client's cache namespace in step with this state."""
+        self._clients.append(client)
+        client.cache_namespace = self.cache_namespace
+
+    def _touch(self) -> None:
+        for c in self._clients:
+            c.cache_namespace = self.cache_namespace
+        self._save_state()
+
+    def _save_state(self) -> None:
+        if not self.state_path:
+            return
+        data = {"variant": self.variant, "today": self.today.isoformat(),
+                "changes": [c.__dict__ | {"slots": {str(k): v for k, v in (c.slots or {}).items()}}
+                            for c in self.changes]}
+        self.state_path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self.state_path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(data, indent=1))
+        tmp.replace(self.state_path)
+
+    def _load_state(self) -> None:
+        assert self.state_path is not None
+        try:
+            data = json.loads(self.state_path.read_text())
+        except (OSError, json.JSONDecodeError) as exc:
+            raise DemoError(f"cannot read demo state {self.state_path}: {exc}") from None
+        if data.get("variant") != self.variant:
+            return  # state of another variant: start fresh, keep the file untouched
+        for c in data.get("changes", []):
+            slots = {int(k): int(v) for k, v in (c.get("slots") or {}).items()} or None
+            self.changes.append(_Change(c["kind"], int(c["team_id"]), int(c["sp"]),
+                                        c.get("drop"), c.get("add"), slots))
+
+    def reset(self) -> None:
+        """Forget all moves and lineup changes."""
+        self.changes.clear()
+        self._touch()
+
+    # ------------------------------------------------------------------ rosters
+
+    def _value(self, pid: int) -> float:
+        games = self.base["players"][str(pid)]["by_sp"].values()
+        if not games:
+            return 0.0
+        return sum(self._points(s) for _, s in games) / len(games)
+
+    def _points(self, stats: dict[str, float]) -> float:
+        return sum(w * stats.get(str(sid), 0.0) for sid, w in self.weights.items())
+
+    def _initial_lineups(self) -> dict[int, dict[int, int]]:
+        counts = {int(k): int(v) for k, v in
+                  self.settings["rosterSettings"]["lineupSlotCounts"].items()}
+        out: dict[int, dict[int, int]] = {}
+        for team in self.base["teams"]:
+            ranked = sorted(team["roster"], key=self._value, reverse=True)
+            lineup: dict[int, int] = {}
+            for slot in sorted(s for s in counts if s in STARTING_SLOTS):
+                for _ in range(counts[slot]):
+                    pid = next((p for p in ranked if p not in lineup
+                                and slot in self._eligible(p)), None)
+                    if pid is not None:
+                        lineup[pid] = slot
+            for pid in ranked:
+                lineup.setdefault(pid, SLOT_BENCH)
+            out[int(team["id"])] = lineup
+        return out
+
+    def _eligible(self, pid: int) -> list[int]:
+        return self.base["players"][str(pid)]["player"]["eligibleSlots"]
+
+    def lineup_on(self, team_id: int, sp: int) -> dict[int, int]:
+        """player id -> lineup slot of a team on a scoring period (changes applied)."""
+        lineup = dict(self._base_lineups[team_id])
+        for c in self.changes:
+            if c.team_id != team_id or c.sp > sp:
+                continue
+            if c.kind == "move":
+                lineup.pop(c.drop, None)
+                lineup[c.add] = SLOT_BENCH
+            elif c.kind == "lineup" and c.slots:
+                lineup.update({p: s for p, s in c.slots.items() if p in lineup})
+        return lineup
+
+    def roster_now(self, team_id: int) -> dict[int, int]:
+        """Current roster (player id -> slot) of a team."""
+        return self.lineup_on(team_id, self.today_sp)
+
+    def owner_of(self, pid: int, sp: int | None = None) -> int:
+        """Team id holding a player on a scoring period (0 = free agent)."""
+        sp = self.today_sp if sp is None else sp
+        for team in self.base["teams"]:
+            if pid in self.lineup_on(int(team["id"]), sp):
+                return int(team["id"])
+        return 0
+
+    def team_ids(self) -> list[int]:
+        """All team ids."""
+        return [int(t["id"]) for t in self.base["teams"]]
+
+    def injury_on(self, pid: int, sp: int) -> tuple[str, date | None]:
+        """(injury status, expected return date) of a player on a scoring period."""
+        for start, end, status in self.base["players"][str(pid)]["injuries"]:
+            if start <= sp <= end:
+                ret = self.calendar.date_for(end + 1) if status in OUT_STATUSES else None
+                return status, ret
+        return "ACTIVE", None
+
+    # ------------------------------------------------------------------ changes
+
+    def apply_move(self, team_id: int, drop_player_id: int, add_player_id: int) -> None:
+        """Drop a rostered player and add a free agent (to the bench) as of today."""
+        if team_id not in self.team_ids():
+            raise DemoError(f"no team with id {team_id}")
+        roster = self.roster_now(team_id)
+        if drop_player_id not in roster:
+            raise DemoError(f"player {drop_player_id} is not on team {team_id}")
+        if str(add_player_id) not in self.base["players"]:
+            raise DemoError(f"unknown player {add_player_id}")
+        owner = self.owner_of(add_player_id)
+        if owner:
+            raise DemoError(f"player {add_player_id} is already on team {owner}")
+        self.changes.append(_Change("move", team_id, self.today_sp, drop_player_id,
+                                    add_player_id))
+        self._touch()
+
+    def set_lineup(self, team_id: int, assignments: dict[int, int]) -> None:
+        """Put players into lineup slots from today on ({player id: slot id}).
+
+        Validates roster membership, eligibility (IR needs OUT/IR status) and slot counts.
+        """
+        if team_id not in self.team_ids():
+            raise DemoError(f"no team with id {team_id}")
+        roster = self.roster_now(team_id)
+        new = dict(roster)
+        for pid, slot in assignments.items():
+            pid, slot = int(pid), int(slot)
+            if pid not in roster:
+                raise DemoError(f"player {pid} is not on team {team_id}")
+            if slot not in self._eligible(pid):
+                raise DemoError(f"player {pid} is not eligible at {slot_name(slot)}")
+            if slot == SLOT_IR and self.injury_on(pid, self.today_sp)[0] not in ("OUT",
+                                                                                 "INJURY_RESERVE"):
+                raise DemoError(f"player {pid} is not OUT, so he cannot go to IR")
+            new[pid] = slot
+        counts = {int(k): int(v) for k, v in
+                  self.settings["rosterSettings"]["lineupSlotCounts"].items()}
+        for slot in set(new.values()):
+            used = sum(1 for s in new.values() if s == slot)
+            if slot != SLOT_BENCH and used > counts.get(slot, 0):
+                raise DemoError(f"too many players in {slot_name(slot)} ({used} > "
+                                f"{counts.get(slot, 0)})")
+        self.changes.append(_Change("lineup", team_id, self.today_sp,
+                                    slots={int(k): int(v) for k, v in assignments.items()}))
+        self._touch()
+
+    # ------------------------------------------------------------------ stats
+
+    def _games_before(self, pid: int, first_sp: int, end_sp: int) -> list[tuple[int, int, dict]]:
+        by_sp = self.base["players"][str(pid)]["by_sp"]
+        return [(sp, gid, s) for sp, (gid, s) in sorted(by_sp.items()) if first_sp <= sp < end_sp]
+
+    def _window_entry(self, stat_id: str, source: int, split: int,
+                      games: list[dict[str, float]], *, per_game: dict[str, float] | None = None,
+                      gp: int | None = None) -> dict[str, Any]:
+        if per_game is not None:
+            n = gp or 0
+            avgs = dict(per_game)
+            totals = {k: v * n for k, v in per_game.items()}
+            for k in ("19", "20", "21"):
+                totals[k] = per_game.get(k, 0.0)
+        else:
+            n = len(games)
+            totals = _sum(games) if games else {}
+            avgs = {k: (v / n if k not in ("19", "20", "21") else v)
+                    for k, v in totals.items()} if n else {}
+        entry: dict[str, Any] = {
+            "id": stat_id, "externalId": str(self.season) if split != 5 else stat_id[2:],
+            "proTeamId": 0, "scoringPeriodId": 0, "seasonId": self.season,
+            "statSourceId": source, "statSplitTypeId": split, "stats": totals,
+            "averageStats": avgs,
+        }
+        if self.variant == "points" and n:
+            applied = self._points(totals)
+            entry["appliedTotal"] = round(applied, 1)
+            entry["appliedAverage"] = applied / n
+        return entry
+
+    def _stats_entries(self, pid: int, *, game_logs: bool, only_sp: int | None = None
+                       ) -> list[dict[str, Any]]:
+        s = str(self.season)
+        today = self.today_sp
+        if only_sp is not None:
+            out = []
+            for sp, gid, stats in self._games_before(pid, only_sp, min(only_sp + 1, today)):
+                out.append(self._game_entry(sp, gid, stats))
+            return out
+        season = [g[2] for g in self._games_before(pid, 1, today)]
+        entries = [self._window_entry("00" + s, 0, 0, season)]
+        for split, days in ((1, 7), (2, 15), (3, 30)):
+            games = [g[2] for g in self._games_before(pid, today - days, today)]
+            entries.append(self._window_entry(f"0{split}{s}", 0, split, games))
+        full = [st for _, (_, st) in self.base["players"][str(pid)]["by_sp"].items()]
+        if full:
+            tot = _sum(full)
+            per = {k: (v / len(full) if k not in ("19", "20", "21") else v) for k, v in tot.items()}
+            entries.append(self._window_entry("10" + s, 1, 0, [], per_game=per, gp=len(full)))
+        if game_logs:
+            for sp, gid, stats in self._games_before(pid, 1, today):
+                entries.append(self._game_entry(sp, gid, stats))
+        return entries
+
+    def _game_entry(self, sp: int, gid: int, stats: dict[str, float]) -> dict[str, Any]:
+        e: dict[str, Any] = {
+            "id": f"05{gid}", "externalId": str(gid), "proTeamId": 0, "scoringPeriodId": sp,
+            "seasonId": self.season, "statSourceId": 0, "statSplitTypeId": 5, "stats": stats,
+        }
+        if self.variant == "points":
+            e["appliedStats"] = {str(k): w * stats.get(str(k), 0.0) for k, w in self.weights.items()}
+            e["appliedTotal"] = round(self._points(stats), 1)
+        return e
+
+    def _player_obj(self, pid: int, *, stats: str = "windows", sp: int | None = None
+                    ) -> dict[str, Any]:
+        obj = copy.deepcopy(self.base["players"][str(pid)]["player"])
+        status, ret = self.injury_on(pid, self.today_sp)
+        obj["injuryStatus"] = status
+        obj["injured"] = status in OUT_STATUSES
+        if ret:
+            obj["expectedReturnDate"] = ret.isoformat()
+        if stats == "windows":
+            obj["stats"] = self._stats_entries(pid, game_logs=False)
+        elif stats == "card":
+            obj["stats"] = self._stats_entries(pid, game_logs=True)
+        elif stats == "day":
+            obj["stats"] = self._stats_entries(pid, game_logs=False, only_sp=sp)
+        return obj
+
+    def _pool_entry(self, pid: int, *, stats: str = "windows", sp: int | None = None
+                    ) -> dict[str, Any]:
+        owner = self.owner_of(pid)
+        if owner:
+            status = "ONTEAM"
+        elif pid in self.base["waivers"] or self._dropped_recently(pid):
+            status = "WAIVERS"
+        else:
+            status = "FREEAGENT"
+        entry = {"id": pid, "onTeamId": owner, "status": status, "lineupLocked": False,
+                 "rosterLocked": False, "tradeLocked": False,
+                 "player": self._player_obj(pid, stats=stats, sp=sp)}
+        if status == "WAIVERS":
+            entry["waiverProcessDate"] = int(
+                (self.calendar.date_for(self.today_sp + 1).toordinal() - 719163) * 86400000
+                + 11 * 3600000)
+        return entry
+
+    def _dropped_recently(self, pid: int) -> bool:
+        return any(c.kind == "move" and c.drop == pid and self.today_sp - c.sp < 2
+                   for c in self.changes)
+
+    # ------------------------------------------------------------------ matchups
+
+    def _team_day(self, team_id: int, sp: int) -> tuple[float, dict[str, float]]:
+        if sp >= self.today_sp:
+            return 0.0, {}
+        pts = 0.0
+        games = []
+        for pid, slot in self.lineup_on(team_id, sp).items():
+            if slot not in STARTING_SLOTS:
+                continue
+            g = self.base["players"][str(pid)]["by_sp"].get(sp)
+            if g:
+                games.append(g[1])
+                pts += self._points(g[1])
+        return pts, (_sum(games) if games else {})
+
+    @functools.cached_property
+    def _categories(self) -> list[tuple[int, bool]]:
+        return [(int(i["statId"]), bool(i["isReverseItem"]))
+                for i in self.settings["scoringSettings"]["scoringItems"]]
+
+    def _matchup_json(self, period: int, mid: int, home: int, away: int,
+                      box_sp: int | None = None) -> dict[str, Any]:
+        sps = self.period_sps[period]
+        sides = {}
+        totals = {}
+        for tid in (home, away):
+            by_day = {sp: self._team_day(tid, sp) for sp in sps if sp <= self.today_sp}
+            pts = sum(v[0] for v in by_day.values())
+            cat = _sum([v[1] for v in by_day.values() if v[1]]) if any(
+                v[1] for v in by_day.values()) else {}
+            totals[tid] = (pts, cat)
+            side: dict[str, Any] = {"teamId": tid, "tiebreak": 0.0, "adjustment": 0.0}
+            if self.variant == "points":
+                side["totalPoints"] = round(pts, 1)
+                side["totalPointsLive"] = round(pts, 1)
+                side["pointsByScoringPeriod"] = {str(sp): round(v[0], 1) for sp, v in by_day.items()}
+            else:
+                side["totalPoints"] = 0.0
+            sides[tid] = side
+        finished = sps[-1] < self.today_sp
+        winner = "UNDECIDED"
+        for tid, opp in ((home, away), (away, home)):
+            cum: dict[str, Any] = {"wins": 0, "losses": 0, "ties": 0, "statBySlot": None,
+                                   "scoreByStat": {}}
+            mine, theirs = totals[tid][1], totals[opp][1]
+            if self.variant == "categories":
+                cats = dict(self._categories)
+                for sid in sorted(set(_CAT_SUM_STATS) | set(cats)):
+                    a, b = mine.get(str(sid), 0.0), theirs.get(str(sid), 0.0)
+                    result = None
+                    if sid in cats and (mine or theirs):
+                        better = a < b if cats[sid] else a > b
+                        worse = a > b if cats[sid] else a < b
+                        result = "WIN" if better else "LOSS" if worse else "TIE"
+                        cum[{"WIN": "wins", "LOSS": "losses", "TIE": "ties"}[result]] += 1
+                    cum["scoreByStat"][str(sid)] = {"score": round(a, 6), "result": result,
+                                                    "rank": 0.0, "ineligible": False}
+            else:
+                for sid in self.weights:
+                    cum["scoreByStat"][str(sid)] = {"score": mine.get(str(sid), 0.0),
+                                                    "result": None, "rank": 0.0,
+                                                    "ineligible": False}
+            sides[tid]["cumulativeScore"] = cum
+        if finished:
+            if self.variant == "points":
+                a, b = totals[home][0], totals[away][0]
+            else:
+                a, b = sides[home]["cumulativeScore"]["wins"], sides[away]["cumulativeScore"]["wins"]
+            winner = "HOME" if a > b else "AWAY" if b > a else "TIE"
+        if box_sp is not None:
+            for tid in (home, away):
+                entries = []
+                day_total = 0.0
+                for pid, slot in sorted(self.lineup_on(tid, box_sp).items(), key=lambda x: x[1]):
+                    pe = self._pool_entry(pid, stats="day", sp=box_sp)
+                    g = self.base["players"][str(pid)]["by_sp"].get(box_sp)
+                    applied = self._points(g[1]) if g and box_sp < self.today_sp else 0.0
+                    if slot in STARTING_SLOTS:
+                        day_total += applied
+                    pe["appliedStatTotal"] = round(applied, 1)
+                    entries.append({"lineupSlotId": slot, "playerId": pid,
+                                    "injuryStatus": "NORMAL", "status": "NORMAL",
+                                    "playerPoolEntry": pe})
+                sides[tid]["rosterForCurrentScoringPeriod"] = {
+                    "appliedStatTotal": round(day_total, 1), "entries": entries}
+        return {"id": mid, "matchupPeriodId": period, "playoffTierType": "NONE",
+                "winner": winner, "home": sides[home], "away": sides[away]}
+
+    def _schedule_json(self, periods: Iterable[int] | None = None,
+                       box_sp: int | None = None) -> list[dict[str, Any]]:
+        wanted = set(periods) if periods is not None else None
+        out = []
+        for period, mid, home, away in self.base["matchups"]:
+            if wanted is not None and period not in wanted:
+                continue
+            if period > self.current_period and box_sp is None:
+                out.append({"id": mid, "matchupPeriodId": period, "playoffTierType": "NONE",
+                            "winner": "UNDECIDED",
+                            "home": {"teamId": home, "totalPoints": 0.0},
+                            "away": {"teamId": away, "totalPoints": 0.0}})
+                continue
+            out.append(self._matchup_json(period, mid, home, away, box_sp))
+        return out
+
+    # ------------------------------------------------------------------ responses
+
+    def _header(self) -> dict[str, Any]:
+        return {"gameId": 3, "id": self.league_id, "scoringPeriodId": self.today_sp,
+                "seasonId": self.season, "segmentId": 0}
+
+    def league_response(self) -> dict[str, Any]:
+        """`?view=mTeam&view=mRoster&view=mMatchup&view=mSettings&view=mStandings`."""
+        schedule = self._schedule_json()
+        records = {tid: {"wins": 0, "losses": 0, "ties": 0, "pointsFor": 0.0,
+                         "pointsAgainst": 0.0} for tid in self.team_ids()}
+        for m in schedule:
+            if m["matchupPeriodId"] >= self.current_period:
+                continue
+            h, a = m["home"], m["away"]
+            for me, opp in ((h, a), (a, h)):
+                r = records[me["teamId"]]
+                if self.variant == "points":
+                    r["pointsFor"] += me["totalPoints"]
+                    r["pointsAgainst"] += opp["totalPoints"]
+                    if me["totalPoints"] > opp["totalPoints"]:
+                        r["wins"] += 1
+                    elif me["totalPoints"] < opp["totalPoints"]:
+                        r["losses"] += 1
+                    else:
+                        r["ties"] += 1
+                else:
+                    c = me["cumulativeScore"]
+                    r["wins"] += c["wins"]
+                    r["losses"] += c["losses"]
+                    r["ties"] += c["ties"]
+        order = sorted(records, key=lambda t: (-(records[t]["wins"] + records[t]["ties"] / 2),
+                                               -records[t]["pointsFor"], t))
+        teams = []
+        for team in self.base["teams"]:
+            tid = int(team["id"])
+            r = records[tid]
+            games = r["wins"] + r["losses"] + r["ties"]
+            r["percentage"] = (r["wins"] + r["ties"] / 2) / games if games else 0.0
+            r["gamesBack"] = 0.0
+            r["streakLength"] = 0
+            r["streakType"] = "NONE"
+            acq = {int(k): v for k, v in self.base["acquisitions"][str(tid)].items()
+                   if int(k) <= self.current_period}
+            moves = [c for c in self.changes if c.kind == "move" and c.team_id == tid]
+            for c in moves:
+                p = next(p for p, sps in self.period_sps.items() if c.sp in sps)
+                acq[p] = acq.get(p, 0) + 1
+            lineup = self.roster_now(tid)
+            teams.append({
+                "id": tid, "abbrev": team["abbrev"], "name": team["name"],
+                "owners": team["owners"], "primaryOwner": team["primaryOwner"],
+                "divisionId": team["divisionId"], "playoffSeed": order.index(tid) + 1,
+                "rankCalculatedFinal": 0, "currentProjectedRank": order.index(tid) + 1,
+                "record": {"overall": r},
+                "transactionCounter": {
+                    "acquisitions": sum(acq.values()), "drops": sum(acq.values()),
+                    "trades": 0, "moveToActive": 0, "moveToIR": 0, "acquisitionBudgetSpent": 0,
+                    "matchupAcquisitionTotals": {str(k): v for k, v in acq.items() if v},
+                },
+                "roster": {"entries": [
+                    {"lineupSlotId": slot, "playerId": pid, "injuryStatus": "NORMAL",
+                     "status": "NORMAL", "acquisitionType": "DRAFT",
+                     "playerPoolEntry": self._pool_entry(pid)}
+                    for pid, slot in sorted(lineup.items(), key=lambda x: (x[1], x[0]))
+                ]},
+            })
+        status = dict(self.base["status"])
+        status.update({"currentMatchupPeriod": self.current_period,
+                       "latestScoringPeriod": self.today_sp,
+                       "transactionScoringPeriod": self.today_sp})
+        return {**self._header(), "members": self.base["members"], "settings": self.settings,
+                "status": status, "teams": teams, "schedule": schedule}
+
+    def box_score_response(self, matchup_periods: list[int], scoring_period: int
+                           ) -> dict[str, Any]:
+        """`?view=mMatchupScore&view=mScoreboard&scoringPeriodId=N` + period filter."""
+        return {**self._header(), "scoringPeriodId": scoring_period,
+                "schedule": self._schedule_json(matchup_periods, box_sp=scoring_period)}
+
+    def free_agents_response(self, flt: dict[str, Any]) -> dict[str, Any]:
+        """`kona_player_info` with filterStatus / filterSlotIds / limit."""
+        p = flt.get("players", {})
+        statuses = set((p.get("filterStatus") or {}).get("value") or ["FREEAGENT", "WAIVERS"])
+        slots = set((p.get("filterSlotIds") or {}).get("value") or [])
+        limit = int(p.get("limit") or 50)
+        rostered = {pid for tid in self.team_ids() for pid in self.roster_now(tid)}
+        out = []
+        cands = sorted(self.base["players"].values(),
+                       key=lambda e: -e["player"]["ownership"]["percentOwned"])
+        for e in cands:
+            pid = int(e["player"]["id"])
+            if pid in rostered:
+                continue
+            if slots and not slots & set(e["player"]["eligibleSlots"]):
+                continue
+            entry = self._pool_entry(pid)
+            if entry["status"] not in statuses:
+                continue
+            out.append(entry)
+            if len(out) >= limit:
+                break
+        return {"players": out}
+
+    def player_cards_response(self, flt: dict[str, Any]) -> dict[str, Any]:
+        """`kona_playercard` for filterIds: injury + windows + per-game logs."""
+        ids = (flt.get("players", {}).get("filterIds") or {}).get("value") or []
+        return {"players": [self._pool_entry(int(i), stats="card") for i in ids
+                            if str(int(i)) in self.base["players"]]}
+
+    def players_response(self) -> list[dict[str, Any]]:
+        """`players_wl`: the player universe (bare players, no stats)."""
+        out = []
+        for e in self.base["players"].values():
+            obj = dict(e["player"])
+            out.append(obj)
+        return out
+
+    def activity_response(self, flt: dict[str, Any]) -> dict[str, Any]:
+        """`kona_league_communication`: the moves made in this demo state, newest first."""
+        limit = int((flt.get("topics") or {}).get("limit") or 25)
+        topics = []
+        for i, c in enumerate(reversed([c for c in self.changes if c.kind == "move"])):
+            when = int((self.calendar.date_for(c.sp).toordinal() - 719163) * 86400000
+                       + 17 * 3600000)
+            topics.append({"id": f"demo-{i}", "type": "ACTIVITY_TRANSACTIONS", "date": when,
+                           "messages": [
+                               {"messageTypeId": 178, "targetId": c.add, "to": c.team_id,
+                                "date": when},
+                               {"messageTypeId": 179, "targetId": c.drop, "to": c.team_id,
+                                "date": when},
+                           ]})
+        return {"topics": topics[:limit]}
+
+    def transport(self) -> DemoTransport:
+        """An httpx transport serving this league."""
+        return DemoTransport(self)
+
+
+class DemoTransport(httpx.AsyncBaseTransport):
+    """Serves a `DemoLeague` like ESPN's fba read API (routing by path, view, filter)."""
+
+    def __init__(self, league: DemoLeague) -> None:
+        self.league = league
+        self.requests: list[httpx.Request] = []
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        self.requests.append(request)
+        try:
+            body = self._route(request)
+        except DemoError as exc:
+            return httpx.Response(400, json={"messages": [str(exc)]})
+        if body is None:
+            return httpx.Response(404, json={"messages": ["not found"]})
+        return httpx.Response(200, content=json.dumps(body, separators=(",", ":")).encode(),
+                              headers={"content-type": "application/json"})
+
+    def _route(self, request: httpx.Request) -> Any:
+        lg = self.league
+        path = request.url.path.rstrip("/")
+        views = request.url.params.get_list("view")
+        raw = request.headers.get("x-fantasy-filter")
+        flt = json.loads(raw) if raw else {}
+        marker = "/games/fba/seasons/"
+        if marker not in path:
+            return None
+        rest = path.split(marker, 1)[1].split("/")
+        if rest[0] != str(lg.season):
+            return None
+        if len(rest) == 1:
+            return load_pro_schedule() if "proTeamSchedules_wl" in views else None
+        if rest[1:] == ["players"]:
+            return lg.players_response()
+        if len(rest) < 5 or rest[1:4] != ["segments", "0", "leagues"] or rest[4] != str(lg.league_id):
+            return None
+        if rest[5:] == ["communication"]:
+            return lg.activity_response(flt)
+        if rest[5:]:
+            return None
+        if "mMatchupScore" in views or "mScoreboard" in views:
+            periods = ((flt.get("schedule") or {}).get("filterMatchupPeriodIds") or {}).get(
+                "value") or [lg.current_period]
+            sp = int(request.url.params.get("scoringPeriodId") or lg.today_sp)
+            return lg.box_score_response([int(p) for p in periods], sp)
+        if "kona_player_info" in views:
+            return lg.free_agents_response(flt)
+        if "kona_playercard" in views:
+            return lg.player_cards_response(flt)
+        if views:
+            return lg.league_response()
+        return None

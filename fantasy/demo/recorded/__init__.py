@@ -1,0 +1,1 @@
+"""Recorded demo-league data files (built by fantasy.demo.build)."""
