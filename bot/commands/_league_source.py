@@ -1,0 +1,175 @@
+"""Where a command's league comes from: the demo league, or a live ESPN league.
+
+Reusable by every command: `LeagueSource.from_options(...)` merges CLI options with the
+environment (FANVISE_ESPN_LEAGUE_ID, FANVISE_ESPN_SEASON, ESPN_S2, ESPN_SWID,
+FANVISE_DATA_DIR), `source.open_client()` returns an `EspnClient`, and
+`run_league_command(source, fn)` runs an async body with clean error handling: a clear
+one-line message and exit code 1, never a traceback, never the cookies.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+from typing import Any, TypeVar
+
+import typer
+from rich.console import Console
+
+from fantasy.espn.client import EspnClient
+from fantasy.espn.errors import EspnError
+from fantasy.espn.factory import open_league_client
+
+T = TypeVar("T")
+
+ENV_LEAGUE_ID = "FANVISE_ESPN_LEAGUE_ID"
+ENV_SEASON = "FANVISE_ESPN_SEASON"
+ENV_S2 = "ESPN_S2"
+ENV_SWID = "ESPN_SWID"
+ENV_DATA_DIR = "FANVISE_DATA_DIR"
+
+
+class SourceError(ValueError):
+    """Bad league options (message is safe to print)."""
+
+
+def data_dir(env: Mapping[str, str] | None = None) -> Path:
+    """The data directory ($FANVISE_DATA_DIR or ./fanvise-data)."""
+    env = os.environ if env is None else env
+    return Path(env.get(ENV_DATA_DIR) or "fanvise-data")
+
+
+@dataclass(frozen=True)
+class LeagueSource:
+    """Resolved league options. `repr` never shows cookie values."""
+
+    league_id: int | None = None
+    season: int | None = None
+    espn_s2: str | None = None
+    swid: str | None = None
+    demo_variant: str = "points"
+    demo_today: date | None = None
+    state_path: Path | None = None
+
+    def __repr__(self) -> str:
+        return (f"LeagueSource(league_id={self.league_id}, season={self.season}, "
+                f"cookies={'set' if self.has_cookies else 'none'}, "
+                f"demo_variant={self.demo_variant!r}, demo_today={self.demo_today})")
+
+    @property
+    def is_demo(self) -> bool:
+        """True when no league id was given (the embedded demo league is used)."""
+        return self.league_id is None
+
+    @property
+    def has_cookies(self) -> bool:
+        """True when both espn_s2 and SWID are set."""
+        return bool(self.espn_s2 and self.swid)
+
+    @classmethod
+    def from_options(
+        cls,
+        *,
+        league_id: int | str | None = None,
+        season: int | str | None = None,
+        demo_variant: str = "points",
+        demo_today: str | date | None = None,
+        state_path: Path | str | None = None,
+        env: Mapping[str, str] | None = None,
+    ) -> LeagueSource:
+        """Merge options with the environment; raises SourceError on bad values."""
+        env = os.environ if env is None else env
+        raw_id = league_id if league_id not in (None, "") else env.get(ENV_LEAGUE_ID)
+        raw_season = season if season not in (None, "") else env.get(ENV_SEASON)
+        lid = _as_int(raw_id, "league id") if raw_id not in (None, "") else None
+        ssn = _as_int(raw_season, "season") if raw_season not in (None, "") else None
+        if ssn is not None and not 2000 <= ssn <= 2100:
+            raise SourceError(f"season {ssn} looks wrong; use the year the NBA season ends, "
+                              "e.g. 2025 for 2024-25")
+        today: date | None
+        if isinstance(demo_today, date) or demo_today is None:
+            today = demo_today
+        else:
+            try:
+                today = date.fromisoformat(demo_today.strip())
+            except ValueError:
+                raise SourceError(f"--demo-today must be a date like 2023-01-25, "
+                                  f"not {demo_today!r}") from None
+        variant = (demo_variant or "points").strip().lower()
+        if state_path is None and lid is None:
+            state_path = data_dir(env) / f"demo-state-{variant}.json"
+        return cls(
+            league_id=lid,
+            season=ssn,
+            espn_s2=env.get(ENV_S2) or None,
+            swid=env.get(ENV_SWID) or None,
+            demo_variant=variant,
+            demo_today=today,
+            state_path=Path(state_path) if state_path else None,
+        )
+
+    def open_client(self, cache: Any = None, **client_kwargs: Any) -> EspnClient:
+        """Open the league client (demo or live)."""
+        return open_league_client(
+            league_id=self.league_id, season=self.season, espn_s2=self.espn_s2,
+            swid=self.swid, demo_variant=self.demo_variant, demo_today=self.demo_today,
+            cache=cache, state_path=self.state_path, **client_kwargs)
+
+    def describe(self) -> str:
+        """One line for humans, e.g. "demo league (points)" / "ESPN league 123 (2025)"."""
+        if self.is_demo:
+            return f"demo league ({self.demo_variant})"
+        auth = "private, cookies set" if self.has_cookies else "public, no cookies"
+        return f"ESPN league {self.league_id} ({self.season or 'current season'}, {auth})"
+
+
+def _as_int(value: Any, what: str) -> int:
+    try:
+        return int(str(value).strip())
+    except ValueError:
+        raise SourceError(f"{what} must be a number, not {value!r}") from None
+
+
+def fail(message: str, console: Console | None = None) -> typer.Exit:
+    """Print `error: message` to stderr and return a typer.Exit(1) to raise."""
+    (console or Console(stderr=True)).print(f"[bold red]error:[/] {message}", highlight=False)
+    return typer.Exit(code=1)
+
+
+def run_league_command(
+    source_factory: Callable[[], LeagueSource],
+    body: Callable[[EspnClient, LeagueSource], Awaitable[T]],
+) -> T:
+    """Resolve the source, open the client, run `body`, close; errors -> message + exit 1."""
+    try:
+        source = source_factory()
+    except SourceError as exc:
+        raise fail(str(exc)) from None
+
+    async def _run() -> T:
+        client = source.open_client()
+        try:
+            return await body(client, source)
+        finally:
+            await client.aclose()
+
+    try:
+        return asyncio.run(_run())
+    except typer.Exit:
+        raise
+    except EspnError as exc:
+        raise fail(f"{exc} [{source.describe()}]") from None
+    except (ValueError, KeyError, LookupError) as exc:
+        raise fail(str(exc).strip("'\"")) from None
+    except Exception as exc:  # noqa: BLE001 - a CLI must not print tracebacks
+        raise fail(f"unexpected {type(exc).__name__}: {exc}") from None
+
+
+__all__ = [
+    "ENV_DATA_DIR", "ENV_LEAGUE_ID", "ENV_S2", "ENV_SEASON", "ENV_SWID", "LeagueSource",
+    "SourceError", "data_dir", "fail", "run_league_command",
+]
