@@ -151,6 +151,10 @@ class WeeklyPlanResult(_Result):
     expected_categories_won: float | None = None
     categories: list[CategoryOutlook] = field(default_factory=list)
     moves_applied: list[dict[str, Any]] = field(default_factory=list)
+    current_points: float | None = None
+    projected_final_points: float | None = None
+    opponent_current_points: float | None = None
+    opponent_projected_points: float | None = None
     notes: list[str] = field(default_factory=list)
 
 
@@ -501,6 +505,7 @@ class OptimizerService:
                                moves_applied=[{"drop": a, "add": b} for a, b in pairs])
         if self.is_points:
             res.total_points = plan.total
+            self._points_outlook(team_id, res, opp)
         else:
             tot = np.zeros(len(self.columns))
             for d in range(len(self.dates)):
@@ -659,6 +664,22 @@ class OptimizerService:
                     s.add(u.index[ad])
             rows.append(s)
         return rows
+
+    def _points_outlook(self, team_id: int, res: WeeklyPlanResult, opp: Team | None) -> None:
+        """Current matchup points of both sides and projected finals (opponent: his own
+        optimal lineups on the same projections)."""
+        m = self.league.current_matchup(team_id)
+        me = m.side_for(team_id) if m else None
+        other = m.opponent_side(team_id) if m else None
+        res.current_points = me.points if me else 0.0
+        res.projected_final_points = res.current_points + (res.total_points or 0.0)
+        if opp is None:
+            return
+        active = self._active(opp)
+        u = self._universe(active)
+        plan = plan_week(self._values_points(u).tolist(), u.masks, self.layout.caps, u.keys)
+        res.opponent_current_points = other.points if other else 0.0
+        res.opponent_projected_points = res.opponent_current_points + plan.total
 
     def _planned_rows(self, u: _Universe, active: Sequence[Player], plan) -> list[set[int]]:
         rows = []

@@ -37,6 +37,9 @@ async def test_demo_league_end_to_end(variant):
     assert week.opponent_team_id is not None
     if variant == "points":
         assert week.total_points > 0
+        assert week.projected_final_points == pytest.approx(week.current_points
+                                                            + week.total_points)
+        assert week.opponent_projected_points >= week.opponent_current_points
     else:
         assert len(week.categories) == 9
         assert 0 < week.expected_categories_won < 9
