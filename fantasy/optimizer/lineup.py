@@ -14,22 +14,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-SLOT_NAMES: dict[int, str] = {
-    0: "PG", 1: "SG", 2: "SF", 3: "PF", 4: "C", 5: "G", 6: "F", 7: "SG/SF", 8: "G/F",
-    9: "PF/C", 10: "F/C", 11: "UT", 12: "BE", 13: "IR",
-}
-BENCH_SLOT = 12
-IR_SLOT = 13
-STARTING_SLOT_IDS: tuple[int, ...] = tuple(range(12))
+from fantasy.constants import OUT_STATUSES, SLOT_BENCH, SLOT_IR, STARTING_SLOTS, slot_name
 
-# Injury statuses that mean "will not play" (value forced to 0 by the projections).
-OUT_STATUSES = frozenset({"OUT", "INJURY_RESERVE", "SUSPENSION", "FIFTEEN_DAY_DL",
-                          "SIXTY_DAY_DL", "SEVEN_DAY_DL", "TEN_DAY_DL"})
-
-
-def slot_name(slot_id: int) -> str:
-    """Human name of an ESPN lineup slot id."""
-    return SLOT_NAMES.get(slot_id, str(slot_id))
+BENCH_SLOT = SLOT_BENCH
+IR_SLOT = SLOT_IR
+STARTING_SLOT_IDS: tuple[int, ...] = tuple(sorted(STARTING_SLOTS))
 
 
 @dataclass(frozen=True)
