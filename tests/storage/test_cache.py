@@ -1,0 +1,136 @@
+"""storage.cache.TTLCache and the client's stale-while-error behaviour."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import httpx
+import pytest
+
+from fantasy.espn import EspnClient, EspnNotFound, EspnServerError
+from storage.cache import TTL_FREE_AGENTS, TTLCache
+from storage.db import Database
+
+DATA = Path(__file__).parents[1] / "data"
+CARD = (DATA / "league_2023_playerCard.json").read_bytes()
+SCHEDULE = (DATA / "league_2023_pro_schedule.json").read_bytes()
+
+
+class Clock:
+    def __init__(self, t: float = 1_000_000.0) -> None:
+        self.t = t
+
+    def __call__(self) -> float:
+        return self.t
+
+
+@pytest.fixture
+async def cache(tmp_path: Path):
+    db = await Database.open(tmp_path / "cache.sqlite")
+    clock = Clock()
+    yield TTLCache(db, clock=clock), clock
+    await db.close()
+
+
+async def test_hit_and_expiry(cache) -> None:
+    c, clock = cache
+    await c.set("espn:x:1", {"a": [1, 2]}, 45)
+    assert await c.get("espn:x:1") == {"a": [1, 2]}
+    clock.t += 44
+    assert (await c.get_entry("espn:x:1")).fresh
+    clock.t += 2
+    assert await c.get("espn:x:1") is None
+    entry = await c.get_entry("espn:x:1")
+    assert entry is not None and not entry.fresh and entry.age_seconds == 46
+    await c.set("espn:forever", 1, None)
+    clock.t += 10**9
+    assert await c.get("espn:forever") == 1
+
+
+async def test_namespaces_and_invalidate(cache) -> None:
+    c, _ = cache
+    await c.set("espn:a:1", 1, 100)
+    await c.set("espn:a:2", 2, 100)
+    await c.set("espn:b:1", 3, 100)
+    await c.set("espn:a_x", 4, 100)  # '_' must not act as a LIKE wildcard
+    assert await c.invalidate_prefix("espn:a:") == 2
+    assert await c.get("espn:a:1") is None and await c.get("espn:b:1") == 3
+    assert await c.get("espn:a_x") == 4
+
+
+async def test_get_or_fetch_stale_fallback(cache) -> None:
+    c, clock = cache
+    calls = []
+
+    async def fetch():
+        calls.append(1)
+        return {"n": len(calls)}
+
+    r = await c.get_or_fetch("k", TTL_FREE_AGENTS, fetch)
+    assert r.value == {"n": 1} and not r.stale and not r.from_cache
+    r = await c.get_or_fetch("k", TTL_FREE_AGENTS, fetch)
+    assert r.from_cache and len(calls) == 1
+    clock.t += 301
+
+    async def failing():
+        raise ConnectionError("espn down")
+
+    r = await c.get_or_fetch("k", TTL_FREE_AGENTS, failing)
+    assert r.stale and r.value == {"n": 1} and r.age_seconds == 301 and "espn down" in r.error
+    with pytest.raises(ConnectionError):
+        await c.get_or_fetch("missing", 10, failing)
+    await c.purge_expired(older_than=0)
+    assert await c.get_entry("k") is None
+
+
+async def test_client_uses_cache_and_serves_stale_with_age(cache) -> None:
+    c, clock = cache
+    state = {"fail": False, "n": 0}
+
+    def handler(req: httpx.Request) -> httpx.Response:
+        state["n"] += 1
+        if state["fail"]:
+            return httpx.Response(503)
+        if "proTeamSchedules_wl" in req.url.params.get_list("view"):
+            return httpx.Response(200, content=SCHEDULE)
+        return httpx.Response(200, content=CARD)
+
+    async def no_sleep(_: float) -> None:
+        return None
+
+    client = EspnClient(1234, 2023, transport=httpx.MockTransport(handler), cache=c,
+                        sleep=no_sleep, max_retries=1)
+    (p,) = await client.get_player_cards([3934672])
+    assert client.last_fetch_info.source == "network" and state["n"] == 2  # card + schedule
+    (p2,) = await client.get_player_cards([3934672])
+    assert p2 == p and state["n"] == 2 and client.last_fetch_info.source == "cache"
+    clock.t += 16 * 60  # player status TTL is 15 min
+    state["fail"] = True
+    (p3,) = await client.get_player_cards([3934672])
+    info = client.last_fetch_info
+    assert p3.name == "Jalen Brunson"
+    assert info.stale and info.age_seconds == 960 and "503" in info.error
+    # Without a cached copy the error surfaces.
+    with pytest.raises(EspnServerError):
+        await client.get_player_cards([1])
+    await client.aclose()
+
+
+async def test_not_found_is_never_masked_by_stale_copy(cache) -> None:
+    c, clock = cache
+    state = {"code": 200}
+
+    def handler(req: httpx.Request) -> httpx.Response:
+        if state["code"] != 200:
+            return httpx.Response(state["code"])
+        if "proTeamSchedules_wl" in req.url.params.get_list("view"):
+            return httpx.Response(200, content=SCHEDULE)
+        return httpx.Response(200, content=CARD)
+
+    client = EspnClient(1, 2023, transport=httpx.MockTransport(handler), cache=c)
+    await client.get_player_cards([3934672])
+    clock.t += 10_000
+    state["code"] = 404
+    with pytest.raises(EspnNotFound):
+        await client.get_player_cards([3934672])
+    await client.aclose()
