@@ -31,6 +31,8 @@ ENV_SEASON = "FANVISE_ESPN_SEASON"
 ENV_S2 = "ESPN_S2"
 ENV_SWID = "ESPN_SWID"
 ENV_DATA_DIR = "FANVISE_DATA_DIR"
+#: Optional override of the ESPN reads host (proxies, local test servers).
+ENV_BASE_URL = "FANVISE_ESPN_BASE_URL"
 
 
 class SourceError(ValueError):
@@ -54,6 +56,7 @@ class LeagueSource:
     demo_variant: str = "points"
     demo_today: date | None = None
     state_path: Path | None = None
+    base_url: str | None = None
 
     def __repr__(self) -> str:
         return (f"LeagueSource(league_id={self.league_id}, season={self.season}, "
@@ -110,10 +113,13 @@ class LeagueSource:
             demo_variant=variant,
             demo_today=today,
             state_path=Path(state_path) if state_path else None,
+            base_url=env.get(ENV_BASE_URL) or None,
         )
 
     def open_client(self, cache: Any = None, **client_kwargs: Any) -> EspnClient:
         """Open the league client (demo or live)."""
+        if self.base_url and not self.is_demo:
+            client_kwargs.setdefault("base_url", self.base_url)
         return open_league_client(
             league_id=self.league_id, season=self.season, espn_s2=self.espn_s2,
             swid=self.swid, demo_variant=self.demo_variant, demo_today=self.demo_today,
@@ -170,6 +176,6 @@ def run_league_command(
 
 
 __all__ = [
-    "ENV_DATA_DIR", "ENV_LEAGUE_ID", "ENV_S2", "ENV_SEASON", "ENV_SWID", "LeagueSource",
+    "ENV_BASE_URL", "ENV_DATA_DIR", "ENV_LEAGUE_ID", "ENV_S2", "ENV_SEASON", "ENV_SWID", "LeagueSource",
     "SourceError", "data_dir", "fail", "run_league_command",
 ]
