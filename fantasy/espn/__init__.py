@@ -11,9 +11,10 @@ from fantasy.espn.errors import (
     EspnServerError,
     EspnTimeout,
 )
+from fantasy.espn.factory import open_league_client
 
 __all__ = [
     "CachePolicy", "EspnAccessDenied", "EspnClient", "EspnConnectionError", "EspnError",
     "EspnMalformedResponse", "EspnNotFound", "EspnRateLimited", "EspnServerError",
-    "EspnTimeout", "FetchInfo",
+    "EspnTimeout", "FetchInfo", "open_league_client",
 ]

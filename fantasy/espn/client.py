@@ -17,6 +17,7 @@ The demo league uses this same class with `transport=DemoTransport(...)`.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import hashlib
 import json
 import logging
@@ -95,6 +96,11 @@ _STALE_OK = (EspnRateLimited, EspnServerError, EspnTimeout, EspnConnectionError,
 
 _RANK = {"network": 0, "cache": 1, "stale": 2}
 
+#: Fetches of the public call running in the current task (ContextVar, so concurrent
+#: calls in different tasks never mix their freshness info).
+_CALL_INFOS: contextvars.ContextVar[list[tuple[str, FetchInfo]] | None] = contextvars.ContextVar(
+    "espn_call_infos", default=None)
+
 
 class EspnClient:
     """Read-only async client for one ESPN fba league and season."""
@@ -141,7 +147,6 @@ class EspnClient:
         self._sleep = sleep
         self._today = today
         self.last_fetch_info: FetchInfo | None = None
-        self._infos: list[tuple[str, FetchInfo]] = []
         self._calendar: ScoringCalendar | None = None
         self._status: dict[str, Any] = {}
         self._player_names: dict[int, str] = {}
@@ -243,12 +248,12 @@ class EspnClient:
         view = ",".join(v for k, v in params if k == "view") or kind
         if self.cache is None:
             data = await self._request(path, params, fantasy_filter, view)
-            self._infos.append((kind, FetchInfo("network")))
+            self._record(kind, FetchInfo("network"))
             return data
         key = self._key(kind, path, params, fantasy_filter)
         entry = await self.cache.get_entry(key)
         if entry is not None and entry.fresh:
-            self._infos.append((kind, FetchInfo("cache", entry.age_seconds)))
+            self._record(kind, FetchInfo("cache", entry.age_seconds))
             return entry.value
         try:
             data = await self._request(path, params, fantasy_filter, view)
@@ -257,21 +262,28 @@ class EspnClient:
                 raise
             log.warning("ESPN %s failed (%s); serving cached copy %.0fs old", view, exc,
                         entry.age_seconds)
-            self._infos.append((kind, FetchInfo("stale", entry.age_seconds, str(exc))))
+            self._record(kind, FetchInfo("stale", entry.age_seconds, str(exc)))
             return entry.value
         await self.cache.set(key, data, ttl)
-        self._infos.append((kind, FetchInfo("network")))
+        self._record(kind, FetchInfo("network"))
         return data
 
-    def _begin(self) -> None:
-        self._infos = []
+    def _record(self, kind: str, info: FetchInfo) -> None:
+        infos = _CALL_INFOS.get()
+        if infos is not None:
+            infos.append((kind, info))
 
-    def _finish(self) -> None:
-        if not self._infos:
+    def _begin(self) -> contextvars.Token[list[tuple[str, FetchInfo]] | None]:
+        return _CALL_INFOS.set([])
+
+    def _finish(self, token: contextvars.Token[list[tuple[str, FetchInfo]] | None]) -> None:
+        infos = _CALL_INFOS.get() or []
+        _CALL_INFOS.reset(token)
+        if not infos:
             return
-        worst = max((i for _, i in self._infos), key=lambda i: (_RANK[i.source], i.age_seconds))
+        worst = max((i for _, i in infos), key=lambda i: (_RANK[i.source], i.age_seconds))
         self.last_fetch_info = FetchInfo(worst.source, worst.age_seconds, worst.error,
-                                         tuple(k for k, _ in self._infos))
+                                         tuple(k for k, _ in infos))
 
     async def invalidate_cache(self) -> int:
         """Drop every cached response of this client's namespace."""
@@ -293,11 +305,11 @@ class EspnClient:
 
     async def get_pro_schedule(self) -> ProSchedule:
         """NBA schedule of the season (`proTeamSchedules_wl`), cached 1 h."""
-        self._begin()
+        token = self._begin()
         try:
             return await self._pro_schedule()
         finally:
-            self._finish()
+            self._finish(token)
 
     async def _pro_schedule(self) -> ProSchedule:
         data = await self._get("schedule", self.season_path, [("view", "proTeamSchedules_wl")],
@@ -316,7 +328,7 @@ class EspnClient:
 
     async def get_league(self) -> League:
         """League settings, teams, rosters, standings and all matchups (cached 45 s)."""
-        self._begin()
+        token = self._begin()
         try:
             data = await self._get("league", self.league_path,
                                    [("view", v) for v in LEAGUE_VIEWS], None,
@@ -337,14 +349,14 @@ class EspnClient:
                                        for t in league.teams for e in t.roster})
             return league
         finally:
-            self._finish()
+            self._finish(token)
 
     async def get_box_scores(self, matchup_period: int, scoring_period: int) -> list[Matchup]:
         """Box scores of a matchup period as of a scoring period (lineups of that day).
 
         Cached 45 s, or forever once the period is known to be over.
         """
-        self._begin()
+        token = self._begin()
         try:
             flt = {"schedule": {"filterMatchupPeriodIds": {"value": [matchup_period]}}}
             params = [("view", v) for v in BOX_SCORE_VIEWS] + [("scoringPeriodId", scoring_period)]
@@ -356,7 +368,7 @@ class EspnClient:
             return self._parse(",".join(BOX_SCORE_VIEWS), lambda: parse.parse_box_scores(
                 data, self.season, cal, matchup_period))
         finally:
-            self._finish()
+            self._finish(token)
 
     async def _calendar_or_none(self) -> ScoringCalendar | None:
         try:
@@ -373,7 +385,7 @@ class EspnClient:
         scoring_period: int | None = None,
     ) -> list[Player]:
         """Free agents / waiver players (`kona_player_info`), most-owned first (cached 5 min)."""
-        self._begin()
+        token = self._begin()
         try:
             flt = {"players": {
                 "filterStatus": {"value": list(statuses)},
@@ -395,11 +407,11 @@ class EspnClient:
             self._player_names.update({p.id: p.name for p in players})
             return players[:size]
         finally:
-            self._finish()
+            self._finish(token)
 
     async def get_player_cards(self, ids: Iterable[int]) -> list[Player]:
         """Player cards (`kona_playercard`): injury status and per-game logs (cached 15 min)."""
-        self._begin()
+        token = self._begin()
         try:
             wanted = sorted({int(i) for i in ids})
             if not wanted:
@@ -420,22 +432,22 @@ class EspnClient:
             self._player_names.update({p.id: p.name for p in players})
             return players
         finally:
-            self._finish()
+            self._finish(token)
 
     async def get_all_players(self) -> list[Player]:
         """Every active NBA player of the season (`players_wl`; no stats), cached 1 h."""
-        self._begin()
+        token = self._begin()
         try:
             data = await self._get("players", f"{self.season_path}/players",
                                    [("view", "players_wl")], {"filterActive": {"value": True}},
                                    self.cache_policy.players)
             return self._parse("players_wl", lambda: parse.parse_player_list(data, self.season))
         finally:
-            self._finish()
+            self._finish(token)
 
     async def get_recent_activity(self, limit: int = 25) -> list[ActivityItem]:
         """Recent adds/drops/trades (`kona_league_communication`), newest first."""
-        self._begin()
+        token = self._begin()
         try:
             flt = {"topics": {
                 "filterType": {"value": ["ACTIVITY_TRANSACTIONS"]},
@@ -453,7 +465,7 @@ class EspnClient:
                                 lambda: parse.parse_activity(data, self._player_names))
             return items[:limit]
         finally:
-            self._finish()
+            self._finish(token)
 
 
 __all__ = ["CachePolicy", "EspnClient", "FetchInfo", "ResponseCache"]
