@@ -291,9 +291,27 @@ class DemoLeague:
         owner = self.owner_of(add_player_id)
         if owner:
             raise DemoError(f"player {add_player_id} is already on team {owner}")
+        used, limit = self.acquisitions(team_id)
+        if limit is not None and used >= limit:
+            raise DemoError(f"team {team_id} has used all {limit} acquisitions of matchup "
+                            f"period {self.current_period}")
         self.changes.append(_Change("move", team_id, self.today_sp, drop_player_id,
                                     add_player_id))
         self._touch()
+
+    def acquisitions(self, team_id: int, period: int | None = None) -> tuple[int, int | None]:
+        """(acquisitions used, limit or None) of a team in a matchup period (default current)."""
+        period = self.current_period if period is None else period
+        used = int(self.base["acquisitions"][str(team_id)].get(str(period), 0))
+        used += sum(1 for c in self.changes if c.kind == "move" and c.team_id == team_id
+                    and c.sp in self.period_sps[period])
+        acq = self.settings["acquisitionSettings"]
+        rate = acq.get("matchupAcquisitionLimit")
+        if rate is None or rate < 0:
+            return used, None
+        days = len(self.period_sps[period])
+        limit = round(rate * days) if acq.get("matchupLimitPerScoringPeriod") else int(rate)
+        return used, limit
 
     def set_lineup(self, team_id: int, assignments: dict[int, int]) -> None:
         """Put players into lineup slots from today on ({player id: slot id}).

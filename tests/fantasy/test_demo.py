@@ -201,3 +201,17 @@ async def test_factory_live_vs_demo() -> None:
     demo = open_league_client(demo_variant="categories")
     assert demo.demo is not None and demo.demo.variant == "categories"
     await demo.aclose()
+
+
+async def test_acquisition_limit_enforced() -> None:
+    client = open_demo_client("categories")  # 4 per matchup; team 1 has used 2
+    lg = await client.get_league()
+    assert client.demo.acquisitions(1) == (2, 4)
+    fas = [p.id for p in await client.get_free_agents(size=5)]
+    bench = [e.player.id for e in lg.team(1).roster][-3:]
+    client.demo.apply_move(1, bench[0], fas[0])
+    client.demo.apply_move(1, bench[1], fas[1])
+    with pytest.raises(DemoError, match="used all 4 acquisitions"):
+        client.demo.apply_move(1, bench[2], fas[2])
+    assert (await client.get_league()).team(1).acquisitions_used(15) == 4
+    await client.aclose()
