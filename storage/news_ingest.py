@@ -203,12 +203,16 @@ def parse_feed(content: bytes | str, url: str, *, matcher: PlayerMatcher | None 
     """Parse RSS/Atom bytes into NewsItems; raises FeedError when it is not a usable feed."""
     parsed = feedparser.parse(content)
     entries = list(parsed.get("entries") or [])
+
+    def malformed() -> FeedError:
+        exc = parsed.get("bozo_exception")
+        return FeedError(f"malformed feed: {type(exc).__name__}: {str(exc)[:120]}")
+
     if not entries:
+        if not parsed.get("version"):
+            raise malformed() if parsed.get("bozo") else FeedError("not an RSS/Atom feed")
         if parsed.get("bozo"):
-            exc = parsed.get("bozo_exception")
-            raise FeedError(f"malformed feed: {type(exc).__name__}: {str(exc)[:120]}")
-        if not parsed.get("version") and not parsed.get("feed"):
-            raise FeedError("not an RSS/Atom feed")
+            raise malformed()
         return []
     feed_title = (parsed.get("feed") or {}).get("title")
     items: list[NewsItem] = []
@@ -234,6 +238,8 @@ def parse_feed(content: bytes | str, url: str, *, matcher: PlayerMatcher | None 
             title=title, summary=summary, url=link, guid=guid, source=source,
             published_at=published, trust=trust_for(source, source_trust),
             player_ids=[p for p, _ in tags], player_names=[n for _, n in tags]))
+    if not items and parsed.get("bozo"):
+        raise malformed()  # a broken document whose fragments held no usable item
     return items
 
 
