@@ -93,3 +93,110 @@ def test_google_embedder_chosen_with_key_and_key_never_shown() -> None:
     assert key not in repr(ef) and key not in str(ef.get_config())
     assert GoogleEmbeddingFunction.build_from_config(ef.get_config()).get_config() == \
         ef.get_config()
+
+
+# --------------------------------------------------------------------------- Google, faked at the wire
+
+VOCAB = ("ankle", "trade", "rest", "threes")
+
+
+class _FakeGemini:
+    """A local 127.0.0.1 server speaking Gemini's batchEmbedContents (keyword vectors)."""
+
+    def __init__(self, status: int = 200) -> None:
+        import json
+        import threading
+        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+        self.keys: list[str] = []
+        keys = self.keys
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:  # noqa: N802 - http.server API
+                keys.append(self.headers.get("x-goog-api-key", ""))
+                data = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                if status != 200:
+                    body = json.dumps({"error": {"code": status, "status": "PERMISSION_DENIED",
+                                                 "message": f"API key {keys[-1]} not valid"}})
+                else:
+                    vecs = []
+                    for req in data["requests"]:
+                        text = " ".join(p["text"] for p in req["content"]["parts"]).lower()
+                        vecs.append({"values": [1.0 if w in text else 0.0 for w in VOCAB]
+                                     + [0.05]})
+                    body = json.dumps({"embeddings": vecs})
+                raw = body.encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(raw)))
+                self.end_headers()
+                self.wfile.write(raw)
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        self.thread.start()
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
+
+    def close(self) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+def test_google_embeddings_through_news_store(tmp_path) -> None:
+    from storage.news_store import NewsItem, NewsStore
+
+    server = _FakeGemini()
+    try:
+        key = "AIza-secret-for-test"
+        ef = make_embedder(key, google_base_url=server.url)
+        store = NewsStore(tmp_path, embedding_function=ef)
+        assert store.collection_name == "news-fanvise-google-genai-gemini-embedding-001"
+        items = [NewsItem.create(title=t, url=f"https://e/{i}", published_at="2023-01-24")
+                 for i, t in enumerate(["Morant ankle sprain", "Durant trade talk",
+                                        "Curry hits eight threes"])]
+        assert store.add_items(items) == 3
+        assert store.search("trade rumours", limit=1)[0].id == items[1].id
+        assert server.keys and set(server.keys) == {key}  # the key only goes to the API
+    finally:
+        server.close()
+
+
+def test_google_errors_never_show_the_key() -> None:
+    from storage.embeddings import EmbeddingError
+
+    server = _FakeGemini(status=403)
+    try:
+        key = "AIza-secret-for-test"
+        ef = make_embedder(key, google_base_url=server.url)
+        with pytest.raises(EmbeddingError) as err:
+            ef(["hello"])
+        assert key not in str(err.value) and "***" in str(err.value)
+        with pytest.raises(EmbeddingError, match="API key"):
+            GoogleEmbeddingFunction(None)(["x"])
+    finally:
+        server.close()
+
+
+def test_lazy_load_is_thread_safe(monkeypatch) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    import safetensors.numpy
+
+    calls = []
+    real = safetensors.numpy.load_file
+
+    def counting(path):
+        calls.append(path)
+        return real(path)
+
+    monkeypatch.setattr(safetensors.numpy, "load_file", counting)
+    enc = MiniLMEncoder()
+    assert not enc.loaded
+    with ThreadPoolExecutor(4) as pool:
+        outs = list(pool.map(lambda t: enc.encode([t])[0], ["Zion out", "Zion out", "Curry"] * 2))
+    assert enc.loaded and len(calls) == 1
+    np.testing.assert_allclose(outs[0], outs[1], atol=1e-6)
+    np.testing.assert_allclose(outs[0], default_encoder().encode(["Zion out"])[0], atol=1e-6)
