@@ -273,9 +273,8 @@ async def ingest_feeds(
 ) -> IngestReport:
     """Fetch feeds concurrently, tag players, upsert into the store; never raises per feed."""
     matcher = PlayerMatcher(players)
-    report = IngestReport(feeds=len(feeds))
     feeds = list(dict.fromkeys(f.strip() for f in feeds if f and f.strip()))
-    report.feeds = len(feeds)
+    report = IngestReport(feeds=len(feeds))
     if not feeds:
         return report
 
