@@ -1,0 +1,123 @@
+"""Dependencies the agent graphs and tools share: ESPN client, news store, model, clock.
+
+`AgentDeps` is built once per turn (or per process) by the runtime and passed to
+`build_tools(deps)`, `build_player_research_graph(deps)` and
+`build_matchup_optimizer_graph(deps)`. It is never stored in graph state (state stays JSON).
+
+`today` is a zero-argument callable returning the league's "today" (a `date`), so a
+long-lived process never freezes the date; use `deps.today_date()` to read it. For the demo
+league pass `lambda: client.demo.today` (see `AgentDeps.for_client`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import date
+from typing import TYPE_CHECKING, Any
+
+from fantasy.schedule import today_eastern
+
+if TYPE_CHECKING:  # pragma: no cover - typing only
+    from langchain_core.language_models import BaseChatModel
+
+    from fantasy.espn.client import EspnClient
+    from fantasy.models import League, Player, ProSchedule, Team
+    from storage.news_store import NewsStore
+
+
+@dataclass
+class LeagueContext:
+    """League data loaded once per turn: league, pro schedule, my team and opponent."""
+
+    league: League
+    schedule: ProSchedule
+    my_team: Team | None
+    opponent: Team | None
+    free_agents: list[Player] | None = None
+    loaded_at: float = 0.0
+
+
+@dataclass
+class AgentDeps:
+    """What the tools and graphs need. `today` is a callable (never a fixed date)."""
+
+    espn: EspnClient
+    news: NewsStore | None
+    model: BaseChatModel
+    today: Callable[[], date] = today_eastern
+    untouchables: tuple[int, ...] = ()
+    my_team_id: int | None = None
+    _ctx: LeagueContext | None = field(default=None, init=False, repr=False, compare=False)
+    _lock: asyncio.Lock | None = field(default=None, init=False, repr=False, compare=False)
+
+    @classmethod
+    def for_client(cls, espn: EspnClient, model: BaseChatModel, *, news: NewsStore | None = None,
+                   my_team_id: int | None = None, untouchables: tuple[int, ...] = ()) -> AgentDeps:
+        """Deps for a client: uses the demo league's clock (and team 1) when it is the demo."""
+        demo = getattr(espn, "demo", None)
+        if demo is not None:
+            today: Callable[[], date] = lambda: demo.today  # noqa: E731
+            if my_team_id is None:
+                from fantasy.demo import DEMO_USER_TEAM_ID
+                my_team_id = DEMO_USER_TEAM_ID
+        else:
+            today = today_eastern
+        return cls(espn=espn, news=news, model=model, today=today,
+                   untouchables=tuple(untouchables), my_team_id=my_team_id)
+
+    @property
+    def is_demo(self) -> bool:
+        """True when the ESPN client serves the embedded demo league."""
+        return getattr(self.espn, "demo", None) is not None
+
+    def today_date(self) -> date:
+        """The league's current date."""
+        return self.today()
+
+    def reset_context(self) -> None:
+        """Forget the cached league context (call after a roster change)."""
+        self._ctx = None
+
+
+async def load_context(deps: AgentDeps, *, refresh: bool = False,
+                       with_free_agents: bool = False, fa_size: int = 100) -> LeagueContext:
+    """League, schedule, my team and opponent, cached on `deps` for the turn.
+
+    Raises the client's `EspnError` subclasses when ESPN fails and nothing is cached.
+    """
+    import time
+
+    if deps._lock is None:
+        deps._lock = asyncio.Lock()
+    async with deps._lock:
+        ctx = deps._ctx
+        if ctx is None or refresh:
+            league = await deps.espn.get_league()
+            schedule = await deps.espn.get_pro_schedule()
+            my_team = None
+            opponent = None
+            if deps.my_team_id is not None:
+                try:
+                    my_team = league.team(deps.my_team_id)
+                except (KeyError, LookupError, ValueError):
+                    my_team = None
+                if my_team is not None:
+                    opponent = league.opponent_of(my_team.id)
+            ctx = LeagueContext(league=league, schedule=schedule, my_team=my_team,
+                                opponent=opponent, loaded_at=time.monotonic())
+            deps._ctx = ctx
+        if with_free_agents and ctx.free_agents is None:
+            ctx.free_agents = await deps.espn.get_free_agents(size=fa_size)
+        return ctx
+
+
+def describe_deps(deps: AgentDeps) -> dict[str, Any]:
+    """A JSON-able summary (no secrets) for logs and state."""
+    return {"league_id": deps.espn.league_id, "season": deps.espn.season,
+            "demo": deps.is_demo, "my_team_id": deps.my_team_id,
+            "untouchables": list(deps.untouchables), "news": deps.news is not None}
+
+
+__all__ = ["AgentDeps", "LeagueContext", "describe_deps", "load_context"]
