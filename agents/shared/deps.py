@@ -37,6 +37,7 @@ class LeagueContext:
     opponent: Team | None
     free_agents: list[Player] | None = None
     loaded_at: float = 0.0
+    optimizer: Any = None  # OptimizerService, built lazily by `optimizer_for`
 
 
 @dataclass
@@ -113,6 +114,18 @@ async def load_context(deps: AgentDeps, *, refresh: bool = False,
         return ctx
 
 
+async def optimizer_for(deps: AgentDeps, *, refresh: bool = False, fa_size: int = 150) -> Any:
+    """The `OptimizerService` for the turn's league snapshot (built once, cached on deps)."""
+    from fantasy.optimizer import OptimizerService
+
+    ctx = await load_context(deps, refresh=refresh, with_free_agents=True, fa_size=fa_size)
+    if ctx.optimizer is None or refresh:
+        ctx.optimizer = OptimizerService(ctx.league, ctx.schedule, ctx.free_agents or [],
+                                         today=deps.today_date(),
+                                         untouchable=deps.untouchables)
+    return ctx.optimizer
+
+
 def describe_deps(deps: AgentDeps) -> dict[str, Any]:
     """A JSON-able summary (no secrets) for logs and state."""
     return {"league_id": deps.espn.league_id, "season": deps.espn.season,
@@ -120,4 +133,4 @@ def describe_deps(deps: AgentDeps) -> dict[str, Any]:
             "untouchables": list(deps.untouchables), "news": deps.news is not None}
 
 
-__all__ = ["AgentDeps", "LeagueContext", "describe_deps", "load_context"]
+__all__ = ["AgentDeps", "LeagueContext", "describe_deps", "load_context", "optimizer_for"]
