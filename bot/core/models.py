@@ -1,0 +1,93 @@
+"""Platform-neutral chat model shared by bot/core and the adapters (Discord, Slack, console).
+
+Adapters turn platform events into `ThreadRef` / `UserRef` and draw `OutgoingMessage` /
+`Card` / `Button`; all conversation logic lives in `bot.core.service.ChatCore`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+ButtonStyle = Literal["primary", "danger", "secondary"]
+
+
+@dataclass(frozen=True)
+class ThreadRef:
+    """Where a conversation lives.
+
+    Discord: workspace_id=guild, channel_id=parent channel, thread_id=thread channel id
+    (or "" before a thread exists). Slack: workspace_id=team, channel_id=channel,
+    thread_id=thread_ts. Console: workspace_id="local", channel_id="console", thread_id=session.
+    """
+
+    platform: str
+    workspace_id: str
+    channel_id: str
+    thread_id: str = ""
+
+    @property
+    def conversation_id(self) -> str:
+        """Opaque id of the conversation for the runtime, e.g. `slack:T1:C1:1700000000.0001`."""
+        if self.platform == "console":
+            return f"console:{self.thread_id or self.channel_id}"
+        return f"{self.platform}:{self.workspace_id}:{self.channel_id}:{self.thread_id or '-'}"
+
+    @property
+    def channel_key(self) -> str:
+        """Key of the channel (without the thread), used for daily posts and links."""
+        return f"{self.platform}:{self.workspace_id}:{self.channel_id}"
+
+    def in_thread(self, thread_id: str) -> ThreadRef:
+        """The same channel, another thread."""
+        return ThreadRef(self.platform, self.workspace_id, self.channel_id, thread_id)
+
+
+@dataclass(frozen=True)
+class UserRef:
+    """A chat user; `is_admin` is set by the adapter (Manage Server / installing admin)."""
+
+    platform: str
+    user_id: str
+    display_name: str = ""
+    is_admin: bool = False
+
+    @property
+    def name(self) -> str:
+        """Display name, or the id when there is none."""
+        return self.display_name or self.user_id
+
+    @property
+    def key(self) -> str:
+        """Platform-qualified user id (`discord:123`)."""
+        return f"{self.platform}:{self.user_id}"
+
+
+@dataclass(frozen=True)
+class Button:
+    """An action button; `custom_id` is `fv:<action>:<card_id>[:<move index>]` (< 100 chars)."""
+
+    label: str
+    custom_id: str
+    style: ButtonStyle = "secondary"
+    disabled: bool = False
+
+
+@dataclass
+class Card:
+    """A rich block (Discord embed / Slack section + actions / console box)."""
+
+    title: str
+    text: str = ""
+    fields: list[tuple[str, str]] = field(default_factory=list)
+    buttons: list[Button] = field(default_factory=list)
+    color: str | None = None
+    footer: str = ""
+
+
+@dataclass
+class OutgoingMessage:
+    """One chat message: plain text plus zero or more cards."""
+
+    text: str
+    cards: list[Card] = field(default_factory=list)

@@ -1,0 +1,40 @@
+"""The protocol every chat adapter implements so bot/core can talk to users."""
+
+from __future__ import annotations
+
+from typing import Protocol, runtime_checkable
+
+from bot.core.models import OutgoingMessage, ThreadRef, UserRef
+
+
+@runtime_checkable
+class ChatSurface(Protocol):
+    """A chat platform as seen by bot/core.
+
+    `max_text` is the longest plain text one message may carry (Discord 2000, Slack 3000 for
+    a section, console large); bot/core splits longer text itself.
+    """
+
+    max_text: int
+
+    async def post(self, thread: ThreadRef, msg: OutgoingMessage) -> str:
+        """Post a message in the thread; returns its message id."""
+        ...
+
+    async def edit(self, thread: ThreadRef, message_id: str, msg: OutgoingMessage) -> None:
+        """Replace a message. Raises `MessageGone` if it was deleted/expired and
+        `RateLimitedError(retry_after)` on a 429 the library does not retry itself."""
+        ...
+
+    async def ephemeral(self, thread: ThreadRef, user: UserRef, text: str) -> None:
+        """Show text to one user only (refusals, secrets confirmations)."""
+        ...
+
+    async def create_thread(
+        self, channel_ref: ThreadRef, title: str, first_message_id: str
+    ) -> ThreadRef:
+        """Optional (Discord): open a thread from a message; returns the thread's ref.
+
+        Surfaces without threads may omit it; bot/core checks with `hasattr`/getattr.
+        """
+        ...
