@@ -1,5 +1,6 @@
 """ESPN fantasy-basketball read client, typed errors and pure JSON parsers."""
 
+from fantasy.espn.circuit import CircuitBreaker, EspnCircuitOpen
 from fantasy.espn.client import CachePolicy, EspnClient, FetchInfo
 from fantasy.espn.errors import (
     EspnAccessDenied,
@@ -14,7 +15,7 @@ from fantasy.espn.errors import (
 from fantasy.espn.factory import open_league_client
 
 __all__ = [
-    "CachePolicy", "EspnAccessDenied", "EspnClient", "EspnConnectionError", "EspnError",
+    "CachePolicy", "CircuitBreaker", "EspnAccessDenied", "EspnCircuitOpen", "EspnClient", "EspnConnectionError", "EspnError",
     "EspnMalformedResponse", "EspnNotFound", "EspnRateLimited", "EspnServerError",
     "EspnTimeout", "FetchInfo", "open_league_client",
 ]

@@ -31,6 +31,7 @@ import httpx
 
 from fantasy.constants import ESPN_READS_BASE_URL
 from fantasy.espn import parse
+from fantasy.espn.circuit import CircuitBreaker, EspnCircuitOpen
 from fantasy.espn.errors import (
     EspnAccessDenied,
     EspnConnectionError,
@@ -92,7 +93,7 @@ class FetchInfo:
 
 #: Errors after which a stale cached copy may be served (not NotFound: that is final).
 _STALE_OK = (EspnRateLimited, EspnServerError, EspnTimeout, EspnConnectionError,
-             EspnMalformedResponse, EspnAccessDenied)
+             EspnMalformedResponse, EspnAccessDenied, EspnCircuitOpen)
 
 _RANK = {"network": 0, "cache": 1, "stale": 2}
 
@@ -122,7 +123,10 @@ class EspnClient:
         cache_namespace: str | None = None,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
         today: Callable[[], date] = today_eastern,
+        circuit: CircuitBreaker | None = None,
     ) -> None:
+        #: Fails fast after repeated ESPN failures (fantasy.espn.circuit); one per client.
+        self.circuit = circuit or CircuitBreaker()
         self.league_id = int(league_id)
         self.season = int(season)
         self._authenticated = bool(espn_s2 and swid)
@@ -188,6 +192,20 @@ class EspnClient:
 
     async def _request(self, path: str, params: Sequence[tuple[str, Any]],
                        fantasy_filter: dict[str, Any] | None, view: str) -> Any:
+        self.circuit.before_request(view)  # raises EspnCircuitOpen while open
+        try:
+            data = await self._send(path, params, fantasy_filter, view)
+        except EspnError as exc:
+            self.circuit.record_failure(exc)
+            raise
+        except BaseException:
+            self.circuit.release_probe()
+            raise
+        self.circuit.record_success()
+        return data
+
+    async def _send(self, path: str, params: Sequence[tuple[str, Any]],
+                    fantasy_filter: dict[str, Any] | None, view: str) -> Any:
         headers = {}
         if fantasy_filter is not None:
             headers["x-fantasy-filter"] = json.dumps(fantasy_filter, separators=(",", ":"))
