@@ -43,6 +43,7 @@ from fantasy.espn.errors import (
     EspnTimeout,
 )
 from fantasy.models import ActivityItem, League, Matchup, Player, ProSchedule
+from fantasy.redact import register_secret
 from fantasy.schedule import ScoringCalendar, today_eastern
 
 log = logging.getLogger(__name__)
@@ -131,6 +132,8 @@ class EspnClient:
         self.season = int(season)
         self._authenticated = bool(espn_s2 and swid)
         cookies = {"espn_s2": espn_s2, "SWID": swid} if self._authenticated else None
+        register_secret(espn_s2)  # masked by fantasy.redact in errors, logs and chat
+        register_secret(swid)
         if not base_url.endswith("/"):
             base_url += "/"
         self.base_url = base_url

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from fantasy.redact import redact
+
 
 class EspnError(Exception):
     """Base class of every ESPN client error."""
 
     def __init__(self, message: str, *, status: int | None = None, view: str | None = None) -> None:
+        message = redact(message)  # parse errors may quote response data (echoed cookies)
         super().__init__(message)
         self.message = message
         self.status = status
