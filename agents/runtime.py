@@ -1,0 +1,429 @@
+"""FanViseRuntime: the one object bot/core talks to.
+
+    rt = await FanViseRuntime.open(data_dir)                  # demo league, offline model
+    async for ev in rt.ask("console:1", "Review my matchup", user_id="u1"): ...
+    async for ev in rt.decide(req.run_thread_id, req.interrupt_id, "approve", user_id="u1"): ...
+    await rt.close()
+
+Threads: the conversation (supervisor) uses `conversation_id` as its LangGraph thread, so
+follow-ups have history. Every approval-gated workflow run gets its own thread
+`<conversation_id>:opt:<12 hex>` and a row in the `fanvise_runs` table; its outcome is
+appended to the conversation when it finishes. Checkpoints live in
+`<data_dir>/checkpoints.sqlite` on one aiosqlite connection (see storage.checkpoints).
+
+Events (agents.shared.types): Progress from the graphs' custom stream, ApprovalRequest from
+interrupts, Answer at the end of a turn, Notice for errors and late clicks. No secret
+(cookies, API keys) ever enters state, events or logs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import uuid
+from collections import defaultdict
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, HumanMessage
+from langgraph.types import Command
+
+from agents.shared.deps import AgentDeps
+from agents.shared.llm import OfflineChatModel, is_offline, make_model, with_offline_note
+from agents.shared.tool_registry import player_pool
+from agents.shared.types import Answer, ApprovalRequest, Event, Notice, Progress
+from agents.supervisor.graph import build_supervisor_graph, optimizer_builder
+from fantasy.espn.errors import EspnAccessDenied, EspnError, EspnNotFound
+from storage.checkpoints import CheckpointStore, RunRecord
+
+log = logging.getLogger(__name__)
+
+CHECKPOINTS_FILE = "checkpoints.sqlite"
+ALREADY_DECIDED = "This card was already decided."
+EXPIRED = "This approval has expired or does not exist any more."
+RUN_MARK = ":opt:"
+
+
+def new_run_thread_id(conversation_id: str) -> str:
+    """`<conversation_id>:opt:<12 hex>`: a fresh thread for one approval-gated run."""
+    return f"{conversation_id}{RUN_MARK}{uuid.uuid4().hex[:12]}"
+
+
+def conversation_of(run_thread_id: str) -> str:
+    """The conversation id a run thread belongs to."""
+    return run_thread_id.rsplit(RUN_MARK, 1)[0]
+
+
+def espn_notice(exc: EspnError) -> Notice:
+    """A clear, secret-free message for an ESPN failure."""
+    if isinstance(exc, EspnAccessDenied):
+        text = ("ESPN refused access to this league: it is private or the espn_s2/SWID "
+                "cookies expired. Update the league credentials and try again.")
+    elif isinstance(exc, EspnNotFound):
+        text = "ESPN says this league or season does not exist. Check the league id."
+    else:
+        text = (f"ESPN is not reachable right now ({type(exc).__name__}). "
+                "Please try again in a few minutes.")
+    return Notice(text, level="error")
+
+
+def _cfg(thread_id: str) -> dict[str, Any]:
+    return {"configurable": {"thread_id": thread_id}}
+
+
+class FanViseRuntime:
+    """Runs the supervisor and workflow graphs with durable SQLite checkpoints."""
+
+    def __init__(self, *, store: CheckpointStore, espn: Any, model: BaseChatModel,
+                 news: Any, my_team_id: int | None, owns_espn: bool,
+                 player_names: list[str],
+                 optimizer_graph_builder: Callable[..., Any] | None = None) -> None:
+        self.store = store
+        self.espn = espn
+        self.model = model
+        self.news = news
+        self.my_team_id = my_team_id
+        self.player_names = player_names
+        self._owns_espn = owns_espn
+        self._optimizer_build = optimizer_graph_builder
+        self._conv_locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._run_locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._closed = False
+
+    # ------------------------------------------------------------------ lifecycle
+
+    @classmethod
+    async def open(cls, data_dir: Path, *, espn: Any = None, model: BaseChatModel | None = None,
+                   news: Any = None, my_team_id: int | None = None,
+                   optimizer_graph_builder: Callable[..., Any] | None = None) -> FanViseRuntime:
+        """Open the checkpoint store in `data_dir`; `espn=None` -> demo league (state in
+        data_dir), `model=None` -> `make_model()` (Gemini if GOOGLE_API_KEY else offline).
+
+        `optimizer_graph_builder` replaces `build_matchup_optimizer_graph` (same signature).
+        """
+        data_dir = Path(data_dir)
+        data_dir.mkdir(parents=True, exist_ok=True)
+        owns = espn is None
+        if espn is None:
+            from fantasy.demo import open_demo_client
+
+            espn = open_demo_client("points", state_path=data_dir / "demo-state-points.json")
+        store = await CheckpointStore.open(data_dir / CHECKPOINTS_FILE)
+        try:
+            names: list[str] = []
+            probe = AgentDeps.for_client(espn, model or OfflineChatModel(), news=news,
+                                         my_team_id=my_team_id)
+            try:
+                names = sorted({p.name for p in await player_pool(probe)})
+            except EspnError as exc:
+                log.warning("player names unavailable at start (%s)", type(exc).__name__)
+            if model is None:
+                model = make_model(player_names=names)
+            elif isinstance(model, OfflineChatModel) and not model.player_names:
+                model.player_names = names
+        except BaseException:
+            await store.close()
+            if owns:
+                await espn.aclose()
+            raise
+        return cls(store=store, espn=espn, model=model, news=news, my_team_id=my_team_id,
+                   owns_espn=owns, player_names=names,
+                   optimizer_graph_builder=optimizer_graph_builder)
+
+    async def close(self) -> None:
+        """Close the checkpoint connection (and the demo client this runtime opened)."""
+        if self._closed:
+            return
+        self._closed = True
+        try:
+            await self.store.close()
+        finally:
+            if self._owns_espn:
+                await self.espn.aclose()
+
+    async def __aenter__(self) -> FanViseRuntime:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    @property
+    def offline(self) -> bool:
+        """True when answers come from the offline rule-based model."""
+        return is_offline(self.model)
+
+    # ------------------------------------------------------------------ graphs
+
+    def _deps(self, team_id: int | None) -> AgentDeps:
+        return AgentDeps.for_client(self.espn, self.model, news=self.news,
+                                    my_team_id=team_id if team_id is not None else self.my_team_id)
+
+    def _supervisor(self, deps: AgentDeps) -> Any:
+        return build_supervisor_graph(deps, checkpointer=self.store.saver,
+                                      player_names=self.player_names,
+                                      can_delegate=self._optimizer_builder() is not None)
+
+    def _optimizer_builder(self) -> Callable[..., Any] | None:
+        return self._optimizer_build or optimizer_builder()
+
+    def _optimizer(self, deps: AgentDeps) -> Any | None:
+        build = self._optimizer_builder()
+        return None if build is None else build(deps, checkpointer=self.store.saver)
+
+    async def _stream(self, graph: Any, inp: Any, thread_id: str, *, durability: str,
+                      sink: list[Any]) -> AsyncIterator[Progress]:
+        """Run a graph, yielding Progress; interrupts seen are appended to `sink`."""
+        async for item in graph.astream(inp, _cfg(thread_id), stream_mode=["custom", "updates"],
+                                        subgraphs=True, durability=durability):
+            _ns, mode, data = item
+            if mode == "custom":
+                if isinstance(data, dict):
+                    text = str(data.get("text") or data.get("status") or data.get("stage") or "")
+                    if text:
+                        yield Progress(text=text, stage=str(data.get("stage") or ""))
+                elif isinstance(data, str) and data:
+                    yield Progress(text=data)
+            elif mode == "updates" and isinstance(data, dict) and "__interrupt__" in data \
+                    and not _ns:
+                sink.extend(data["__interrupt__"])
+
+    # ------------------------------------------------------------------ ask
+
+    async def ask(self, conversation_id: str, text: str, *, user_id: str,
+                  team_id: int | None = None) -> AsyncIterator[Event]:
+        """One chat turn: Progress*, then ApprovalRequest or Answer (Notice on error)."""
+        text = (text or "").strip()
+        if not text:
+            yield Notice("Ask me something, e.g. \"Review my matchup\" or \"help\".")
+            return
+        deps = self._deps(team_id)
+        delegate: dict[str, Any] | None = None
+        async with self._conv_locks[conversation_id]:
+            try:
+                sup = self._supervisor(deps)
+                async for ev in self._stream(sup, {"messages": [HumanMessage(content=text)],
+                                                   "user_id": user_id},
+                                             conversation_id, durability="exit", sink=[]):
+                    yield ev
+                values = (await sup.aget_state(_cfg(conversation_id))).values
+            except EspnError as exc:
+                yield espn_notice(exc)
+                return
+            except Exception as exc:  # noqa: BLE001 - never a traceback to the user
+                log.error("turn failed in %s: %s", conversation_id, type(exc).__name__,
+                          exc_info=log.isEnabledFor(logging.DEBUG))
+                yield Notice("Sorry, something went wrong while answering. Please try again.",
+                             level="error")
+                return
+            delegate = values.get("delegate")
+            if not delegate:
+                await self._safe_prune(conversation_id)
+                yield Answer(text=str(values.get("answer") or ""),
+                             intent=str(values.get("intent") or ""),
+                             report=values.get("report"), offline=self.offline,
+                             tool_calls=list(values.get("tool_calls") or []))
+                return
+        async for ev in self._start_run(conversation_id, delegate, deps, user_id):
+            yield ev
+
+    async def _start_run(self, conversation_id: str, delegate: dict[str, Any],
+                         deps: AgentDeps, user_id: str) -> AsyncIterator[Event]:
+        graph = self._optimizer(deps)
+        if graph is None:
+            yield Notice("The matchup optimizer is not available in this build.", level="error")
+            return
+        run_tid = new_run_thread_id(conversation_id)
+        intent = str(delegate.get("intent") or "matchup_analysis")
+        await self.store.record_run(run_tid, conversation_id, status="running",
+                                    requester=user_id, team_id=deps.my_team_id, intent=intent)
+        inp = {"request": str(delegate.get("request") or ""), "intent": intent,
+               "requester_id": user_id,
+               "focus_categories": list(delegate.get("focus_categories") or []),
+               "day": delegate.get("day")}
+        async with self._run_locks[run_tid]:
+            async for ev in self._drive_run(graph, inp, run_tid, conversation_id, intent):
+                yield ev
+
+    async def _drive_run(self, graph: Any, inp: Any, run_tid: str, conversation_id: str,
+                         intent: str) -> AsyncIterator[Event]:
+        """Stream a workflow run until it pauses or ends; record status and outcome."""
+        interrupts: list[Any] = []
+        try:
+            async for ev in self._stream(graph, inp, run_tid, durability="async",
+                                         sink=interrupts):
+                yield ev
+            snap = await graph.aget_state(_cfg(run_tid))
+        except EspnError as exc:
+            await self.store.set_run_status(run_tid, "failed")
+            yield espn_notice(exc)
+            return
+        except Exception as exc:  # noqa: BLE001
+            log.error("run %s failed: %s", run_tid, type(exc).__name__,
+                      exc_info=log.isEnabledFor(logging.DEBUG))
+            await self.store.set_run_status(run_tid, "failed")
+            yield Notice("Sorry, the optimizer failed. Please try again.", level="error")
+            return
+        pending = list(snap.interrupts) or interrupts
+        if pending:
+            await self.store.set_run_status(run_tid, "pending")
+            for intr in pending[:1]:
+                yield self._approval(run_tid, intr)
+            return
+        await self.store.set_run_status(run_tid, "done")
+        values = snap.values or {}
+        answer = str(values.get("answer") or "")
+        if self.offline:
+            answer = with_offline_note(answer)
+        await self._append_outcome(conversation_id, answer)
+        await self._safe_prune(run_tid)
+        yield Answer(text=answer, intent=intent, report=values.get("report"),
+                     offline=self.offline, tool_calls=list(values.get("tool_calls") or []))
+
+    @staticmethod
+    def _approval(run_tid: str, intr: Any) -> ApprovalRequest:
+        v = intr.value if isinstance(intr.value, dict) else {"summary": str(intr.value)}
+        return ApprovalRequest(run_thread_id=run_tid, interrupt_id=intr.id,
+                               title=str(v.get("title") or "Approve these moves?"),
+                               moves=list(v.get("moves") or []),
+                               requester_id=str(v.get("requester_id") or ""),
+                               summary=str(v.get("summary") or ""))
+
+    async def _append_outcome(self, conversation_id: str, text: str) -> None:
+        """Append a finished run's answer to the conversation thread (history)."""
+        if not text:
+            return
+        try:
+            sup = self._supervisor(self._deps(None))
+            async with self._conv_locks[conversation_id]:
+                await sup.aupdate_state(_cfg(conversation_id),
+                                        {"messages": [AIMessage(content=text)]},
+                                        as_node="synthesize")
+        except Exception as exc:  # noqa: BLE001 - history is best effort
+            log.warning("could not append outcome to %s: %s", conversation_id,
+                        type(exc).__name__)
+
+    async def _safe_prune(self, thread_id: str) -> None:
+        try:
+            await self.store.prune_thread(thread_id, drop_subgraphs=RUN_MARK not in thread_id)
+        except Exception as exc:  # noqa: BLE001
+            log.warning("prune of a thread failed: %s", type(exc).__name__)
+
+    # ------------------------------------------------------------------ decide
+
+    async def decide(self, run_thread_id: str, interrupt_id: str,
+                     decision: str | dict[str, str], *, user_id: str) -> AsyncIterator[Event]:
+        """Resume an approval: "approve"/"decline" (all moves) or {move_id: decision}.
+
+        Idempotent: under the run's lock the interrupt must still be pending, else
+        Notice(ALREADY_DECIDED) and nothing changes; an unknown run -> Notice(EXPIRED).
+        """
+        run = await self.store.get_run(run_thread_id)
+        if run is None:
+            yield Notice(EXPIRED, level="warning")
+            return
+        async with self._run_locks[run_thread_id]:
+            deps = self._deps(run.team_id)
+            graph = self._optimizer(deps)
+            if graph is None:
+                yield Notice("The matchup optimizer is not available in this build.",
+                             level="error")
+                return
+            snap = await graph.aget_state(_cfg(run_thread_id))
+            if not snap.values and not snap.next:
+                yield Notice(EXPIRED, level="warning")
+                return
+            intr = next((i for i in snap.interrupts if i.id == interrupt_id), None)
+            if intr is None:
+                yield Notice(ALREADY_DECIDED)
+                return
+            try:
+                decisions = resolve_decisions(intr.value, decision)
+            except ValueError as exc:
+                yield Notice(str(exc), level="warning")
+                return
+            log.info("run %s decided by %s: %s", run_thread_id, user_id, decisions)
+            await self.store.set_run_status(run_thread_id, "resuming")
+            async for ev in self._drive_run(
+                    graph, Command(resume={interrupt_id: {"decisions": decisions}}),
+                    run_thread_id, run.conversation_id, run.intent):
+                yield ev
+
+    # ------------------------------------------------------------------ queries / recovery
+
+    async def pending_approvals(self, conversation_id: str | None = None
+                                ) -> list[ApprovalRequest]:
+        """Approvals waiting for a click (survive restarts), oldest first."""
+        out: list[ApprovalRequest] = []
+        runs = await self.store.list_runs(statuses=("pending",), conversation_id=conversation_id)
+        for run in runs:
+            graph = self._optimizer(self._deps(run.team_id))
+            if graph is None:
+                break
+            snap = await graph.aget_state(_cfg(run.run_thread_id))
+            if snap.interrupts:
+                out.extend(self._approval(run.run_thread_id, i) for i in snap.interrupts[:1])
+            elif not snap.next:
+                await self.store.set_run_status(run.run_thread_id, "done")
+        return out
+
+    async def recover_crashed_runs(self) -> list[tuple[str, list[Event]]]:
+        """Finish runs left mid-flight by a crash (next set, no interrupt)."""
+        done: list[tuple[str, list[Event]]] = []
+        runs: list[RunRecord] = await self.store.list_runs(statuses=("running", "resuming"))
+        for run in runs:
+            graph = self._optimizer(self._deps(run.team_id))
+            if graph is None:
+                break
+            snap = await graph.aget_state(_cfg(run.run_thread_id))
+            if snap.interrupts:
+                await self.store.set_run_status(run.run_thread_id, "pending")
+                continue
+            if not snap.next:
+                status = "done" if snap.values else "failed"
+                await self.store.set_run_status(run.run_thread_id, status)
+                continue
+            events: list[Event] = []
+            async with self._run_locks[run.run_thread_id]:
+                async for ev in self._drive_run(graph, None, run.run_thread_id,
+                                                run.conversation_id, run.intent):
+                    events.append(ev)
+            done.append((run.conversation_id, events))
+        return done
+
+    async def prune(self, *, max_idle_days: float = 30.0) -> dict[str, int]:
+        """Delete idle threads, keep the newest checkpoint of the others, VACUUM."""
+        before = await self.store.size_bytes()
+        idle = await self.store.delete_idle_threads(max_idle_days)
+        rows = 0
+        for tid in await self.store.thread_ids():
+            rows += await self.store.prune_thread(tid)
+        await self.store.vacuum()
+        after = await self.store.size_bytes()
+        return {"threads_deleted": len(idle), "rows_deleted": rows,
+                "bytes_before": before, "bytes_after": after}
+
+
+def resolve_decisions(payload: Any, decision: str | dict[str, str]) -> dict[str, str]:
+    """{move_id: "approve"|"decline"} for every move of an interrupt payload."""
+    moves = payload.get("moves") if isinstance(payload, dict) else None
+    ids = [str(m.get("move_id")) for m in (moves or []) if isinstance(m, dict)]
+    if isinstance(decision, str):
+        d = decision.strip().lower()
+        if d not in ("approve", "decline"):
+            raise ValueError("Decision must be 'approve' or 'decline'.")
+        return {mid: d for mid in ids}
+    out: dict[str, str] = {mid: "decline" for mid in ids}
+    for mid, d in decision.items():
+        d = str(d).strip().lower()
+        if str(mid) not in out:
+            raise ValueError(f"Unknown move {mid!r} for this card.")
+        if d not in ("approve", "decline"):
+            raise ValueError("Decision must be 'approve' or 'decline'.")
+        out[str(mid)] = d
+    return out
+
+
+__all__ = ["ALREADY_DECIDED", "EXPIRED", "FanViseRuntime", "conversation_of", "espn_notice",
+           "new_run_thread_id", "resolve_decisions"]

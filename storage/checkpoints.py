@@ -1,0 +1,262 @@
+"""LangGraph checkpoints in SQLite: one long-lived aiosqlite connection per process.
+
+    store = await CheckpointStore.open(data_dir / "checkpoints.sqlite")
+    graph = builder.compile(checkpointer=store.saver)
+    ...
+    await store.close()          # required: aiosqlite's worker thread is not a daemon
+
+Besides LangGraph's own `checkpoints` / `writes` tables the file holds `fanvise_runs`, one
+row per approval-gated workflow run (run_thread_id, conversation_id, status, requester,
+team_id, intent, created, updated), so the runtime can list pending approvals and find runs
+that crashed mid-flight. Every statement of ours runs under `saver.lock`, the same lock the
+saver takes, so the single connection is never used concurrently.
+
+Retention (SQLite stores the full state in every checkpoint, so growth is quadratic):
+`prune_thread` keeps only the newest checkpoint per namespace (a thread paused at an
+interrupt still resumes), `delete_idle_threads` drops threads whose newest checkpoint is
+older than N days, and `vacuum` gives the space back to the file system.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
+
+log = logging.getLogger(__name__)
+
+#: Busy timeout (seconds) of the connection; the aiosqlite default is 5 s.
+BUSY_TIMEOUT_S = 30.0
+#: Offset between the UUID epoch (1582-10-15) and the Unix epoch, in 100 ns intervals.
+_UUID_EPOCH_OFFSET = 0x01B21DD213814000
+
+RUN_STATUSES = ("running", "pending", "resuming", "done", "failed")
+
+_RUNS_DDL = """
+CREATE TABLE IF NOT EXISTS fanvise_runs (
+    run_thread_id   TEXT PRIMARY KEY,
+    conversation_id TEXT NOT NULL,
+    workflow        TEXT NOT NULL DEFAULT 'matchup_optimizer',
+    intent          TEXT NOT NULL DEFAULT '',
+    status          TEXT NOT NULL,
+    requester       TEXT NOT NULL DEFAULT '',
+    team_id         INTEGER,
+    created         REAL NOT NULL,
+    updated         REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS fanvise_runs_conv ON fanvise_runs (conversation_id, status);
+CREATE INDEX IF NOT EXISTS fanvise_runs_status ON fanvise_runs (status);
+"""
+
+
+@dataclass(frozen=True)
+class RunRecord:
+    """One approval-gated workflow run."""
+
+    run_thread_id: str
+    conversation_id: str
+    workflow: str
+    intent: str
+    status: str
+    requester: str
+    team_id: int | None
+    created: float
+    updated: float
+
+
+def checkpoint_id_time(checkpoint_id: str) -> float | None:
+    """Unix time encoded in a LangGraph checkpoint id (a UUIDv6), or None if not a v6 id."""
+    try:
+        u = uuid.UUID(checkpoint_id)
+    except (ValueError, TypeError):
+        return None
+    if u.version != 6:
+        return None
+    ticks = (u.time_low << 28) | (u.time_mid << 12) | (u.time_hi_version & 0x0FFF)
+    return (ticks - _UUID_EPOCH_OFFSET) / 1e7
+
+
+class CheckpointStore:
+    """The process-wide `AsyncSqliteSaver`, its connection and the runs table."""
+
+    def __init__(self, conn: aiosqlite.Connection, saver: AsyncSqliteSaver, path: Path) -> None:
+        self.conn = conn
+        self.saver = saver
+        self.path = path
+        self._closed = False
+
+    @classmethod
+    async def open(cls, path: Path | str, *, busy_timeout: float = BUSY_TIMEOUT_S
+                   ) -> CheckpointStore:
+        """Open (create) the checkpoint database with one connection and set up all tables."""
+        p = Path(path)
+        p.parent.mkdir(parents=True, exist_ok=True)
+        conn = await aiosqlite.connect(str(p), timeout=busy_timeout)
+        try:
+            saver = AsyncSqliteSaver(conn)
+            await saver.setup()  # WAL + LangGraph tables
+            async with saver.lock:
+                await conn.execute("PRAGMA synchronous=NORMAL")
+                await conn.executescript(_RUNS_DDL)
+                await conn.commit()
+        except BaseException:
+            await conn.close()
+            raise
+        return cls(conn, saver, p)
+
+    @property
+    def closed(self) -> bool:
+        """True after `close()`."""
+        return self._closed
+
+    async def close(self) -> None:
+        """Close the connection (idempotent)."""
+        if self._closed:
+            return
+        self._closed = True
+        await self.conn.close()
+
+    # ------------------------------------------------------------------ runs table
+
+    async def record_run(self, run_thread_id: str, conversation_id: str, *, status: str,
+                         requester: str = "", team_id: int | None = None, intent: str = "",
+                         workflow: str = "matchup_optimizer") -> None:
+        """Insert (or replace) a run row."""
+        now = time.time()
+        async with self.saver.lock:
+            await self.conn.execute(
+                "INSERT OR REPLACE INTO fanvise_runs (run_thread_id, conversation_id, workflow,"
+                " intent, status, requester, team_id, created, updated)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (run_thread_id, conversation_id, workflow, intent, _check_status(status),
+                 requester, team_id, now, now))
+            await self.conn.commit()
+
+    async def set_run_status(self, run_thread_id: str, status: str) -> None:
+        """Update a run's status."""
+        async with self.saver.lock:
+            await self.conn.execute(
+                "UPDATE fanvise_runs SET status = ?, updated = ? WHERE run_thread_id = ?",
+                (_check_status(status), time.time(), run_thread_id))
+            await self.conn.commit()
+
+    async def get_run(self, run_thread_id: str) -> RunRecord | None:
+        """The run row, or None."""
+        rows = await self._select("WHERE run_thread_id = ?", (run_thread_id,))
+        return rows[0] if rows else None
+
+    async def list_runs(self, *, statuses: tuple[str, ...] | None = None,
+                        conversation_id: str | None = None) -> list[RunRecord]:
+        """Runs filtered by status and conversation, oldest first."""
+        where, args = [], []
+        if statuses:
+            where.append(f"status IN ({','.join('?' * len(statuses))})")
+            args.extend(statuses)
+        if conversation_id is not None:
+            where.append("conversation_id = ?")
+            args.append(conversation_id)
+        clause = ("WHERE " + " AND ".join(where)) if where else ""
+        return await self._select(clause + " ORDER BY created", tuple(args))
+
+    async def _select(self, clause: str, args: tuple[Any, ...]) -> list[RunRecord]:
+        async with self.saver.lock, self.conn.execute(
+                "SELECT run_thread_id, conversation_id, workflow, intent, status, requester,"
+                f" team_id, created, updated FROM fanvise_runs {clause}", args) as cur:
+            rows = await cur.fetchall()
+        return [RunRecord(*r) for r in rows]
+
+    # ------------------------------------------------------------------ retention
+
+    async def thread_ids(self) -> list[str]:
+        """Every thread id that has checkpoints."""
+        async with self.saver.lock, self.conn.execute(
+                "SELECT DISTINCT thread_id FROM checkpoints") as cur:
+            return [r[0] for r in await cur.fetchall()]
+
+    async def prune_thread(self, thread_id: str, *, drop_subgraphs: bool = False) -> int:
+        """Keep only the newest checkpoint per namespace of a thread; returns rows deleted.
+
+        `drop_subgraphs=True` also deletes every nested-graph namespace (only safe when the
+        thread is not mid-run, e.g. a conversation thread after its turn finished).
+        """
+        async with self.saver.lock:
+            n = 0
+            if drop_subgraphs:
+                cur = await self.conn.execute(
+                    "DELETE FROM checkpoints WHERE thread_id = ? AND checkpoint_ns != ''",
+                    (thread_id,))
+                n += cur.rowcount
+            cur = await self.conn.execute(
+                "DELETE FROM checkpoints WHERE thread_id = :t AND checkpoint_id NOT IN"
+                " (SELECT max(checkpoint_id) FROM checkpoints WHERE thread_id = :t"
+                "  GROUP BY checkpoint_ns)", {"t": thread_id})
+            n += cur.rowcount
+            cur = await self.conn.execute(
+                "DELETE FROM writes WHERE thread_id = :t AND (checkpoint_ns, checkpoint_id)"
+                " NOT IN (SELECT checkpoint_ns, checkpoint_id FROM checkpoints"
+                "  WHERE thread_id = :t)", {"t": thread_id})
+            n += cur.rowcount
+            await self.conn.commit()
+        return n
+
+    async def thread_last_activity(self) -> dict[str, float]:
+        """thread_id -> Unix time of its newest checkpoint."""
+        async with self.saver.lock, self.conn.execute(
+                "SELECT thread_id, max(checkpoint_id) FROM checkpoints GROUP BY thread_id") as cur:
+            rows = await cur.fetchall()
+        out: dict[str, float] = {}
+        for tid, cid in rows:
+            t = checkpoint_id_time(cid)
+            if t is not None:
+                out[tid] = t
+        return out
+
+    async def delete_idle_threads(self, max_idle_days: float, *, now: float | None = None
+                                  ) -> list[str]:
+        """Delete threads (and their run rows) idle longer than `max_idle_days`."""
+        cutoff = (now if now is not None else time.time()) - max_idle_days * 86400.0
+        idle = [tid for tid, t in (await self.thread_last_activity()).items() if t < cutoff]
+        for tid in idle:
+            await self.saver.adelete_thread(tid)
+        async with self.saver.lock:
+            if idle:
+                await self.conn.executemany("DELETE FROM fanvise_runs WHERE run_thread_id = ?",
+                                            [(t,) for t in idle])
+            # run rows whose checkpoints are gone and that are old
+            await self.conn.execute(
+                "DELETE FROM fanvise_runs WHERE updated < ? AND run_thread_id NOT IN"
+                " (SELECT DISTINCT thread_id FROM checkpoints)", (cutoff,))
+            await self.conn.commit()
+        return idle
+
+    async def vacuum(self) -> None:
+        """VACUUM and truncate the WAL (run off-peak; holds the saver lock)."""
+        async with self.saver.lock:
+            await self.conn.commit()
+            await self.conn.execute("VACUUM")
+            await self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+    async def size_bytes(self) -> int:
+        """Bytes used by the database pages (page_count * page_size)."""
+        async with self.saver.lock:
+            async with self.conn.execute("PRAGMA page_count") as cur:
+                pages = (await cur.fetchone())[0]
+            async with self.conn.execute("PRAGMA page_size") as cur:
+                size = (await cur.fetchone())[0]
+        return int(pages) * int(size)
+
+
+def _check_status(status: str) -> str:
+    if status not in RUN_STATUSES:
+        raise ValueError(f"unknown run status {status!r}")
+    return status
+
+
+__all__ = ["BUSY_TIMEOUT_S", "CheckpointStore", "RUN_STATUSES", "RunRecord",
+           "checkpoint_id_time"]

@@ -1,0 +1,272 @@
+"""FanViseRuntime on the demo league with the offline model and SQLite checkpoints.
+
+The approval mechanics (restart, double click, late click, new message while pending,
+crash recovery) run against a small contract-shaped optimizer graph defined here, which
+applies moves to the demo league for real; the scenario tests in test_scenarios.py use the
+real matchup optimizer graph.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+from langgraph.config import get_stream_writer
+from langgraph.graph import END, START, StateGraph
+from langgraph.types import interrupt
+from typing_extensions import TypedDict
+
+from agents.runtime import ALREADY_DECIDED, EXPIRED, FanViseRuntime, resolve_decisions
+from agents.shared.deps import AgentDeps
+from agents.shared.llm import OFFLINE_NOTE
+from agents.shared.tool_registry import FanviseTools
+from agents.shared.types import Answer, ApprovalRequest, Notice, Progress
+
+APPLIED: list[tuple[str, int, int]] = []
+
+
+class _OptState(TypedDict, total=False):
+    request: str
+    intent: str
+    requester_id: str
+    focus_categories: list[str]
+    day: str | None
+    moves: list[dict[str, Any]]
+    decisions: dict[str, str]
+    applied_moves: list[dict[str, Any]]
+    answer: str
+    report: dict[str, Any]
+    tool_calls: list[str]
+    llm_calls: int
+
+
+def contract_optimizer(deps: AgentDeps, *, checkpointer: Any = None) -> Any:
+    """A minimal graph with the matchup optimizer's contract: drop the OUT player, add the
+    best healthy free agent, ask for approval, apply approved moves to the demo league."""
+    tools = FanviseTools(deps)
+
+    async def propose(state: _OptState) -> dict[str, Any]:
+        get_stream_writer()({"stage": "gather", "text": "Analyzing your roster..."})
+        roster = await tools.get_my_roster()
+        fas = await tools.get_free_agents(limit=2, min_games=1)
+        out = [p for p in roster["players"] if p["injury_status"] == "OUT"]
+        moves = [{"move_id": f"m{k + 1}", "drop": {"id": d["id"], "name": d["name"]},
+                  "add": {"id": a["id"], "name": a["name"]}, "expected_gain": 10.0 - k,
+                  "games": a["games_left"], "confidence": "HIGH", "reasons": ["drop is OUT"]}
+                 for k, (d, a) in enumerate(zip(out[:1] * 2, fas["players"], strict=False))]
+        return {"moves": moves, "tool_calls": ["get_my_roster", "get_free_agents"]}
+
+    async def present_and_confirm(state: _OptState) -> dict[str, Any]:
+        if not state["moves"]:
+            return {"decisions": {}}
+        answer = interrupt({"type": "move_approval", "title": "Approve these moves?",
+                            "summary": f"{len(state['moves'])} moves",
+                            "moves": state["moves"], "requester_id": state["requester_id"]})
+        return {"decisions": answer["decisions"]}
+
+    async def apply(state: _OptState) -> dict[str, Any]:
+        done = []
+        for m in state["moves"]:
+            if state["decisions"].get(m["move_id"]) == "approve" and not done:
+                deps.espn.demo.apply_move(deps.my_team_id, m["drop"]["id"], m["add"]["id"])
+                APPLIED.append((m["move_id"], m["drop"]["id"], m["add"]["id"]))
+                done.append(m)
+        text = ("Applied: " + ", ".join(f"drop {m['drop']['name']}, add {m['add']['name']}"
+                                        for m in done)) if done else "No moves applied."
+        return {"applied_moves": done, "answer": text, "report": {"applied": done},
+                "llm_calls": 0}
+
+    b = StateGraph(_OptState)
+    b.add_node("propose", propose)
+    b.add_node("present_and_confirm", present_and_confirm)
+    b.add_node("apply", apply)
+    b.add_edge(START, "propose")
+    b.add_edge("propose", "present_and_confirm")
+    b.add_edge("present_and_confirm", "apply")
+    b.add_edge("apply", END)
+    return b.compile(checkpointer=checkpointer)
+
+
+async def collect(agen: Any) -> list[Any]:
+    return [ev async for ev in agen]
+
+
+async def open_rt(path: Path, **kw: Any) -> FanViseRuntime:
+    return await FanViseRuntime.open(path, optimizer_graph_builder=contract_optimizer, **kw)
+
+
+@pytest.fixture
+async def rt(tmp_path: Path) -> Any:
+    runtime = await open_rt(tmp_path)
+    yield runtime
+    await runtime.close()
+
+
+async def test_help_and_player_research_offline(rt: FanViseRuntime) -> None:
+    evs = await collect(rt.ask("console:1", "hello", user_id="u1"))
+    ans = evs[-1]
+    assert isinstance(ans, Answer) and ans.intent == "help" and ans.offline
+    assert ans.text.count(OFFLINE_NOTE) == 1 and "Review my matchup" in ans.text
+    evs = await collect(rt.ask("console:1", "Is Jalen Brunson playing tonight?", user_id="u1"))
+    assert any(isinstance(e, Progress) for e in evs)
+    ans = evs[-1]
+    assert isinstance(ans, Answer) and ans.intent == "player_research"
+    assert "Jalen Brunson" in ans.text and ans.text.count(OFFLINE_NOTE) == 1
+    assert "get_player_status" in ans.tool_calls
+
+
+async def test_unknown_player_is_not_invented(rt: FanViseRuntime) -> None:
+    evs = await collect(rt.ask("console:2", "What's the latest on Zxqwe Blorpington?",
+                               user_id="u1"))
+    ans = evs[-1]
+    assert isinstance(ans, Answer)
+    assert "couldn't find" in ans.text and "Zxqwe Blorpington" in ans.text
+    assert "status ACTIVE" not in ans.text and "status OUT" not in ans.text
+
+
+async def test_empty_question_is_a_notice(rt: FanViseRuntime) -> None:
+    evs = await collect(rt.ask("console:3", "   ", user_id="u1"))
+    assert len(evs) == 1 and isinstance(evs[0], Notice)
+
+
+async def _request_moves(rt: FanViseRuntime, conv: str = "console:opt") -> ApprovalRequest:
+    evs = await collect(rt.ask(conv, "Review my matchup and suggest moves", user_id="u1"))
+    assert any(isinstance(e, Progress) and e.text == "Analyzing your roster..." for e in evs)
+    req = evs[-1]
+    assert isinstance(req, ApprovalRequest), evs
+    assert req.run_thread_id.startswith(f"{conv}:opt:") and len(req.run_thread_id.rsplit(":", 1)[1]) == 12
+    assert req.moves and req.moves[0]["drop"]["name"] == "Jordan Poole"
+    assert req.requester_id == "u1"
+    return req
+
+
+async def test_approval_applied_once_and_late_click_refused(rt: FanViseRuntime) -> None:
+    APPLIED.clear()
+    req = await _request_moves(rt)
+    assert [p.run_thread_id for p in await rt.pending_approvals("console:opt")] == [req.run_thread_id]
+    r1, r2 = await asyncio.gather(
+        collect(rt.decide(req.run_thread_id, req.interrupt_id, "approve", user_id="u1")),
+        collect(rt.decide(req.run_thread_id, req.interrupt_id, "approve", user_id="u2")))
+    finals = [r[-1] for r in (r1, r2)]
+    answers = [f for f in finals if isinstance(f, Answer)]
+    notices = [f for f in finals if isinstance(f, Notice)]
+    assert len(answers) == 1 and len(notices) == 1 and notices[0].text == ALREADY_DECIDED
+    assert len(APPLIED) == 1 and "drop Jordan Poole" in answers[0].text
+    roster = await FanviseTools(AgentDeps.for_client(rt.espn, rt.model)).get_my_roster()
+    assert "Jordan Poole" not in [p["name"] for p in roster["players"]]
+    late = await collect(rt.decide(req.run_thread_id, req.interrupt_id, "decline", user_id="u1"))
+    assert [type(e) for e in late] == [Notice] and late[0].text == ALREADY_DECIDED
+    assert len(APPLIED) == 1
+    assert await rt.pending_approvals() == []
+
+
+async def test_unknown_run_is_expired(rt: FanViseRuntime) -> None:
+    evs = await collect(rt.decide("console:x:opt:0123456789ab", "nope", "approve", user_id="u"))
+    assert len(evs) == 1 and evs[0].text == EXPIRED
+    assert "console:x:opt:0123456789ab" not in await rt.store.thread_ids()
+
+
+async def test_new_message_keeps_pending_approval(rt: FanViseRuntime) -> None:
+    APPLIED.clear()
+    req = await _request_moves(rt, "console:keep")
+    evs = await collect(rt.ask("console:keep", "Is Jalen Brunson playing tonight?", user_id="u1"))
+    assert isinstance(evs[-1], Answer)
+    pending = await rt.pending_approvals("console:keep")
+    assert [(p.run_thread_id, p.interrupt_id) for p in pending] == [
+        (req.run_thread_id, req.interrupt_id)]
+    evs = await collect(rt.decide(req.run_thread_id, req.interrupt_id, {"m1": "approve"},
+                                  user_id="u1"))
+    assert isinstance(evs[-1], Answer) and len(APPLIED) == 1
+
+
+async def test_restart_then_decide(tmp_path: Path) -> None:
+    APPLIED.clear()
+    rt1 = await open_rt(tmp_path)
+    try:
+        req = await _request_moves(rt1, "discord:g:c:t")
+    finally:
+        await rt1.close()
+    rt2 = await open_rt(tmp_path)
+    try:
+        pending = await rt2.pending_approvals()
+        assert [p.interrupt_id for p in pending] == [req.interrupt_id]
+        evs = await collect(rt2.decide(req.run_thread_id, req.interrupt_id, "approve",
+                                       user_id="u1"))
+        assert isinstance(evs[-1], Answer) and len(APPLIED) == 1
+        # the outcome is appended to the conversation's history
+        sup = rt2._supervisor(rt2._deps(None))
+        msgs = (await sup.aget_state({"configurable": {"thread_id": "discord:g:c:t"}})
+                ).values["messages"]
+        assert "Applied: drop Jordan Poole" in msgs[-1].content
+    finally:
+        await rt2.close()
+    # the demo move persisted in the data dir
+    rt3 = await open_rt(tmp_path)
+    try:
+        roster = await FanviseTools(AgentDeps.for_client(rt3.espn, rt3.model)).get_my_roster()
+        assert "Jordan Poole" not in [p["name"] for p in roster["players"]]
+    finally:
+        await rt3.close()
+
+
+async def test_decline_applies_nothing(rt: FanViseRuntime) -> None:
+    APPLIED.clear()
+    req = await _request_moves(rt, "console:decline")
+    evs = await collect(rt.decide(req.run_thread_id, req.interrupt_id, "decline", user_id="u1"))
+    assert isinstance(evs[-1], Answer) and "No moves applied" in evs[-1].text
+    assert APPLIED == []
+
+
+async def test_recover_crashed_run(tmp_path: Path) -> None:
+    rt1 = await open_rt(tmp_path)
+    try:
+        deps = rt1._deps(None)
+        graph = rt1._optimizer(deps)
+        tid = "console:crash:opt:aaaaaaaaaaaa"
+        await rt1.store.record_run(tid, "console:crash", status="running", requester="u1",
+                                   team_id=1, intent="matchup_analysis")
+        inp = {"request": "optimize", "intent": "matchup_analysis", "requester_id": "u1",
+               "focus_categories": [], "day": None}
+        async for _ in graph.astream(inp, {"configurable": {"thread_id": tid}},
+                                     stream_mode="updates", durability="sync"):
+            break  # "crash" after the first node
+    finally:
+        await rt1.close()
+    rt2 = await open_rt(tmp_path)
+    try:
+        snap = await rt2._optimizer(rt2._deps(1)).aget_state(
+            {"configurable": {"thread_id": tid}})
+        assert snap.next and not snap.interrupts
+        out = await rt2.recover_crashed_runs()
+        assert [c for c, _ in out] == ["console:crash"]
+        assert isinstance(out[0][1][-1], ApprovalRequest)
+        assert [p.run_thread_id for p in await rt2.pending_approvals()] == [tid]
+        assert await rt2.recover_crashed_runs() == []
+    finally:
+        await rt2.close()
+
+
+async def test_prune_keeps_pending_run_resumable(rt: FanViseRuntime) -> None:
+    APPLIED.clear()
+    for q in ("hello", "Is Jalen Brunson playing tonight?", "Who will win the title?"):
+        await collect(rt.ask("console:p", q, user_id="u1"))
+    req = await _request_moves(rt, "console:p")
+    stats = await rt.prune(max_idle_days=30)
+    assert stats["threads_deleted"] == 0 and stats["bytes_after"] <= stats["bytes_before"]
+    evs = await collect(rt.decide(req.run_thread_id, req.interrupt_id, "approve", user_id="u1"))
+    assert isinstance(evs[-1], Answer) and len(APPLIED) == 1
+    # idle deletion: everything is "older" than a cutoff in the future
+    idle = await rt.store.delete_idle_threads(0, now=__import__("time").time() + 86400)
+    assert "console:p" in idle and await rt.store.thread_ids() == []
+
+
+def test_resolve_decisions() -> None:
+    payload = {"moves": [{"move_id": "a"}, {"move_id": "b"}]}
+    assert resolve_decisions(payload, "approve") == {"a": "approve", "b": "approve"}
+    assert resolve_decisions(payload, {"b": "approve"}) == {"a": "decline", "b": "approve"}
+    with pytest.raises(ValueError):
+        resolve_decisions(payload, "maybe")
+    with pytest.raises(ValueError):
+        resolve_decisions(payload, {"zzz": "approve"})
