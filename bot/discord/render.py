@@ -1,0 +1,208 @@
+"""Draw the core's neutral OutgoingMessage / Card model as Discord messages (embeds + buttons).
+
+Discord limits (discord-api-docs, resources/message.mdx): content 2000 chars, 10 embeds per
+message, embed title 256, description 4096, 25 fields (name 256, value 1024), footer 2048 and
+6000 characters over all embeds of one message; 5 action rows x 5 buttons, label 80 chars,
+custom_id 1-100 chars.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import discord
+
+CONTENT_MAX = 2000
+EMBEDS_PER_MESSAGE = 10
+EMBED_TITLE_MAX = 256
+EMBED_DESCRIPTION_MAX = 4096
+EMBED_FIELDS_MAX = 25
+FIELD_NAME_MAX = 256
+FIELD_VALUE_MAX = 1024
+FOOTER_MAX = 2048
+EMBED_TOTAL_MAX = 6000
+BUTTONS_MAX = 25
+BUTTON_LABEL_MAX = 80
+CUSTOM_ID_MAX = 100
+
+# Core button ids: fv:<action>:<card_id 12 hex>[:<move index>]
+CUSTOM_ID_TEMPLATE = (r"fv:(?P<action>approve|decline|approveall|declineall)"
+                      r":(?P<card_id>[0-9a-f]{12})(?::(?P<index>[0-9]{1,3}))?")
+
+_COLORS = {
+    "green": 0x2ECC71, "success": 0x2ECC71, "red": 0xE74C3C, "danger": 0xE74C3C,
+    "error": 0xE74C3C, "orange": 0xE67E22, "warning": 0xE67E22, "yellow": 0xF1C40F,
+    "blue": 0x3498DB, "info": 0x3498DB, "primary": 0x5865F2, "grey": 0x95A5A6,
+    "gray": 0x95A5A6, "secondary": 0x95A5A6,
+}
+_STYLES = {"primary": discord.ButtonStyle.primary, "danger": discord.ButtonStyle.danger,
+           "secondary": discord.ButtonStyle.secondary, "success": discord.ButtonStyle.success}
+
+
+def clip(text: str, limit: int) -> str:
+    """Cut `text` to at most `limit` characters, marking the cut with an ellipsis."""
+    text = text or ""
+    return text if len(text) <= limit else text[: max(0, limit - 1)] + "…"
+
+
+def split_text(text: str, limit: int = CONTENT_MAX) -> list[str]:
+    """Split `text` into chunks of at most `limit` chars, preferring line then word breaks."""
+    text = text or ""
+    chunks: list[str] = []
+    while len(text) > limit:
+        cut = text.rfind("\n", 0, limit + 1)
+        if cut < limit // 2:
+            cut = text.rfind(" ", 0, limit + 1)
+        if cut < limit // 2:
+            cut = limit
+        chunks.append(text[:cut].rstrip())
+        text = text[cut:].lstrip("\n ") if cut < len(text) else ""
+    if text or not chunks:
+        chunks.append(text)
+    return chunks
+
+
+def parse_color(color: str | None) -> discord.Colour | None:
+    """'#2ecc71', '2ecc71' or a name (green, red, warning...) -> Colour; unknown -> None."""
+    if not color:
+        return None
+    value = color.strip().lower()
+    if value in _COLORS:
+        return discord.Colour(_COLORS[value])
+    if re.fullmatch(r"#?[0-9a-f]{6}", value):
+        return discord.Colour(int(value.lstrip("#"), 16))
+    return None
+
+
+def embed_size(embed: discord.Embed) -> int:
+    """Characters that count towards Discord's 6000-per-message embed total."""
+    return len(embed)
+
+
+def card_to_embed(card: Any, budget: int = EMBED_TOTAL_MAX) -> discord.Embed:
+    """One Card -> one Embed within every per-embed limit and within `budget` total chars."""
+    fields = list(card.fields or [])
+    title = clip(card.title or "", EMBED_TITLE_MAX)
+    footer = clip(card.footer or "", FOOTER_MAX)
+    shown = fields[:EMBED_FIELDS_MAX]
+    if len(fields) > EMBED_FIELDS_MAX:
+        shown = fields[: EMBED_FIELDS_MAX - 1]
+        shown.append(("…", f"{len(fields) - len(shown)} more not shown"))
+    shown = [(clip(str(n) or "\u200b", FIELD_NAME_MAX), clip(str(v) or "\u200b", FIELD_VALUE_MAX))
+             for n, v in shown]
+    fixed = len(title) + len(footer)
+    while shown and fixed + sum(len(n) + len(v) for n, v in shown) > budget:
+        shown.pop()  # drop trailing fields if even an empty description does not fit
+    room = budget - fixed - sum(len(n) + len(v) for n, v in shown)
+    description = clip(card.text or "", min(EMBED_DESCRIPTION_MAX, max(room, 0)))
+    embed = discord.Embed(title=title or None, description=description or None,
+                          colour=parse_color(getattr(card, "color", None)))
+    for name, value in shown:
+        embed.add_field(name=name, value=value, inline=len(value) <= 40)
+    if footer:
+        embed.set_footer(text=footer)
+    return embed
+
+
+class FvButton(discord.ui.DynamicItem[discord.ui.Button], template=CUSTOM_ID_TEMPLATE):
+    """A core approve/decline button. All state is in the custom_id, so a click on a card sent
+    before a restart is routed here once `add_dynamic_items(FvButton)` ran in setup_hook."""
+
+    def __init__(self, custom_id: str, *, label: str = "", style: str = "secondary",
+                 disabled: bool = False) -> None:
+        super().__init__(discord.ui.Button(
+            label=clip(label or custom_id.split(":")[1].title(), BUTTON_LABEL_MAX),
+            custom_id=custom_id, style=_STYLES.get(style, discord.ButtonStyle.secondary),
+            disabled=disabled))
+        self.fv_custom_id = custom_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: re.Match[str], /) -> FvButton:
+        return cls(item.custom_id or match.string, label=item.label or "",
+                   disabled=item.disabled)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        handler = getattr(interaction.client, "handle_button", None)
+        if handler is not None:
+            await handler(interaction, self.fv_custom_id)
+
+
+def build_view(buttons: Iterable[Any]) -> discord.ui.View | None:
+    """Core Buttons -> a View of FvButtons (5 per row, at most 25); None without buttons."""
+    items = list(buttons)[:BUTTONS_MAX]
+    if not items:
+        return None
+    view = discord.ui.View(timeout=None)
+    compiled = FvButton.__discord_ui_compiled_template__
+    for i, b in enumerate(items):
+        if len(b.custom_id) > CUSTOM_ID_MAX:
+            raise ValueError(f"custom_id longer than {CUSTOM_ID_MAX} chars: {b.custom_id[:20]}…")
+        if compiled.fullmatch(b.custom_id):
+            item: discord.ui.Item = FvButton(b.custom_id, label=b.label, style=b.style,
+                                             disabled=b.disabled)
+        else:  # not a core decision button: drawn, but routed nowhere
+            item = discord.ui.Button(label=clip(b.label, BUTTON_LABEL_MAX), custom_id=b.custom_id,
+                                     style=_STYLES.get(b.style, discord.ButtonStyle.secondary),
+                                     disabled=b.disabled)
+        item.row = i // 5
+        view.add_item(item)
+    return view
+
+
+@dataclass
+class DiscordMessage:
+    """Keyword arguments for one Discord send/edit."""
+
+    content: str = ""
+    embeds: list[discord.Embed] = field(default_factory=list)
+    view: discord.ui.View | None = None
+
+    def kwargs(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"content": self.content or None, "embeds": self.embeds}
+        if self.view is not None:
+            out["view"] = self.view
+        return out
+
+
+def render(msg: Any, *, max_text: int = CONTENT_MAX) -> list[DiscordMessage]:
+    """An OutgoingMessage -> the Discord messages to send, in order.
+
+    Long text is split into several messages; the cards' embeds go with the last text chunk
+    (10 embeds and 6000 chars per message, overflow in extra messages); every card's buttons go
+    on the final message, whose id is the one the core keeps for later edits.
+    """
+    chunks = split_text(msg.text or "", max_text)
+    out = [DiscordMessage(content=c) for c in chunks if c]
+    cards: Sequence[Any] = list(getattr(msg, "cards", None) or [])
+    if not out:
+        out.append(DiscordMessage())
+    current = out[-1]
+    used = 0
+    for card in cards:
+        if len(current.embeds) >= EMBEDS_PER_MESSAGE or used >= EMBED_TOTAL_MAX - 200:
+            current = DiscordMessage()
+            out.append(current)
+            used = 0
+        embed = card_to_embed(card, budget=EMBED_TOTAL_MAX - used)
+        used += embed_size(embed)
+        current.embeds.append(embed)
+    out[-1].view = build_view(b for card in cards for b in (card.buttons or []))
+    if not out[-1].content and not out[-1].embeds:
+        out[-1].content = "\u200b"  # Discord rejects an empty message
+    return out
+
+
+def render_edit(msg: Any, *, max_text: int = CONTENT_MAX) -> DiscordMessage:
+    """An OutgoingMessage -> one message edit (an edit cannot add messages: text is clipped)."""
+    parts = render(msg, max_text=max_text)
+    text = "\n".join(p.content for p in parts if p.content)
+    embeds = [e for p in parts for e in p.embeds][:EMBEDS_PER_MESSAGE]
+    while embeds and sum(embed_size(e) for e in embeds) > EMBED_TOTAL_MAX:
+        embeds.pop()
+    view = parts[-1].view
+    return DiscordMessage(content=clip(text, max_text), embeds=embeds,
+                          view=view if view is not None else discord.ui.View(timeout=None))

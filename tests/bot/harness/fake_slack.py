@@ -1,0 +1,139 @@
+"""A fake of the Slack Web API (and the Socket Mode websocket) on 127.0.0.1.
+
+The real ``slack_sdk.AsyncWebClient`` is pointed at it with ``base_url``. It records every call,
+keeps posted messages so ``chat.update`` on a deleted message fails with ``message_not_found``,
+returns 429 on demand, and serves ``apps.connections.open`` + a websocket so the real
+``AsyncSocketModeHandler`` can connect. Adapted from
+shared/reference/chat-harness/proto/mock_slack_api.py.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+TEAM_ID = "T111"
+BOT_USER_ID = "UBOT"
+
+
+@dataclass
+class Call:
+    """One Web API call: method name, decoded body, Authorization header."""
+
+    method: str
+    body: dict[str, Any]
+    authorization: str | None
+
+
+@dataclass
+class FakeSlack:
+    """Records calls; stores messages by ts; optional Socket Mode websocket."""
+
+    calls: list[Call] = field(default_factory=list)
+    messages: dict[str, dict[str, Any]] = field(default_factory=dict)
+    deleted: set[str] = field(default_factory=set)
+    fail_next: dict[str, int] = field(default_factory=dict)  # method -> number of 429s
+    retry_after: int = 1
+    socket_acks: list[dict[str, Any]] = field(default_factory=list)
+    _ts: Any = field(default_factory=lambda: itertools.count(1))
+
+    async def start(self) -> str:
+        """Serve on an ephemeral port; returns the Web API base URL (…/api/)."""
+        app = web.Application()
+        app.router.add_route("GET", "/socket", self._socket)
+        app.router.add_route("*", "/api/{method}", self._handle)
+        self._runner = web.AppRunner(app)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        self.port = site._server.sockets[0].getsockname()[1]
+        self._ws: web.WebSocketResponse | None = None
+        self._ws_ready = asyncio.Event()
+        return f"http://127.0.0.1:{self.port}/api/"
+
+    async def stop(self) -> None:
+        if self._ws is not None:
+            await self._ws.close()
+        await self._runner.cleanup()
+
+    def named(self, method: str) -> list[Call]:
+        return [c for c in self.calls if c.method == method]
+
+    async def wait_for(self, method: str, count: int = 1, timeout: float = 10.0) -> list[Call]:
+        """Wait until at least `count` calls of `method` arrived."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while len(self.named(method)) < count:
+            if loop.time() > deadline:
+                raise AssertionError(f"expected {count} {method} calls, got "
+                                     f"{[(c.method, c.body.get('text')) for c in self.calls]}")
+            await asyncio.sleep(0.02)
+        return self.named(method)
+
+    # ------------------------------------------------------------------ socket mode
+    async def socket_send(self, envelope: dict[str, Any], timeout: float = 10.0) -> None:
+        """Push a Socket Mode envelope to the connected client."""
+        await asyncio.wait_for(self._ws_ready.wait(), timeout)
+        assert self._ws is not None
+        await self._ws.send_str(json.dumps(envelope))
+
+    async def _socket(self, request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse()
+        await ws.prepare(request)
+        self._ws = ws
+        await ws.send_str(json.dumps({"type": "hello", "num_connections": 1,
+                                      "debug_info": {"host": "fake"},
+                                      "connection_info": {"app_id": "A1"}}))
+        self._ws_ready.set()
+        async for msg in ws:
+            if msg.type == WSMsgType.TEXT:
+                self.socket_acks.append(json.loads(msg.data))
+        return ws
+
+    # ------------------------------------------------------------------ web api
+    async def _handle(self, request: web.Request) -> web.Response:
+        method = request.match_info["method"]
+        if request.content_type == "application/json":
+            body = await request.json()
+        else:
+            body = dict(await request.post())
+        for key in ("blocks", "attachments"):
+            if isinstance(body.get(key), str):
+                body[key] = json.loads(body[key])
+        self.calls.append(Call(method, body, request.headers.get("Authorization")))
+        if self.fail_next.get(method):
+            self.fail_next[method] -= 1
+            return web.json_response({"ok": False, "error": "ratelimited"}, status=429,
+                                     headers={"Retry-After": str(self.retry_after)})
+        if method == "auth.test":
+            return web.json_response({"ok": True, "url": "https://x.slack.com/", "team": "T",
+                                      "user": "fanvise", "team_id": TEAM_ID,
+                                      "user_id": BOT_USER_ID, "bot_id": "BBOT"})
+        if method == "apps.connections.open":
+            return web.json_response({"ok": True, "url": f"ws://127.0.0.1:{self.port}/socket"})
+        if method == "chat.postMessage":
+            ts = f"1700000000.{next(self._ts):06d}"
+            self.messages[ts] = {"channel": body.get("channel"), "ts": ts,
+                                 "thread_ts": body.get("thread_ts"), "text": body.get("text"),
+                                 "blocks": body.get("blocks")}
+            return web.json_response({"ok": True, "channel": body.get("channel"), "ts": ts,
+                                      "message": {"text": body.get("text"), "ts": ts,
+                                                  "thread_ts": body.get("thread_ts")}})
+        if method == "chat.update":
+            ts = body.get("ts")
+            if ts not in self.messages or ts in self.deleted:
+                return web.json_response({"ok": False, "error": "message_not_found"})
+            self.messages[ts].update({"text": body.get("text"), "blocks": body.get("blocks")})
+            return web.json_response({"ok": True, "channel": body.get("channel"), "ts": ts,
+                                      "text": body.get("text")})
+        if method == "chat.delete":
+            self.deleted.add(body.get("ts"))
+            return web.json_response({"ok": True})
+        if method == "chat.postEphemeral":
+            return web.json_response({"ok": True, "message_ts": "1700000000.999999"})
+        return web.json_response({"ok": True})
