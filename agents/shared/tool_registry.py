@@ -147,6 +147,12 @@ def match_player(query: str, players: Sequence[Player]) -> PlayerMatch:
         parts = [pid for pid, k in keys.items() if key in k.split("_")]
         if len(parts) == 1:
             return PlayerMatch(q, by_id[parts[0]], [], 95.0)
+    toks = key.split("_")
+    if len(toks) == 2 and len(toks[0]) == 1:  # "J. Brunson": initial + unique last name
+        inits = [pid for pid, k in keys.items()
+                 if k.split("_")[-1] == toks[1] and k.startswith(toks[0])]
+        if len(inits) == 1:
+            return PlayerMatch(q, by_id[inits[0]], [], 92.0)
     spaced = {pid: k.replace("_", " ") for pid, k in keys.items()}
     hits = process.extract(key.replace("_", " "), spaced, scorer=fuzz.token_sort_ratio, limit=5)
     suggestions = [by_id[pid].name for _, score, pid in hits if score >= SUGGEST_SCORE]
