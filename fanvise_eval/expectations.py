@@ -38,6 +38,8 @@ from fantasy.models import Player
 from fantasy.optimizer import OptimizerService
 from fanvise_eval.dataset import Case
 
+#: Keys of a reference that tell the scorer how to compare (not parameters of the source).
+SCORING_KEYS = ("tolerance", "mode")
 FA_POOL_SIZE = 150  # what agents.shared.deps.optimizer_for loads
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 
@@ -147,6 +149,7 @@ class Oracle:
     async def value(self, ref: dict[str, Any]) -> Any:
         """Compute one reference (see module docstring)."""
         await self.load()
+        ref = {k: v for k, v in ref.items() if k not in SCORING_KEYS}
         key = repr(sorted(ref.items()))
         if key not in self._cache:
             v = await self._compute(ref)
@@ -249,8 +252,11 @@ class Oracle:
         """Replace every `{"from": ...}` in obj by `{"value": ..., "ref": ...}`."""
         if isinstance(obj, dict):
             if "from" in obj:
-                params = ", ".join(f"{k}={v}" for k, v in obj.items() if k != "from")
-                return {"value": await self.value(obj), "ref": f"{obj['from']}({params})"}
+                params = ", ".join(f"{k}={v}" for k, v in obj.items()
+                                   if k != "from" and k not in SCORING_KEYS)
+                out = {"value": await self.value(obj), "ref": f"{obj['from']}({params})"}
+                out.update({k: obj[k] for k in SCORING_KEYS if k in obj})
+                return out
             return {k: await self.resolve_obj(v) for k, v in obj.items()}
         if isinstance(obj, list):
             return [await self.resolve_obj(v) for v in obj]

@@ -1,0 +1,310 @@
+"""Run golden cases through the REAL FanViseRuntime on the demo league and score them.
+
+Every case gets a fresh data directory (checkpoints + demo-league state), a demo client of
+its variant, the shared demo news store and a fresh model (offline or Gemini). The runner
+asks the prompt, answers an approval card as the case says (approve the first move, approve
+all, decline, or leave it pending), reads team 1's roster before / at the card / after from
+the demo league's state, and scores the run against expectations resolved from the data.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from langchain_core.callbacks import BaseCallbackHandler
+
+from fantasy.demo import DEMO_USER_TEAM_ID, open_demo_client
+from fanvise_eval.dataset import Case
+from fanvise_eval.expectations import Oracle
+from fanvise_eval.scoring import Check, Observation, score_case
+
+MODES = ("offline", "gemini")
+USER_ID = "fanvise-eval"
+MAX_DECISION_ROUNDS = 3
+DEFAULT_CASE_TIMEOUT = {"offline": 60.0, "gemini": 180.0}
+#: "variant": one data dir + runtime per league variant, demo state reset before each case;
+#: "case": a fresh data dir + runtime for every case (slower, fully isolated).
+ISOLATION = ("variant", "case")
+
+
+class EvalConfigError(RuntimeError):
+    """The evaluation cannot start (missing API key, unknown case...). Message is for users."""
+
+
+class LLMCallCounter(BaseCallbackHandler):
+    """Counts chat-model calls (LangChain callback on the model itself)."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def on_chat_model_start(self, serialized: Any, messages: Any, **kwargs: Any) -> None:
+        self.calls += 1
+
+    def on_llm_start(self, serialized: Any, prompts: Any, **kwargs: Any) -> None:
+        self.calls += 1
+
+
+def make_eval_model(mode: str) -> Any:
+    """A fresh model for one case: the offline rule-based model, or Gemini (needs a key)."""
+    if mode not in MODES:
+        raise EvalConfigError(f"unknown model {mode!r}; use one of {', '.join(MODES)}")
+    from agents.shared.llm import ENV_API_KEY, OfflineChatModel, make_model
+
+    if mode == "offline":
+        return OfflineChatModel()
+    if not os.environ.get(ENV_API_KEY, "").strip():
+        raise EvalConfigError(f"--model gemini needs the {ENV_API_KEY} environment variable "
+                              "(a Google AI Studio API key); it is not set. Use --model "
+                              "offline to run without a key.")
+    return make_model()
+
+
+def check_mode(mode: str) -> None:
+    """Raise EvalConfigError early when a mode cannot run (e.g. Gemini without a key)."""
+    make_eval_model(mode)
+
+
+@dataclass
+class CaseResult:
+    """Outcome of one case."""
+
+    case: Case
+    checks: list[Check]
+    observation: Observation
+    expected: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def passed(self) -> bool:
+        """Every check passed."""
+        return bool(self.checks) and all(c.passed for c in self.checks)
+
+    @property
+    def failed_checks(self) -> list[Check]:
+        """The checks that failed."""
+        return [c for c in self.checks if not c.passed]
+
+    @property
+    def status(self) -> str:
+        """PASS, FAIL, XFAIL (known failure still failing) or XPASS (known failure passes)."""
+        if self.case.known_failure:
+            return "XPASS" if self.passed else "XFAIL"
+        return "PASS" if self.passed else "FAIL"
+
+
+class _Env:
+    """A demo client + FanViseRuntime on one data directory, with an LLM-call counter."""
+
+    def __init__(self, client: Any, rt: Any, counter: LLMCallCounter) -> None:
+        self.client = client
+        self.rt = rt
+        self.counter = counter
+
+    @property
+    def demo(self) -> Any:
+        """The demo league's state (rosters, moves)."""
+        return self.client.demo
+
+    @classmethod
+    async def open(cls, data_dir: Path, variant: str, mode: str, news: Any) -> _Env:
+        from agents.runtime import FanViseRuntime
+
+        shutil.rmtree(data_dir, ignore_errors=True)
+        data_dir.mkdir(parents=True)
+        client = open_demo_client(variant, state_path=data_dir / "demo-state.json")
+        model = make_eval_model(mode)
+        counter = LLMCallCounter()
+        model.callbacks = [counter]
+        try:
+            rt = await FanViseRuntime.open(data_dir, espn=client, model=model, news=news,
+                                           my_team_id=DEMO_USER_TEAM_ID)
+        except BaseException:
+            await client.aclose()
+            raise
+        return cls(client, rt, counter)
+
+    async def close(self) -> None:
+        try:
+            await self.rt.close()
+        finally:
+            await self.client.aclose()
+
+
+class SuiteContext:
+    """Shared pieces of one evaluation run: news store, oracles, work directory."""
+
+    def __init__(self, mode: str, work_dir: Path | None = None, *,
+                 isolate: str = "variant") -> None:
+        if isolate not in ISOLATION:
+            raise EvalConfigError(f"unknown isolation {isolate!r}; use one of {ISOLATION}")
+        self.mode = mode
+        self.isolate = isolate
+        self._own_dir = work_dir is None
+        self.work_dir = Path(work_dir or tempfile.mkdtemp(prefix="fanvise-eval-"))
+        self.news: Any = None
+        self.oracles: dict[str, Oracle] = {}
+        self._envs: dict[str, _Env] = {}
+
+    async def open(self) -> None:
+        """Build the demo news store once (read-only for the cases)."""
+        from storage.news_ingest import load_demo_news
+        from storage.news_store import NewsStore
+
+        self.work_dir.mkdir(parents=True, exist_ok=True)
+        client = open_demo_client("points")
+        try:
+            players = [(p.id, p.name) for p in await client.get_all_players()]
+        finally:
+            await client.aclose()
+        key = os.environ.get("GOOGLE_API_KEY") if self.mode == "gemini" else None
+        self.news = NewsStore(self.work_dir / "news", google_api_key=key or None)
+        report = await load_demo_news(self.news, players)
+        if not report.ok:
+            raise EvalConfigError(f"loading the demo news failed: {report.summary()}")
+
+    def oracle(self, variant: str) -> Oracle:
+        """The oracle of a variant (one per run, shared by its cases)."""
+        if variant not in self.oracles:
+            self.oracles[variant] = Oracle(variant, news=self.news)
+        return self.oracles[variant]
+
+    async def env(self, case: Case) -> _Env:
+        """The runtime environment of a case: per variant (demo state reset before every
+        case) or, with isolate="case", a fresh data directory and runtime per case."""
+        key = case.variant if self.isolate == "variant" else case.id
+        env = self._envs.get(key)
+        if env is None:
+            env = await _Env.open(self.work_dir / "runs" / key, case.variant, self.mode,
+                                  self.news)
+            self._envs[key] = env
+        env.demo.reset()
+        env.counter.calls = 0
+        return env
+
+    async def release(self, case: Case) -> None:
+        """Close a per-case environment (per-variant ones stay open until `close`)."""
+        if self.isolate == "case":
+            env = self._envs.pop(case.id, None)
+            if env is not None:
+                await env.close()
+
+    async def close(self) -> None:
+        """Close runtimes and oracles; remove the work directory when it was temporary."""
+        for env in self._envs.values():
+            await env.close()
+        self._envs.clear()
+        for o in self.oracles.values():
+            await o.close()
+        self.news = None
+        if self._own_dir:
+            shutil.rmtree(self.work_dir, ignore_errors=True)
+
+
+def _collect(ev: Any, obs: Observation) -> None:
+    from agents.shared.types import event_to_dict
+
+    d = event_to_dict(ev)
+    kind = d.get("kind")
+    if kind == "answer":
+        obs.answers.append(d)
+        obs.tool_calls.extend(d.get("tool_calls") or [])
+    elif kind == "approval":
+        obs.approvals.append(d)
+    elif kind == "notice":
+        obs.notices.append(d)
+    elif kind == "progress":
+        obs.progress.append(str(d.get("text") or ""))
+
+
+def _decision(case: Case, moves: list[dict[str, Any]], round_no: int
+              ) -> tuple[str | dict[str, str], list[dict[str, Any]]]:
+    """(decision for runtime.decide, moves approved). Later cards are always declined."""
+    if round_no == 0 and case.decision == "approve_first" and moves:
+        return {str(moves[0].get("move_id")): "approve"}, [moves[0]]
+    if round_no == 0 and case.decision == "approve_all" and moves:
+        return "approve", list(moves)
+    return "decline", []
+
+
+async def _drive(case: Case, rt: Any, demo: Any, obs: Observation) -> None:
+    conv = f"eval:{case.id}"
+    async for ev in rt.ask(conv, case.prompt, user_id=USER_ID, team_id=DEMO_USER_TEAM_ID):
+        _collect(ev, obs)
+    rounds = 0
+    while obs.approvals and len(obs.approvals) > rounds and rounds < MAX_DECISION_ROUNDS:
+        card = obs.approvals[-1]
+        if obs.roster_at_approval is None:
+            obs.roster_at_approval = sorted(demo.roster_now(DEMO_USER_TEAM_ID))
+        if case.decision == "none":
+            return
+        decision, approved = _decision(case, list(card.get("moves") or []), rounds)
+        obs.approved_moves.extend(approved)
+        rounds += 1
+        async for ev in rt.decide(card["run_thread_id"], card["interrupt_id"], decision,
+                                  user_id=USER_ID):
+            _collect(ev, obs)
+
+
+async def run_case(case: Case, ctx: SuiteContext, *, timeout: float | None = None
+                   ) -> CaseResult:
+    """Run one case through the real FanViseRuntime and score it."""
+    obs = Observation(prompt=case.prompt)
+    expected: dict[str, Any] = {}
+    try:
+        expected = await ctx.oracle(case.variant).resolve(case)
+    except Exception as exc:  # noqa: BLE001 - a dataset/oracle problem fails this case only
+        obs.error = f"expectations could not be computed: {type(exc).__name__}: {exc}"
+        return CaseResult(case, [Check("expectations", False, detail=obs.error)], obs)
+    limit = timeout or DEFAULT_CASE_TIMEOUT[ctx.mode]
+    env = None
+    start = time.perf_counter()
+    try:
+        env = await ctx.env(case)
+        obs.roster_before = sorted(env.demo.roster_now(DEMO_USER_TEAM_ID))
+        start = time.perf_counter()
+        await asyncio.wait_for(_drive(case, env.rt, env.demo, obs), limit)
+    except TimeoutError:
+        obs.error = f"timed out after {limit:.0f} s"
+    except EvalConfigError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - record, score as failed, go on
+        obs.error = f"{type(exc).__name__}: {exc}"
+    finally:
+        obs.latency_s = round(time.perf_counter() - start, 3)
+        if env is not None:
+            obs.llm_calls = env.counter.calls
+            obs.roster_after = sorted(env.demo.roster_now(DEMO_USER_TEAM_ID))
+            await ctx.release(case)
+    checks = score_case(expected, obs, offline=ctx.mode == "offline")
+    return CaseResult(case, checks, obs, expected)
+
+
+async def run_cases(cases: list[Case], *, mode: str = "offline", work_dir: Path | None = None,
+                    on_result: Callable[[CaseResult], None] | None = None,
+                    timeout: float | None = None, isolate: str = "variant"
+                    ) -> list[CaseResult]:
+    """Run cases one after another (deterministic, light on a shared CPU)."""
+    check_mode(mode)
+    ctx = SuiteContext(mode, work_dir, isolate=isolate)
+    results: list[CaseResult] = []
+    try:
+        await ctx.open()
+        for case in cases:
+            res = await run_case(case, ctx, timeout=timeout)
+            results.append(res)
+            if on_result is not None:
+                on_result(res)
+    finally:
+        await ctx.close()
+    return results
+
+
+__all__ = ["CaseResult", "EvalConfigError", "LLMCallCounter", "MODES", "SuiteContext",
+           "ISOLATION", "check_mode", "make_eval_model", "run_case", "run_cases"]
