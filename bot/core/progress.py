@@ -1,0 +1,176 @@
+"""Progress by editing one message: coalesced, rate-limit aware (see reference/discord-slack.md).
+
+- One `ProgressEditor` per progress message; one background writer task serialises edits.
+- At most one edit per `min_interval` seconds per message; only the newest state is sent,
+  identical states are never re-sent; `aclose(final)` always delivers the final state.
+- A `WorkspaceBudget` (token bucket per workspace) is shared by every editor of a ChatCore:
+  Slack's chat.update is rate-limited per workspace, not per message.
+- `RateLimitedError(retry_after)` -> wait and send only the newest state;
+  `MessageGone` -> stop editing; the final state is then posted as a new message.
+- Clock and sleep are injectable, so tests can run in virtual time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import math
+import time
+from collections.abc import Awaitable, Callable
+
+from bot.core.errors import MessageGone, RateLimitedError
+from bot.core.models import OutgoingMessage, ThreadRef
+from bot.core.surface import ChatSurface
+
+log = logging.getLogger(__name__)
+
+Clock = Callable[[], float]
+Sleep = Callable[[float], Awaitable[None]]
+
+
+class WorkspaceBudget:
+    """Token bucket per workspace: `per_minute` edits, bursts up to `burst`."""
+
+    def __init__(self, per_minute: float = 40.0, burst: float = 5.0, *,
+                 clock: Clock = time.monotonic) -> None:
+        self.rate = per_minute / 60.0
+        self.burst = burst
+        self._clock = clock
+        self._buckets: dict[str, tuple[float, float]] = {}
+
+    def reserve(self, workspace: str) -> float:
+        """Take a token now if there is one (returns 0.0); else the seconds to wait (nothing
+        is taken)."""
+        now = self._clock()
+        tokens, at = self._buckets.get(workspace, (self.burst, now))
+        tokens = min(self.burst, tokens + max(0.0, now - at) * self.rate)
+        if tokens >= 1.0:
+            self._buckets[workspace] = (tokens - 1.0, now)
+            return 0.0
+        self._buckets[workspace] = (tokens, now)
+        return (1.0 - tokens) / self.rate if self.rate > 0 else math.inf
+
+    def penalize(self, workspace: str, seconds: float) -> None:
+        """After a 429: no tokens for that workspace for `seconds`."""
+        now = self._clock()
+        self._buckets[workspace] = (-seconds * self.rate, now)
+
+
+class ProgressEditor:
+    """Coalescing editor of one chat message (see module docstring)."""
+
+    def __init__(self, surface: ChatSurface, thread: ThreadRef, message_id: str, *,
+                 min_interval: float = 1.0, budget: WorkspaceBudget | None = None,
+                 clock: Clock = time.monotonic, sleep: Sleep = asyncio.sleep,
+                 max_retries: int = 5) -> None:
+        self.surface = surface
+        self.thread = thread
+        self.message_id = message_id
+        self.min_interval = min_interval
+        self.budget = budget
+        self._clock = clock
+        self._sleep = sleep
+        self._max_retries = max_retries
+        self._latest: OutgoingMessage | None = None
+        self._sent_key: tuple | None = None
+        self._last_sent_at = -math.inf
+        self._wake = asyncio.Event()
+        self._closing = False
+        self.gone = False
+        self._task: asyncio.Task[None] | None = None
+        self.edits_sent = 0
+        self.edit_times: list[float] = []
+
+    def update(self, msg: OutgoingMessage | str) -> None:
+        """Record the newest state (never blocks) and wake the writer."""
+        if self._closing or self.gone:
+            return
+        self._latest = OutgoingMessage(msg) if isinstance(msg, str) else msg
+        self._wake.set()
+        if self._task is None:
+            self._task = asyncio.create_task(self._run(), name="fanvise-progress-editor")
+
+    async def aclose(self, final: OutgoingMessage | str | None = None) -> str:
+        """Deliver the final state (posting a new message if the old one is gone) and stop.
+        Returns the id of the message that shows the final state."""
+        if final is not None:
+            self._latest = OutgoingMessage(final) if isinstance(final, str) else final
+        self._closing = True
+        self._wake.set()
+        if self._task is None:
+            self._task = asyncio.create_task(self._run(), name="fanvise-progress-editor")
+        await self._task
+        if self.gone and final is not None:
+            latest = self._latest or OutgoingMessage("")
+            self.message_id = await self.surface.post(self.thread, latest)
+            self._sent_key = _key(latest)
+        return self.message_id
+
+    async def cancel(self) -> None:
+        """Stop without a final flush."""
+        self._closing = True
+        if self._task is not None and not self._task.done():
+            self._task.cancel()
+            try:
+                await self._task
+            except asyncio.CancelledError:
+                pass
+
+    async def _run(self) -> None:
+        retries = 0
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            while True:
+                delay = self._last_sent_at + self.min_interval - self._clock()
+                if delay > 0:
+                    await self._sleep(delay)  # states arriving meanwhile are coalesced
+                    continue
+                if self.budget is not None and self._needs_send():
+                    wait = self.budget.reserve(self.thread.workspace_id)
+                    if wait > 0:
+                        await self._sleep(wait)
+                        continue
+                break
+            msg = self._latest
+            if msg is not None and not self.gone and _key(msg) != self._sent_key:
+                try:
+                    await self.surface.edit(self.thread, self.message_id, msg)
+                    self._sent_key = _key(msg)
+                    self.edits_sent += 1
+                    self.edit_times.append(self._clock())
+                    retries = 0
+                except RateLimitedError as exc:
+                    retries += 1
+                    if self.budget is not None:
+                        self.budget.penalize(self.thread.workspace_id, exc.retry_after)
+                    self._last_sent_at = self._clock() + exc.retry_after - self.min_interval
+                    if retries <= self._max_retries:
+                        self._wake.set()
+                        continue
+                    log.warning("progress edit gave up after %d rate limits", retries)
+                    self.gone = True
+                except MessageGone:
+                    self.gone = True
+                self._last_sent_at = self._clock()
+            if self._closing and (self.gone or self._latest is None
+                                  or _key(self._latest) == self._sent_key):
+                return
+
+    def _needs_send(self) -> bool:
+        return (self._latest is not None and not self.gone
+                and _key(self._latest) != self._sent_key)
+
+
+def _key(msg: OutgoingMessage) -> tuple:
+    return (msg.text, repr(msg.cards))
+
+
+def fit_tail(text: str, limit: int, marker: str = "…") -> str:
+    """Keep the tail of a growing progress text within `limit` characters."""
+    if len(text) <= limit:
+        return text
+    return marker + text[-(limit - len(marker)):]
+
+
+__all__ = ["ProgressEditor", "WorkspaceBudget", "fit_tail"]

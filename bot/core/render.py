@@ -1,0 +1,245 @@
+"""Turn runtime events and optimizer results into the neutral chat model (text + Cards).
+
+Adapters draw `Card`s; nothing here knows about Discord or Slack. Button ids follow the
+contract `fv:<approve|decline|approveall|declineall>:<card_id 12 hex>[:<move index>]`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from bot.core.models import Button, Card, OutgoingMessage
+
+ACTIONS = ("approve", "decline", "approveall", "declineall")
+CUSTOM_ID_RE = re.compile(
+    r"^fv:(?P<action>approve|decline|approveall|declineall):(?P<card_id>[0-9a-f]{12})"
+    r"(?::(?P<index>[0-9]{1,3}))?$")
+#: Per-move buttons are drawn for at most this many moves (Discord: 25 buttons per message).
+MAX_MOVE_BUTTONS = 10
+
+_REC_COLORS = {"ACTIVE": "green", "MONITOR": "yellow", "HOLD": "blue", "STREAM": "orange",
+               "DROP": "red"}
+_STATUS_ICONS = {"approve": "✅", "decline": "❌"}
+
+
+@dataclass(frozen=True)
+class ClickId:
+    """A parsed button id."""
+
+    action: str
+    card_id: str
+    index: int | None = None
+
+    @property
+    def decision(self) -> str:
+        """"approve" or "decline"."""
+        return "approve" if self.action.startswith("approve") else "decline"
+
+    @property
+    def all_moves(self) -> bool:
+        """True for approveall / declineall (and for a per-move-less approve/decline)."""
+        return self.action.endswith("all") or self.index is None
+
+
+def make_custom_id(action: str, card_id: str, index: int | None = None) -> str:
+    """Build a button id (asserts the contract's shape and < 100 chars)."""
+    if action not in ACTIONS:
+        raise ValueError(f"unknown action {action!r}")
+    cid = f"fv:{action}:{card_id}" + (f":{index}" if index is not None else "")
+    if not CUSTOM_ID_RE.match(cid) or len(cid) >= 100:
+        raise ValueError(f"bad custom id {cid!r}")
+    return cid
+
+
+def parse_custom_id(custom_id: str) -> ClickId | None:
+    """Parse a button id; None when it is not one of ours."""
+    m = CUSTOM_ID_RE.match(custom_id or "")
+    if not m:
+        return None
+    idx = m["index"]
+    return ClickId(m["action"], m["card_id"], int(idx) if idx is not None else None)
+
+
+# ---------------------------------------------------------------------- text
+
+def split_text(text: str, limit: int) -> list[str]:
+    """Split text into chunks of at most `limit` chars, preferring paragraph, line, then
+    word boundaries. Never returns an empty list."""
+    if limit < 20:
+        raise ValueError("limit too small")
+    text = text or ""
+    chunks: list[str] = []
+    rest = text
+    while len(rest) > limit:
+        window = rest[:limit]
+        cut = -1
+        for sep in ("\n\n", "\n", " "):
+            pos = window.rfind(sep)
+            if pos >= limit // 3:
+                cut = pos
+                break
+        if cut <= 0:
+            chunks.append(window)
+            rest = rest[limit:]
+        else:
+            chunks.append(rest[:cut].rstrip())
+            rest = rest[cut:].lstrip("\n ")
+    if rest or not chunks:
+        chunks.append(rest)
+    return chunks
+
+
+def progress_text(lines: Sequence[str], *, done: bool = False, limit: int = 2000) -> str:
+    """The live progress message: the last few steps, the newest marked as running."""
+    shown = list(lines)[-6:]
+    out = []
+    for i, line in enumerate(shown):
+        last = i == len(shown) - 1
+        out.append(("⏳ " if last and not done else "✓ ") + line)
+    text = "\n".join(out) or "⏳ Working on it…"
+    if len(text) > limit:
+        text = "…" + text[-(limit - 1):]
+    return text
+
+
+# ---------------------------------------------------------------------- player report
+
+def _fmt_source(src: Any) -> str:
+    if isinstance(src, dict):
+        title = src.get("title") or src.get("source") or src.get("name") or "source"
+        url = src.get("url") or src.get("link") or ""
+        when = src.get("published") or src.get("publishedAt") or src.get("date") or ""
+        base = f"{title}" + (f" ({when})" if when else "")
+        return f"{base} — {url}" if url else base
+    return str(src)
+
+
+def render_report(report: dict[str, Any]) -> Card:
+    """A player report (playerName, status, injuryType, expectedReturnDate, recommendation,
+    confidence, summary, sources, fetchedAt) as a Card."""
+    rec = str(report.get("recommendation") or "").upper()
+    fields: list[tuple[str, str]] = [
+        ("Status", str(report.get("status") or "unknown")),
+        ("Injury", str(report.get("injuryType") or "none reported")),
+        ("Expected return", str(report.get("expectedReturnDate") or "unknown")),
+        ("Recommendation", rec or "—"),
+        ("Confidence", str(report.get("confidence") or "—")),
+    ]
+    sources = report.get("sources") or []
+    if isinstance(sources, (str, dict)):
+        sources = [sources]
+    if sources:
+        fields.append(("Sources", "\n".join(f"• {_fmt_source(s)}" for s in list(sources)[:5])))
+    footer = f"Fetched {report['fetchedAt']}" if report.get("fetchedAt") else ""
+    return Card(title=f"Player report: {report.get('playerName') or 'unknown player'}",
+                text=str(report.get("summary") or ""), fields=fields,
+                color=_REC_COLORS.get(rec, "grey"), footer=footer)
+
+
+def is_player_report(report: Any) -> bool:
+    """True when a dict looks like a player research report."""
+    return isinstance(report, dict) and "playerName" in report and "recommendation" in report
+
+
+# ---------------------------------------------------------------------- move cards
+
+def move_label(move: dict[str, Any]) -> str:
+    """"Drop X, add Y" for one move dict."""
+    drop = (move.get("drop") or {}).get("name", "?")
+    add = (move.get("add") or {}).get("name", "?")
+    return f"Drop {drop}, add {add}"
+
+
+def _move_field(i: int, move: dict[str, Any], decision: str | None) -> tuple[str, str]:
+    gain = move.get("expected_gain")
+    parts = []
+    if isinstance(gain, (int, float)):
+        parts.append(f"Expected gain: {gain:+.2f}")
+    elif gain is not None:
+        parts.append(f"Expected gain: {gain}")
+    if move.get("games") is not None:
+        parts.append(f"games: {move['games']}")
+    if move.get("confidence"):
+        parts.append(f"confidence: {move['confidence']}")
+    reasons = [str(r) for r in (move.get("reasons") or [])][:4]
+    body = " · ".join(parts)
+    if reasons:
+        body += "\n" + "\n".join(f"• {r}" for r in reasons)
+    icon = (_STATUS_ICONS.get(decision, "") + " ") if decision else ""
+    return (f"{icon}{i + 1}. {move_label(move)}", body or "—")
+
+
+def render_approval(card_id: str, title: str, summary: str, moves: Sequence[dict[str, Any]],
+                    requester_name: str, *, decisions: dict[str, str] | None = None,
+                    status: str = "pending", decided_by_name: str = "",
+                    result_text: str = "") -> Card:
+    """The move card. Pending: per-move Approve/Decline buttons (+ all). Decided: buttons
+    disabled and "Approved by <name>" / "Declined by <name>"."""
+    decisions = decisions or {}
+    fields = [_move_field(i, m, decisions.get(str(i))) for i, m in enumerate(moves)]
+    pending = status == "pending"
+    buttons: list[Button] = []
+    multi = len(moves) > 1
+    if multi:
+        for i in range(min(len(moves), MAX_MOVE_BUTTONS)):
+            done = str(i) in decisions
+            buttons.append(Button(f"Approve #{i + 1}", make_custom_id("approve", card_id, i),
+                                  "primary", disabled=not pending or done))
+            buttons.append(Button(f"Decline #{i + 1}", make_custom_id("decline", card_id, i),
+                                  "secondary", disabled=not pending or done))
+    buttons.append(Button("Approve all" if multi else "Approve",
+                          make_custom_id("approveall", card_id), "primary", disabled=not pending))
+    buttons.append(Button("Decline all" if multi else "Decline",
+                          make_custom_id("declineall", card_id), "danger", disabled=not pending))
+    if pending:
+        footer = f"Requested by {requester_name} · only they (or the team's owner) can decide"
+        color = "blue"
+    else:
+        footer = decided_footer(status, decided_by_name)
+        color = {"approved": "green", "declined": "red", "partial": "orange"}.get(status, "grey")
+    text = summary
+    if result_text:
+        text = (text + "\n\n" if text else "") + result_text
+    return Card(title=title or "Proposed moves", text=text, fields=fields, buttons=buttons,
+                color=color, footer=footer)
+
+
+def decided_footer(status: str, name: str) -> str:
+    """"Approved by X" / "Declined by X" / "Partly approved by X" / "Expired"."""
+    if status == "approved":
+        return f"Approved by {name}"
+    if status == "declined":
+        return f"Declined by {name}"
+    if status == "partial":
+        return f"Partly approved by {name}"
+    if status == "expired":
+        return "Expired: this run is no longer waiting for a decision"
+    if status == "deciding":
+        return f"Applying the decision of {name}…"
+    return f"Decided by {name}" if name else "Decided"
+
+
+# ---------------------------------------------------------------------- answers
+
+def render_answer(text: str, report: dict[str, Any] | None, *, offline: bool,
+                  max_text: int) -> list[OutgoingMessage]:
+    """An answer as one or more messages: text split at `max_text`, a report card attached
+    to the last message."""
+    body = text or ""
+    if offline:
+        body = body + "\n\n_(offline mode: no LLM key set, answers come from rules and data)_"
+    chunks = split_text(body.strip() or "(no answer)", max_text)
+    msgs = [OutgoingMessage(c) for c in chunks]
+    if is_player_report(report):
+        msgs[-1].cards.append(render_report(report))  # type: ignore[arg-type]
+    return msgs
+
+
+__all__ = [
+    "ACTIONS", "ClickId", "CUSTOM_ID_RE", "MAX_MOVE_BUTTONS", "decided_footer", "is_player_report",
+    "make_custom_id", "move_label", "parse_custom_id", "progress_text", "render_answer",
+    "render_approval", "render_report", "split_text",
+]

@@ -1,0 +1,523 @@
+"""App tables of the chat surfaces on the shared `storage.db.Database` (fanvise.sqlite).
+
+Tables:
+- `cards`: one row per approval card (card_id 12 hex -> run_thread_id, interrupt_id,
+  requester, team, where the card message lives, per-move decisions, status).
+- `audit`: every decision on a card (who, when, which move, decision, result).
+- `league_links`: `/link` per chat user: league id, season, team id and the ESPN cookies
+  (espn_s2 / SWID) encrypted at rest with Fernet (key from FANVISE_SECRET_KEY). Without a
+  key, storing cookies is refused (`SecretKeyMissing`); cookies are never returned in reprs.
+- `daily_schedules` + `daily_posts` (ledger keyed by channel + local date: one post a day,
+  also after a restart).
+- `processed_events`: Slack event ids already handled (Slack retries unacked events).
+- `rate_buckets`: per-user token buckets for LLM-backed commands.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from cryptography.fernet import Fernet, InvalidToken
+
+from storage.db import Database
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS cards (
+    card_id TEXT PRIMARY KEY,
+    run_thread_id TEXT NOT NULL,
+    interrupt_id TEXT NOT NULL,
+    conversation_id TEXT NOT NULL,
+    platform TEXT NOT NULL,
+    workspace_id TEXT NOT NULL,
+    channel_id TEXT NOT NULL,
+    thread_id TEXT NOT NULL,
+    message_id TEXT,
+    requester_id TEXT NOT NULL,
+    requester_name TEXT NOT NULL DEFAULT '',
+    team_id INTEGER,
+    title TEXT NOT NULL DEFAULT '',
+    summary TEXT NOT NULL DEFAULT '',
+    moves TEXT NOT NULL DEFAULT '[]',
+    decisions TEXT NOT NULL DEFAULT '{}',
+    status TEXT NOT NULL DEFAULT 'pending',
+    decided_by TEXT,
+    decided_by_name TEXT,
+    decided_at REAL,
+    result TEXT,
+    created_at REAL NOT NULL,
+    updated_at REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS cards_run ON cards(run_thread_id);
+CREATE INDEX IF NOT EXISTS cards_conv ON cards(conversation_id, status);
+
+CREATE TABLE IF NOT EXISTS audit (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    at REAL NOT NULL,
+    card_id TEXT NOT NULL,
+    run_thread_id TEXT NOT NULL DEFAULT '',
+    platform TEXT NOT NULL,
+    user_id TEXT NOT NULL,
+    user_name TEXT NOT NULL DEFAULT '',
+    move_index INTEGER,
+    move_id TEXT,
+    move_label TEXT NOT NULL DEFAULT '',
+    decision TEXT NOT NULL,
+    result TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS audit_card ON audit(card_id);
+
+CREATE TABLE IF NOT EXISTS league_links (
+    platform TEXT NOT NULL,
+    workspace_id TEXT NOT NULL,
+    user_id TEXT NOT NULL,
+    league_id INTEGER NOT NULL,
+    season INTEGER,
+    team_id INTEGER NOT NULL,
+    cookies BLOB,
+    updated_at REAL NOT NULL,
+    PRIMARY KEY (platform, workspace_id, user_id)
+);
+
+CREATE TABLE IF NOT EXISTS daily_schedules (
+    channel_key TEXT PRIMARY KEY,
+    platform TEXT NOT NULL,
+    workspace_id TEXT NOT NULL,
+    channel_id TEXT NOT NULL,
+    hhmm TEXT NOT NULL,
+    tz TEXT NOT NULL,
+    team_id INTEGER,
+    created_by TEXT NOT NULL DEFAULT '',
+    updated_at REAL NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS daily_posts (
+    channel_key TEXT NOT NULL,
+    local_date TEXT NOT NULL,
+    status TEXT NOT NULL,
+    message_id TEXT,
+    at REAL NOT NULL,
+    PRIMARY KEY (channel_key, local_date)
+);
+
+CREATE TABLE IF NOT EXISTS processed_events (
+    event_id TEXT PRIMARY KEY,
+    at REAL NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS rate_buckets (
+    user_key TEXT PRIMARY KEY,
+    tokens REAL NOT NULL,
+    updated REAL NOT NULL
+);
+"""
+
+_KDF_SALT = b"fanvise-app-db-cookies-v1"
+
+
+class SecretKeyMissing(RuntimeError):
+    """Cookies cannot be stored: FANVISE_SECRET_KEY is not set."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "Storing ESPN cookies needs an encryption key: set FANVISE_SECRET_KEY "
+            "(e.g. the output of `python -c \"from cryptography.fernet import Fernet; "
+            "print(Fernet.generate_key().decode())\"`). Nothing was stored.")
+
+
+def make_fernet(secret: str | None) -> Fernet | None:
+    """A Fernet from FANVISE_SECRET_KEY: a Fernet key is used as is, any other passphrase is
+    stretched with PBKDF2-SHA256. None/empty -> None."""
+    if not secret:
+        return None
+    raw = secret.strip().encode()
+    try:
+        return Fernet(raw)
+    except (ValueError, TypeError):
+        key = hashlib.pbkdf2_hmac("sha256", raw, _KDF_SALT, 100_000, dklen=32)
+        return Fernet(base64.urlsafe_b64encode(key))
+
+
+def new_card_id() -> str:
+    """A fresh 12-hex card id."""
+    return secrets.token_hex(6)
+
+
+@dataclass
+class CardRow:
+    """One approval card."""
+
+    card_id: str
+    run_thread_id: str
+    interrupt_id: str
+    conversation_id: str
+    platform: str
+    workspace_id: str
+    channel_id: str
+    thread_id: str
+    message_id: str | None
+    requester_id: str
+    requester_name: str
+    team_id: int | None
+    title: str
+    summary: str
+    moves: list[dict[str, Any]]
+    decisions: dict[str, str]
+    status: str
+    decided_by: str | None = None
+    decided_by_name: str | None = None
+    decided_at: float | None = None
+    result: dict[str, Any] | None = None
+    created_at: float = 0.0
+    updated_at: float = 0.0
+
+
+@dataclass
+class LeagueLink:
+    """A user's `/link`. `has_cookies` only says whether encrypted cookies are stored."""
+
+    platform: str
+    workspace_id: str
+    user_id: str
+    league_id: int
+    season: int | None
+    team_id: int
+    has_cookies: bool = False
+    _cookies: tuple[str, str] | None = field(default=None, repr=False, compare=False)
+
+    def cookies(self) -> tuple[str, str] | None:
+        """Decrypted (espn_s2, swid), or None."""
+        return self._cookies
+
+
+@dataclass(frozen=True)
+class DailySchedule:
+    """A channel's daily lineup post time."""
+
+    channel_key: str
+    platform: str
+    workspace_id: str
+    channel_id: str
+    hhmm: str
+    tz: str
+    team_id: int | None
+    created_by: str = ""
+
+
+class AppDB:
+    """Typed access to the app tables. Create with `await AppDB.open(db, secret_key=...)`."""
+
+    def __init__(self, db: Database, *, fernet: Fernet | None = None,
+                 clock: Callable[[], float] = time.time) -> None:
+        self.db = db
+        self._fernet = fernet
+        self._clock = clock
+
+    @classmethod
+    async def open(cls, db: Database, *, secret_key: str | None = None,
+                   clock: Callable[[], float] = time.time) -> AppDB:
+        """Create the tables if needed."""
+        await db.executescript(SCHEMA)
+        return cls(db, fernet=make_fernet(secret_key), clock=clock)
+
+    @property
+    def can_store_secrets(self) -> bool:
+        """True when an encryption key is configured."""
+        return self._fernet is not None
+
+    # ------------------------------------------------------------------ cards
+
+    async def create_card(self, row: CardRow) -> None:
+        """Insert a new card row."""
+        now = self._clock()
+        await self.db.execute(
+            "INSERT INTO cards (card_id, run_thread_id, interrupt_id, conversation_id, platform,"
+            " workspace_id, channel_id, thread_id, message_id, requester_id, requester_name,"
+            " team_id, title, summary, moves, decisions, status, created_at, updated_at)"
+            " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            (row.card_id, row.run_thread_id, row.interrupt_id, row.conversation_id, row.platform,
+             row.workspace_id, row.channel_id, row.thread_id, row.message_id, row.requester_id,
+             row.requester_name, row.team_id, row.title, row.summary, json.dumps(row.moves),
+             json.dumps(row.decisions), row.status, now, now))
+
+    async def set_card_message(self, card_id: str, message_id: str) -> None:
+        """Remember which chat message shows the card."""
+        await self.db.execute("UPDATE cards SET message_id=?, updated_at=? WHERE card_id=?",
+                              (message_id, self._clock(), card_id))
+
+    async def get_card(self, card_id: str) -> CardRow | None:
+        """The card, or None."""
+        r = await self.db.fetchone("SELECT * FROM cards WHERE card_id=?", (card_id,))
+        return _card(r) if r else None
+
+    async def card_for_run(self, run_thread_id: str, interrupt_id: str) -> CardRow | None:
+        """The card of a pending interrupt, if one was already drawn."""
+        r = await self.db.fetchone(
+            "SELECT * FROM cards WHERE run_thread_id=? AND interrupt_id=?",
+            (run_thread_id, interrupt_id))
+        return _card(r) if r else None
+
+    async def record_move_decision(self, card_id: str, move_index: int, decision: str) -> bool:
+        """Record one move's decision on a pending card; False if already decided (atomic)."""
+        async with self.db.transaction():
+            r = await self.db.fetchone("SELECT status, decisions FROM cards WHERE card_id=?",
+                                       (card_id,))
+            if r is None or r["status"] != "pending":
+                return False
+            decisions = json.loads(r["decisions"])
+            key = str(move_index)
+            if key in decisions:
+                return False
+            decisions[key] = decision
+            await self.db.execute("UPDATE cards SET decisions=?, updated_at=? WHERE card_id=?",
+                                  (json.dumps(decisions), self._clock(), card_id), commit=False)
+            return True
+
+    async def claim_card(self, card_id: str, *, user_id: str, user_name: str,
+                         decisions: dict[str, str] | None = None,
+                         stale_after: float = 600.0) -> bool:
+        """Move a card from pending to deciding (only one caller wins). A card stuck in
+        `deciding` for `stale_after` seconds (crash mid-decision) can be claimed again."""
+        now = self._clock()
+        async with self.db.transaction():
+            r = await self.db.fetchone("SELECT status, decisions, updated_at FROM cards "
+                                       "WHERE card_id=?", (card_id,))
+            if r is None:
+                return False
+            if r["status"] == "deciding" and now - r["updated_at"] < stale_after:
+                return False
+            if r["status"] not in ("pending", "deciding"):
+                return False
+            merged = json.loads(r["decisions"])
+            if decisions:
+                for k, v in decisions.items():
+                    merged.setdefault(k, v)
+            await self.db.execute(
+                "UPDATE cards SET status='deciding', decisions=?, decided_by=?, "
+                "decided_by_name=?, updated_at=? WHERE card_id=?",
+                (json.dumps(merged), user_id, user_name, now, card_id), commit=False)
+            return True
+
+    async def finish_card(self, card_id: str, *, status: str,
+                          result: dict[str, Any] | None = None) -> None:
+        """Mark the card decided (`approved` | `declined` | `partial` | `expired` | `failed`)."""
+        now = self._clock()
+        await self.db.execute(
+            "UPDATE cards SET status=?, result=?, decided_at=?, updated_at=? WHERE card_id=?",
+            (status, json.dumps(result) if result is not None else None, now, now, card_id))
+
+    async def release_card(self, card_id: str) -> None:
+        """Put a card back to pending (the decision could not be delivered)."""
+        await self.db.execute(
+            "UPDATE cards SET status='pending', decided_by=NULL, decided_by_name=NULL, "
+            "updated_at=? WHERE card_id=? AND status='deciding'", (self._clock(), card_id))
+
+    async def pending_cards(self, conversation_id: str | None = None) -> list[CardRow]:
+        """Cards still waiting for a decision (newest first)."""
+        if conversation_id is None:
+            rows = await self.db.fetchall(
+                "SELECT * FROM cards WHERE status='pending' ORDER BY created_at DESC")
+        else:
+            rows = await self.db.fetchall(
+                "SELECT * FROM cards WHERE status='pending' AND conversation_id=? "
+                "ORDER BY created_at DESC", (conversation_id,))
+        return [_card(r) for r in rows]
+
+    # ------------------------------------------------------------------ audit
+
+    async def audit(self, *, card_id: str, run_thread_id: str, platform: str, user_id: str,
+                    user_name: str, decision: str, result: str, move_index: int | None = None,
+                    move_id: str | None = None, move_label: str = "") -> None:
+        """Append one decision to the audit table."""
+        await self.db.execute(
+            "INSERT INTO audit (at, card_id, run_thread_id, platform, user_id, user_name, "
+            "move_index, move_id, move_label, decision, result) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+            (self._clock(), card_id, run_thread_id, platform, user_id, user_name, move_index,
+             move_id, move_label, decision, result))
+
+    async def audit_rows(self, card_id: str | None = None) -> list[dict[str, Any]]:
+        """Audit rows (oldest first), optionally of one card."""
+        if card_id is None:
+            rows = await self.db.fetchall("SELECT * FROM audit ORDER BY id")
+        else:
+            rows = await self.db.fetchall("SELECT * FROM audit WHERE card_id=? ORDER BY id",
+                                          (card_id,))
+        return [dict(r) for r in rows]
+
+    # ------------------------------------------------------------------ league links
+
+    async def set_link(self, *, platform: str, workspace_id: str, user_id: str, league_id: int,
+                       season: int | None, team_id: int,
+                       cookies: tuple[str, str] | None = None) -> None:
+        """Store a user's league link; cookies are encrypted (SecretKeyMissing without a key).
+        A link without cookies keeps previously stored cookies."""
+        blob: bytes | None = None
+        if cookies is not None:
+            if self._fernet is None:
+                raise SecretKeyMissing()
+            blob = self._fernet.encrypt(json.dumps(list(cookies)).encode())
+        now = self._clock()
+        await self.db.execute(
+            "INSERT INTO league_links (platform, workspace_id, user_id, league_id, season, "
+            "team_id, cookies, updated_at) VALUES (?,?,?,?,?,?,?,?) "
+            "ON CONFLICT(platform, workspace_id, user_id) DO UPDATE SET "
+            "league_id=excluded.league_id, season=excluded.season, team_id=excluded.team_id, "
+            "cookies=COALESCE(excluded.cookies, league_links.cookies), "
+            "updated_at=excluded.updated_at",
+            (platform, workspace_id, user_id, league_id, season, team_id, blob, now))
+
+    async def get_link(self, platform: str, workspace_id: str, user_id: str) -> LeagueLink | None:
+        """A user's link (cookies decrypted when the key allows), or None."""
+        r = await self.db.fetchone(
+            "SELECT * FROM league_links WHERE platform=? AND workspace_id=? AND user_id=?",
+            (platform, workspace_id, user_id))
+        return self._link(r) if r else None
+
+    async def links_for_team(self, league_id: int, team_id: int) -> list[LeagueLink]:
+        """Every user linked to that fantasy team."""
+        rows = await self.db.fetchall(
+            "SELECT * FROM league_links WHERE league_id=? AND team_id=?", (league_id, team_id))
+        return [self._link(r) for r in rows]
+
+    async def cookies_for_league(self, league_id: int) -> tuple[str, str] | None:
+        """Decrypted cookies of the most recent link of that league that has some."""
+        rows = await self.db.fetchall(
+            "SELECT * FROM league_links WHERE league_id=? AND cookies IS NOT NULL "
+            "ORDER BY updated_at DESC", (league_id,))
+        for r in rows:
+            c = self._link(r).cookies()
+            if c:
+                return c
+        return None
+
+    async def delete_link(self, platform: str, workspace_id: str, user_id: str) -> bool:
+        """Remove a user's link (and its cookies)."""
+        n = await self.db.execute(
+            "DELETE FROM league_links WHERE platform=? AND workspace_id=? AND user_id=?",
+            (platform, workspace_id, user_id))
+        return n > 0
+
+    def _link(self, r: Any) -> LeagueLink:
+        cookies: tuple[str, str] | None = None
+        blob = r["cookies"]
+        if blob is not None and self._fernet is not None:
+            try:
+                s2, swid = json.loads(self._fernet.decrypt(bytes(blob)))
+                cookies = (s2, swid)
+            except (InvalidToken, ValueError):
+                cookies = None
+        return LeagueLink(r["platform"], r["workspace_id"], r["user_id"], int(r["league_id"]),
+                          r["season"], int(r["team_id"]), blob is not None, cookies)
+
+    # ------------------------------------------------------------------ daily posts
+
+    async def set_schedule(self, s: DailySchedule) -> None:
+        """Create or replace a channel's daily post schedule."""
+        await self.db.execute(
+            "INSERT INTO daily_schedules (channel_key, platform, workspace_id, channel_id, hhmm,"
+            " tz, team_id, created_by, updated_at) VALUES (?,?,?,?,?,?,?,?,?)"
+            " ON CONFLICT(channel_key) DO UPDATE SET hhmm=excluded.hhmm, tz=excluded.tz,"
+            " team_id=excluded.team_id, created_by=excluded.created_by,"
+            " updated_at=excluded.updated_at",
+            (s.channel_key, s.platform, s.workspace_id, s.channel_id, s.hhmm, s.tz, s.team_id,
+             s.created_by, self._clock()))
+
+    async def delete_schedule(self, channel_key: str) -> bool:
+        """Turn a channel's daily post off."""
+        return await self.db.execute("DELETE FROM daily_schedules WHERE channel_key=?",
+                                     (channel_key,)) > 0
+
+    async def schedules(self, platform: str | None = None) -> list[DailySchedule]:
+        """All daily schedules (optionally of one platform)."""
+        if platform is None:
+            rows = await self.db.fetchall("SELECT * FROM daily_schedules ORDER BY channel_key")
+        else:
+            rows = await self.db.fetchall(
+                "SELECT * FROM daily_schedules WHERE platform=? ORDER BY channel_key", (platform,))
+        return [DailySchedule(r["channel_key"], r["platform"], r["workspace_id"],
+                              r["channel_id"], r["hhmm"], r["tz"], r["team_id"], r["created_by"])
+                for r in rows]
+
+    async def claim_daily_post(self, channel_key: str, local_date: str, *,
+                               retry_failed_after: float = 300.0) -> bool:
+        """Claim the day's post for a channel; False if it was already posted or is being
+        posted. A failed attempt can be claimed again after `retry_failed_after` seconds."""
+        now = self._clock()
+        async with self.db.transaction():
+            r = await self.db.fetchone(
+                "SELECT status, at FROM daily_posts WHERE channel_key=? AND local_date=?",
+                (channel_key, local_date))
+            if r is not None:
+                if r["status"] != "failed" or now - r["at"] < retry_failed_after:
+                    return False
+            await self.db.execute(
+                "INSERT OR REPLACE INTO daily_posts (channel_key, local_date, status, at) "
+                "VALUES (?,?,?,?)", (channel_key, local_date, "posting", now), commit=False)
+            return True
+
+    async def finish_daily_post(self, channel_key: str, local_date: str, *, ok: bool,
+                                message_id: str | None = None) -> None:
+        """Mark the day's post as posted (or failed, so it can be retried)."""
+        await self.db.execute(
+            "UPDATE daily_posts SET status=?, message_id=?, at=? "
+            "WHERE channel_key=? AND local_date=?",
+            ("posted" if ok else "failed", message_id, self._clock(), channel_key, local_date))
+
+    async def daily_posts(self, channel_key: str) -> list[dict[str, Any]]:
+        """The ledger of one channel."""
+        rows = await self.db.fetchall(
+            "SELECT * FROM daily_posts WHERE channel_key=? ORDER BY local_date", (channel_key,))
+        return [dict(r) for r in rows]
+
+    # ------------------------------------------------------------------ events / rate limits
+
+    async def mark_event_processed(self, event_id: str, *, keep_seconds: float = 86400.0
+                                   ) -> bool:
+        """True the first time an event id is seen; False for a retry/duplicate."""
+        now = self._clock()
+        n = await self.db.execute(
+            "INSERT OR IGNORE INTO processed_events (event_id, at) VALUES (?,?)", (event_id, now))
+        if n and secrets.randbelow(50) == 0:
+            await self.db.execute("DELETE FROM processed_events WHERE at < ?",
+                                  (now - keep_seconds,))
+        return n > 0
+
+    async def take_token(self, user_key: str, *, capacity: float, per_minute: float) -> float:
+        """Take one token from a user's bucket. Returns 0.0 when allowed, else the seconds
+        to wait until a token is available (nothing is taken)."""
+        now = self._clock()
+        rate = per_minute / 60.0
+        async with self.db.transaction():
+            r = await self.db.fetchone("SELECT tokens, updated FROM rate_buckets WHERE user_key=?",
+                                       (user_key,))
+            tokens = capacity if r is None else min(
+                capacity, r["tokens"] + max(0.0, now - r["updated"]) * rate)
+            if tokens < 1.0:
+                return (1.0 - tokens) / rate if rate > 0 else float("inf")
+            await self.db.execute(
+                "INSERT OR REPLACE INTO rate_buckets (user_key, tokens, updated) VALUES (?,?,?)",
+                (user_key, tokens - 1.0, now), commit=False)
+            return 0.0
+
+
+def _card(r: Any) -> CardRow:
+    return CardRow(
+        card_id=r["card_id"], run_thread_id=r["run_thread_id"], interrupt_id=r["interrupt_id"],
+        conversation_id=r["conversation_id"], platform=r["platform"],
+        workspace_id=r["workspace_id"], channel_id=r["channel_id"], thread_id=r["thread_id"],
+        message_id=r["message_id"], requester_id=r["requester_id"],
+        requester_name=r["requester_name"], team_id=r["team_id"], title=r["title"],
+        summary=r["summary"], moves=json.loads(r["moves"]), decisions=json.loads(r["decisions"]),
+        status=r["status"], decided_by=r["decided_by"], decided_by_name=r["decided_by_name"],
+        decided_at=r["decided_at"], result=json.loads(r["result"]) if r["result"] else None,
+        created_at=r["created_at"], updated_at=r["updated_at"])
+
+
+__all__ = ["AppDB", "CardRow", "DailySchedule", "LeagueLink", "SecretKeyMissing", "make_fernet",
+           "new_card_id"]
