@@ -95,8 +95,10 @@ async def load_context(deps: AgentDeps, *, refresh: bool = False,
     async with deps._lock:
         ctx = deps._ctx
         if ctx is None or refresh:
-            league = await deps.espn.get_league()
+            # schedule first: the client's last_fetch_info (what tools report as
+            # freshness) must describe the league (rosters), the data that goes stale
             schedule = await deps.espn.get_pro_schedule()
+            league = await deps.espn.get_league()
             my_team = None
             opponent = None
             if deps.my_team_id is not None:
