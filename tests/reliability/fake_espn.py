@@ -30,7 +30,9 @@ SWID = "{7E3A1C2B-4D5F-4A6B-9C8D-0E1F2A3B4C5D}"
 class FakeEspn:
     """Threaded HTTP server; read `.base_url`, set `.mode`, inspect `.hits` / `.cookies`."""
 
-    def __init__(self) -> None:
+    def __init__(self, league: object | None = None) -> None:
+        #: A fantasy.demo DemoLeague: "ok" then serves it like ESPN would (a live league).
+        self.league = league
         self.mode: str | int = "ok"
         self.delay = 1.0
         self.hits = 0
@@ -52,7 +54,10 @@ class FakeEspn:
                 if mode == "timeout":
                     time.sleep(fake.delay)
                     mode = "ok"
-                if mode == "ok":
+                if mode == "ok" and fake.league is not None:
+                    code, body = fake._serve_league(self.path, dict(self.headers))
+                    ctype = "application/json"
+                elif mode == "ok":
                     body = SCHEDULE if "proTeamSchedules_wl" in self.path else CARD
                     code, ctype = 200, "application/json"
                 elif mode == "garbage":
@@ -82,6 +87,18 @@ class FakeEspn:
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self._httpd.daemon_threads = True
         self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
+
+    def _serve_league(self, path: str, headers: dict[str, str]) -> tuple[int, bytes]:
+        import httpx
+
+        from fantasy.demo.league import DemoTransport
+
+        req = httpx.Request("GET", "http://127.0.0.1" + path,
+                            headers={k.lower(): v for k, v in headers.items()})
+        body = DemoTransport(self.league)._route(req)
+        if body is None:
+            return 404, b'{"messages": ["not found"]}'
+        return 200, json.dumps(body, separators=(",", ":")).encode()
 
     @property
     def base_url(self) -> str:

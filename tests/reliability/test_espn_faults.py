@@ -5,6 +5,7 @@ and no cookie in any message or log line even when the server echoes it."""
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 from collections.abc import AsyncIterator, Iterator
 
@@ -234,3 +235,49 @@ async def test_shape_error_with_echoed_cookie_does_not_leak(espn, caplog) -> Non
         assert_clean(str(exc) + repr(exc))
     await client.aclose()
     assert_clean(caplog.text)
+
+
+# --------------------------------------------------------------------------- what the tools say
+
+
+async def test_tools_report_stale_age_and_circuit_to_the_model(cache) -> None:
+    """A live league served over a real socket: during an outage the tools answer from the
+    stale cache and say how old it is; with the circuit open and nothing cached they give a
+    clear ESPN error naming the retry time."""
+    from agents.shared.deps import AgentDeps
+    from agents.shared.tool_registry import build_tools, tools_by_name
+    from fantasy.demo.league import DemoLeague
+
+    ttl_cache, cache_clock = cache
+    league = DemoLeague("points")
+    breaker_clock = Clock()
+    with FakeEspn(league=league) as fake:
+        client = EspnClient(league.league_id, league.season, espn_s2=ESPN_S2, swid=SWID,
+                            base_url=fake.base_url, cache=ttl_cache, max_retries=0,
+                            today=lambda: league.today,
+                            circuit=CircuitBreaker(2, 30.0, clock=breaker_clock))
+        deps = AgentDeps(espn=client, news=None, model=None, today=lambda: league.today,
+                         my_team_id=1)
+        tools = tools_by_name(build_tools(deps))
+        ok = await tools["get_my_roster"].ainvoke({})
+        assert "error" not in ok and ok["freshness"]["stale"] is False and ok["players"]
+
+        cache_clock.t += 600
+        fake.mode = 503
+        for _ in range(3):
+            deps.reset_context()
+            res = await tools["get_my_roster"].ainvoke({})
+            assert [p["id"] for p in res["players"]] == [p["id"] for p in ok["players"]]
+            fr = res["freshness"]
+            assert fr["stale"] is True and fr["age_seconds"] == pytest.approx(600, abs=1)
+            assert "showing a cached copy 600s old" in fr["note"]
+        assert client.circuit.state == OPEN
+        assert "ESPN is not responding" in fr["note"]  # the last one never called ESPN
+
+        deps.reset_context()
+        await ttl_cache.invalidate_prefix("")  # nothing cached any more
+        res = await tools["get_my_roster"].ainvoke({})
+        assert res["error_type"] == "espn_error" and res["espn_error"] == "EspnCircuitOpen"
+        assert "try ESPN again in 30 s" in res["error"]
+        assert_clean(json.dumps(res))
+        await client.aclose()
