@@ -359,6 +359,8 @@ class FanviseTools:
                      "note": f"live ESPN card unavailable ({exc}); status from the cached "
                              "league data"}
         team = ctx.league.team_of_player(p.id)
+        dates = _window(self.deps, ctx.league)
+        games = ctx.schedule.count_games(p.pro_team_id, dates) if p.pro_team_id else 0
         return {
             "status": "FOUND", "id": src.id, "name": src.name, "team": src.pro_team,
             "positions": src.positions, "injury_status": src.injury_status,
@@ -369,6 +371,10 @@ class FanviseTools:
             "on_my_team": bool(team and team.id == self.deps.my_team_id),
             "percent_owned": round(src.percent_owned, 1),
             "per_game": _per_game(src, ctx.league, self.deps.today_date()),
+            "games_left": games,
+            "expected_games": round(sum(play_probability(src, d) for d in dates
+                                        if p.pro_team_id in ctx.schedule.teams_playing_on(d)), 2),
+            "fantasy_team_id": team.id if team else None,
             "freshness": fresh,
         }
 
