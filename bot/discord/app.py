@@ -222,14 +222,14 @@ def _add_commands(tree: app_commands.CommandTree) -> None:
         await _bot(interaction).run_command(interaction, "player", {"text": name, "player": name},
                                             f"/player {name}")
 
-    @tree.command(name="optimize", description="Weekly matchup moves to approve or decline")
-    @app_commands.describe(request="Optional focus, e.g. 'punt FT%, need blocks'")
-    async def optimize(interaction: discord.Interaction, request: str | None = None) -> None:
-        await _bot(interaction).run_command(interaction, "optimize", {"text": request or ""},
-                                            f"/optimize {request or ''}".strip())
+    @tree.command(name="optimize", description="This week's drop/add moves to approve or decline")
+    @app_commands.describe(focus="Optional categories to focus on, e.g. 'AST STL'")
+    async def optimize(interaction: discord.Interaction, focus: str | None = None) -> None:
+        await _bot(interaction).run_command(interaction, "optimize", {"text": focus or ""},
+                                            f"/optimize {focus or ''}".strip())
 
-    @tree.command(name="lineup", description="Today's optimal lineup")
-    @app_commands.describe(day="Optional day (YYYY-MM-DD)")
+    @tree.command(name="lineup", description="Optimal starters vs your current ESPN lineup")
+    @app_commands.describe(day="today, tomorrow or YYYY-MM-DD")
     async def lineup(interaction: discord.Interaction, day: str | None = None) -> None:
         args = {"text": day or ""}
         if day:
@@ -237,23 +237,28 @@ def _add_commands(tree: app_commands.CommandTree) -> None:
         await _bot(interaction).run_command(interaction, "lineup", args,
                                             f"/lineup {day or ''}".strip())
 
-    @tree.command(name="stream", description="Streaming pickups for the coming days")
-    @app_commands.describe(request="Optional focus, e.g. 'rebounds'")
-    async def stream(interaction: discord.Interaction, request: str | None = None) -> None:
-        await _bot(interaction).run_command(interaction, "stream", {"text": request or ""},
-                                            f"/stream {request or ''}".strip())
+    @tree.command(name="stream", description="Streaming pickups for this week")
+    @app_commands.describe(focus="Optional position or categories, e.g. 'C' or 'assists'")
+    async def stream(interaction: discord.Interaction, focus: str | None = None) -> None:
+        await _bot(interaction).run_command(interaction, "stream", {"text": focus or ""},
+                                            f"/stream {focus or ''}".strip())
 
-    @tree.command(name="link", description="Link this channel to your ESPN league (private)")
-    @app_commands.describe(league_id="ESPN league id", team_id="Your team id in the league",
+    @tree.command(name="link", description="Link your ESPN team (private; no options: show it)")
+    @app_commands.describe(team_id="Your team id (ESPN team page URL: teamId=…)",
+                           league_id="ESPN league id (default: this bot's league)",
                            season="Season year, e.g. 2025",
-                           espn_s2="espn_s2 cookie (private leagues; never shown)",
-                           swid="SWID cookie (private leagues; never shown)")
-    async def link(interaction: discord.Interaction, league_id: int,
-                   team_id: int | None = None, season: int | None = None,
-                   espn_s2: str | None = None, swid: str | None = None) -> None:
-        args: dict[str, Any] = {"league_id": league_id, "team_id": team_id, "season": season,
+                           espn_s2="espn_s2 cookie (private leagues; stored encrypted, never shown)",
+                           swid="SWID cookie (private leagues; stored encrypted, never shown)",
+                           remove="Remove your link and any stored cookies")
+    async def link(interaction: discord.Interaction, team_id: int | None = None,
+                   league_id: int | None = None, season: int | None = None,
+                   espn_s2: str | None = None, swid: str | None = None,
+                   remove: bool = False) -> None:
+        args: dict[str, Any] = {"team_id": team_id, "league_id": league_id, "season": season,
                                 "espn_s2": espn_s2, "swid": swid}
         args = {k: v for k, v in args.items() if v is not None}
+        if remove:
+            args = {"text": "off"}
         await _bot(interaction).run_command(interaction, "link", args, "/link")
 
     @tree.command(name="daily", description="Daily lineup post in this channel (admins)")

@@ -44,7 +44,9 @@ async def test_command_tree_has_all_commands_and_syncs_to_a_guild(fake_discord):
     assert put.path == f"/applications/{fd.APP_ID}/guilds/{fd.GUILD_ID}/commands"
     assert {c["name"] for c in put.json} == COMMANDS
     link = next(c for c in put.json if c["name"] == "link")
-    assert [o["name"] for o in link["options"]][:1] == ["league_id"]
+    assert [o["name"] for o in link["options"]] == ["team_id", "league_id", "season", "espn_s2",
+                                                    "swid", "remove"]
+    assert not any(o["required"] for o in link["options"])
     assert bot.intents.message_content  # needed for follow-up messages in threads
     await bot.close()
 
@@ -53,7 +55,7 @@ async def test_slash_command_defers_opens_thread_and_calls_core(fake_discord):
     core = ScriptedCore()
     bot = await start(core)
     t0 = time.monotonic()
-    send(bot, fake_discord, ev.slash("optimize", REQUESTER, {"request": "need blocks"}))
+    send(bot, fake_discord, ev.slash("optimize", REQUESTER, {"focus": "need blocks"}))
     cb = (await fake_discord.wait_for("POST", "/callback$"))[0]
     assert time.monotonic() - t0 < 3.0
     assert cb.json["type"] == 5 and not (cb.json.get("data") or {}).get("flags")  # public defer

@@ -1,0 +1,253 @@
+"""Slack adapter (slack-bolt async): `/fanvise <subcommand>`, mentions, thread replies, buttons.
+
+Thin by design: each event is acknowledged first (Slack's 3 s rule; bolt returns the HTTP
+response as soon as `ack()` runs and the listener continues as a task), then becomes one
+ChatCore call. HTTP mode verifies Slack's v0 signatures (bad or >5 min old -> 401); Socket
+Mode is used when an app-level token (xapp-…) is configured.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+from typing import Any
+
+from aiohttp import web
+from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler
+from slack_bolt.async_app import AsyncApp
+from slack_sdk.errors import SlackApiError
+from slack_sdk.web.async_client import AsyncWebClient
+
+from bot.core.models import ThreadRef, UserRef
+from bot.slack.render import ACTION_ID_PATTERN, clip
+from bot.slack.store import EventDeduper, ThreadRegistry
+from bot.slack.surface import SlackSurface
+
+log = logging.getLogger(__name__)
+
+SUBCOMMANDS = ("ask", "player", "optimize", "lineup", "stream", "link", "daily", "help")
+PRIVATE = ("link", "help", "daily")
+DEFAULT_COMMAND = "/fanvise"
+_MENTION = re.compile(r"<@[A-Z0-9]+(?:\|[^>]*)?>")
+
+
+def parse_command(text: str) -> tuple[str, dict[str, Any]]:
+    """`/fanvise` text -> (subcommand, {"text": rest}); the core parses the rest (link ids,
+    daily time and zone, lineup day...). No text -> help; an unknown first word -> ask."""
+    text = (text or "").strip()
+    if not text:
+        return "help", {}
+    first, _, rest = text.partition(" ")
+    name = first.lower()
+    if name not in SUBCOMMANDS:
+        return "ask", {"text": text}
+    return name, {"text": rest.strip()}
+
+
+def _admins(settings: Any, admin_user_ids: Any) -> set[str]:
+    raw = admin_user_ids if admin_user_ids is not None else getattr(
+        settings, "slack_admin_user_ids", None)
+    if not raw:
+        return set()
+    if isinstance(raw, str):
+        raw = raw.split(",")
+    return {str(u).strip() for u in raw if str(u).strip()}
+
+
+def _database(core: Any) -> Any:
+    """The storage.db.Database behind the core's AppDB (or None)."""
+    app_db = getattr(core, "db", None)
+    if app_db is not None and hasattr(app_db, "executescript"):
+        return app_db
+    return getattr(app_db, "db", None)
+
+
+def use_socket_mode(settings: Any) -> bool:
+    """Socket Mode when SLACK_APP_TOKEN is set, unless SLACK_MODE=http."""
+    return (bool(_secret(getattr(settings, "slack_app_token", None)))
+            and getattr(settings, "slack_mode", "socket") != "http")
+
+
+def _secret(value: Any) -> str | None:
+    if value is None:
+        return None
+    getter = getattr(value, "get_secret_value", None)
+    return getter() if getter else str(value)
+
+
+def build_slack_app(core: Any, settings: Any = None, *, client: AsyncWebClient | None = None,
+                    db: Any = None, signing_secret: str | None = None,
+                    admin_user_ids: Any = None, socket_mode: bool | None = None,
+                    command: str | None = None) -> AsyncApp:
+    """A bolt AsyncApp wired to `core`.
+
+    `client` defaults to AsyncWebClient(settings.slack_bot_token). Retried events are
+    dropped with `core.seen_event` (app_db) when the core has it, else a small table of our
+    own; `db` (a storage.db.Database, default: the core's) also remembers the threads FanVise
+    takes part in. `admin_user_ids` (default settings.slack_admin_user_ids, comma-separated)
+    are the installing admins. Socket Mode (no signature check) when an app token is set and
+    SLACK_MODE is not "http"."""
+    if client is None:
+        client = AsyncWebClient(token=_secret(getattr(settings, "slack_bot_token", None)))
+    secret = signing_secret or _secret(getattr(settings, "slack_signing_secret", None))
+    if socket_mode is None:
+        socket_mode = use_socket_mode(settings)
+    app = AsyncApp(client=client, signing_secret=secret or "",
+                   request_verification_enabled=not socket_mode)
+    db = db if db is not None else _database(core)
+    threads = ThreadRegistry(db)
+    seen_event = getattr(core, "seen_event", None)
+    if seen_event is None:
+        own = EventDeduper(db)
+
+        async def seen_event(event_id: str) -> bool:
+            return not await own.first_seen(event_id)
+
+    async def first_seen(event_id: str) -> bool:
+        return not event_id or not await seen_event(event_id)
+    admins = _admins(settings, admin_user_ids)
+    slash = command or getattr(settings, "slack_command", None) or DEFAULT_COMMAND
+
+    def user_ref(user_id: str, name: str = "") -> UserRef:
+        return UserRef("slack", user_id, name, is_admin=user_id in admins)
+
+    async def fail(surface: SlackSurface, thread: ThreadRef, user: UserRef, what: str,
+                   exc: Exception) -> None:
+        log.exception("%s failed: %s", what, type(exc).__name__)
+        try:
+            await surface.ephemeral(thread, user, "Sorry, something went wrong. Please try again.")
+        except Exception:  # noqa: BLE001
+            log.warning("could not tell the user about the failure")
+
+    @app.command(slash)
+    async def on_command(ack: Any, body: dict[str, Any], client: AsyncWebClient,
+                         respond: Any) -> None:
+        name, args = parse_command(body.get("text", ""))
+        if name == "link":
+            await ack(text="Linking your league… (cookies are stored encrypted and never shown)")
+        else:
+            await ack()
+        user = user_ref(body["user_id"], body.get("user_name", ""))
+        channel_ref = ThreadRef("slack", body.get("team_id", ""), body["channel_id"], "")
+        surface = SlackSurface(client)
+        if name in PRIVATE:
+            private = surface.private_to(user.user_id, body.get("response_url"))
+            try:
+                await core.handle_command(private, channel_ref, user, name, args)
+            except Exception as exc:  # noqa: BLE001
+                await fail(private, channel_ref, user, f"/fanvise {name}", exc)
+            return
+        asked = " ".join(p for p in (slash, name, args.get("text", "")) if p)
+        summary = clip(f"<@{user.user_id}> asked: `{asked}`", 3000)
+        try:
+            root = await client.chat_postMessage(channel=body["channel_id"], text=summary)
+        except SlackApiError as exc:
+            log.warning("cannot post in %s: %s", body["channel_id"], exc.response.get("error"))
+            await respond(text="I can't post in this channel. Invite me first "
+                               "(`/invite @FanVise`) or use me in a channel I'm in.",
+                          response_type="ephemeral")
+            return
+        thread = channel_ref.in_thread(str(root["ts"]))
+        await threads.remember(thread.conversation_id)
+        try:
+            await core.handle_command(surface, thread, user, name, args)
+        except Exception as exc:  # noqa: BLE001
+            await fail(surface, thread, user, f"/fanvise {name}", exc)
+
+    @app.event("app_mention")
+    async def on_mention(body: dict[str, Any], event: dict[str, Any],
+                         client: AsyncWebClient) -> None:
+        if not await first_seen(body.get("event_id", "")):
+            return
+        team = body.get("team_id") or event.get("team", "")
+        thread = ThreadRef("slack", team, event["channel"],
+                           event.get("thread_ts") or event["ts"])
+        await threads.remember(thread.conversation_id)
+        user = user_ref(event.get("user", ""))
+        text = _MENTION.sub("", event.get("text", "")).strip()
+        surface = SlackSurface(client)
+        try:
+            if text:
+                await core.handle_message(surface, thread, user, text)
+            else:
+                await core.handle_command(surface, thread, user, "help", {})
+        except Exception as exc:  # noqa: BLE001
+            await fail(surface, thread, user, "mention", exc)
+
+    @app.event("message")
+    async def on_message(body: dict[str, Any], event: dict[str, Any], context: Any,
+                         client: AsyncWebClient) -> None:
+        if event.get("subtype") or event.get("bot_id"):
+            return  # edits, joins, bot posts (incl. our own)
+        thread_ts = event.get("thread_ts")
+        if not thread_ts or thread_ts == event.get("ts"):
+            return  # not a thread reply
+        text = event.get("text", "")
+        bot_user = context.get("bot_user_id") if context else None
+        if bot_user and f"<@{bot_user}" in text:
+            return  # app_mention delivers this one
+        team = body.get("team_id") or event.get("team", "")
+        thread = ThreadRef("slack", team, event["channel"], thread_ts)
+        ours = bool(bot_user) and event.get("parent_user_id") == bot_user
+        if not ours and not await threads.known(thread.conversation_id):
+            return
+        if not await first_seen(body.get("event_id", "")):
+            return
+        user = user_ref(event.get("user", ""))
+        surface = SlackSurface(client)
+        try:
+            await core.handle_message(surface, thread, user, _MENTION.sub("", text).strip())
+        except Exception as exc:  # noqa: BLE001
+            await fail(surface, thread, user, "thread reply", exc)
+
+    @app.action(ACTION_ID_PATTERN)
+    async def on_action(ack: Any, body: dict[str, Any], action: dict[str, Any],
+                        client: AsyncWebClient) -> None:
+        await ack()
+        container = body.get("container") or {}
+        message = body.get("message") or {}
+        channel = container.get("channel_id") or (body.get("channel") or {}).get("id", "")
+        message_ts = container.get("message_ts") or message.get("ts", "")
+        thread_ts = container.get("thread_ts") or message.get("thread_ts") or message_ts
+        team = (body.get("team") or {}).get("id") or body["user"].get("team_id", "")
+        thread = ThreadRef("slack", team, channel, thread_ts)
+        user = user_ref(body["user"]["id"], body["user"].get("username", ""))
+        surface = SlackSurface(client)
+        try:
+            await core.handle_click(surface, thread, user, action["action_id"], message_ts)
+        except Exception as exc:  # noqa: BLE001
+            await fail(surface, thread, user, "button", exc)
+
+    return app
+
+
+async def serve_http(app: AsyncApp, *, host: str = "0.0.0.0", port: int = 3000,
+                     path: str = "/slack/events") -> web.AppRunner:
+    """Serve the bolt app's aiohttp server (HTTP mode, signatures verified); returns the runner."""
+    runner = web.AppRunner(app.web_app(path=path, port=port))
+    await runner.setup()
+    await web.TCPSite(runner, host, port).start()
+    return runner
+
+
+async def serve(app: AsyncApp, settings: Any = None, *, stop: asyncio.Event | None = None,
+                client: AsyncWebClient | None = None) -> None:
+    """Run until `stop` is set (or forever): Socket Mode with settings.slack_app_token,
+    otherwise HTTP on settings.slack_host:slack_port (default 0.0.0.0:3000)."""
+    stop = stop or asyncio.Event()
+    app_token = _secret(getattr(settings, "slack_app_token", None))
+    if app_token and use_socket_mode(settings):
+        handler = AsyncSocketModeHandler(app, app_token, web_client=client or app.client)
+        await handler.connect_async()
+        try:
+            await stop.wait()
+        finally:
+            await handler.close_async()
+        return
+    runner = await serve_http(app, host=getattr(settings, "slack_host", None) or "0.0.0.0",
+                              port=int(getattr(settings, "slack_port", None) or 3000))
+    try:
+        await stop.wait()
+    finally:
+        await runner.cleanup()

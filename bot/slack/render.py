@@ -1,0 +1,131 @@
+"""Draw the core's neutral OutgoingMessage / Card model as Slack Block Kit.
+
+Limits (slack_sdk validators, docs.slack.dev): 50 blocks per message, section text 3000,
+10 fields per section (2000 each), header 150, button text 75, action_id 255, value 2000,
+25 elements per actions block, context element text 3000. Slack buttons cannot be disabled:
+a disabled button is not drawn (the card's footer says who decided).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+SECTION_TEXT_MAX = 3000
+FIELD_TEXT_MAX = 2000
+FIELDS_PER_SECTION = 10
+HEADER_MAX = 150
+BUTTON_TEXT_MAX = 75
+ACTION_ID_MAX = 255
+ACTIONS_MAX = 25
+BLOCKS_MAX = 50
+FALLBACK_TEXT_MAX = 3000
+
+# Core button ids: fv:<action>:<card_id 12 hex>[:<move index>]
+ACTION_ID_PATTERN = re.compile(
+    r"^fv:(approve|decline|approveall|declineall):[0-9a-f]{12}(?::[0-9]{1,3})?$")
+
+
+def clip(text: str, limit: int) -> str:
+    """Cut to at most `limit` chars with an ellipsis."""
+    text = text or ""
+    return text if len(text) <= limit else text[: max(0, limit - 1)] + "…"
+
+
+def split_text(text: str, limit: int = SECTION_TEXT_MAX) -> list[str]:
+    """Split into chunks of at most `limit` chars at line or word breaks."""
+    text = text or ""
+    out: list[str] = []
+    while len(text) > limit:
+        cut = text.rfind("\n", 0, limit + 1)
+        if cut < limit // 2:
+            cut = text.rfind(" ", 0, limit + 1)
+        if cut < limit // 2:
+            cut = limit
+        out.append(text[:cut].rstrip())
+        text = text[cut:].lstrip("\n ")
+    if text:
+        out.append(text)
+    return out
+
+
+def to_mrkdwn(text: str) -> str:
+    """Common Markdown -> Slack mrkdwn: **bold** -> *bold*, [label](url) -> <url|label>,
+    and `&`, `<`, `>` escaped (except Slack's own <@U…>/<#C…>/<http…> tokens)."""
+    text = text or ""
+    text = re.sub(r"&(?!(amp|lt|gt);)", "&amp;", text)
+    text = re.sub(r"<(?![@#!]|https?://|mailto:)", "&lt;", text)
+    text = re.sub(r"(?<![@#!\w|/])>", "&gt;", text)
+    text = re.sub(r"\[([^\]]+)\]\((https?://[^)\s]+)\)", r"<\2|\1>", text)
+    text = re.sub(r"\*\*(.+?)\*\*", r"*\1*", text)
+    text = re.sub(r"__(.+?)__", r"_\1_", text)
+    return text
+
+
+def _section(text: str) -> dict[str, Any]:
+    return {"type": "section", "text": {"type": "mrkdwn", "text": clip(text, SECTION_TEXT_MAX)}}
+
+
+def card_blocks(card: Any) -> list[dict[str, Any]]:
+    """One Card -> header, text sections, field sections, context footer, actions."""
+    blocks: list[dict[str, Any]] = []
+    if card.title:
+        blocks.append({"type": "header", "text": {"type": "plain_text", "emoji": True,
+                                                  "text": clip(card.title, HEADER_MAX)}})
+    for chunk in split_text(to_mrkdwn(card.text or "")):
+        blocks.append(_section(chunk))
+    fields = [{"type": "mrkdwn",
+               "text": clip(f"*{to_mrkdwn(str(n))}*\n{to_mrkdwn(str(v))}", FIELD_TEXT_MAX)}
+              for n, v in (card.fields or [])]
+    for i in range(0, len(fields), FIELDS_PER_SECTION):
+        blocks.append({"type": "section", "fields": fields[i:i + FIELDS_PER_SECTION]})
+    if card.footer:
+        blocks.append({"type": "context", "elements": [
+            {"type": "mrkdwn", "text": clip(to_mrkdwn(card.footer), SECTION_TEXT_MAX)}]})
+    buttons = [b for b in (card.buttons or []) if not b.disabled][:ACTIONS_MAX]
+    if buttons:
+        elements = []
+        for b in buttons:
+            if len(b.custom_id) > ACTION_ID_MAX:
+                raise ValueError("action_id longer than 255 chars")
+            el: dict[str, Any] = {"type": "button", "action_id": b.custom_id,
+                                  "value": b.custom_id,
+                                  "text": {"type": "plain_text", "emoji": True,
+                                           "text": clip(b.label, BUTTON_TEXT_MAX)}}
+            if b.style in ("primary", "danger"):
+                el["style"] = b.style
+            elements.append(el)
+        blocks.append({"type": "actions", "elements": elements})
+    return blocks
+
+
+def fallback_text(msg: Any) -> str:
+    """Plain text for notifications and clients without blocks."""
+    parts = [msg.text or ""] + [c.title for c in (getattr(msg, "cards", None) or [])]
+    return clip("\n".join(p for p in parts if p) or " ", FALLBACK_TEXT_MAX)
+
+
+def render(msg: Any) -> list[list[dict[str, Any]]]:
+    """An OutgoingMessage -> the block lists of the Slack messages to post, in order
+    (at most 50 blocks each; a card is never split across messages when it fits in one)."""
+    blocks = [_section(c) for c in split_text(to_mrkdwn(msg.text or ""))]
+    for card in getattr(msg, "cards", None) or []:
+        if blocks:
+            blocks.append({"type": "divider"})
+        blocks.extend(card_blocks(card))
+    if not blocks:
+        blocks.append(_section(" "))
+    messages: list[list[dict[str, Any]]] = []
+    for i in range(0, len(blocks), BLOCKS_MAX):
+        messages.append(blocks[i:i + BLOCKS_MAX])
+    return messages
+
+
+def render_edit(msg: Any) -> list[dict[str, Any]]:
+    """An OutgoingMessage -> the blocks of one message edit (kept within 50 blocks)."""
+    blocks = [b for part in render(msg) for b in part]
+    if len(blocks) > BLOCKS_MAX:
+        actions = [b for b in blocks if b["type"] == "actions"]
+        rest = [b for b in blocks if b["type"] != "actions"]
+        blocks = rest[: BLOCKS_MAX - len(actions[:1])] + actions[:1]
+    return blocks

@@ -1,0 +1,117 @@
+"""ChatSurface for Slack (Web API through slack_sdk's AsyncWebClient).
+
+Threads are implicit in Slack (a reply carries the root's `thread_ts`), so `create_thread`
+only returns a ref. Errors: HTTP 429 -> RateLimitedError(Retry-After); message_not_found and
+friends -> MessageGone.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from slack_sdk.errors import SlackApiError
+from slack_sdk.web.async_client import AsyncWebClient
+from slack_sdk.webhook.async_client import AsyncWebhookClient
+
+from bot.core.errors import MessageGone, RateLimitedError
+from bot.core.models import ThreadRef, UserRef
+from bot.slack.render import (
+    SECTION_TEXT_MAX,
+    clip,
+    fallback_text,
+    render,
+    render_edit,
+    split_text,
+    to_mrkdwn,
+)
+
+GONE_ERRORS = {"message_not_found", "cant_update_message", "channel_not_found",
+               "thread_not_found", "is_archived", "edit_window_closed"}
+
+
+def _map_error(exc: SlackApiError) -> Exception:
+    resp = exc.response
+    if resp.status_code == 429 or resp.get("error") == "ratelimited":
+        return RateLimitedError(float(resp.headers.get("Retry-After", 1)))
+    if resp.get("error") in GONE_ERRORS:
+        return MessageGone(str(resp.get("error")))
+    return exc
+
+
+class SlackSurface:
+    """Draws the core's messages in Slack. `private_to(user_id)` gives a surface whose posts
+    are ephemeral to that user (used for /fanvise link, help, daily)."""
+
+    max_text = SECTION_TEXT_MAX
+
+    def __init__(self, client: AsyncWebClient, *, private_user: str | None = None,
+                 response_url: str | None = None) -> None:
+        self.client = client
+        self.private_user = private_user
+        self.response_url = response_url
+
+    def private_to(self, user_id: str, response_url: str | None = None) -> SlackSurface:
+        """A surface whose `post`/`edit` only `user_id` sees; with a slash command's
+        `response_url` the replies work even in channels FanVise was not invited to."""
+        return SlackSurface(self.client, private_user=user_id, response_url=response_url)
+
+    async def post(self, thread: ThreadRef, msg: Any) -> str:
+        """Post `msg` (Block Kit, split at 50 blocks); returns the last message's ts."""
+        ts = ""
+        text = fallback_text(msg)
+        try:
+            for blocks in render(msg):
+                if self.private_user and self.response_url:
+                    await self._respond(text, blocks)
+                elif self.private_user:
+                    resp = await self.client.chat_postEphemeral(
+                        channel=thread.channel_id, user=self.private_user, text=text,
+                        blocks=blocks, thread_ts=thread.thread_id or None)
+                    ts = str(resp.get("message_ts") or "")
+                else:
+                    resp = await self.client.chat_postMessage(
+                        channel=thread.channel_id, thread_ts=thread.thread_id or None,
+                        text=text, blocks=blocks, unfurl_links=False, unfurl_media=False)
+                    ts = str(resp["ts"])
+        except SlackApiError as exc:
+            raise _map_error(exc) from exc
+        return ts
+
+    async def _respond(self, text: str, blocks: list[dict[str, Any]] | None) -> None:
+        assert self.response_url
+        sent = await AsyncWebhookClient(self.response_url).send(
+            text=text, blocks=blocks, response_type="ephemeral")
+        if sent.status_code == 429:
+            raise RateLimitedError(float(sent.headers.get("Retry-After", 1)))
+        if sent.status_code >= 400:  # expired or used-up response_url
+            raise MessageGone(f"response_url: HTTP {sent.status_code}")
+
+    async def edit(self, thread: ThreadRef, message_id: str, msg: Any) -> None:
+        """chat.update one message (ephemeral messages cannot be updated: posted anew)."""
+        if self.private_user:
+            await self.post(thread, msg)
+            return
+        try:
+            await self.client.chat_update(channel=thread.channel_id, ts=message_id,
+                                          text=fallback_text(msg), blocks=render_edit(msg))
+        except SlackApiError as exc:
+            raise _map_error(exc) from exc
+
+    async def ephemeral(self, thread: ThreadRef, user: UserRef, text: str) -> None:
+        """Only `user` sees it: through the slash command's response_url when this surface
+        has one, else chat.postEphemeral (in the thread when there is one)."""
+        try:
+            for chunk in split_text(text, SECTION_TEXT_MAX) or [" "]:
+                if self.response_url and user.user_id == self.private_user:
+                    await self._respond(to_mrkdwn(chunk), None)
+                    continue
+                await self.client.chat_postEphemeral(
+                    channel=thread.channel_id, user=user.user_id, text=clip(to_mrkdwn(chunk), 3000),
+                    thread_ts=thread.thread_id or None)
+        except SlackApiError as exc:
+            raise _map_error(exc) from exc
+
+    async def create_thread(self, channel_ref: ThreadRef, title: str,
+                            first_message_id: str) -> ThreadRef:
+        """Slack threads hang off a message: the thread id is that message's ts."""
+        return channel_ref.in_thread(first_message_id)
