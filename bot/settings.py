@@ -76,6 +76,7 @@ class Settings(BaseSettings):
         "SLACK_SIGNING_SECRET", "slack_signing_secret"))
     slack_mode: Literal["socket", "http"] = Field("socket", validation_alias=_env(
         "SLACK_MODE", "slack_mode"))
+    slack_host: str = Field("0.0.0.0", validation_alias=_env("SLACK_HOST", "slack_host"))
     slack_port: int = Field(3000, validation_alias=_env("SLACK_PORT", "slack_port"))
     slack_admin_user_ids: str = Field("", validation_alias=_env("SLACK_ADMIN_USER_IDS",
                                                                  "slack_admin_user_ids"))

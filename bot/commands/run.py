@@ -1,9 +1,167 @@
-"""CLI commands for this feature area (filled in by its issue)."""
+"""`fanvise chat` and `fanvise run discord|slack|console`: start FanVise on a chat surface.
+
+Configuration comes from env / .env (bot.settings.Settings). Without any configuration it
+runs on the embedded demo league with the offline model. Shutdown (EOF, quit, Ctrl-C,
+SIGTERM) stops the scheduler and closes the runtime, ESPN client and database.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import logging
+import signal
+import sys
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated, Any
+
 import typer
+from pydantic import ValidationError
+
+log = logging.getLogger("fanvise.run")
+
+
+class Surface(StrEnum):
+    """Where to run."""
+
+    console = "console"
+    discord = "discord"
+    slack = "slack"
+
+
+def _settings(data_dir: Path | None) -> Any:
+    from bot.settings import Settings
+
+    try:
+        return Settings(data_dir=data_dir) if data_dir else Settings()
+    except ValidationError as exc:
+        lines = [f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors()]
+        typer.echo("error: bad configuration: " + "; ".join(lines), err=True)
+        raise typer.Exit(code=2) from None
+
+
+def _banner(app: Any) -> str:
+    s = app.settings
+    league = (f"demo league ({s.demo_variant})" if s.is_demo
+              else f"ESPN league {s.espn_league_id}")
+    mode = "offline mode (no GOOGLE_API_KEY)" if getattr(app.runtime, "offline", False) \
+        else "Gemini"
+    return (f"FanVise chat: {league}, {mode}. Ask a question, type /help, a number to pick "
+            "a choice, or quit.")
+
+
+def _install_signals(stop: asyncio.Event) -> None:
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        try:
+            loop.add_signal_handler(sig, stop.set)
+        except (NotImplementedError, RuntimeError, ValueError):
+            pass
+
+
+async def _serve(surface: Surface, settings: Any, *, session: str = "local") -> int:
+    from bot.core.app import FanViseApp
+    from bot.scheduler import DailyScheduler
+
+    app = await FanViseApp.open(settings)
+    scheduler: DailyScheduler | None = None
+    try:
+        if surface is Surface.console:
+            from bot.console.adapter import ConsoleSurface, run_console
+
+            con = ConsoleSurface(sys.stdout)
+            scheduler = DailyScheduler(app.app_db, lambda s: app.core.post_daily(con, s),
+                                       platforms={"console"})
+            app.core.on_schedule_change = scheduler.reload
+            await scheduler.start()
+            await run_console(app.core, stdin=sys.stdin, session=session, surface=con,
+                              banner=_banner(app))
+            return 0
+        stop = asyncio.Event()
+        _install_signals(stop)
+        if surface is Surface.discord:
+            settings.require("discord_token")
+            from bot.discord.app import build_discord_bot
+
+            bot = build_discord_bot(app.core, settings)
+
+            async def post_discord(s: Any) -> str:
+                await bot.wait_until_ready()
+                return await app.core.post_daily(bot.surface, s)
+
+            scheduler = DailyScheduler(app.app_db, post_discord, platforms={"discord"})
+            app.core.on_schedule_change = scheduler.reload
+            await scheduler.start()
+            runner = asyncio.create_task(bot.start(settings.secret("discord_token")))
+            stopper = asyncio.create_task(stop.wait())
+            done, _ = await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)
+            await bot.close()
+            stopper.cancel()
+            if runner in done and runner.exception() is not None:
+                raise runner.exception()  # type: ignore[misc]
+            return 0
+        settings.require("slack_bot_token")
+        if not settings.slack_app_token:
+            settings.require("slack_signing_secret")
+        from bot.slack.app import build_slack_app, serve
+        from bot.slack.surface import SlackSurface
+
+        slack = build_slack_app(app.core, settings)
+        scheduler = DailyScheduler(
+            app.app_db, lambda s: app.core.post_daily(SlackSurface(slack.client), s),
+            platforms={"slack"})
+        app.core.on_schedule_change = scheduler.reload
+        await scheduler.start()
+        await serve(slack, settings, stop=stop)
+        return 0
+    finally:
+        if scheduler is not None:
+            await scheduler.stop()
+        await app.close()
+        log.info("FanVise stopped cleanly")
+
+
+def _run(surface: Surface, data_dir: Path | None, session: str) -> None:
+    from bot.logging_setup import setup_logging
+
+    settings = _settings(data_dir)
+    settings.register_secrets()
+    level = settings.log_level
+    if surface is Surface.console and level == "INFO":
+        level = "WARNING"  # keep the chat readable; FANVISE_LOG_LEVEL=DEBUG still works
+    setup_logging(level, settings.log_format)
+    try:
+        asyncio.run(_serve(surface, settings, session=session))
+    except KeyboardInterrupt:
+        typer.echo("\nbye", err=True)
+    except ValueError as exc:
+        from fantasy.redact import redact
+        typer.echo(f"error: {redact(str(exc))}", err=True)
+        raise typer.Exit(code=2) from None
+    except Exception as exc:  # noqa: BLE001 - one clear line, never a traceback with secrets
+        from fantasy.redact import redact
+        log.debug("fatal", exc_info=True)
+        typer.echo(f"error: {type(exc).__name__}: {redact(str(exc))}", err=True)
+        raise typer.Exit(code=1) from None
+
+
+DataDirOpt = Annotated[Path | None, typer.Option(
+    "--data-dir", help="Data directory (default $FANVISE_DATA_DIR or ./fanvise-data)")]
+SessionOpt = Annotated[str, typer.Option(
+    "--session", help="Console conversation name; the same name continues it")]
 
 
 def register(app: typer.Typer) -> None:
-    """Add this area's commands to the root app."""
+    """Add `fanvise run` and `fanvise chat` to the root app."""
+
+    @app.command("run")
+    def run_cmd(surface: Annotated[Surface, typer.Argument(help="console, discord or slack")],
+                data_dir: DataDirOpt = None, session: SessionOpt = "local") -> None:
+        """Run FanVise on a chat surface (config from env / .env; see docs/running.md)."""
+        _run(surface, data_dir, session)
+
+    @app.command("chat")
+    def chat_cmd(data_dir: DataDirOpt = None, session: SessionOpt = "local") -> None:
+        """Chat with FanVise in the terminal (demo league + offline model by default).
+        Same as `fanvise run console`."""
+        _run(Surface.console, data_dir, session)

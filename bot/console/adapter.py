@@ -1,0 +1,207 @@
+"""Console adapter: the same ChatCore in a terminal (`fanvise chat`).
+
+- Progress is one live line (rewritten in place on a terminal; printed line by line when
+  stdout is a pipe).
+- Buttons become numbered choices: type the number to click.
+- Reads stdin line by line (a daemon thread, so Ctrl-C / EOF never hang); exits on EOF,
+  `quit` or `exit`. `echo "who should I start today?" | fanvise chat` works in scripts.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import getpass
+import secrets
+import sys
+import threading
+from dataclasses import dataclass
+from typing import Any, TextIO
+
+from bot.core.models import Card, OutgoingMessage, ThreadRef, UserRef
+
+QUIT_WORDS = {"quit", "exit", "/quit", "/exit", ":q", "bye"}
+_PROGRESS_MARKS = ("⏳", "✓")
+
+
+@dataclass
+class Choice:
+    """A numbered button on the console."""
+
+    number: int
+    label: str
+    custom_id: str
+    message_id: str
+
+
+def _is_progress(msg: OutgoingMessage) -> bool:
+    return not msg.cards and msg.text.startswith(_PROGRESS_MARKS)
+
+
+def format_card(card: Card) -> str:
+    """A card as plain text."""
+    lines = [f"┌ {card.title}"]
+    if card.text:
+        lines += [f"│ {ln}" for ln in card.text.splitlines()]
+    for name, value in card.fields:
+        lines.append(f"│ {name}:")
+        lines += [f"│   {ln}" for ln in str(value).splitlines()]
+    if card.footer:
+        lines.append(f"└ {card.footer}")
+    else:
+        lines.append("└")
+    return "\n".join(lines)
+
+
+class ConsoleSurface:
+    """ChatSurface for a terminal (see module docstring)."""
+
+    max_text = 4000
+
+    def __init__(self, out: TextIO | None = None, *, live: bool | None = None) -> None:
+        self.out = out or sys.stdout
+        self.live = self.out.isatty() if live is None else live
+        self._next_id = 0
+        self._prefix = secrets.token_hex(3)
+        self._live_line = False
+        self._last_progress: dict[str, str] = {}
+        self.choices: dict[int, Choice] = {}
+        self._next_choice = 1
+
+    # -------------------------------------------------------------- output helpers
+
+    def _write(self, text: str) -> None:
+        if self._live_line:
+            self.out.write("\r\x1b[2K" if self.live else "")
+            self._live_line = False
+        self.out.write(text + "\n")
+        self.out.flush()
+
+    def _progress(self, message_id: str, msg: OutgoingMessage) -> None:
+        line = msg.text.strip().splitlines()[-1] if msg.text.strip() else "…"
+        if self._last_progress.get(message_id) == line:
+            return
+        self._last_progress[message_id] = line
+        if self.live:
+            self.out.write("\r\x1b[2K" + line[:200])
+            self.out.flush()
+            self._live_line = True
+        else:
+            self.out.write(line + "\n")
+            self.out.flush()
+
+    def _show(self, message_id: str, msg: OutgoingMessage, *, updated: bool = False) -> None:
+        parts = []
+        if msg.text:
+            parts.append(("(updated) " if updated else "") + msg.text)
+        for card in msg.cards:
+            parts.append(format_card(card))
+        # drop old choices of this message, add the enabled buttons
+        for n in [n for n, c in self.choices.items() if c.message_id == message_id]:
+            del self.choices[n]
+        opts = []
+        for card in msg.cards:
+            for b in card.buttons:
+                if b.disabled:
+                    continue
+                n = self._next_choice
+                self._next_choice += 1
+                self.choices[n] = Choice(n, b.label, b.custom_id, message_id)
+                opts.append(f"[{n}] {b.label}")
+        if opts:
+            parts.append("Type a number to choose: " + "  ".join(opts))
+        self._write("\n".join(parts))
+
+    # -------------------------------------------------------------- ChatSurface
+
+    async def post(self, thread: ThreadRef, msg: OutgoingMessage) -> str:
+        """Print a message; returns its id."""
+        self._next_id += 1
+        mid = f"c{self._prefix}-{self._next_id}"
+        if _is_progress(msg):
+            self._progress(mid, msg)
+        else:
+            self._show(mid, msg)
+        return mid
+
+    async def edit(self, thread: ThreadRef, message_id: str, msg: OutgoingMessage) -> None:
+        """Progress edits rewrite the live line; other edits print the new version."""
+        if _is_progress(msg):
+            self._progress(message_id, msg)
+        else:
+            self._show(message_id, msg, updated=message_id not in self._last_progress)
+            self._last_progress.pop(message_id, None)
+
+    async def ephemeral(self, thread: ThreadRef, user: UserRef, text: str) -> None:
+        """Print a private notice."""
+        self._write(text)
+
+
+def _stdin_reader(stream: TextIO, loop: asyncio.AbstractEventLoop,
+                  queue: asyncio.Queue[str | None]) -> None:
+    try:
+        for line in iter(stream.readline, ""):
+            loop.call_soon_threadsafe(queue.put_nowait, line)
+    except (ValueError, OSError):
+        pass
+    loop.call_soon_threadsafe(queue.put_nowait, None)
+
+
+async def run_console(core: Any, *, stdin: TextIO | None = None, stdout: TextIO | None = None,
+                      session: str = "local", user_name: str | None = None,
+                      banner: str = "", surface: ConsoleSurface | None = None) -> int:
+    """Chat on the console until EOF / quit. Returns the number of lines handled."""
+    stdin = stdin or sys.stdin
+    surface = surface or ConsoleSurface(stdout)
+    name = user_name or _user_name()
+    user = UserRef("console", name, name, is_admin=True)
+    thread = ThreadRef("console", "local", "console", session)
+    if banner:
+        surface._write(banner)
+    pending = await core.db.pending_cards(thread.conversation_id)
+    for row in reversed(pending):
+        from bot.core.render import render_approval
+        card = render_approval(row.card_id, row.title, row.summary, row.moves,
+                               row.requester_name, decisions=row.decisions)
+        mid = row.message_id or f"restored-{row.card_id}"
+        surface._show(mid, OutgoingMessage("Still waiting for your decision:", cards=[card]))
+    loop = asyncio.get_running_loop()
+    queue: asyncio.Queue[str | None] = asyncio.Queue()
+    reader = threading.Thread(target=_stdin_reader, args=(stdin, loop, queue),
+                              name="fanvise-console-stdin", daemon=True)
+    reader.start()
+    handled = 0
+    while True:
+        if surface.live:
+            surface.out.write("> ")
+            surface.out.flush()
+        line = await queue.get()
+        if line is None:
+            break
+        text = line.strip()
+        if not text:
+            continue
+        if text.lower() in QUIT_WORDS:
+            break
+        handled += 1
+        if text.isdigit() and int(text) in surface.choices:
+            choice = surface.choices[int(text)]
+            await core.handle_click(surface, thread, user, choice.custom_id, choice.message_id)
+        elif text.isdigit() and surface.choices == {}:
+            await core.handle_message(surface, thread, user, text)
+        elif text.isdigit():
+            surface._write(f"No choice {text}; options: "
+                           + ", ".join(f"[{c.number}] {c.label}"
+                                       for c in surface.choices.values()))
+        else:
+            await core.handle_message(surface, thread, user, text)
+    return handled
+
+
+def _user_name() -> str:
+    try:
+        return getpass.getuser() or "you"
+    except Exception:  # noqa: BLE001 - no login name in some containers
+        return "you"
+
+
+__all__ = ["ConsoleSurface", "format_card", "run_console"]
