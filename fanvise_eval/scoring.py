@@ -326,19 +326,19 @@ def score_case(expect: dict[str, Any], obs: Observation, *, offline: bool = True
 
 def _score_fact(i: int, fact: Any, text: str) -> Check:
     if isinstance(fact, str):
-        return Check(f"fact:{fact[:30]}", mentions(text, fact) or _norm(fact) in _norm(text),
+        return Check(f"fact[{i}]:{fact[:30]}", mentions(text, fact) or _norm(fact) in _norm(text),
                      fact, None)
     if "any_text" in fact:
         words = fact["any_text"]
         ok = any(_norm(w) in _norm(text) for w in words)
-        return Check(f"fact:any_of[{i}]", ok, words, None)
+        return Check(f"fact[{i}]:any_of", ok, words, None)
     if "conflict_stated" in fact:
         ok = any(w in _norm(text) for w in CONFLICT_WORDS)
-        return Check("fact:conflict_stated", ok, list(CONFLICT_WORDS), None)
+        return Check(f"fact[{i}]:conflict_stated", ok, list(CONFLICT_WORDS), None)
     val = fact.get("value") if "ref" in fact else lit(fact.get("fact"))
     ok, why = fact_present(text, val, mode=fact.get("mode", "all"),
                            tolerance=fact.get("tolerance"))
-    name = f"fact:{fact.get('ref', 'value')}"
+    name = f"fact[{i}]:{fact.get('ref', 'value')}"
     return Check(name, ok, _desc(fact), None, why)
 
 
