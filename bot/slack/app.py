@@ -224,7 +224,8 @@ def build_slack_app(core: Any, settings: Any = None, *, client: AsyncWebClient |
 
 async def serve_http(app: AsyncApp, *, host: str = "0.0.0.0", port: int = 3000,
                      path: str = "/slack/events") -> web.AppRunner:
-    """Serve the bolt app's aiohttp server (HTTP mode, signatures verified); returns the runner."""
+    """Serve the bolt app's aiohttp server (HTTP mode, signatures verified); returns the
+    runner (`runner.addresses` has the bound port when `port` is 0)."""
     runner = web.AppRunner(app.web_app(path=path, port=port))
     await runner.setup()
     await web.TCPSite(runner, host, port).start()

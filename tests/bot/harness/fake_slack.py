@@ -38,14 +38,17 @@ class FakeSlack:
     messages: dict[str, dict[str, Any]] = field(default_factory=dict)
     deleted: set[str] = field(default_factory=set)
     fail_next: dict[str, int] = field(default_factory=dict)  # method -> number of 429s
+    fail_with: dict[str, str] = field(default_factory=dict)  # method -> Slack error code
     retry_after: int = 1
     socket_acks: list[dict[str, Any]] = field(default_factory=list)
+    responses: list[dict[str, Any]] = field(default_factory=list)  # response_url posts
     _ts: Any = field(default_factory=lambda: itertools.count(1))
 
     async def start(self) -> str:
         """Serve on an ephemeral port; returns the Web API base URL (…/api/)."""
         app = web.Application()
         app.router.add_route("GET", "/socket", self._socket)
+        app.router.add_route("POST", "/response/{rid}", self._response)
         app.router.add_route("*", "/api/{method}", self._handle)
         self._runner = web.AppRunner(app)
         await self._runner.setup()
@@ -95,6 +98,15 @@ class FakeSlack:
                 self.socket_acks.append(json.loads(msg.data))
         return ws
 
+    def response_url(self, rid: str = "r1") -> str:
+        """A slash command response_url served by this fake."""
+        return f"http://127.0.0.1:{self.port}/response/{rid}"
+
+    async def _response(self, request: web.Request) -> web.Response:
+        body = await request.json()
+        self.responses.append({"rid": request.match_info["rid"], **body})
+        return web.Response(text="ok")
+
     # ------------------------------------------------------------------ web api
     async def _handle(self, request: web.Request) -> web.Response:
         method = request.match_info["method"]
@@ -110,6 +122,8 @@ class FakeSlack:
             self.fail_next[method] -= 1
             return web.json_response({"ok": False, "error": "ratelimited"}, status=429,
                                      headers={"Retry-After": str(self.retry_after)})
+        if method in self.fail_with:
+            return web.json_response({"ok": False, "error": self.fail_with[method]})
         if method == "auth.test":
             return web.json_response({"ok": True, "url": "https://x.slack.com/", "team": "T",
                                       "user": "fanvise", "team_id": TEAM_ID,
