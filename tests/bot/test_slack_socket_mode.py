@@ -1,0 +1,67 @@
+"""Socket Mode: the real AsyncSocketModeHandler connects (apps.connections.open -> websocket)
+to the fake Slack on 127.0.0.1, receives envelopes, acks them and the adapter calls the core."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from types import SimpleNamespace
+from urllib.parse import parse_qsl
+
+from slack_sdk.web.async_client import AsyncWebClient
+
+from bot.core.models import ThreadRef
+from bot.slack.app import build_slack_app, serve, use_socket_mode
+from tests.bot.harness import slack_requests as sr
+from tests.bot.harness.scripted_core import ScriptedCore
+
+
+async def wait_until(predicate, timeout: float = 10.0) -> None:
+    end = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > end:
+            raise AssertionError("condition not met in time")
+        await asyncio.sleep(0.02)
+
+
+def test_socket_mode_selection():
+    assert use_socket_mode(SimpleNamespace(slack_app_token="xapp-1", slack_mode="socket"))
+    assert not use_socket_mode(SimpleNamespace(slack_app_token="xapp-1", slack_mode="http"))
+    assert not use_socket_mode(SimpleNamespace(slack_app_token=None, slack_mode="socket"))
+
+
+async def test_socket_mode_slash_command_and_event(fake_slack):
+    core = ScriptedCore()
+    settings = SimpleNamespace(slack_app_token="xapp-1-test", slack_mode="socket",
+                               slack_admin_user_ids="")
+    client = AsyncWebClient(token="xoxb-test", base_url=fake_slack.base_url)
+    app = build_slack_app(core, settings, client=client)  # no signing secret needed
+    stop = asyncio.Event()
+    task = asyncio.create_task(serve(app, settings, stop=stop))
+    try:
+        opened = await fake_slack.wait_for("apps.connections.open")
+        assert opened[0].authorization == "Bearer xapp-1-test"
+        slash = dict(parse_qsl(sr.slash_body("optimize")))
+        await fake_slack.socket_send({"envelope_id": "env-1", "type": "slash_commands",
+                                      "payload": slash, "accepts_response_payload": True})
+        await wait_until(lambda: any(a.get("envelope_id") == "env-1"
+                                     for a in fake_slack.socket_acks))
+        await fake_slack.wait_for("chat.postMessage", 3)
+        assert core.calls[0][3] == ("optimize", {"text": ""})
+        event = json.loads(sr.event_body(sr.mention("<@UBOT> hi", ts="1700000500.000001"),
+                                         event_id="EvSock"))
+        for attempt in (0, 1):  # Slack re-sends the same event_id when it thinks it was lost
+            await fake_slack.socket_send({"envelope_id": f"env-ev{attempt}", "type": "events_api",
+                                          "payload": event, "retry_attempt": attempt,
+                                          "retry_reason": "timeout" if attempt else "",
+                                          "accepts_response_payload": False})
+        await wait_until(lambda: len(core.calls) >= 2)
+        await wait_until(lambda: {"env-ev0", "env-ev1"} <= {a.get("envelope_id")
+                                                            for a in fake_slack.socket_acks})
+        await asyncio.sleep(0.2)
+        assert [c[0] for c in core.calls] == ["command", "message"]
+        assert core.calls[1][1] == ThreadRef("slack", "T111", "C1", "1700000500.000001")
+    finally:
+        stop.set()
+        await asyncio.wait_for(task, 10)
