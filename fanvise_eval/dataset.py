@@ -154,9 +154,10 @@ class Dataset(_Strict):
         return {c.id: c for c in self.cases}
 
 
-def validate_dataset(ds: Dataset, *, min_cases: int = 30) -> None:
-    """Dataset-level rules: enough cases, unique ids, every required category, known refs."""
-    if len(ds.cases) < min_cases:
+def validate_dataset(ds: Dataset, *, min_cases: int = 30, coverage: bool = True) -> None:
+    """Dataset-level rules: unique ids and known refs; with `coverage`, also enough cases and
+    every required category (the golden dataset; a custom dataset may be a small subset)."""
+    if coverage and len(ds.cases) < min_cases:
         raise EvalDatasetError(f"the dataset has {len(ds.cases)} cases; at least {min_cases} "
                                "are required")
     seen: set[str] = set()
@@ -169,12 +170,17 @@ def validate_dataset(ds: Dataset, *, min_cases: int = 30) -> None:
         except ValueError as exc:
             raise EvalDatasetError(str(exc)) from None
     missing = REQUIRED_CATEGORIES - {c.category for c in ds.cases}
-    if missing:
+    if coverage and missing:
         raise EvalDatasetError(f"the dataset lacks the categories {sorted(missing)}")
 
 
-def load_dataset(path: Path | str | None = None, *, min_cases: int = 30) -> Dataset:
-    """Load and validate the golden dataset (default: the packaged golden_dataset.json)."""
+def load_dataset(path: Path | str | None = None, *, min_cases: int = 30,
+                 coverage: bool | None = None) -> Dataset:
+    """Load and validate a dataset (default: the packaged golden_dataset.json).
+
+    Coverage rules (>= min_cases, every required category) apply to the golden dataset by
+    default and to a custom file only when `coverage=True`.
+    """
     p = Path(path) if path else DATASET_PATH
     try:
         raw = json.loads(p.read_text(encoding="utf-8"))
@@ -188,7 +194,9 @@ def load_dataset(path: Path | str | None = None, *, min_cases: int = 30) -> Data
         first = exc.errors()[0]
         loc = ".".join(str(x) for x in first["loc"])
         raise EvalDatasetError(f"{p}: {loc}: {first['msg']} ({exc.error_count()} errors)") from None
-    validate_dataset(ds, min_cases=min_cases)
+    if coverage is None:
+        coverage = path is None or p.resolve() == DATASET_PATH.resolve()
+    validate_dataset(ds, min_cases=min_cases, coverage=coverage)
     return ds
 
 

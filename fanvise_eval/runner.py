@@ -10,6 +10,7 @@ the demo league's state, and scores the run against expectations resolved from t
 from __future__ import annotations
 
 import asyncio
+import atexit
 import os
 import shutil
 import tempfile
@@ -99,6 +100,38 @@ class CaseResult:
         return "PASS" if self.passed else "FAIL"
 
 
+_NEWS_DIRS: dict[str, Path] = {}
+
+
+async def demo_news_store(mode: str) -> Any:
+    """A NewsStore holding the recorded demo feeds, ingested through the real pipeline.
+
+    Built once per process and embedder (the offline MiniLM embeds ~35 items in seconds on a
+    busy CPU); later runs in the same process reopen the same Chroma directory.
+    """
+    from storage.news_ingest import load_demo_news
+    from storage.news_store import NewsStore
+
+    key = os.environ.get("GOOGLE_API_KEY") if mode == "gemini" else None
+    kind = "google" if key else "offline"
+    d = _NEWS_DIRS.get(kind)
+    if d is None:
+        d = Path(tempfile.mkdtemp(prefix=f"fanvise-eval-news-{kind}-"))
+        atexit.register(shutil.rmtree, d, True)
+    store = NewsStore(d, google_api_key=key or None)
+    if store.count() == 0:
+        client = open_demo_client("points")
+        try:
+            players = [(p.id, p.name) for p in await client.get_all_players()]
+        finally:
+            await client.aclose()
+        report = await load_demo_news(store, players)
+        if not report.ok:
+            raise EvalConfigError(f"loading the demo news failed: {report.summary()}")
+    _NEWS_DIRS[kind] = d
+    return store
+
+
 class _Env:
     """A demo client + FanViseRuntime on one data directory, with an LLM-call counter."""
 
@@ -153,21 +186,9 @@ class SuiteContext:
         self._envs: dict[str, _Env] = {}
 
     async def open(self) -> None:
-        """Build the demo news store once (read-only for the cases)."""
-        from storage.news_ingest import load_demo_news
-        from storage.news_store import NewsStore
-
+        """Open the demo news store (read-only for the cases)."""
         self.work_dir.mkdir(parents=True, exist_ok=True)
-        client = open_demo_client("points")
-        try:
-            players = [(p.id, p.name) for p in await client.get_all_players()]
-        finally:
-            await client.aclose()
-        key = os.environ.get("GOOGLE_API_KEY") if self.mode == "gemini" else None
-        self.news = NewsStore(self.work_dir / "news", google_api_key=key or None)
-        report = await load_demo_news(self.news, players)
-        if not report.ok:
-            raise EvalConfigError(f"loading the demo news failed: {report.summary()}")
+        self.news = await demo_news_store(self.mode)
 
     def oracle(self, variant: str) -> Oracle:
         """The oracle of a variant (one per run, shared by its cases)."""
@@ -306,5 +327,5 @@ async def run_cases(cases: list[Case], *, mode: str = "offline", work_dir: Path 
     return results
 
 
-__all__ = ["CaseResult", "EvalConfigError", "LLMCallCounter", "MODES", "SuiteContext",
+__all__ = ["CaseResult", "EvalConfigError", "demo_news_store", "LLMCallCounter", "MODES", "SuiteContext",
            "ISOLATION", "check_mode", "make_eval_model", "run_case", "run_cases"]

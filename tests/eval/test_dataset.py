@@ -98,18 +98,19 @@ def test_duplicate_ids_too_few_cases_and_missing_categories(tmp_path):
     p = tmp_path / "dup.json"
     p.write_text(json.dumps(raw))
     with pytest.raises(EvalDatasetError, match="duplicate"):
-        load_dataset(p)
+        load_dataset(p, coverage=False)
     raw = _raw()
     raw["cases"] = raw["cases"][:5]
     p.write_text(json.dumps(raw))
     with pytest.raises(EvalDatasetError, match="at least 30"):
-        load_dataset(p)
+        load_dataset(p, coverage=True)
+    assert len(load_dataset(p).cases) == 5  # a custom subset needs no coverage
     raw = _raw()
     raw["cases"] = [c for c in raw["cases"] if c["category"] != "loop_guard"]
     raw["cases"] += [dict(raw["cases"][0], id=f"pad_{i}") for i in range(3)]
     p.write_text(json.dumps(raw))
     with pytest.raises(EvalDatasetError, match="loop_guard"):
-        load_dataset(p)
+        load_dataset(p, coverage=True)
 
 
 def test_bad_files_give_clear_errors(tmp_path):
