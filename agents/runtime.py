@@ -220,6 +220,10 @@ class FanViseRuntime:
             delegate = values.get("delegate")
             if not delegate:
                 await self._safe_prune(conversation_id)
+                if values.get("espn_down"):
+                    yield Notice("ESPN is not reachable right now, so I can't read your "
+                                 "league. Please try again in a few minutes.", level="error")
+                    return
                 yield Answer(text=str(values.get("answer") or ""),
                              intent=str(values.get("intent") or ""),
                              report=values.get("report"), offline=self.offline,

@@ -229,6 +229,17 @@ def build_supervisor_graph(deps: AgentDeps, *, checkpointer: Any = None,
             return "circuit_breaker"
         return "agent"
 
+    def _espn_down(state: SupervisorState) -> bool:
+        """True when this turn's tool results exist and every one is an ESPN failure."""
+        kinds = []
+        for m in reversed(state.get("messages") or []):
+            if isinstance(m, HumanMessage):
+                break
+            if isinstance(m, ToolMessage):
+                p = _json(m.content)
+                kinds.append(p.get("error_type") if isinstance(p, dict) else None)
+        return bool(kinds) and all(k == "espn_error" for k in kinds)
+
     def _recent_results(state: SupervisorState, k: int = 3) -> list[str]:
         out = []
         for m in reversed(state.get("messages") or []):
@@ -270,7 +281,7 @@ def build_supervisor_graph(deps: AgentDeps, *, checkpointer: Any = None,
             answer = "I couldn't find an answer to that; try rephrasing or ask for help."
         if offline:
             answer = with_offline_note(answer)
-        return {"answer": answer}
+        return {"answer": answer, "espn_down": _espn_down(state)}
 
     b = StateGraph(SupervisorState)
     b.add_node("classify_intent", classify)

@@ -29,13 +29,14 @@ class SupervisorState(TypedDict, total=False):
     llm_calls: int
     error_streak: int
     stop_reason: str               # "" | tool_budget | circuit_breaker
+    espn_down: bool                # every tool result of the turn was an ESPN failure
 
 
 #: Values `classify_intent` resets at the start of every turn.
 TURN_DEFAULTS: dict[str, Any] = {
     "player_name": None, "focus_categories": [], "day": None, "delegate": None,
     "context": {}, "answer": "", "report": None, "tool_calls": [], "tool_call_count": 0,
-    "llm_calls": 0, "error_streak": 0, "stop_reason": "",
+    "llm_calls": 0, "error_streak": 0, "stop_reason": "", "espn_down": False,
 }
 
 __all__ = ["SupervisorState", "TURN_DEFAULTS"]

@@ -55,8 +55,11 @@ async def test_unknown_player_is_not_invented(rt: FanViseRuntime) -> None:
                                user_id="u1"))
     ans = evs[-1]
     assert isinstance(ans, Answer)
-    assert "couldn't find" in ans.text and "Zxqwe Blorpington" in ans.text
+    assert ans.intent == "player_research" and "Zxqwe Blorpington" in ans.text
+    assert "no player named" in ans.text.lower() or "couldn't find" in ans.text
     assert "status ACTIVE" not in ans.text and "status OUT" not in ans.text
+    assert ans.report is not None  # the player-research workflow's typed report
+    assert ans.report["status"] == "UNKNOWN" and "NOT_FOUND" in str(ans.report["sources"])
 
 
 async def test_empty_question_is_a_notice(rt: FanViseRuntime) -> None:
