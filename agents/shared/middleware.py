@@ -14,7 +14,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from langchain_core.messages import BaseMessage, SystemMessage, ToolMessage
+from langchain_core.messages import BaseMessage, RemoveMessage, SystemMessage, ToolMessage
 from langchain_core.messages.utils import count_tokens_approximately, trim_messages
 from langchain_core.tools import BaseTool
 
@@ -22,6 +22,8 @@ from agents.shared.tool_registry import TEAM_TOOLS
 
 #: Token budget of the history the model sees.
 HISTORY_TOKENS = 8000
+#: Token budget of the history kept in the stored conversation state.
+STORED_TOKENS = 16000
 #: Consecutive tool errors after which the loop stops calling tools.
 MAX_CONSECUTIVE_TOOL_ERRORS = 5
 #: Tool calls per turn in the open-question loop.
@@ -48,6 +50,16 @@ def trim_history(messages: Sequence[BaseMessage], max_tokens: int = HISTORY_TOKE
         sys = [m for m in messages[:1] if isinstance(m, SystemMessage)]
         return [*sys, *([last_h] if last_h is not None else [])]
     return trimmed
+
+
+def compact_stored(messages: Sequence[BaseMessage], max_tokens: int = STORED_TOKENS
+                   ) -> list[RemoveMessage]:
+    """RemoveMessage markers for stored messages beyond `max_tokens` (oldest first), so
+    checkpoints of a long conversation stay bounded; the kept part starts on a human turn."""
+    if count_tokens_approximately(list(messages)) <= max_tokens:
+        return []
+    kept = {id(m) for m in trim_history(messages, max_tokens)}
+    return [RemoveMessage(id=m.id) for m in messages if id(m) not in kept and m.id]
 
 
 def filter_tools(tools: Sequence[BaseTool], *, team_linked: bool) -> list[BaseTool]:
@@ -139,6 +151,6 @@ def system_prompt(context: dict[str, Any], *, base: str) -> SystemMessage:
     return SystemMessage(content="\n".join(lines))
 
 
-__all__ = ["CircuitBreaker", "HISTORY_TOKENS", "MAX_CONSECUTIVE_TOOL_ERRORS", "MAX_TOOL_CALLS",
+__all__ = ["CircuitBreaker", "HISTORY_TOKENS", "STORED_TOKENS", "compact_stored", "MAX_CONSECUTIVE_TOOL_ERRORS", "MAX_TOOL_CALLS",
            "filter_tools", "matchup_context", "system_prompt", "trim_history",
            "update_error_streak"]

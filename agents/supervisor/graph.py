@@ -39,6 +39,7 @@ from agents.shared.llm import (
 from agents.shared.middleware import (
     MAX_CONSECUTIVE_TOOL_ERRORS,
     MAX_TOOL_CALLS,
+    compact_stored,
     filter_tools,
     matchup_context,
     system_prompt,
@@ -141,7 +142,9 @@ def build_supervisor_graph(deps: AgentDeps, *, checkpointer: Any = None,
             route = "research"
         else:
             route = "agent"
+        removed = compact_stored(list(state.get("messages") or []))
         return {**TURN_DEFAULTS, "intent": intent, "route": route,
+                **({"messages": removed} if removed else {}),
                 "player_name": player or name_candidate(text),
                 "focus_categories": extract_categories(text), "day": extract_day(text)}
 

@@ -244,3 +244,17 @@ async def test_routes_and_delegation(client: Any) -> None:
     v = await run_turn(g, "hi", "d")
     assert v["route"] == "help" and v["answer"].count(OFFLINE_NOTE) == 1
     assert v["delegate"] is None  # per-turn fields reset
+
+
+async def test_stored_history_is_compacted(client: Any) -> None:
+    model = Scripted(script=[AIMessage(content=f"answer {k} " + "word " * 1200)
+                             for k in range(20)])
+    deps = AgentDeps.for_client(client, model)
+    g = build_supervisor_graph(deps, checkpointer=InMemorySaver(), use_workflows=False)
+    for k in range(20):
+        v = await run_turn(g, f"Who will win the title, take {k}?", "long")
+    msgs = v["messages"]
+    assert count_tokens_approximately(msgs) <= 16000 + 2000  # bound + the newest turn
+    assert isinstance(msgs[0], HumanMessage)
+    assert msgs[-1].content.startswith("answer 19 ")
+    assert len(msgs) < 40
