@@ -1,0 +1,648 @@
+"""Matchup optimizer graph with a human approval gate.
+
+    parse_intent -> gather_rosters -> analyze_schedule -> check_injuries -> identify_candidates
+    -> validate_moves (widened search, at most 3 rounds) -> compose_lineup
+    -> present_and_confirm (interrupt, at most 2 rounds) -> apply_moves -> replan -> finish
+
+    graph = build_matchup_optimizer_graph(deps, checkpointer=saver)
+    await graph.ainvoke({"request": "...", "intent": "streaming", "requester_id": "u1",
+                         "focus_categories": ["AST", "STL"], "day": None}, config)
+    # paused: payload = state["__interrupt__"][0].value  (type "move_approval")
+    await graph.ainvoke(Command(resume={interrupt_id: {"decisions": {move_id: "approve"}}}), config)
+
+All math comes from fantasy.optimizer (OptimizerService); intent parsing is keyword-based and
+the answer is templated, so a run makes no LLM call (`llm_calls` stays 0). A move is applied
+only after an explicit "approve" for its move_id. No valid move -> no interrupt.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from datetime import date
+from typing import Any
+
+from langgraph.config import get_stream_writer
+from langgraph.graph import END, START, StateGraph
+from langgraph.types import interrupt
+
+from agents.matchup_optimizer import prompts
+from agents.matchup_optimizer.state import (
+    INTENTS,
+    MatchupOptimizerInput,
+    MatchupOptimizerOutput,
+    MatchupOptimizerState,
+)
+from agents.shared.deps import AgentDeps, load_context, optimizer_for
+from agents.shared.tool_registry import WEEKDAYS, FanviseTools, resolve_player
+from fantasy.constants import OUT_STATUSES, UNCERTAIN_STATUSES, parse_slot
+from fantasy.espn.errors import EspnError
+
+log = logging.getLogger(__name__)
+
+MAX_SEARCH_ROUNDS = 3
+MAX_OFFER_ROUNDS = 2
+MOVES_PER_CARD = 3
+#: (top, drop position filter?, fa_limit, keep focus categories?) per search round.
+SEARCH_ROUNDS = ((8, True, 50, True), (15, False, 100, True), (30, False, 200, False))
+ESPN_ADD_URL = "https://fantasy.espn.com/basketball/players/add?leagueId={league_id}"
+
+
+def _progress(stage: str, text: str) -> None:
+    get_stream_writer()({"stage": stage, "text": text})
+
+
+def _words(text: str) -> str:
+    return " " + re.sub(r"[^a-z0-9%\-' ]+", " ", (text or "").lower()) + " "
+
+
+def parse_request(text: str) -> dict[str, Any]:
+    """Keyword parse: intent, focus categories, day word and position (no LLM)."""
+    t = _words(text)
+    intent = "matchup_analysis"
+    for name, keys in prompts.INTENT_KEYWORDS:
+        if any(k in t for k in keys):
+            intent = name
+            break
+    cats: list[str] = []
+    for word, cat in sorted(prompts.CATEGORY_WORDS.items(), key=lambda kv: -len(kv[0])):
+        if re.search(rf"(?<![a-z0-9]){re.escape(word)}(?![a-z0-9%])", t) and cat not in cats:
+            if word in ("to", "ft", "fg", "points") and intent != "streaming":
+                continue  # too ambiguous outside a streaming request
+            cats.append(cat)
+    day = None
+    for w in ("today", "tomorrow", *WEEKDAYS):
+        if re.search(rf"\b{w}\b", t):
+            day = w
+            break
+    position = None
+    for word, pos in sorted(prompts.POSITION_WORDS.items(), key=lambda kv: -len(kv[0])):
+        if re.search(rf"\b{re.escape(word)}s?\b", t):
+            position = pos
+            break
+    return {"intent": intent, "focus_categories": cats, "day": day, "position": position}
+
+
+def _move_payload(m: dict[str, Any]) -> dict[str, Any]:
+    return {"move_id": m["move_id"], "drop": m["drop"], "add": m["add"],
+            "expected_gain": round(float(m["expected_gain"]), 3), "gain_unit": m["gain_unit"],
+            "games": m["games"], "confidence": m["confidence"], "reasons": list(m["reasons"])}
+
+
+def _plan_summary(plan: dict[str, Any]) -> dict[str, Any]:
+    """Compact weekly plan: per-day starters, games and totals."""
+    out = {"dates": plan["dates"], "games_played": plan["games_played"],
+           "value_unit": plan["value_unit"],
+           "days": [{"date": d["date"], "games": d["games"], "value": round(d["value"], 2),
+                     "starters": [s["name"] for s in d["starters"]]} for d in plan["days"]],
+           "moves_applied": plan.get("moves_applied", []), "notes": plan.get("notes", [])}
+    for k in ("total_points", "expected_categories_won", "current_points",
+              "projected_final_points", "opponent_current_points", "opponent_projected_points"):
+        if plan.get(k) is not None:
+            out[k] = round(float(plan[k]), 2)
+    if plan.get("categories"):
+        out["categories"] = [{"name": c["name"], "win_probability": round(c["win_probability"], 3)}
+                             for c in plan["categories"]]
+    return out
+
+
+def _plan_value(plan: dict[str, Any]) -> float:
+    v = plan.get("total_points")
+    return float(v if v is not None else plan.get("expected_categories_won") or 0.0)
+
+
+def _decisions(value: Any, offered: list[dict[str, Any]]) -> dict[str, str]:
+    """Normalise a resume value to {move_id: approve|decline} for the offered moves."""
+    if isinstance(value, dict) and "decisions" in value:
+        value = value["decisions"]
+    ids = [m["move_id"] for m in offered]
+    if isinstance(value, str):
+        d = "approve" if value.strip().lower() in ("approve", "approveall", "yes") else "decline"
+        return {i: d for i in ids}
+    out = {i: "decline" for i in ids}
+    if isinstance(value, dict):
+        for k, v in value.items():
+            if str(k) in out and str(v).strip().lower() in ("approve", "approved", "yes"):
+                out[str(k)] = "approve"
+    return out
+
+
+def build_matchup_optimizer_graph(deps: AgentDeps, *, checkpointer: Any = None) -> Any:
+    """Compile the matchup optimizer graph bound to `deps` (see module docstring)."""
+    tools = FanviseTools(deps)
+
+    # ------------------------------------------------------------------ nodes
+
+    async def parse_intent(state: MatchupOptimizerState) -> dict[str, Any]:
+        _progress("parse_intent", "Reading your request...")
+        parsed = parse_request(state.get("request") or "")
+        intent = state.get("intent") if state.get("intent") in INTENTS else parsed["intent"]
+        focus = [c.upper() for c in (state.get("focus_categories") or [])] or \
+            parsed["focus_categories"]
+        out: dict[str, Any] = {"intent": intent, "focus_categories": focus,
+                               "day": state.get("day") or parsed["day"],
+                               "position": parsed["position"], "search_round": 0,
+                               "llm_calls": 0, "tool_calls": []}
+        return out
+
+    async def gather_rosters(state: MatchupOptimizerState) -> dict[str, Any]:
+        _progress("gather_rosters", "Analyzing your roster...")
+        try:
+            await load_context(deps, with_free_agents=True, fa_size=150)
+        except EspnError as exc:
+            return {"error": f"ESPN is unavailable right now ({exc}). Try again in a few minutes."}
+        roster = await tools.get_my_roster()
+        if "error" in roster:
+            return {"error": roster["error"], "tool_calls": ["get_my_roster"]}
+        matchup = await tools.get_matchup_details()
+        ctx = await load_context(deps)
+        opp = ctx.opponent
+        acq = {"used": matchup.get("acquisitions_used"), "limit": matchup.get("acquisition_limit")}
+        if acq["limit"] is not None and acq["used"] is not None:
+            acq["remaining"] = max(int(acq["limit"]) - int(acq["used"]), 0)
+        else:
+            acq["remaining"] = None
+        return {"team": {"id": roster["team_id"], "name": roster["team"]},
+                "opponent": {"id": opp.id, "name": opp.name} if opp else None,
+                "scoring": "points" if ctx.league.settings.is_points else "categories",
+                "matchup": {k: v for k, v in matchup.items() if k != "window"},
+                "roster": roster["players"], "acquisitions": acq,
+                "tool_calls": ["get_my_roster", "get_matchup_details"]}
+
+    def after_gather(state: MatchupOptimizerState) -> str:
+        return "finish" if state.get("error") else "analyze_schedule"
+
+    async def analyze_schedule(state: MatchupOptimizerState) -> dict[str, Any]:
+        mine = await tools.get_schedule("mine")
+        opp = await tools.get_schedule("opponent") if state.get("opponent") else {}
+        sched = {"days": [{"date": d["date"], "weekday": d["weekday"],
+                           "players_with_games": d["players_with_games"]}
+                          for d in mine.get("days", [])],
+                 "total_games": mine.get("total_games", 0),
+                 "opponent_total_games": opp.get("total_games") if "error" not in opp else None}
+        text = f"Checking the schedule: {sched['total_games']} player-games left for you"
+        if sched["opponent_total_games"] is not None and state.get("opponent"):
+            text += f" vs {sched['opponent_total_games']} for {state['opponent']['name']}"
+        _progress("analyze_schedule", text + "...")
+        return {"schedule": sched, "tool_calls": ["get_schedule"] * (2 if opp else 1)}
+
+    async def check_injuries(state: MatchupOptimizerState) -> dict[str, Any]:
+        hurt = [{"id": p["id"], "name": p["name"], "status": p["injury_status"],
+                 "expected_return": p["expected_return"], "positions": p["positions"],
+                 "games_left": p["games_left"], "expected_games": p["expected_games"],
+                 "slot": p.get("slot")}
+                for p in state.get("roster") or []
+                if p["injury_status"] in OUT_STATUSES | UNCERTAIN_STATUSES]
+        targets: list[dict[str, Any]] = []
+        notes: list[str] = []
+        if state.get("intent") == "injury_reevaluation":
+            named = None
+            text = state.get("request") or ""
+            ids = {h["id"] for h in hurt}
+            for h in hurt:  # a player named in the request
+                last = h["name"].split()[-1].lower()
+                if last in text.lower():
+                    named = h
+            if named is None and text:
+                m = await resolve_player(deps, text) if len(text.split()) <= 3 else None
+                if m is not None and m.player is not None and m.player.id in ids:
+                    named = next(h for h in hurt if h["id"] == m.player.id)
+            if named is not None:
+                targets = [named]
+            else:
+                pos = state.get("position")
+                want = {"G": {"PG", "SG"}, "F": {"SF", "PF"}}.get(pos or "", {pos} if pos else None)
+                targets = [h for h in hurt if h["status"] in UNCERTAIN_STATUSES
+                           and (want is None or want & set(h["positions"]))]
+                if not targets:
+                    targets = [h for h in hurt if h["status"] in UNCERTAIN_STATUSES]
+            if not targets:
+                notes.append("None of your players is day-to-day or questionable right now.")
+        if hurt:
+            text = "Checking injuries: " + ", ".join(f"{h['name']} ({h['status'].replace('_', '-')})"
+                                                    for h in hurt) + "..."
+        else:
+            text = "Checking injuries: everyone is healthy..."
+        _progress("check_injuries", text)
+        return {"injuries": hurt, "injury_targets": targets, "notes": notes}
+
+    def after_injuries(state: MatchupOptimizerState) -> str:
+        if state.get("intent") == "lineup_optimization":
+            return "compose_lineup"
+        if state.get("intent") == "injury_reevaluation" and not state.get("injury_targets"):
+            return "compose_lineup"
+        return "identify_candidates"
+
+    async def identify_candidates(state: MatchupOptimizerState) -> dict[str, Any]:
+        rnd = int(state.get("search_round") or 0)
+        top, use_pos, fa_limit, keep_focus = SEARCH_ROUNDS[min(rnd, len(SEARCH_ROUNDS) - 1)]
+        ctx = await load_context(deps, with_free_agents=True, fa_size=150)
+        base = await optimizer_for(deps)
+        svc = base
+        if fa_limit != base.fa_limit:
+            svc = type(base)(ctx.league, ctx.schedule, ctx.free_agents or [],
+                             today=deps.today_date(), untouchable=deps.untouchables,
+                             fa_limit=fa_limit)
+        team_id = state["team"]["id"]
+        focus = state.get("focus_categories") or []
+        notes: list[str] = []
+        cats = None
+        if focus and keep_focus:
+            if state.get("scoring") == "categories":
+                cats = focus
+            elif rnd == 0:
+                notes.append("This is a points league: moves are ranked by fantasy points, "
+                             f"not only by {', '.join(focus)}.")
+        position = None
+        if use_pos and state.get("position") and state.get("intent") in ("streaming",
+                                                                         "free_agent_scan"):
+            try:
+                position = parse_slot(state["position"])
+            except (KeyError, ValueError):
+                position = None
+        targets = {t["id"] for t in state.get("injury_targets") or []}
+        if targets:
+            top = 500  # rank every pair, keep those that drop the injured player
+        try:
+            scan = svc.scan_moves(team_id, top=top, position=position, target_categories=cats)
+        except ValueError as exc:
+            notes.append(str(exc))
+            scan = svc.scan_moves(team_id, top=top, position=position)
+        res = scan.to_dict()
+        moves = res["moves"]
+        if targets:
+            moves = [m for m in moves if m["drop"]["id"] in targets][:8]
+        cands = [{**m, "games": m["games_added"]} for m in moves]
+        drops = list(dict.fromkeys(m["drop"]["name"] for m in cands))
+        label = "Found" if rnd == 0 else f"Widened search (round {rnd + 1} of {MAX_SEARCH_ROUNDS}):"
+        _progress("identify_candidates",
+                  f"{label} {len(drops)} drop candidate(s) and {len(cands)} move(s) with a "
+                  f"positive gain...")
+        return {"candidates": cands, "holds": [{"player": h["player"], "reason": h["reason"]}
+                                               for h in res["holds"]],
+                "scan_message": res["message"], "search_round": rnd + 1,
+                "acquisitions": {**(state.get("acquisitions") or {}),
+                                 "remaining": res["acquisitions_remaining"]},
+                "search_log": [{"round": rnd + 1, "top": top, "fa_limit": fa_limit,
+                                "position": state.get("position") if position is not None else None,
+                                "categories": cats, "moves": len(cands),
+                                "message": res["message"]}],
+                "notes": notes}
+
+    async def validate_moves(state: MatchupOptimizerState) -> dict[str, Any]:
+        svc = await optimizer_for(deps)
+        ctx = await load_context(deps)
+        team_id = state["team"]["id"]
+        team = ctx.league.team(team_id)
+        roster_ids = {e.player.id for e in team.roster}
+        rostered = ctx.league.all_rostered_player_ids()
+        fa = {p.id: p for p in svc.free_agents}
+        declined = {k for k, v in (state.get("decisions") or {}).items() if v != "approve"}
+        remaining = (state.get("acquisitions") or {}).get("remaining")
+        focus = bool(state.get("focus_categories")) and state.get("scoring") == "categories"
+        base_plan = svc.weekly_plan(team_id).to_dict()
+        base_value = _plan_value(base_plan)
+        valid, rejected = [], []
+        for m in state.get("candidates") or []:
+            why = None
+            add = fa.get(m["add"]["id"])
+            if remaining == 0:
+                why = "no acquisitions left this matchup"
+            elif m["move_id"] in declined:
+                why = "declined earlier"
+            elif m["drop"]["id"] not in roster_ids:
+                why = f"{m['drop']['name']} is no longer on your roster"
+            elif m["add"]["id"] in rostered or add is None:
+                why = f"{m['add']['name']} is no longer a free agent"
+            elif add.injury_status in OUT_STATUSES:
+                why = f"{m['add']['name']} is {add.injury_status}"
+            elif float(m["expected_gain"]) <= 0:
+                why = "no positive gain"
+            if why is None:
+                try:
+                    with_move = svc.weekly_plan(team_id, moves=[(m["drop"]["id"],
+                                                                 m["add"]["id"])]).to_dict()
+                except ValueError as exc:
+                    why = str(exc)
+                else:
+                    delta = _plan_value(with_move) - base_value
+                    if delta <= 1e-9 and not focus:
+                        why = "the exact weekly plan does not improve with it"
+                    m = {**m, "plan_delta": round(delta, 3)}
+            if why is None:
+                valid.append(m)
+            else:
+                rejected.append({"move_id": m["move_id"], "reason": why})
+        valid.sort(key=lambda x: -float(x["expected_gain"]))
+        _progress("validate_moves", f"Validated {len(valid)} of {len(state.get('candidates') or [])}"
+                                    " move(s) against the exact weekly plan...")
+        return {"valid_moves": valid, "rejected": rejected, "plan": _plan_summary(base_plan)}
+
+    def after_validate(state: MatchupOptimizerState) -> str:
+        if state.get("valid_moves"):
+            return "compose_lineup"
+        if (state.get("acquisitions") or {}).get("remaining") == 0 or \
+                state.get("intent") == "injury_reevaluation":
+            return "compose_lineup"  # widening cannot help
+        if int(state.get("search_round") or 0) < MAX_SEARCH_ROUNDS:
+            _progress("validate_moves", "No valid move yet: widening the search...")
+            return "identify_candidates"
+        return "compose_lineup"
+
+    async def compose_lineup(state: MatchupOptimizerState) -> dict[str, Any]:
+        _progress("compose_lineup", "Composing your lineup...")
+        if state.get("intent") == "lineup_optimization":
+            res = await tools.compose_daily_lineup(state.get("day"))
+            return {"lineup": res, "tool_calls": ["compose_daily_lineup"]}
+        if state.get("plan"):
+            return {}
+        svc = await optimizer_for(deps)
+        return {"plan": _plan_summary(svc.weekly_plan(state["team"]["id"]).to_dict())}
+
+    def after_compose(state: MatchupOptimizerState) -> str:
+        if state.get("intent") != "lineup_optimization" and state.get("valid_moves"):
+            return "present_and_confirm"
+        return "finish"
+
+    def _next_batch(state: MatchupOptimizerState) -> list[dict[str, Any]]:
+        offered = set(state.get("offered_ids") or [])
+        return [m for m in state.get("valid_moves") or [] if m["move_id"] not in offered][
+            :MOVES_PER_CARD]
+
+    async def present_and_confirm(state: MatchupOptimizerState) -> dict[str, Any]:
+        # Everything before interrupt() is deterministic: the node re-runs on resume.
+        batch = _next_batch(state)
+        if not batch:
+            return {}
+        rnd = int(state.get("offer_rounds") or 0)
+        acq = state.get("acquisitions") or {}
+        acq_text = ("no acquisition limit" if acq.get("remaining") is None
+                    else f"{acq['remaining']} acquisition(s) left")
+        title = (prompts.APPROVAL_TITLE if rnd == 0 else prompts.ALT_TITLE).format(
+            team=state["team"]["name"])
+        summary = prompts.APPROVAL_SUMMARY.format(
+            n=len(batch), days=len((state.get("plan") or {}).get("dates") or []), acq=acq_text)
+        if state.get("focus_categories") and state.get("scoring") == "categories":
+            summary += f" Focus: {', '.join(state['focus_categories'])}."
+        payload = {"type": "move_approval", "title": title, "summary": summary,
+                   "moves": [_move_payload(m) for m in batch],
+                   "requester_id": state.get("requester_id") or "", "round": rnd + 1}
+        _progress("present_and_confirm", f"Waiting for your approval of {len(batch)} move(s)...")
+        value = interrupt(payload)
+        decisions = _decisions(value, batch)
+        approved = [m for m in batch if decisions.get(m["move_id"]) == "approve"]
+        return {"offered_ids": [m["move_id"] for m in batch], "offer_rounds": 1,
+                "decisions": decisions, "last_approved": approved}
+
+    def after_present(state: MatchupOptimizerState) -> str:
+        if state.get("last_approved"):
+            return "apply_moves"
+        if int(state.get("offer_rounds") or 0) < MAX_OFFER_ROUNDS and _next_batch(state):
+            return "present_and_confirm"
+        return "finish"
+
+    async def apply_moves(state: MatchupOptimizerState) -> dict[str, Any]:
+        approved = state.get("last_approved") or []
+        _progress("apply_moves", f"Applying {len(approved)} approved move(s)...")
+        team_id = state["team"]["id"]
+        demo = getattr(deps.espn, "demo", None)
+        out: list[dict[str, Any]] = []
+        used_drop: set[int] = set()
+        used_add: set[int] = set()
+        changed = False
+        for m in approved:
+            rec = {"move_id": m["move_id"], "drop": m["drop"], "add": m["add"],
+                   "expected_gain": m["expected_gain"], "gain_unit": m["gain_unit"]}
+            d, a = m["drop"]["id"], m["add"]["id"]
+            if d in used_drop or a in used_add:
+                out.append({**rec, "status": "skipped",
+                            "note": "conflicts with an approved move above (same player)"})
+                continue
+            if demo is not None:
+                roster = demo.roster_now(team_id)
+                if d not in roster and a in roster:
+                    out.append({**rec, "status": "applied", "note": "already applied"})
+                    used_drop.add(d)
+                    used_add.add(a)
+                    continue
+                try:
+                    demo.apply_move(team_id, d, a)
+                except Exception as exc:  # noqa: BLE001 - DemoError and friends: report it
+                    out.append({**rec, "status": "failed", "note": str(exc)})
+                    continue
+                changed = True
+                out.append({**rec, "status": "applied",
+                            "note": f"dropped {m['drop']['name']}, added {m['add']['name']}"})
+            else:
+                link = ESPN_ADD_URL.format(league_id=deps.espn.league_id)
+                out.append({**rec, "status": "recorded", "espn_link": link,
+                            "note": prompts.OFFLINE_LIVE_NOTE.format(link=link)})
+            used_drop.add(d)
+            used_add.add(a)
+        if changed:
+            deps.reset_context()
+        return {"applied_moves": (state.get("applied_moves") or []) + out}
+
+    async def replan(state: MatchupOptimizerState) -> dict[str, Any]:
+        _progress("replan", "Re-planning your week with the new roster...")
+        team_id = state["team"]["id"]
+        done = [m for m in state.get("applied_moves") or [] if m["status"] in
+                ("applied", "recorded")]
+        if not done:
+            return {"replan": None}
+        try:
+            if any(m["status"] == "applied" for m in done):
+                svc = await optimizer_for(deps, refresh=True)
+                plan = svc.weekly_plan(team_id).to_dict()
+            else:
+                svc = await optimizer_for(deps)
+                plan = svc.weekly_plan(team_id, moves=[(m["drop"]["id"], m["add"]["id"])
+                                                       for m in done]).to_dict()
+        except (EspnError, ValueError) as exc:
+            return {"replan": None, "notes": [f"Could not re-plan the week: {exc}"]}
+        summary = _plan_summary(plan)
+        before = state.get("plan") or {}
+        key = "total_points" if "total_points" in summary else "expected_categories_won"
+        if key in before and key in summary:
+            summary["change"] = round(summary[key] - before[key], 2)
+        return {"replan": summary}
+
+    async def finish(state: MatchupOptimizerState) -> dict[str, Any]:
+        answer, report = _compose_answer(state)
+        return {"answer": answer, "report": report,
+                "applied_moves": state.get("applied_moves") or []}
+
+    g = StateGraph(MatchupOptimizerState, input_schema=MatchupOptimizerInput,
+                   output_schema=MatchupOptimizerOutput)
+    for name, fn in (("parse_intent", parse_intent), ("gather_rosters", gather_rosters),
+                     ("analyze_schedule", analyze_schedule), ("check_injuries", check_injuries),
+                     ("identify_candidates", identify_candidates),
+                     ("validate_moves", validate_moves), ("compose_lineup", compose_lineup),
+                     ("present_and_confirm", present_and_confirm), ("apply_moves", apply_moves),
+                     ("replan", replan), ("finish", finish)):
+        g.add_node(name, fn)
+    g.add_edge(START, "parse_intent")
+    g.add_edge("parse_intent", "gather_rosters")
+    g.add_conditional_edges("gather_rosters", after_gather, ["analyze_schedule", "finish"])
+    g.add_edge("analyze_schedule", "check_injuries")
+    g.add_conditional_edges("check_injuries", after_injuries,
+                            ["identify_candidates", "compose_lineup"])
+    g.add_edge("identify_candidates", "validate_moves")
+    g.add_conditional_edges("validate_moves", after_validate,
+                            ["identify_candidates", "compose_lineup"])
+    g.add_conditional_edges("compose_lineup", after_compose, ["present_and_confirm", "finish"])
+    g.add_conditional_edges("present_and_confirm", after_present,
+                            ["apply_moves", "present_and_confirm", "finish"])
+    g.add_edge("apply_moves", "replan")
+    g.add_edge("replan", "finish")
+    g.add_edge("finish", END)
+    return g.compile(checkpointer=checkpointer, name="matchup_optimizer")
+
+
+# --------------------------------------------------------------------------- answer
+
+
+def _fmt_move(m: dict[str, Any]) -> str:
+    return (f"drop {m['drop']['name']}, add {m['add']['name']} "
+            f"(+{float(m['expected_gain']):.2f} {m.get('gain_unit', '')})").rstrip()
+
+
+def _plan_line(plan: dict[str, Any] | None) -> str:
+    if not plan:
+        return ""
+    if "total_points" in plan:
+        s = f"Optimal plan for the rest of the matchup: {plan['total_points']:.1f} fantasy points " \
+            f"from {plan['games_played']} starts"
+        if plan.get("projected_final_points") is not None and \
+                plan.get("opponent_projected_points") is not None:
+            s += (f" (projected final {plan['projected_final_points']:.1f} vs "
+                  f"{plan['opponent_projected_points']:.1f})")
+        return s + "."
+    s = (f"Optimal plan for the rest of the matchup: {plan.get('expected_categories_won', 0):.2f} "
+         f"expected categories won from {plan['games_played']} starts")
+    cats = plan.get("categories") or []
+    if cats:
+        s += " (" + ", ".join(f"{c['name']} {c['win_probability']:.0%}" for c in cats) + ")"
+    return s + "."
+
+
+def _lineup_answer(state: MatchupOptimizerState) -> str:
+    lu = state.get("lineup") or {}
+    if "error" in lu:
+        return f"I could not build that lineup: {lu['error']}"
+    day = date.fromisoformat(lu["date"])
+    starters = lu["starters"]
+    sits = [b for b in lu["bench"] if b["reason"] != "no game"]
+    no_game = [b["name"] for b in lu["bench"] if b["reason"] == "no game"]
+    with_games = len(starters) + len([b for b in sits if not str(b["reason"]).startswith("injured")])
+    lines = [f"**{lu['weekday']} {day.isoformat()}**: {with_games} of your players have a game."]
+    lines.append("Start: " + ", ".join(f"{s['slot']} {s['name']}" for s in starters) + ".")
+    if sits:
+        lines.append("Sit: " + "; ".join(f"{b['name']} ({b['reason']})" for b in sits) + ".")
+    else:
+        lines.append("Nobody with a game has to sit.")
+    if no_game:
+        lines.append("No game: " + ", ".join(no_game) + ".")
+    future = any("current ESPN slots" in n for n in lu.get("notes") or [])
+    if lu.get("changes") and not future:
+        lines.append("Changes from your ESPN lineup: " + "; ".join(
+            f"{c['name']} {c['from_slot']} -> {c['to_slot']}" for c in lu["changes"]) + ".")
+    asked = re.search(r"\b(\d{1,2})\s+(players?\s+)?(active|playing|with games)",
+                      (state.get("request") or "").lower())
+    if asked and int(asked.group(1)) != with_games:
+        lines.insert(1, f"(You said {asked.group(1)}; the NBA schedule shows {with_games}.)")
+    return "\n".join(lines)
+
+
+def _compose_answer(state: MatchupOptimizerState) -> tuple[str, dict[str, Any]]:
+    intent = state.get("intent") or "matchup_analysis"
+    report: dict[str, Any] = {
+        "intent": intent, "team": state.get("team"), "opponent": state.get("opponent"),
+        "focus_categories": state.get("focus_categories") or [],
+        "plan": state.get("plan"), "replanned": state.get("replan"),
+        "lineup": state.get("lineup"), "injuries": state.get("injuries") or [],
+        "holds": state.get("holds") or [],
+        "moves_offered": [m for m in state.get("valid_moves") or []
+                          if m["move_id"] in set(state.get("offered_ids") or [])],
+        "decisions": state.get("decisions") or {},
+        "applied_moves": state.get("applied_moves") or [],
+        "search_rounds": int(state.get("search_round") or 0),
+        "search_log": state.get("search_log") or [],
+        "notes": state.get("notes") or [],
+    }
+    if state.get("error"):
+        report["error"] = state["error"]
+        return state["error"], report
+    if intent == "lineup_optimization":
+        return _lineup_answer(state), report
+
+    lines: list[str] = []
+    team = (state.get("team") or {}).get("name", "your team")
+    m = state.get("matchup") or {}
+    if m.get("opponent"):
+        head = f"**{team} vs {m['opponent']}** (matchup {m.get('matchup_period')}, " \
+               f"{m.get('days_left')} day(s) left)"
+        if "my_points" in m:
+            head += f": {m['my_points']} - {m['opponent_points']} so far"
+        elif m.get("record"):
+            r = m["record"]
+            head += f": categories {r['wins']}-{r['losses']}-{r['ties']} so far"
+        lines.append(head + ".")
+    hurt = state.get("injuries") or []
+    if hurt and intent in ("matchup_analysis", "injury_reevaluation"):
+        lines.append("Injuries: " + ", ".join(
+            f"{h['name']} {h['status'].replace('_', '-').lower()}"
+            + (f" (back {h['expected_return']})" if h.get("expected_return") else "")
+            for h in hurt) + ".")
+    if intent == "injury_reevaluation":
+        holds = {h["player"]["id"]: h["reason"] for h in state.get("holds") or []}
+        for t in state.get("injury_targets") or []:
+            best = next((v for v in state.get("valid_moves") or []
+                         if v["drop"]["id"] == t["id"]), None)
+            if t["id"] in holds:
+                lines.append(f"HOLD {t['name']}: {holds[t['id']]}.")
+            elif best is None:
+                lines.append(f"HOLD {t['name']}: no free agent beats his expected value "
+                             f"({t['expected_games']} expected games of {t['games_left']}).")
+            else:
+                lines.append(f"STREAM over {t['name']}: {_fmt_move(best)}; he is "
+                             f"{t['status'].replace('_', '-').lower()} with "
+                             f"{t['expected_games']} expected games of {t['games_left']}.")
+    applied = state.get("applied_moves") or []
+    offered = report["moves_offered"]
+    if applied:
+        ok = [a for a in applied if a["status"] in ("applied", "recorded")]
+        if ok:
+            lines.append("Done: " + "; ".join(_fmt_move(a) for a in ok) + ".")
+        for a in applied:
+            if a["status"] in ("failed", "skipped"):
+                lines.append(f"Not applied ({a['status']}): {_fmt_move(a)}: {a['note']}.")
+            if a["status"] == "recorded":
+                lines.append(a["note"])
+        rp = state.get("replan")
+        if rp:
+            line = "Re-planned week: " + _plan_line(rp)[len("Optimal plan for the rest of the "
+                                                            "matchup: "):]
+            if rp.get("change") is not None:
+                line += f" Change: {rp['change']:+.2f}."
+            lines.append(line)
+    elif offered:
+        lines.append(f"You declined {len(offered)} suggested move(s); your roster is unchanged.")
+        lines.append(_plan_line(state.get("plan")))
+    elif not state.get("valid_moves"):
+        focus = state.get("focus_categories") or []
+        focus_txt = f" for {', '.join(focus)}" if focus else ""
+        why = state.get("scan_message") or ""
+        rounds = int(state.get("search_round") or 0)
+        if rounds >= MAX_SEARCH_ROUNDS:
+            why = (why + f" Searched {rounds} times with a wider pool each time.").strip()
+        if intent != "injury_reevaluation" or not state.get("injury_targets"):
+            lines.append(prompts.NO_MOVE.format(focus=focus_txt, why=why).strip())
+        lines.append(_plan_line(state.get("plan")))
+    for n in state.get("notes") or []:
+        lines.append(n)
+    return "\n".join(x for x in lines if x), report
+
+
+__all__ = ["MAX_OFFER_ROUNDS", "MAX_SEARCH_ROUNDS", "build_matchup_optimizer_graph",
+           "parse_request"]

@@ -1,0 +1,87 @@
+"""State of the matchup optimizer graph (plain JSON-able data only)."""
+
+from __future__ import annotations
+
+import operator
+from typing import Annotated, Any, TypedDict
+
+INTENTS = ("matchup_analysis", "lineup_optimization", "streaming", "injury_reevaluation",
+           "free_agent_scan")
+
+
+def merge_dicts(a: dict[str, Any] | None, b: dict[str, Any] | None) -> dict[str, Any]:
+    """Reducer: later keys win."""
+    return {**(a or {}), **(b or {})}
+
+
+class MatchupOptimizerInput(TypedDict, total=False):
+    """What the caller passes in (TEAM-NOTES contract)."""
+
+    request: str
+    intent: str
+    requester_id: str
+    focus_categories: list[str]
+    day: str | None
+
+
+class MatchupOptimizerState(TypedDict, total=False):
+    """Full state.
+
+    Inputs: request, intent, requester_id, focus_categories, day.
+    parse_intent adds `position` and `target_player`; gather_rosters `team`, `opponent`,
+    `scoring`, `matchup`, `roster`, `acquisitions`; analyze_schedule `schedule`;
+    check_injuries `injuries`, `injury_targets`; identify_candidates `candidates`, `holds`,
+    `scan_message`, `search_round`, `search_log`; validate_moves `valid_moves`, `rejected`;
+    compose_lineup `lineup` / `plan`; present_and_confirm `offered_ids`, `offer_rounds`,
+    `decisions`, `last_approved`; apply_moves `applied_moves`; replan `replan`;
+    finish `answer`, `report`.
+    """
+
+    request: str
+    intent: str
+    requester_id: str
+    focus_categories: list[str]
+    day: str | None
+    position: str | None
+    target_player: str | None
+    error: str | None
+    team: dict[str, Any]
+    opponent: dict[str, Any] | None
+    scoring: str
+    matchup: dict[str, Any]
+    roster: list[dict[str, Any]]
+    acquisitions: dict[str, Any]
+    schedule: dict[str, Any]
+    injuries: list[dict[str, Any]]
+    injury_targets: list[dict[str, Any]]
+    candidates: list[dict[str, Any]]
+    holds: list[dict[str, Any]]
+    scan_message: str
+    search_round: int
+    search_log: Annotated[list[dict[str, Any]], operator.add]
+    valid_moves: list[dict[str, Any]]
+    rejected: list[dict[str, Any]]
+    lineup: dict[str, Any] | None
+    plan: dict[str, Any] | None
+    offered_ids: Annotated[list[str], operator.add]
+    offer_rounds: Annotated[int, operator.add]
+    decisions: Annotated[dict[str, str], merge_dicts]
+    last_approved: list[dict[str, Any]]
+    applied_moves: list[dict[str, Any]]
+    replan: dict[str, Any] | None
+    notes: Annotated[list[str], operator.add]
+    tool_calls: Annotated[list[str], operator.add]
+    llm_calls: Annotated[int, operator.add]
+    answer: str
+    report: dict[str, Any]
+
+
+class MatchupOptimizerOutput(TypedDict, total=False):
+    """What the graph returns."""
+
+    intent: str
+    answer: str
+    report: dict[str, Any]
+    applied_moves: list[dict[str, Any]]
+    tool_calls: list[str]
+    llm_calls: int
