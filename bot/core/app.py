@@ -67,8 +67,10 @@ class FanViseApp:
                    clock: Callable[[], float] = time.monotonic,
                    sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
                    now: Callable[[], datetime] = lambda: datetime.now(UTC),
-                   edit_interval: float | None = None) -> FanViseApp:
-        """Open the data dir (created if needed) and build the core."""
+                   edit_interval: float | None = None,
+                   runtime_kwargs: dict[str, Any] | None = None) -> FanViseApp:
+        """Open the data dir (created if needed) and build the core. `runtime_kwargs` go to
+        `FanViseRuntime.open` (e.g. `optimizer_graph_builder`)."""
         from agents.runtime import FanViseRuntime
         from storage.cache import TTLCache
 
@@ -84,7 +86,8 @@ class FanViseApp:
                 from agents.shared.llm import make_model
                 model = make_model(settings)
             runtime = await FanViseRuntime.open(data_dir, espn=espn, model=model,
-                                                my_team_id=settings.team_id)
+                                                my_team_id=settings.team_id,
+                                                **(runtime_kwargs or {}))
             budget = WorkspaceBudget(per_minute=settings.slack_updates_per_minute, clock=clock)
             core = ChatCore(runtime, app_db, espn=espn, default_team_id=settings.team_id,
                             min_edit_interval=(edit_interval if edit_interval is not None

@@ -1,0 +1,342 @@
+"""End-to-end through ChatCore with the REAL runtime (demo league, offline model, SQLite
+checkpoints) and a recording ChatSurface (the platform adapters have their own fake-server
+tests): message -> progress edits (<= 1/s) -> card with buttons -> stranger refused ->
+requester resumes -> restart -> old card still works -> double click applies once; links
+with encrypted cookies; long answers split at max_text; malformed commands explained.
+
+The matchup optimizer graph is agents-workflows' `build_matchup_optimizer_graph` when it is
+available; until then a small graph that follows the same contract (scan_moves ->
+interrupt(payload) -> apply approved moves to the demo league) stands in for it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+from pathlib import Path
+from typing import Any, TypedDict
+
+import pytest
+from cryptography.fernet import Fernet
+
+from agents.shared.deps import AgentDeps, optimizer_for
+from bot.core.app import FanViseApp
+from bot.core.models import OutgoingMessage, ThreadRef, UserRef
+from bot.core.render import CUSTOM_ID_RE
+from bot.settings import Settings
+
+REQ = UserRef("slack", "U_REQ", "Ann")
+STRANGER = UserRef("slack", "U_X", "Stranger")
+OWNER = UserRef("slack", "U_OWN", "Co-owner")
+CHANNEL = ThreadRef("slack", "T1", "C1", "")
+S2 = "AEB" + "x9Yz" * 30 + "%2F%3D"
+SWID = "{11111111-2222-3333-4444-555555555555}"
+
+
+class RecordingSurface:
+    """An in-memory ChatSurface that records every call with a monotonic timestamp."""
+
+    def __init__(self, max_text: int = 2000) -> None:
+        self.max_text = max_text
+        self.messages: dict[str, OutgoingMessage] = {}
+        self.log: list[tuple[str, float, str, Any]] = []
+        self.private: list[tuple[str, str]] = []
+        self.n = 0
+
+    async def post(self, thread: ThreadRef, msg: OutgoingMessage) -> str:
+        assert len(msg.text) <= self.max_text
+        self.n += 1
+        mid = f"{time.time():.6f}.{self.n}"  # Slack-like ts
+        self.messages[mid] = msg
+        self.log.append(("post", time.monotonic(), mid, (thread, msg)))
+        return mid
+
+    async def edit(self, thread: ThreadRef, message_id: str, msg: OutgoingMessage) -> None:
+        assert len(msg.text) <= self.max_text
+        self.messages[message_id] = msg
+        self.log.append(("edit", time.monotonic(), message_id, (thread, msg)))
+
+    async def ephemeral(self, thread: ThreadRef, user: UserRef, text: str) -> None:
+        self.private.append((user.user_id, text))
+
+    def edits_of(self, mid: str) -> list[tuple[float, OutgoingMessage]]:
+        return [(t, m[1]) for k, t, i, m in self.log if k == "edit" and i == mid]
+
+    def card_messages(self) -> list[tuple[str, OutgoingMessage]]:
+        return [(mid, m) for mid, m in self.messages.items()
+                if m.cards and m.cards[0].buttons]
+
+
+# ------------------------------------------------------------------ optimizer graph
+
+class _S(TypedDict, total=False):
+    request: str
+    intent: str
+    requester_id: str
+    focus_categories: list[str]
+    day: str | None
+    moves: list[dict[str, Any]]
+    decisions: dict[str, str]
+    answer: str
+    report: dict[str, Any]
+    applied_moves: list[dict[str, Any]]
+    tool_calls: list[str]
+    llm_calls: int
+
+
+def contract_optimizer_graph(deps: AgentDeps, *, checkpointer: Any = None) -> Any:
+    """The workflow contract of TEAM-NOTES (used until agents-workflows' graph lands)."""
+    from langgraph.config import get_stream_writer
+    from langgraph.graph import END, START, StateGraph
+    from langgraph.types import interrupt
+
+    async def plan(state: _S) -> dict[str, Any]:
+        write = get_stream_writer()
+        for text in ("Analyzing your roster...", "Scanning free agents...",
+                     "Ranking drop/add moves..."):
+            write({"stage": "plan", "text": text})
+            await asyncio.sleep(0.45)
+        opt = await optimizer_for(deps, refresh=True)
+        scan = opt.scan_moves(deps.my_team_id, top=200).to_dict()
+        moves, seen = [], set()
+        for m in scan["moves"]:
+            if m["drop"]["id"] in seen or m["add"]["id"] in seen:
+                continue
+            seen.update((m["drop"]["id"], m["add"]["id"]))
+            moves.append({"move_id": m["move_id"], "drop": m["drop"], "add": m["add"],
+                          "expected_gain": m["expected_gain"], "games": m["games_added"],
+                          "confidence": m["confidence"], "reasons": m["reasons"]})
+        return {"moves": moves[:2]}
+
+    def present_and_confirm(state: _S) -> dict[str, Any]:
+        resp = interrupt({"type": "move_approval", "title": "Moves for this matchup",
+                          "summary": f"{len(state['moves'])} moves", "moves": state["moves"],
+                          "requester_id": state.get("requester_id", "")})
+        return {"decisions": dict(resp.get("decisions") or {})}
+
+    async def apply(state: _S) -> dict[str, Any]:
+        applied = []
+        for m in state["moves"]:
+            if state["decisions"].get(m["move_id"]) == "approve":
+                deps.espn.demo.apply_move(deps.my_team_id, m["drop"]["id"], m["add"]["id"])
+                applied.append(m)
+        await deps.espn.invalidate_cache()
+        text = ("Applied: " + "; ".join(f"drop {m['drop']['name']}, add {m['add']['name']}"
+                                        for m in applied)) if applied else "No moves applied."
+        return {"answer": text, "applied_moves": applied,
+                "report": {"applied_moves": applied}, "tool_calls": [], "llm_calls": 0}
+
+    b = StateGraph(_S)
+    b.add_node("plan", plan)
+    b.add_node("present_and_confirm", present_and_confirm)
+    b.add_node("apply", apply)
+    b.add_edge(START, "plan")
+    b.add_edge("plan", "present_and_confirm")
+    b.add_edge("present_and_confirm", "apply")
+    b.add_edge("apply", END)
+    return b.compile(checkpointer=checkpointer)
+
+
+def _builder() -> Any:
+    from agents.supervisor.graph import optimizer_builder
+    return optimizer_builder() or contract_optimizer_graph
+
+
+async def _open(data_dir: Path, key: str) -> FanViseApp:
+    settings = Settings(data_dir=data_dir, secret_key=key, llm_per_minute=600, llm_burst=50)
+    return await FanViseApp.open(settings, runtime_kwargs={"optimizer_graph_builder": _builder()})
+
+
+def _button(msg: OutgoingMessage, label: str) -> str:
+    for b in msg.cards[0].buttons:
+        if b.label == label:
+            return b.custom_id
+    raise AssertionError(f"no button {label!r} in {[b.label for b in msg.cards[0].buttons]}")
+
+
+def _roster(app: FanViseApp) -> set[int]:
+    return set(app.espn.demo.roster_now(1))
+
+
+# ------------------------------------------------------------------ the main flow
+
+async def test_card_flow_refusal_restart_double_click(tmp_path: Path) -> None:
+    key = Fernet.generate_key().decode()
+    app = await _open(tmp_path, key)
+    s1 = RecordingSurface()
+    try:
+        before = _roster(app)
+        await app.core.handle_command(s1, CHANNEL, REQ, "optimize", {"text": ""})
+        # a thread was started from a root message (Slack: thread_ts = root ts)
+        kind, _, root_id, (thread, root) = s1.log[0]
+        assert kind == "post" and thread.thread_id == "" and "Ann asked" in root.text
+        _, _, progress_id, (pthread, first) = s1.log[1]
+        assert pthread.thread_id == root_id and first.text.startswith("⏳")
+        edits = s1.edits_of(progress_id)
+        times = [t for t, _ in edits]
+        assert len(edits) >= 3, [m.text for _, m in edits]
+        assert all(b - a >= 0.99 for a, b in zip(times, times[1:], strict=False)), times
+        progress_texts = [m.text for _, m in edits[:-1]]
+        assert any("Analyzing your roster" in t or "Scanning" in t or "Ranking" in t
+                   for t in progress_texts), progress_texts
+        final = edits[-1][1]
+        assert final.cards, final.text
+        card = final.cards[0]
+        assert [b.label for b in card.buttons] == ["Approve #1", "Decline #1", "Approve #2",
+                                                   "Decline #2", "Approve all", "Decline all"]
+        for b in card.buttons:
+            assert CUSTOM_ID_RE.match(b.custom_id) and len(b.custom_id) < 100
+        assert "Drop " in card.fields[0][0]
+        row = (await app.app_db.pending_cards())[0]
+        assert row.message_id == progress_id and row.requester_id == "U_REQ"
+
+        # a stranger is refused, privately; nothing changes
+        await app.core.handle_click(s1, pthread, STRANGER, _button(final, "Approve all"),
+                                    progress_id)
+        assert s1.private[-1][0] == "U_X" and "Only Ann" in s1.private[-1][1]
+        assert (await app.app_db.get_card(row.card_id)).status == "pending"
+
+        # the requester approves move 1 (per-move): recorded, card still open
+        await app.core.handle_click(s1, pthread, REQ, _button(final, "Approve #1"), progress_id)
+        shown = s1.messages[progress_id].cards[0]
+        assert shown.fields[0][0].startswith("✅")
+        assert [b.disabled for b in shown.buttons] == [True, True, False, False, False, False]
+        assert _roster(app) == before
+    finally:
+        await app.close()
+
+    # ---- restart: new runtime + core on the same data dir; the old card still works
+    app = await _open(tmp_path, key)
+    s2 = RecordingSurface()
+    try:
+        await app.core.handle_click(s2, pthread, REQ, _button(final, "Decline #2"), "ignored")
+        after = s2.messages[progress_id].cards[0]
+        assert after.footer == "Partly approved by Ann"
+        assert all(b.disabled for b in after.buttons)
+        assert after.fields[0][0].startswith("✅") and after.fields[1][0].startswith("❌")
+        moved = _roster(app)
+        m1, m2 = row.moves[0], row.moves[1]
+        assert m1["drop"]["id"] not in moved and m1["add"]["id"] in moved
+        assert m2["drop"]["id"] in moved and m2["add"]["id"] not in moved
+        answer_posts = [m for k, _, _, (_, m) in s2.log if k in ("post", "edit")
+                        and "Applied" in m.text]
+        assert answer_posts, [m.text for m in s2.messages.values()]
+
+        # double click after the decision: clear notice, nothing applied again
+        await app.core.handle_click(s2, pthread, REQ, _button(final, "Approve all"), progress_id)
+        assert "already decided" in s2.private[-1][1] and "Ann" in s2.private[-1][1]
+        assert _roster(app) == moved
+
+        audit = await app.app_db.audit_rows(row.card_id)
+        summary = [(a["user_id"], a["move_index"], a["decision"], a["result"]) for a in audit]
+        assert ("U_X", None, "approve", "refused") in summary
+        assert ("U_REQ", 0, "approve", "recorded") in summary
+        assert ("U_REQ", 0, "approve", "applied") in summary
+        assert ("U_REQ", 1, "decline", "declined") in summary
+        assert summary[-1] == ("U_REQ", None, "approve", "already-decided")
+        assert all(a["at"] > 0 and a["user_name"] for a in audit)
+        assert any(a["move_label"].startswith("Drop ") for a in audit)
+
+        # ---- a linked co-owner of team 1 may decide; two simultaneous clicks apply once
+        await app.core.handle_command(s2, CHANNEL, OWNER, "link",
+                                      {"team_id": 1, "espn_s2": S2, "swid": SWID})
+        reply = s2.private[-1][1]
+        assert "team 1" in reply and "encrypted" in reply
+        assert S2 not in reply and SWID not in reply
+        base = _roster(app)
+        await app.core.handle_message(s2, pthread, REQ, "Review my matchup this week")
+        new_mid, new_msg = s2.card_messages()[-1]
+        assert new_mid != progress_id
+        cid = _button(new_msg, "Approve all")
+        await asyncio.gather(
+            app.core.handle_click(s2, pthread, OWNER, cid, new_mid),
+            app.core.handle_click(s2, pthread, REQ, cid, new_mid))
+        new_row = next(c for c in [await app.app_db.get_card(CUSTOM_ID_RE.match(cid)["card_id"])])
+        assert new_row.status == "approved"
+        rows = await app.app_db.audit_rows(new_row.card_id)
+        assert sum(1 for a in rows if a["result"] == "applied") == len(new_row.moves)
+        assert sum(1 for a in rows if a["result"] == "already-decided") == 1
+        changed = base ^ _roster(app)
+        assert len(changed) == 2 * len(new_row.moves)  # each move applied exactly once
+        assert s2.messages[new_mid].cards[0].footer.startswith("Approved by ")
+    finally:
+        await app.close()
+    raw = b"".join(p.read_bytes() for p in tmp_path.rglob("*.sqlite*") if p.is_file())
+    assert S2.encode() not in raw and SWID.encode() not in raw
+
+
+async def test_answers_split_and_bad_input_explained(tmp_path: Path) -> None:
+    app = await _open(tmp_path, "")
+    s = RecordingSurface(max_text=120)
+    thread = ThreadRef("console", "local", "console", "t1")
+    try:
+        await app.core.handle_command(s, thread, REQ, "player", {"text": "Jarrett Allen"})
+        texts = [m.text for m in s.messages.values()]
+        assert len([t for t in texts if not t.startswith(("⏳", "✓"))]) >= 2
+        assert all(len(t) <= 120 for t in texts)
+        assert "Jarrett Allen" in " ".join(texts)
+        report = [c for m in s.messages.values() for c in m.cards]
+        assert report and report[-1].title == "Player report: Jarrett Allen"
+        fields = dict(report[-1].fields)
+        assert fields["Status"] and fields["Recommendation"] in (
+            "ACTIVE", "MONITOR", "HOLD", "STREAM", "DROP")
+        assert not any(k == "post" and m[0].thread_id != "t1" for k, _, _, m in s.log)
+
+        cases = [
+            ("player", {"text": ""}, "Which player"),
+            ("player", {"text": "Robert'); DROP TABLE--"}, "letters"),
+            ("ask", {"text": ""}, "Ask me something"),
+            ("ask", {"text": "x" * 2001}, "keep questions under"),
+            ("lineup", {"text": "someday"}, "/lineup tomorrow"),
+            ("lineup", {"day": "2030-01-01"}, "within two weeks"),
+            ("link", {"text": "abc"}, "numbers only"),
+            ("link", {"team_id": 99}, "has no team 99"),
+            ("link", {"team_id": 1, "espn_s2": S2}, "both espn_s2 and swid"),
+            ("link", {"team_id": 1, "league_id": 5}, "serves ESPN league"),
+            ("link", {"team_id": 1, "espn_s2": S2, "swid": SWID}, "FANVISE_SECRET_KEY"),
+            ("frobnicate", {}, "Unknown command"),
+        ]
+        for name, args, expect in cases:
+            await app.core.handle_command(s, thread, REQ, name, args)
+            assert expect in s.private[-1][1], (name, args, s.private[-1])
+            assert S2 not in s.private[-1][1]
+        assert await app.app_db.get_link("slack", "local", "U_REQ") is None
+        await app.core.handle_command(s, thread, REQ, "help", {})
+        assert "/daily" in s.private[-1][1]
+        n = len(s.messages)
+        await app.core.handle_command(s, thread, REQ, "lineup", {"text": "tomorrow"})
+        lineup = list(s.messages.values())[n:]
+        assert lineup[-1].cards[0].title.startswith("Daily lineup for Hoop Dreamers")
+        assert "Thu Jan 26, 2023" in lineup[-1].cards[0].title
+    finally:
+        await app.close()
+
+
+async def test_rate_limit_per_user(tmp_path: Path) -> None:
+    settings = Settings(data_dir=tmp_path, llm_per_minute=1, llm_burst=1)
+    app = await FanViseApp.open(settings)
+    s = RecordingSurface()
+    thread = ThreadRef("console", "local", "console", "t")
+    try:
+        await app.core.handle_message(s, thread, REQ, "who should I start today?")
+        n = len(s.messages)
+        await app.core.handle_message(s, thread, REQ, "who should I start tomorrow?")
+        assert len(s.messages) == n
+        assert re.search(r"try again in \d+ s", s.private[-1][1])
+        await app.core.handle_message(s, thread, STRANGER, "who should I start today?")
+        assert len(s.messages) > n  # another user has their own bucket
+    finally:
+        await app.close()
+
+
+@pytest.mark.parametrize("line,expected", [
+    ("/daily 09:30 America/New_York", ("daily", {"text": "09:30 America/New_York"})),
+    ("help", ("help", {"text": ""})),
+    ("player of the week?", None),
+    ("/fanvise link team=3", ("link", {"text": "team=3"})),
+    ("who should I start?", None),
+])
+def test_parse_command_text(line: str, expected: Any) -> None:
+    from bot.core.service import parse_command_text
+    assert parse_command_text(line) == expected
