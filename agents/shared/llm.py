@@ -32,6 +32,8 @@ from rapidfuzz import fuzz, process
 
 ENV_API_KEY = "GOOGLE_API_KEY"
 ENV_MODEL = "FANVISE_GEMINI_MODEL"
+#: Optional API endpoint override (proxies, a local fake in tests).
+ENV_BASE_URL = "FANVISE_GEMINI_BASE_URL"
 DEFAULT_GEMINI_MODEL = "gemini-2.5-flash"
 OFFLINE_NOTE = "(Offline mode: rule-based answers from league data, no AI model.)"
 
@@ -57,8 +59,8 @@ def make_model(settings: Any = None, *, player_names: Sequence[str] = ()) -> Bas
     else `OfflineChatModel(player_names)`.
 
     `settings` may be None (environment), a mapping or an object with `google_api_key` and
-    `gemini_model` attributes. The model name defaults to $FANVISE_GEMINI_MODEL or
-    gemini-2.5-flash.
+    `gemini_model` (and optional `gemini_base_url`) attributes. The model name defaults to
+    $FANVISE_GEMINI_MODEL or gemini-2.5-flash; $FANVISE_GEMINI_BASE_URL overrides the endpoint.
     """
     key = _setting(settings, "google_api_key") or os.environ.get(ENV_API_KEY)
     if key:
@@ -66,8 +68,12 @@ def make_model(settings: Any = None, *, player_names: Sequence[str] = ()) -> Bas
 
         name = (_setting(settings, "gemini_model") or os.environ.get(ENV_MODEL)
                 or DEFAULT_GEMINI_MODEL)
+        extra: dict[str, Any] = {}
+        base_url = _setting(settings, "gemini_base_url") or os.environ.get(ENV_BASE_URL)
+        if base_url:
+            extra["base_url"] = base_url
         return ChatGoogleGenerativeAI(model=name, google_api_key=key, temperature=0.2,
-                                      max_retries=4, timeout=60)
+                                      max_retries=4, timeout=60, **extra)
     return OfflineChatModel(player_names=list(player_names))
 
 
@@ -519,7 +525,7 @@ class OfflineChatModel(BaseChatModel):
 
 
 __all__ = [
-    "DEFAULT_GEMINI_MODEL", "ENV_API_KEY", "ENV_MODEL", "HELP_TEXT", "INTENTS", "OFFLINE_NOTE",
+    "DEFAULT_GEMINI_MODEL", "ENV_API_KEY", "ENV_BASE_URL", "ENV_MODEL", "HELP_TEXT", "INTENTS", "OFFLINE_NOTE",
     "OfflineChatModel", "classify_intent", "extract_categories", "extract_day",
     "extract_position", "find_player", "is_offline", "make_model", "name_candidate",
     "plan_tool_calls", "render_tool_result", "with_offline_note",
