@@ -15,6 +15,7 @@ import datetime as dt
 import itertools
 import json
 import re
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -91,6 +92,7 @@ class Req:
     query: dict[str, str]
     json: Any
     auth: str | None
+    at: float = field(default_factory=time.monotonic)  # when it arrived
 
 
 @dataclass

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,6 +29,7 @@ class Call:
     method: str
     body: dict[str, Any]
     authorization: str | None
+    at: float = field(default_factory=time.monotonic)  # when it arrived
 
 
 @dataclass

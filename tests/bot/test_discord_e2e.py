@@ -1,0 +1,130 @@
+"""End to end on Discord: the real discord.py client + adapter + the REAL ChatCore, runtime,
+LangGraph graphs and app DB on the demo league with the offline model, against the fake
+Discord REST server. Covers: slash command -> deferred -> thread -> progress edits (<= 1/s)
+-> card with buttons -> stranger refused (ephemeral) -> restart (new client + new core on the
+same data dir) -> the requester's click on the old card resumes the run -> a second click
+changes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import discord
+
+from bot.core.app import FanViseApp
+from bot.discord.app import build_discord_bot
+from bot.settings import Settings
+from tests.bot.harness import discord_events as ev
+from tests.bot.harness import fake_discord as fd
+
+TOKEN = "fake.discord.token"
+REQUESTER = 510000000000000001
+STRANGER = 510000000000000002
+
+
+async def open_bot(data_dir) -> tuple[FanViseApp, discord.Client]:
+    app = await FanViseApp.open(Settings(data_dir=data_dir))
+    bot = build_discord_bot(app.core, app.settings, application_id=fd.APP_ID,
+                            sync_commands=False)
+    await bot.login(TOKEN)
+    return app, bot
+
+
+def send(bot: discord.Client, fake: fd.FakeDiscord, payload: dict[str, Any]) -> None:
+    fake.interaction_channels[payload["id"]] = int(payload["channel_id"])
+    ev.feed(bot, "INTERACTION_CREATE", payload)
+
+
+def card_message(fake: fd.FakeDiscord, thread_id: int) -> dict[str, Any] | None:
+    for msg in fake.channel_messages(thread_id):
+        if msg["components"]:
+            return msg
+    return None
+
+
+async def wait_for(predicate, timeout: float = 60.0) -> Any:
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if loop.time() > end:
+            raise AssertionError("timed out")
+        await asyncio.sleep(0.05)
+
+
+def buttons(msg: dict[str, Any]) -> list[dict[str, Any]]:
+    return [c for row in msg["components"] for c in row["components"]]
+
+
+def ephemerals(fake: fd.FakeDiscord) -> list[str]:
+    return [r.json.get("content") or "" for r in fake.find("POST", r"^/webhooks/\d+/[^/]+$")
+            if (r.json.get("flags") or 0) & 64]
+
+
+async def test_optimize_card_refusal_restart_approve_once(fake_discord, tmp_path, optimizer_graph):
+    app, bot = await open_bot(tmp_path)
+    try:
+        send(bot, fake_discord, ev.slash("optimize", REQUESTER))
+        cb = (await fake_discord.wait_for("POST", "/callback$"))[0]
+        assert cb.json["type"] == 5  # deferred before any work
+        thread_id = (await wait_for(lambda: list(fake_discord.threads)))[0]
+        card = await wait_for(lambda: card_message(fake_discord, thread_id))
+        # progress: one bot message edited in the thread, never more than once per second
+        posts = fake_discord.find("POST", rf"^/channels/{thread_id}/messages$")
+        progress_id = fake_discord.channel_messages(thread_id)[0]["id"]
+        edits = fake_discord.find("PATCH", rf"^/channels/{thread_id}/messages/{progress_id}$")
+        assert edits, "progress was never edited"
+        gaps = [b.at - a.at for a, b in zip(edits, edits[1:], strict=False)]
+        assert all(g >= 0.9 for g in gaps), gaps
+        assert posts[0].at <= edits[0].at
+        ids = [b["custom_id"] for b in buttons(card)]
+        assert all(len(i) <= 100 and i.startswith("fv:") for i in ids)
+        assert not any(b.get("disabled") for b in buttons(card))
+        embed = card["embeds"][0]
+        assert embed["fields"] and len(embed.get("description") or "") <= 4096
+        approve_all = next(i for i in ids if i.startswith("fv:approveall:"))
+
+        # a stranger's click is refused privately and changes nothing
+        thread = fd.thread_channel(thread_id, "optimize")
+        send(bot, fake_discord, ev.click(approve_all, STRANGER, card, thread))
+        refusal = await wait_for(lambda: ephemerals(fake_discord))
+        assert "can decide" in refusal[0]
+        assert fake_discord.messages[int(card["id"])]["components"] == card["components"]
+    finally:
+        await bot.close()
+        await app.close()
+
+    # restart: a new client and a new core on the same data directory
+    app2, bot2 = await open_bot(tmp_path)
+    try:
+        n_eph = len(ephemerals(fake_discord))
+        stored = fake_discord.messages[int(card["id"])]
+        send(bot2, fake_discord, ev.click(approve_all, REQUESTER, stored, thread))
+        decided = await wait_for(lambda: (
+            all(b.get("disabled") for b in buttons(fake_discord.messages[int(card["id"])]))
+            and "Approved by" in (fake_discord.messages[int(card["id"])]["embeds"][0]
+                                  .get("footer") or {}).get("text", "")))
+        assert decided
+        audit = await app2.db.fetchall(
+            "SELECT result FROM audit WHERE user_id=? ", (str(REQUESTER),))
+        applied = [r["result"] for r in audit]
+        assert applied and "refused" not in applied
+        moves = [c for c in app2.espn.demo.changes if c.kind == "move"]
+        assert moves, "the approved move was not applied to the demo league"
+        # a second (late) click applies nothing more
+        send(bot2, fake_discord, ev.click(approve_all, REQUESTER,
+                                          fake_discord.messages[int(card["id"])], thread))
+        late = await wait_for(lambda: ephemerals(fake_discord)[n_eph:])
+        assert "already decided" in late[-1]
+        audit2 = await app2.db.fetchall(
+            "SELECT result FROM audit WHERE user_id=? ", (str(REQUESTER),))
+        assert [r["result"] for r in audit2].count("already-decided") == 1
+        assert len(audit2) == len(audit) + 1
+        assert [c for c in app2.espn.demo.changes if c.kind == "move"] == moves
+    finally:
+        await bot2.close()
+        await app2.close()
