@@ -2,8 +2,9 @@
 LangGraph graphs and app DB on the demo league with the offline model, against the fake
 Discord REST server. Covers: slash command -> deferred -> thread -> progress edits (<= 1/s)
 -> card with buttons -> stranger refused (ephemeral) -> restart (new client + new core on the
-same data dir) -> the requester's click on the old card resumes the run -> a second click
-changes nothing.
+same data dir) -> the requester's click on the old card resumes the run; a simultaneous
+double click and a late click apply nothing more; a follow-up message in the thread continues
+the conversation.
 """
 
 from __future__ import annotations
@@ -103,16 +104,21 @@ async def test_optimize_card_refusal_restart_approve_once(fake_discord, tmp_path
     try:
         n_eph = len(ephemerals(fake_discord))
         stored = fake_discord.messages[int(card["id"])]
+        # a double click: two interactions for the same button at once
+        send(bot2, fake_discord, ev.click(approve_all, REQUESTER, stored, thread))
         send(bot2, fake_discord, ev.click(approve_all, REQUESTER, stored, thread))
         decided = await wait_for(lambda: (
             all(b.get("disabled") for b in buttons(fake_discord.messages[int(card["id"])]))
             and "Approved by" in (fake_discord.messages[int(card["id"])]["embeds"][0]
                                   .get("footer") or {}).get("text", "")))
         assert decided
+        dup = await wait_for(lambda: ephemerals(fake_discord)[n_eph:])
+        assert "already decided" in dup[0]
         audit = await app2.db.fetchall(
             "SELECT result FROM audit WHERE user_id=? ", (str(REQUESTER),))
         applied = [r["result"] for r in audit]
-        assert applied and "refused" not in applied
+        assert applied.count("already-decided") == 1 and "refused" not in applied
+        n_eph = len(ephemerals(fake_discord))
         moves = [c for c in app2.espn.demo.changes if c.kind == "move"]
         assert moves, "the approved move was not applied to the demo league"
         # a second (late) click applies nothing more
@@ -122,9 +128,19 @@ async def test_optimize_card_refusal_restart_approve_once(fake_discord, tmp_path
         assert "already decided" in late[-1]
         audit2 = await app2.db.fetchall(
             "SELECT result FROM audit WHERE user_id=? ", (str(REQUESTER),))
-        assert [r["result"] for r in audit2].count("already-decided") == 1
+        assert [r["result"] for r in audit2].count("already-decided") == 2
         assert len(audit2) == len(audit) + 1
         assert [c for c in app2.espn.demo.changes if c.kind == "move"] == moves
+
+        # a plain follow-up in the bot's thread (not cached after the restart) is answered
+        ev.feed(bot2, "GUILD_CREATE", ev.guild_create([fd.text_channel()]))
+        before = len(fake_discord.channel_messages(thread_id))
+        ev.feed(bot2, "MESSAGE_CREATE", ev.message_create(thread_id, REQUESTER,
+                                                          "How is Jarrett Allen doing?"))
+        answer = await wait_for(lambda: [
+            m for m in fake_discord.channel_messages(thread_id)[before:]
+            if "Allen" in (m["content"] + str(m["embeds"])) and "Thinking" not in m["content"]])
+        assert answer
     finally:
         await bot2.close()
         await app2.close()
