@@ -350,6 +350,11 @@ class ChatCore:
                                        f"{', '.join(str(i) for i in sorted(ids))}.")
             except EspnError:
                 log.warning("could not verify the team of a /link (ESPN unavailable)")
+        taken = [lk for lk in await self.db.links_for_team(league_id, team_id)
+                 if (lk.platform, lk.user_id) != (user.platform, user.user_id)]
+        if taken and not user.is_admin:  # else a stranger could decide that member's cards
+            raise InvalidInput(f"Team {team_id} is already linked to another member. Ask them "
+                               "to run `/link off` first, or ask an admin. Nothing was stored.")
         cookies = (s2, swid) if s2 and swid else None
         try:
             await self.db.set_link(platform=user.platform, workspace_id=ws, user_id=user.user_id,

@@ -1,0 +1,134 @@
+"""End to end on Slack: the real slack-bolt app served over HTTP on 127.0.0.1 + adapter + the
+REAL ChatCore, runtime, LangGraph graphs and app DB on the demo league (offline model),
+against the fake Slack Web API, with requests signed like Slack signs them.
+
+/fanvise optimize -> ack -> thread -> progress chat.update (<= 1/s) -> card with buttons ->
+stranger refused (ephemeral) -> restart (new app + new core, same data dir) -> requester
+approves the old card (applied once, also under a double click) -> a retried event
+(same event_id, X-Slack-Retry-Num) is handled once -> a bad signature is rejected.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import aiohttp
+from slack_sdk.web.async_client import AsyncWebClient
+
+from bot.core.app import FanViseApp
+from bot.settings import Settings
+from bot.slack.app import build_slack_app, serve_http
+from tests.bot.harness import slack_requests as sr
+
+
+class Running:
+    """FanViseApp + bolt app served on an ephemeral port."""
+
+    def __init__(self, app: FanViseApp, runner: Any) -> None:
+        self.app, self.runner = app, runner
+        self.url = f"http://127.0.0.1:{runner.addresses[0][1]}/slack/events"
+
+    async def post(self, body: str, *, json_body: bool = False,
+                   headers: dict[str, str] | None = None, **sign: Any) -> int:
+        ctype = "application/json" if json_body else "application/x-www-form-urlencoded"
+        hdrs = {**sr.signed_headers(body, content_type=ctype, **sign), **(headers or {})}
+        async with aiohttp.ClientSession() as s, s.post(self.url, data=body.encode(),
+                                                        headers=hdrs) as r:
+            return r.status
+
+    async def close(self) -> None:
+        await self.runner.cleanup()
+        await self.app.close()
+
+
+async def start(fake, data_dir) -> Running:
+    app = await FanViseApp.open(Settings(data_dir=data_dir))
+    client = AsyncWebClient(token="xoxb-test", base_url=fake.base_url)
+    bolt = build_slack_app(app.core, app.settings, client=client, signing_secret=sr.SECRET,
+                           socket_mode=False)
+    return Running(app, await serve_http(bolt, host="127.0.0.1", port=0))
+
+
+async def wait_for(predicate, timeout: float = 60.0) -> Any:
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if loop.time() > end:
+            raise AssertionError("timed out")
+        await asyncio.sleep(0.05)
+
+
+def actions(msg: dict[str, Any]) -> list[dict[str, Any]]:
+    return [e for b in (msg.get("blocks") or []) if b["type"] == "actions" for e in b["elements"]]
+
+
+def card_ts(fake) -> str | None:
+    return next((ts for ts, m in fake.messages.items() if actions(m)), None)
+
+
+def ephemerals(fake, user: str) -> list[str]:
+    return [c.body["text"] for c in fake.named("chat.postEphemeral") if c.body["user"] == user]
+
+
+async def test_slack_end_to_end(fake_slack, tmp_path, optimizer_graph):
+    run = await start(fake_slack, tmp_path)
+    try:
+        assert await run.post(sr.slash_body("optimize")) == 200
+        ts = await wait_for(lambda: card_ts(fake_slack))
+        root_ts = next(iter(fake_slack.messages))
+        card = fake_slack.messages[ts]
+        assert card["thread_ts"] == root_ts
+        updates = [c for c in fake_slack.named("chat.update") if c.body["ts"] == ts]
+        gaps = [b.at - a.at for a, b in zip(updates, updates[1:], strict=False)]
+        assert updates and all(g >= 0.9 for g in gaps), gaps
+        ids = [a["action_id"] for a in actions(card)]
+        approve_all = next(i for i in ids if i.startswith("fv:approveall:"))
+        assert await run.post(sr.block_action_body(
+            approve_all, clicker="U_OTHER", message_ts=ts, thread_ts=root_ts)) == 200
+        refusal = await wait_for(lambda: ephemerals(fake_slack, "U_OTHER"))
+        assert "can decide" in refusal[0]
+        assert actions(fake_slack.messages[ts])  # still pending
+    finally:
+        await run.close()
+
+    run = await start(fake_slack, tmp_path)  # restart on the same data dir
+    try:
+        click = sr.block_action_body(approve_all, clicker="U_REQ", message_ts=ts,
+                                     thread_ts=root_ts)
+        statuses = await asyncio.gather(run.post(click), run.post(click))  # double click
+        assert statuses == [200, 200]
+        await wait_for(lambda: not actions(fake_slack.messages[ts])
+                       and "Approved by" in str(fake_slack.messages[ts]["blocks"]))
+        dup = await wait_for(lambda: ephemerals(fake_slack, "U_REQ"))
+        assert "already decided" in dup[0]
+        moves = [c for c in run.app.espn.demo.changes if c.kind == "move"]
+        assert len(moves) >= 1
+        rows = await run.app.db.fetchall("SELECT result FROM audit WHERE user_id='U_REQ'")
+        assert [r["result"] for r in rows].count("already-decided") == 1
+
+        # a mention, then Slack's retry of the same event: answered once
+        mention = sr.mention("<@UBOT> How is Jarrett Allen doing?", ts="1700001000.000001")
+        body = sr.event_body(mention, event_id="EvE2E")
+        assert await run.post(body, json_body=True) == 200
+        assert await run.post(body, json_body=True,
+                              headers={"X-Slack-Retry-Num": "1",
+                                       "X-Slack-Retry-Reason": "http_timeout"}) == 200
+        in_thread = await wait_for(lambda: [
+            m for m in fake_slack.messages.values()
+            if m["thread_ts"] == "1700001000.000001" and "Allen" in str(m["blocks"])])
+        await asyncio.sleep(1.0)
+        progress_posts = [c for c in fake_slack.named("chat.postMessage")
+                          if c.body.get("thread_ts") == "1700001000.000001"]
+        assert len(progress_posts) == len(in_thread) == 1
+        # a bad signature is rejected before anything runs
+        n = len(fake_slack.calls)
+        assert await run.post(sr.slash_body("optimize"), secret="wrong") == 401
+        await asyncio.sleep(0.2)
+        assert len(fake_slack.calls) == n
+        assert [c for c in run.app.espn.demo.changes if c.kind == "move"] == moves
+    finally:
+        await run.close()
