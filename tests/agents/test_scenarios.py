@@ -164,3 +164,23 @@ async def test_pending_survives_restart_and_new_message(tmp_path: Path) -> None:
         assert await my_roster(rt2) == after
     finally:
         await rt2.close()
+
+
+async def test_decline_offers_next_alternatives_then_ends(points_rt: FanViseRuntime) -> None:
+    rt = points_rt
+    before = await my_roster(rt)
+    req = (await collect(rt.ask("console:n", "Review my matchup", user_id="u1")))[-1]
+    assert isinstance(req, ApprovalRequest)
+    evs = await collect(rt.decide(req.run_thread_id, req.interrupt_id, "decline", user_id="u1"))
+    nxt = evs[-1]
+    assert isinstance(nxt, ApprovalRequest) and nxt.run_thread_id == req.run_thread_id
+    assert nxt.interrupt_id != req.interrupt_id
+    assert not {m["move_id"] for m in nxt.moves} & {m["move_id"] for m in req.moves}
+    assert [p.interrupt_id for p in await rt.pending_approvals("console:n")] == [nxt.interrupt_id]
+    # the old card is dead, the new one decides
+    old = await collect(rt.decide(req.run_thread_id, req.interrupt_id, "approve", user_id="u1"))
+    assert [e.text for e in old] == [ALREADY_DECIDED]
+    evs = await collect(rt.decide(nxt.run_thread_id, nxt.interrupt_id, "decline", user_id="u1"))
+    assert isinstance(evs[-1], Answer) and "declined" in evs[-1].text
+    assert await my_roster(rt) == before
+    assert await rt.pending_approvals() == []
