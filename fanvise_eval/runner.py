@@ -34,6 +34,7 @@ DEFAULT_CASE_TIMEOUT = {"offline": 60.0, "gemini": 180.0}
 #: "variant": one data dir + runtime per league variant, demo state reset before each case;
 #: "case": a fresh data dir + runtime for every case (slower, fully isolated).
 ISOLATION = ("variant", "case")
+APP_DB_FILE = "fanvise.sqlite"
 
 
 class EvalConfigError(RuntimeError):
@@ -133,12 +134,15 @@ async def demo_news_store(mode: str) -> Any:
 
 
 class _Env:
-    """A demo client + FanViseRuntime on one data directory, with an LLM-call counter."""
+    """One data directory as the app lays it out: fanvise.sqlite (ESPN TTL cache, as the app
+    uses), the demo league's state file and a FanViseRuntime (checkpoints.sqlite), plus an
+    LLM-call counter on the model."""
 
-    def __init__(self, client: Any, rt: Any, counter: LLMCallCounter) -> None:
+    def __init__(self, client: Any, rt: Any, counter: LLMCallCounter, db: Any) -> None:
         self.client = client
         self.rt = rt
         self.counter = counter
+        self.db = db
 
     @property
     def demo(self) -> Any:
@@ -148,10 +152,14 @@ class _Env:
     @classmethod
     async def open(cls, data_dir: Path, variant: str, mode: str, news: Any) -> _Env:
         from agents.runtime import FanViseRuntime
+        from storage.cache import TTLCache
+        from storage.db import Database
 
         shutil.rmtree(data_dir, ignore_errors=True)
         data_dir.mkdir(parents=True)
-        client = open_demo_client(variant, state_path=data_dir / "demo-state.json")
+        db = await Database.open(data_dir / APP_DB_FILE)
+        client = open_demo_client(variant, state_path=data_dir / "demo-state.json",
+                                  cache=TTLCache(db))
         model = make_eval_model(mode)
         counter = LLMCallCounter()
         model.callbacks = [counter]
@@ -160,14 +168,18 @@ class _Env:
                                            my_team_id=DEMO_USER_TEAM_ID)
         except BaseException:
             await client.aclose()
+            await db.close()
             raise
-        return cls(client, rt, counter)
+        return cls(client, rt, counter, db)
 
     async def close(self) -> None:
         try:
             await self.rt.close()
         finally:
-            await self.client.aclose()
+            try:
+                await self.client.aclose()
+            finally:
+                await self.db.close()
 
 
 class SuiteContext:
