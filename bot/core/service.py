@@ -782,6 +782,8 @@ def _applied_ids(report: Any) -> set[str] | None:
     out: set[str] = set()
     for m in applied:
         if isinstance(m, dict):
+            if m.get("status") not in (None, "applied", "recorded"):
+                continue  # skipped / failed
             if m.get("move_id") is not None:
                 out.add(str(m["move_id"]))
             elif isinstance(m.get("drop"), dict) and isinstance(m.get("add"), dict):

@@ -3,10 +3,7 @@ checkpoints) and a recording ChatSurface (the platform adapters have their own f
 tests): message -> progress edits (<= 1/s) -> card with buttons -> stranger refused ->
 requester resumes -> restart -> old card still works -> double click applies once; links
 with encrypted cookies; long answers split at max_text; malformed commands explained.
-
-The matchup optimizer graph is agents-workflows' `build_matchup_optimizer_graph` when it is
-available; until then a small graph that follows the same contract (scan_moves ->
-interrupt(payload) -> apply approved moves to the demo league) stands in for it.
+Cards come from agents-workflows' real matchup optimizer graph through the runtime.
 """
 
 from __future__ import annotations
@@ -15,12 +12,11 @@ import asyncio
 import re
 import time
 from pathlib import Path
-from typing import Any, TypedDict
+from typing import Any
 
 import pytest
 from cryptography.fernet import Fernet
 
-from agents.shared.deps import AgentDeps, optimizer_for
 from bot.core.app import FanViseApp
 from bot.core.models import OutgoingMessage, ThreadRef, UserRef
 from bot.core.render import CUSTOM_ID_RE
@@ -68,84 +64,9 @@ class RecordingSurface:
                 if m.cards and m.cards[0].buttons]
 
 
-# ------------------------------------------------------------------ optimizer graph
-
-class _S(TypedDict, total=False):
-    request: str
-    intent: str
-    requester_id: str
-    focus_categories: list[str]
-    day: str | None
-    moves: list[dict[str, Any]]
-    decisions: dict[str, str]
-    answer: str
-    report: dict[str, Any]
-    applied_moves: list[dict[str, Any]]
-    tool_calls: list[str]
-    llm_calls: int
-
-
-def contract_optimizer_graph(deps: AgentDeps, *, checkpointer: Any = None) -> Any:
-    """The workflow contract of TEAM-NOTES (used until agents-workflows' graph lands)."""
-    from langgraph.config import get_stream_writer
-    from langgraph.graph import END, START, StateGraph
-    from langgraph.types import interrupt
-
-    async def plan(state: _S) -> dict[str, Any]:
-        write = get_stream_writer()
-        for text in ("Analyzing your roster...", "Scanning free agents...",
-                     "Ranking drop/add moves..."):
-            write({"stage": "plan", "text": text})
-            await asyncio.sleep(0.45)
-        opt = await optimizer_for(deps, refresh=True)
-        scan = opt.scan_moves(deps.my_team_id, top=200).to_dict()
-        moves, seen = [], set()
-        for m in scan["moves"]:
-            if m["drop"]["id"] in seen or m["add"]["id"] in seen:
-                continue
-            seen.update((m["drop"]["id"], m["add"]["id"]))
-            moves.append({"move_id": m["move_id"], "drop": m["drop"], "add": m["add"],
-                          "expected_gain": m["expected_gain"], "games": m["games_added"],
-                          "confidence": m["confidence"], "reasons": m["reasons"]})
-        return {"moves": moves[:2]}
-
-    def present_and_confirm(state: _S) -> dict[str, Any]:
-        resp = interrupt({"type": "move_approval", "title": "Moves for this matchup",
-                          "summary": f"{len(state['moves'])} moves", "moves": state["moves"],
-                          "requester_id": state.get("requester_id", "")})
-        return {"decisions": dict(resp.get("decisions") or {})}
-
-    async def apply(state: _S) -> dict[str, Any]:
-        applied = []
-        for m in state["moves"]:
-            if state["decisions"].get(m["move_id"]) == "approve":
-                deps.espn.demo.apply_move(deps.my_team_id, m["drop"]["id"], m["add"]["id"])
-                applied.append(m)
-        await deps.espn.invalidate_cache()
-        text = ("Applied: " + "; ".join(f"drop {m['drop']['name']}, add {m['add']['name']}"
-                                        for m in applied)) if applied else "No moves applied."
-        return {"answer": text, "applied_moves": applied,
-                "report": {"applied_moves": applied}, "tool_calls": [], "llm_calls": 0}
-
-    b = StateGraph(_S)
-    b.add_node("plan", plan)
-    b.add_node("present_and_confirm", present_and_confirm)
-    b.add_node("apply", apply)
-    b.add_edge(START, "plan")
-    b.add_edge("plan", "present_and_confirm")
-    b.add_edge("present_and_confirm", "apply")
-    b.add_edge("apply", END)
-    return b.compile(checkpointer=checkpointer)
-
-
-def _builder() -> Any:
-    from agents.supervisor.graph import optimizer_builder
-    return optimizer_builder() or contract_optimizer_graph
-
-
 async def _open(data_dir: Path, key: str) -> FanViseApp:
     settings = Settings(data_dir=data_dir, secret_key=key, llm_per_minute=600, llm_burst=50)
-    return await FanViseApp.open(settings, runtime_kwargs={"optimizer_graph_builder": _builder()})
+    return await FanViseApp.open(settings)
 
 
 def _button(msg: OutgoingMessage, label: str) -> str:
