@@ -64,12 +64,12 @@ def parse_request(text: str) -> dict[str, Any]:
         if any(k in t for k in keys):
             intent = name
             break
-    cats: list[str] = []
-    for word, cat in sorted(prompts.CATEGORY_WORDS.items(), key=lambda kv: -len(kv[0])):
-        if re.search(rf"(?<![a-z0-9]){re.escape(word)}(?![a-z0-9%])", t) and cat not in cats:
-            if word in ("to", "ft", "fg", "points") and intent != "streaming":
-                continue  # too ambiguous outside a streaming request
-            cats.append(cat)
+    found: dict[str, int] = {}
+    for word, cat in prompts.CATEGORY_WORDS.items():
+        m = re.search(rf"(?<![a-z0-9]){re.escape(word)}(?![a-z0-9%])", t)
+        if m and (cat not in found or m.start() < found[cat]):
+            found[cat] = m.start()
+    cats = sorted(found, key=lambda c: found[c])
     day = None
     for w in ("today", "tomorrow", *WEEKDAYS):
         if re.search(rf"\b{w}\b", t):

@@ -18,11 +18,11 @@ CATEGORY_WORDS: dict[str, str] = {
     "stl": "STL", "steal": "STL", "steals": "STL",
     "reb": "REB", "rebound": "REB", "rebounds": "REB", "boards": "REB",
     "blk": "BLK", "block": "BLK", "blocks": "BLK",
-    "pts": "PTS", "points": "PTS", "scoring": "PTS",
+    "pts": "PTS",
     "3pm": "3PM", "threes": "3PM", "3s": "3PM", "3pt": "3PM", "3-pointers": "3PM",
-    "to": "TO", "turnovers": "TO",
-    "fg%": "FG%", "fg": "FG%", "field goal": "FG%",
-    "ft%": "FT%", "ft": "FT%", "free throw": "FT%", "free throws": "FT%",
+    "tov": "TO", "turnovers": "TO",
+    "fg%": "FG%", "field goal": "FG%", "field goals": "FG%",
+    "ft%": "FT%", "free throw": "FT%", "free throws": "FT%",
 }
 
 POSITION_WORDS: dict[str, str] = {

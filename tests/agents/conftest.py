@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 from collections.abc import Callable, Sequence
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -88,9 +89,10 @@ def news_store(tmp_path_factory: pytest.TempPathFactory,
 
 def make_deps(variant: str = "points", *, news: NewsStore | None = None,
               model: BaseChatModel | None = None, my_team_id: int | None = None,
-              untouchables: tuple[int, ...] = (), state_path: Path | None = None) -> AgentDeps:
+              untouchables: tuple[int, ...] = (), state_path: Path | None = None,
+              today: date | None = None) -> AgentDeps:
     """AgentDeps on a fresh demo league client (its own mutable state)."""
-    client = open_demo_client(variant, state_path=state_path)
+    client = open_demo_client(variant, today=today, state_path=state_path)
     return AgentDeps.for_client(client, model or ScriptedChatModel(), news=news,
                                 my_team_id=my_team_id, untouchables=untouchables)
 

@@ -1,0 +1,307 @@
+"""Matchup optimizer graph scenarios on the demo league, with a durable approval gate.
+
+Interrupts are resumed with Command(resume={interrupt_id: {"decisions": {...}}}) on an
+AsyncSqliteSaver (tmp file) or an InMemorySaver; the demo league's roster really changes.
+"""
+
+from __future__ import annotations
+
+import itertools
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+import pytest
+from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
+from langgraph.types import Command
+
+from agents.matchup_optimizer.graph import (
+    MAX_SEARCH_ROUNDS,
+    build_matchup_optimizer_graph,
+    parse_request,
+)
+from agents.shared.deps import AgentDeps
+
+MOVE_KEYS = {"move_id", "drop", "add", "expected_gain", "games", "confidence", "reasons"}
+_threads = itertools.count(1)
+
+
+class Run:
+    """Drives one graph run on one thread: start, resume, progress, pending interrupt."""
+
+    def __init__(self, graph: Any) -> None:
+        self.graph = graph
+        self.config = {"configurable": {"thread_id": f"chat:opt:{next(_threads):012x}"}}
+        self.progress: list[str] = []
+
+    async def _stream(self, value: Any) -> None:
+        async for mode, data in self.graph.astream(value, self.config,
+                                                   stream_mode=["custom", "updates"]):
+            if mode == "custom":
+                assert set(data) == {"stage", "text"}
+                self.progress.append(data["text"])
+
+    async def start(self, **inp: Any) -> Any:
+        base = {"request": "", "intent": "", "requester_id": "u-1", "focus_categories": [],
+                "day": None}
+        await self._stream(base | inp)
+        return await self.pending()
+
+    async def pending(self) -> Any:
+        snap = await self.graph.aget_state(self.config)
+        return snap.interrupts[0] if snap.interrupts else None
+
+    async def resume(self, interrupt: Any, decisions: dict[str, str] | str) -> Any:
+        value = {"decisions": decisions} if isinstance(decisions, dict) else decisions
+        await self._stream(Command(resume={interrupt.id: value}))
+        return await self.pending()
+
+    async def values(self) -> dict[str, Any]:
+        return (await self.graph.aget_state(self.config)).values
+
+
+def check_payload(payload: dict[str, Any], requester: str = "u-1") -> None:
+    assert payload["type"] == "move_approval" and payload["requester_id"] == requester
+    assert payload["title"] and payload["summary"] and 1 <= len(payload["moves"]) <= 3
+    for m in payload["moves"]:
+        assert MOVE_KEYS <= set(m)
+        assert set(m["drop"]) == {"id", "name"} and set(m["add"]) == {"id", "name"}
+        assert m["expected_gain"] > 0 and m["confidence"] in ("high", "medium", "low")
+        assert m["reasons"] and m["move_id"] == f"{m['drop']['id']}-{m['add']['id']}"
+
+
+async def roster_names(deps: AgentDeps, team_id: int = 1) -> set[str]:
+    league = await deps.espn.get_league()
+    return {e.player.name for e in league.team(team_id).roster}
+
+
+@pytest.fixture
+async def saver(tmp_path: Path) -> Any:
+    conn = await aiosqlite.connect(tmp_path / "checkpoints.sqlite", timeout=30)
+    s = AsyncSqliteSaver(conn)
+    await s.setup()
+    yield s
+    await conn.close()
+
+
+async def test_a_full_review_with_an_approved_move(deps_factory, tmp_path: Path) -> None:
+    deps = deps_factory("points", state_path=tmp_path / "demo-state.json")
+    path = tmp_path / "ckpt.sqlite"
+    conn = await aiosqlite.connect(path, timeout=30)
+    try:
+        saver = AsyncSqliteSaver(conn)
+        await saver.setup()
+        run = Run(build_matchup_optimizer_graph(deps, checkpointer=saver))
+        intr = await run.start(request="Review my matchup and optimize my week",
+                               intent="matchup_analysis")
+        assert intr is not None
+        check_payload(intr.value)
+        assert run.progress[:2] == ["Reading your request...", "Analyzing your roster..."]
+        assert any(p.startswith("Found 1 drop candidate(s)") for p in run.progress)
+        assert any("Jarrett Allen (DAY-TO-DAY)" in p for p in run.progress)
+        top = intr.value["moves"][0]
+        assert top["drop"]["name"] == "Gordon Hayward" and top["add"]["name"] == "Tyus Jones"
+        assert top["games"] == 1 and top["expected_gain"] == pytest.approx(94.42, abs=0.01)
+        assert "Gordon Hayward" in await roster_names(deps)  # nothing applied yet
+    finally:
+        await conn.close()  # "process 1" stops at the approval gate
+
+    conn = await aiosqlite.connect(path, timeout=30)  # "process 2" resumes it
+    try:
+        saver = AsyncSqliteSaver(conn)
+        run2 = Run(build_matchup_optimizer_graph(deps, checkpointer=saver))
+        run2.config = run.config
+        pending = await run2.pending()
+        assert pending is not None and pending.id == intr.id
+        assert await run2.resume(pending, {top["move_id"]: "approve"}) is None
+        out = await run2.values()
+    finally:
+        await conn.close()
+    names = await roster_names(deps)
+    assert "Tyus Jones" in names and "Gordon Hayward" not in names
+    assert [(m["move_id"], m["status"]) for m in out["applied_moves"]] == \
+        [(top["move_id"], "applied")]
+    rep = out["report"]
+    assert rep["replanned"]["total_points"] > rep["plan"]["total_points"]
+    assert rep["replanned"]["change"] == pytest.approx(top["expected_gain"], rel=0.02)
+    assert "Tyus Jones" in {n for d in rep["replanned"]["days"] for n in d["starters"]}
+    assert "Done: drop Gordon Hayward, add Tyus Jones" in out["answer"]
+    assert "Re-planned week" in out["answer"] and out["llm_calls"] == 0
+    assert {"get_my_roster", "get_matchup_details", "get_schedule"} <= set(out["tool_calls"])
+    assert "Applying 1 approved move(s)..." in run2.progress
+    assert (tmp_path / "demo-state.json").exists()
+
+
+async def test_b_midweek_streaming_for_ast_and_stl(deps_factory, saver) -> None:
+    deps = deps_factory("categories")
+    run = Run(build_matchup_optimizer_graph(deps, checkpointer=saver))
+    intr = await run.start(request="stream for AST and STL", intent="streaming",
+                           focus_categories=["AST", "STL"])
+    check_payload(intr.value)
+    assert "Focus: AST, STL" in intr.value["summary"]
+    first_ids = [m["move_id"] for m in intr.value["moves"]]
+    for m in intr.value["moves"]:
+        assert m["gain_unit"] == "expected categories won"
+        assert any("AST" in r or "STL" in r for r in m["reasons"])
+    vals = await run.values()
+    assert vals["search_log"][0]["categories"] == ["AST", "STL"]
+    # decline everything -> a second card with the next-ranked alternatives
+    second = await run.resume(intr, {mid: "decline" for mid in first_ids})
+    assert second is not None and second.id != intr.id
+    check_payload(second.value)
+    assert second.value["title"].startswith("Next alternatives")
+    assert not {m["move_id"] for m in second.value["moves"]} & set(first_ids)
+    ranked = [m["move_id"] for m in vals["valid_moves"]]
+    assert [m["move_id"] for m in second.value["moves"]] == ranked[3:6]
+    # a decision for an unknown move id approves nothing; after 2 rounds the run ends
+    assert await run.resume(second, {"999-999": "approve"}) is None
+    out = await run.values()
+    assert out["applied_moves"] == [] and out["offer_rounds"] == 2
+    assert "declined 6 suggested move(s)" in out["answer"]
+    assert "Gordon Hayward" in await roster_names(deps)
+
+
+async def test_c_dtd_guard_hold_vs_stream(deps_factory) -> None:
+    deps = deps_factory("points", my_team_id=7)
+    run = Run(build_matchup_optimizer_graph(deps, checkpointer=InMemorySaver()))
+    intr = await run.start(request="My day-to-day guards: hold or stream?",
+                           intent="injury_reevaluation")
+    vals = await run.values()
+    assert {t["name"] for t in vals["injury_targets"]} == {"James Harden", "Tre Jones"}
+    check_payload(intr.value)
+    assert {m["drop"]["name"] for m in intr.value["moves"]} == {"Tre Jones"}
+    assert intr.value["moves"][0]["add"]["name"] == "Tyus Jones"
+    assert await run.resume(intr, "decline") is not None  # next alternatives
+    snap = await run.pending()
+    assert await run.resume(snap, "decline") is None
+    out = await run.values()
+    assert "HOLD James Harden: star" in out["answer"]
+    assert "STREAM over Tre Jones: drop Tre Jones, add Tyus Jones" in out["answer"]
+    assert "Tre Jones" in await roster_names(deps, 7)
+
+
+async def test_c_dtd_star_is_held_without_a_card(deps_factory) -> None:
+    deps = deps_factory("categories", my_team_id=6)
+    run = Run(build_matchup_optimizer_graph(deps, checkpointer=InMemorySaver()))
+    intr = await run.start(request="Jalen Suggs is day-to-day: hold him or stream?",
+                           intent="injury_reevaluation")
+    out = await run.values()
+    assert intr is None and out["applied_moves"] == []
+    assert [t["name"] for t in out["injury_targets"]] == ["Jalen Suggs"]
+    assert "HOLD Jalen Suggs: star" in out["answer"]
+
+
+async def test_d_eleven_players_thursday_who_sits(deps_factory) -> None:
+    deps = deps_factory("points", my_team_id=7, today=date(2023, 2, 21))
+    graph = build_matchup_optimizer_graph(deps, checkpointer=InMemorySaver())
+    cfg = {"configurable": {"thread_id": "lineup-1"}}
+    out = await graph.ainvoke({"request": "11 players active Thursday, who sits?",
+                               "intent": "", "requester_id": "u-1", "focus_categories": [],
+                               "day": None}, cfg)
+    assert "__interrupt__" not in out
+    assert set(out) >= {"answer", "report", "applied_moves", "tool_calls", "llm_calls"}
+    lu = out["report"]["lineup"]
+    assert out["report"]["intent"] == "lineup_optimization"
+    assert lu["date"] == "2023-02-23" and lu["weekday"] == "Thursday"
+    assert len(lu["starters"]) == 10
+    sits = [b for b in lu["bench"] if b["reason"] != "no game"]
+    assert sits and all(b["reason"] for b in sits)
+    assert out["answer"].startswith("**Thursday 2023-02-23**: 11 of your players have a game.")
+    assert "Sit: " + sits[0]["name"] in out["answer"]
+    assert "compose_daily_lineup" in out["tool_calls"] and out["llm_calls"] == 0
+    assert out["applied_moves"] == []
+
+
+async def test_no_valid_stream_says_so(deps_factory) -> None:
+    deps = deps_factory("categories")
+    demo = deps.espn.demo
+    demo.apply_move(1, 4249, 3135046)          # Hayward -> Tyus Jones
+    demo.apply_move(1, 2530530, 4277919)       # McConnell -> Mo Bamba: 4 of 4 used
+    run = Run(build_matchup_optimizer_graph(deps, checkpointer=InMemorySaver()))
+    intr = await run.start(request="stream for AST and STL", intent="streaming",
+                           focus_categories=["AST", "STL"])
+    out = await run.values()
+    assert intr is None and out["applied_moves"] == []
+    assert out["answer"].count("No roster move improves your team") == 1
+    assert "Acquisition limit reached (4 of 4 used this matchup)" in out["answer"]
+    assert out["search_round"] == 1  # widening cannot create acquisitions
+
+
+async def test_loop_guard_widened_search_ends_after_three_rounds(deps_factory) -> None:
+    probe = deps_factory("points")
+    roster = [e.player.id for e in (await probe.espn.get_league()).team(1).roster]
+    deps = deps_factory("points", untouchables=tuple(roster))
+    run = Run(build_matchup_optimizer_graph(deps, checkpointer=InMemorySaver()))
+    intr = await run.start(request="find me a streamer", intent="streaming")
+    out = await run.values()
+    assert intr is None and out["search_round"] == MAX_SEARCH_ROUNDS == 3
+    assert [s["round"] for s in out["search_log"]] == [1, 2, 3]
+    assert [s["fa_limit"] for s in out["search_log"]] == [50, 100, 200]
+    assert any(p.startswith("Widened search (round 3 of 3)") for p in run.progress)
+    assert "Searched 3 times" in out["answer"] and "protected" in out["answer"]
+
+
+async def test_approve_all_applies_one_of_conflicting_alternatives(deps_factory) -> None:
+    deps = deps_factory("points")
+    run = Run(build_matchup_optimizer_graph(deps, checkpointer=InMemorySaver()))
+    intr = await run.start(request="free agent scan", intent="free_agent_scan")
+    assert {m["drop"]["name"] for m in intr.value["moves"]} == {"Gordon Hayward"}
+    assert await run.resume(intr, "approve") is None
+    out = await run.values()
+    statuses = [a["status"] for a in out["applied_moves"]]
+    assert statuses == ["applied", "skipped", "skipped"]
+    names = await roster_names(deps)
+    assert intr.value["moves"][0]["add"]["name"] in names
+    assert intr.value["moves"][1]["add"]["name"] not in names
+
+
+async def test_live_league_records_the_move_and_links_espn(switchable_demo) -> None:
+    client, _ = switchable_demo("points")
+    demo = client.demo
+    client.demo = None  # behave like a live ESPN league (no write API)
+    from conftest import ScriptedChatModel  # type: ignore[import-not-found]
+
+    deps = AgentDeps(espn=client, news=None, model=ScriptedChatModel(),
+                     today=lambda: demo.today, my_team_id=1)
+    try:
+        run = Run(build_matchup_optimizer_graph(deps, checkpointer=InMemorySaver()))
+        intr = await run.start(request="review my matchup", intent="matchup_analysis")
+        top = intr.value["moves"][0]
+        await run.resume(intr, {top["move_id"]: "approve"})
+        out = await run.values()
+    finally:
+        await client.aclose()
+    [rec] = out["applied_moves"]
+    assert rec["status"] == "recorded" and "leagueId=20230125" in rec["espn_link"]
+    assert out["report"]["replanned"]["moves_applied"] == [
+        {"drop": top["drop"]["id"], "add": top["add"]["id"]}]
+    assert "ESPN has no public write API" in out["answer"]
+    assert demo.changes == []  # nothing was written anywhere
+
+
+async def test_espn_down_is_a_clear_answer(switchable_demo, scripted) -> None:
+    client, transport = switchable_demo("points")
+    transport.fail = True
+    deps = AgentDeps.for_client(client, scripted())
+    try:
+        run = Run(build_matchup_optimizer_graph(deps, checkpointer=InMemorySaver()))
+        intr = await run.start(request="review my matchup", intent="matchup_analysis")
+        out = await run.values()
+    finally:
+        await client.aclose()
+    assert intr is None and out["answer"].startswith("ESPN is unavailable right now")
+
+
+def test_keyword_intent_parsing() -> None:
+    assert parse_request("11 players active Thursday, who sits?") == {
+        "intent": "lineup_optimization", "focus_categories": [], "day": "thursday",
+        "position": None}
+    s = parse_request("I need to stream for assists and steals, a guard please")
+    assert s["intent"] == "streaming" and s["focus_categories"] == ["AST", "STL"]
+    assert s["position"] == "G"
+    assert parse_request("Harden is day-to-day, hold or stream?")["intent"] == \
+        "injury_reevaluation"
+    assert parse_request("any good free agents on waivers?")["intent"] == "free_agent_scan"
+    assert parse_request("how does my week look?")["intent"] == "matchup_analysis"
