@@ -88,6 +88,7 @@ class FanViseRuntime:
         self.player_names = player_names
         self._owns_espn = owns_espn
         self._optimizer_build = optimizer_graph_builder
+        self._reader: Any = None  # an optimizer graph used only to read run state
         self._conv_locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._run_locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._closed = False
@@ -171,6 +172,12 @@ class FanViseRuntime:
     def _optimizer(self, deps: AgentDeps) -> Any | None:
         build = self._optimizer_builder()
         return None if build is None else build(deps, checkpointer=self.store.saver)
+
+    def _optimizer_reader(self) -> Any | None:
+        """A compiled optimizer graph for aget_state only (no node runs; built once)."""
+        if self._reader is None:
+            self._reader = self._optimizer(self._deps(None))
+        return self._reader
 
     async def _stream(self, graph: Any, inp: Any, thread_id: str, *, durability: str,
                       sink: list[Any]) -> AsyncIterator[Progress]:
@@ -361,8 +368,8 @@ class FanViseRuntime:
         """Approvals waiting for a click (survive restarts), oldest first."""
         out: list[ApprovalRequest] = []
         runs = await self.store.list_runs(statuses=("pending",), conversation_id=conversation_id)
+        graph = self._optimizer_reader() if runs else None
         for run in runs:
-            graph = self._optimizer(self._deps(run.team_id))
             if graph is None:
                 break
             snap = await graph.aget_state(_cfg(run.run_thread_id))
@@ -373,7 +380,11 @@ class FanViseRuntime:
         return out
 
     async def recover_crashed_runs(self) -> list[tuple[str, list[Event]]]:
-        """Finish runs left mid-flight by a crash (next set, no interrupt)."""
+        """Finish runs left mid-flight by a crash (next set, no interrupt).
+
+        Also reports runs that finished but whose answer was never delivered (Answer) and
+        runs that crashed before their first checkpoint (Notice: ask again).
+        """
         done: list[tuple[str, list[Event]]] = []
         runs: list[RunRecord] = await self.store.list_runs(statuses=("running", "resuming"))
         for run in runs:
@@ -385,8 +396,21 @@ class FanViseRuntime:
                 await self.store.set_run_status(run.run_thread_id, "pending")
                 continue
             if not snap.next:
-                status = "done" if snap.values else "failed"
-                await self.store.set_run_status(run.run_thread_id, status)
+                if not snap.values:
+                    await self.store.set_run_status(run.run_thread_id, "failed")
+                    done.append((run.conversation_id, [Notice(
+                        "A request was interrupted by a restart before it started; "
+                        "please ask again.", level="warning")]))
+                    continue
+                await self.store.set_run_status(run.run_thread_id, "done")
+                answer = str(snap.values.get("answer") or "")
+                if self.offline:
+                    answer = with_offline_note(answer)
+                await self._append_outcome(run.conversation_id, answer)
+                done.append((run.conversation_id, [Answer(
+                    text=answer, intent=run.intent, report=snap.values.get("report"),
+                    offline=self.offline,
+                    tool_calls=list(snap.values.get("tool_calls") or []))]))
                 continue
             events: list[Event] = []
             async with self._run_locks[run.run_thread_id]:

@@ -206,3 +206,30 @@ def test_resolve_decisions() -> None:
         resolve_decisions(payload, "maybe")
     with pytest.raises(ValueError):
         resolve_decisions(payload, {"zzz": "approve"})
+
+
+async def test_recover_reports_unstarted_and_undelivered_runs(tmp_path: Path) -> None:
+    rt1 = await open_rt(tmp_path)
+    try:
+        # crashed before the first checkpoint
+        await rt1.store.record_run("console:z:opt:bbbbbbbbbbbb", "console:z", status="running",
+                                   requester="u1", team_id=1)
+        # finished (declined) but the process died before delivering the answer
+        req = await _request_moves(rt1, "console:y")
+        graph = rt1._optimizer(rt1._deps(1))
+        from langgraph.types import Command
+        await graph.ainvoke(Command(resume={req.interrupt_id: {"decisions": {}}}),
+                            {"configurable": {"thread_id": req.run_thread_id}})
+        await rt1.store.set_run_status(req.run_thread_id, "resuming")
+    finally:
+        await rt1.close()
+    rt2 = await open_rt(tmp_path)
+    try:
+        out = dict(await rt2.recover_crashed_runs())
+        assert isinstance(out["console:z"][0], Notice) and "ask again" in out["console:z"][0].text
+        assert isinstance(out["console:y"][0], Answer)
+        assert "No moves applied" in out["console:y"][0].text
+        assert await rt2.recover_crashed_runs() == []
+        assert (await rt2.store.get_run(req.run_thread_id)).status == "done"
+    finally:
+        await rt2.close()
