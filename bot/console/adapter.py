@@ -65,6 +65,7 @@ class ConsoleSurface:
         self._live_line = False
         self._last_progress: dict[str, str] = {}
         self.choices: dict[int, Choice] = {}
+        self._numbers: dict[str, int] = {}
         self._next_choice = 1
 
     # -------------------------------------------------------------- output helpers
@@ -103,8 +104,10 @@ class ConsoleSurface:
             for b in card.buttons:
                 if b.disabled:
                     continue
-                n = self._next_choice
-                self._next_choice += 1
+                n = self._numbers.get(b.custom_id)
+                if n is None:  # a button keeps its number for the whole session
+                    n = self._numbers[b.custom_id] = self._next_choice
+                    self._next_choice += 1
                 self.choices[n] = Choice(n, b.label, b.custom_id, message_id)
                 opts.append(f"[{n}] {b.label}")
         if opts:

@@ -146,6 +146,14 @@ def is_player_report(report: Any) -> bool:
 
 # ---------------------------------------------------------------------- move cards
 
+def conflicts(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    """True when two moves drop or add the same player (alternatives: only one can apply)."""
+    def pid(m: dict[str, Any], side: str) -> Any:
+        return (m.get(side) or {}).get("id")
+    return ((pid(a, "drop") is not None and pid(a, "drop") == pid(b, "drop"))
+            or (pid(a, "add") is not None and pid(a, "add") == pid(b, "add")))
+
+
 def move_label(move: dict[str, Any]) -> str:
     """"Drop X, add Y" for one move dict."""
     drop = (move.get("drop") or {}).get("name", "?")
@@ -190,9 +198,10 @@ def render_approval(card_id: str, title: str, summary: str, moves: Sequence[dict
                                   "primary", disabled=not pending or done))
             buttons.append(Button(f"Decline #{i + 1}", make_custom_id("decline", card_id, i),
                                   "secondary", disabled=not pending or done))
-    buttons.append(Button("Approve all" if multi else "Approve",
+    rest = "the rest" if decisions else "all"
+    buttons.append(Button(f"Approve {rest}" if multi else "Approve",
                           make_custom_id("approveall", card_id), "primary", disabled=not pending))
-    buttons.append(Button("Decline all" if multi else "Decline",
+    buttons.append(Button(f"Decline {rest}" if multi else "Decline",
                           make_custom_id("declineall", card_id), "danger", disabled=not pending))
     if pending:
         footer = f"Requested by {requester_name} · only they (or the team's owner) can decide"
@@ -239,7 +248,7 @@ def render_answer(text: str, report: dict[str, Any] | None, *, offline: bool,
 
 
 __all__ = [
-    "ACTIONS", "ClickId", "CUSTOM_ID_RE", "MAX_MOVE_BUTTONS", "decided_footer", "is_player_report",
+    "ACTIONS", "ClickId", "CUSTOM_ID_RE", "MAX_MOVE_BUTTONS", "conflicts", "decided_footer", "is_player_report",
     "make_custom_id", "move_label", "parse_custom_id", "progress_text", "render_answer",
     "render_approval", "render_report", "split_text",
 ]

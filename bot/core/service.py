@@ -37,6 +37,7 @@ from bot.core.lineup import daily_lineup_message
 from bot.core.models import OutgoingMessage, ThreadRef, UserRef
 from bot.core.progress import ProgressEditor, WorkspaceBudget
 from bot.core.render import (
+    conflicts,
     move_label,
     parse_custom_id,
     progress_text,
@@ -643,6 +644,19 @@ class ChatCore:
                                     result="recorded", move_index=idx,
                                     move_id=str(card.moves[idx].get("move_id")),
                                     move_label=move_label(card.moves[idx]))
+                if cid.decision == "approve":  # alternatives of an approved move cannot apply
+                    for j, other in enumerate(card.moves):
+                        if j == idx or str(j) in card.decisions \
+                                or not conflicts(card.moves[idx], other):
+                            continue
+                        if await self.db.record_move_decision(card.card_id, j, "decline"):
+                            await self.db.audit(
+                                card_id=card.card_id, run_thread_id=card.run_thread_id,
+                                platform=user.platform, user_id=user.user_id,
+                                user_name=user.name, decision="decline",
+                                result=f"auto-declined: alternative of #{idx + 1}",
+                                move_index=j, move_id=str(other.get("move_id")),
+                                move_label=move_label(other))
                 card = await self.db.get_card(card.card_id) or card
                 if len(card.decisions) < n:
                     await self._edit_card(surface, card_thread, card_mid, card,

@@ -118,11 +118,12 @@ async def test_card_flow_refusal_restart_double_click(tmp_path: Path) -> None:
         assert s1.private[-1][0] == "U_X" and "Only Ann" in s1.private[-1][1]
         assert (await app.app_db.get_card(row.card_id)).status == "pending"
 
-        # the requester approves move 1 (per-move): recorded, card still open
-        await app.core.handle_click(s1, pthread, REQ, _button(final, "Approve #1"), progress_id)
+        # the requester declines move 1 (per-move): recorded, card still open
+        await app.core.handle_click(s1, pthread, REQ, _button(final, "Decline #1"), progress_id)
         shown = s1.messages[progress_id].cards[0]
-        assert shown.fields[0][0].startswith("✅")
+        assert shown.fields[0][0].startswith("❌")
         assert [b.disabled for b in shown.buttons] == [True, True] + [False] * (2 * n)
+        assert shown.buttons[-2].label == "Approve the rest"
         assert _roster(app) == before
     finally:
         await app.close()
@@ -131,22 +132,20 @@ async def test_card_flow_refusal_restart_double_click(tmp_path: Path) -> None:
     app = await _open(tmp_path, key)
     s2 = RecordingSurface()
     try:
-        await app.core.handle_click(s2, pthread, REQ, _button(final, "Decline #2"), "ignored")
-        if n > 2:
-            assert (await app.app_db.get_card(row.card_id)).status == "pending"
+        await app.core.handle_click(s2, pthread, REQ, _button(final, "Approve #2"), "ignored")
+        # alternatives of move 2 (same drop or add) are declined with it
+        if (await app.app_db.get_card(row.card_id)).status == "pending":
             await app.core.handle_click(s2, pthread, REQ, _button(final, "Decline all"),
                                         progress_id)
         after = s2.messages[progress_id].cards[0]
         assert after.footer == "Partly approved by Ann"
         assert all(b.disabled for b in after.buttons)
-        assert after.fields[0][0].startswith("✅") and after.fields[1][0].startswith("❌")
+        assert after.fields[0][0].startswith("❌") and after.fields[1][0].startswith("✅")
         moved = _roster(app)
         m1, m2 = row.moves[0], row.moves[1]
-        assert m1["drop"]["id"] not in moved and m1["add"]["id"] in moved
-        if m2["add"]["id"] != m1["add"]["id"]:
-            assert m2["add"]["id"] not in moved  # declined: not added
-        if m2["drop"]["id"] != m1["drop"]["id"]:
-            assert m2["drop"]["id"] in moved     # declined: not dropped
+        assert m2["drop"]["id"] not in moved and m2["add"]["id"] in moved
+        if m1["add"]["id"] != m2["add"]["id"]:
+            assert m1["add"]["id"] not in moved  # declined: not added
         answers = [m for mid, m in s2.messages.items() if mid != progress_id
                    and not m.text.startswith(("⏳", "✓"))]
         assert answers, "the run's answer is posted after the decision"
@@ -159,9 +158,10 @@ async def test_card_flow_refusal_restart_double_click(tmp_path: Path) -> None:
         audit = await app.app_db.audit_rows(row.card_id)
         summary = [(a["user_id"], a["move_index"], a["decision"], a["result"]) for a in audit]
         assert ("U_X", None, "approve", "refused") in summary
-        assert ("U_REQ", 0, "approve", "recorded") in summary
-        assert ("U_REQ", 0, "approve", "applied") in summary
-        assert ("U_REQ", 1, "decline", "declined") in summary
+        assert ("U_REQ", 0, "decline", "recorded") in summary
+        assert ("U_REQ", 1, "approve", "recorded") in summary
+        assert ("U_REQ", 1, "approve", "applied") in summary
+        assert ("U_REQ", 0, "decline", "declined") in summary
         assert summary[-1] == ("U_REQ", None, "approve", "already-decided")
         assert all(a["at"] > 0 and a["user_name"] for a in audit)
         assert any(a["move_label"].startswith("Drop ") for a in audit)
