@@ -44,6 +44,13 @@ def run_eval(*, model: str = "offline", case_ids: Sequence[str] = (),
     if not 0.0 <= limit <= 1.0:
         err("fanvise eval: --threshold must be between 0 and 1 (e.g. 0.9)")
         return 2
+    try:  # fail before a long run, not after it
+        Path(report_path).parent.mkdir(parents=True, exist_ok=True)
+        if Path(report_path).is_dir():
+            raise IsADirectoryError(21, "is a directory")
+    except OSError as exc:
+        err(f"fanvise eval: cannot write the report {report_path}: {exc.strerror or exc}")
+        return 2
     out(f"Running {len(cases)} cases with the {model} model on the demo league...")
 
     def progress(r: CaseResult) -> None:
