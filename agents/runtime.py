@@ -21,7 +21,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import uuid
-from collections import defaultdict
+import weakref
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
@@ -69,6 +69,24 @@ def espn_notice(exc: EspnError) -> Notice:
     return Notice(text, level="error")
 
 
+class _LockMap:
+    """thread id -> asyncio.Lock, kept only while referenced (held or awaited)."""
+
+    def __init__(self) -> None:
+        self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = (
+            weakref.WeakValueDictionary())
+
+    def __getitem__(self, key: str) -> asyncio.Lock:
+        lock = self._locks.get(key)
+        if lock is None:
+            lock = asyncio.Lock()
+            self._locks[key] = lock
+        return lock
+
+    def __len__(self) -> int:
+        return len(self._locks)
+
+
 def _cfg(thread_id: str) -> dict[str, Any]:
     return {"configurable": {"thread_id": thread_id}}
 
@@ -89,8 +107,9 @@ class FanViseRuntime:
         self._owns_espn = owns_espn
         self._optimizer_build = optimizer_graph_builder
         self._reader: Any = None  # an optimizer graph used only to read run state
-        self._conv_locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
-        self._run_locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
+        # weak: a lock lives while someone holds or waits for it (no unbounded growth)
+        self._conv_locks: _LockMap = _LockMap()
+        self._run_locks: _LockMap = _LockMap()
         self._closed = False
 
     # ------------------------------------------------------------------ lifecycle
