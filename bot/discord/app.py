@@ -91,6 +91,11 @@ class FanViseDiscordBot(discord.Client):
                 thread = await self._open_thread(interaction, name, summary)
                 surface = self.surface.for_interaction(interaction)
             await self.core.handle_command(surface, thread, user, name, args)
+        except discord.Forbidden:
+            log.warning("/%s: missing permissions in channel %s", name, interaction.channel_id)
+            await _say(interaction, "I can't start a thread here. I need the View Channel, "
+                       "Send Messages, Create Public Threads and Send Messages in Threads "
+                       "permissions in this channel.")
         except Exception as exc:  # noqa: BLE001 - tell the user, log without the arguments
             log.exception("/%s failed: %s", name, type(exc).__name__)
             await _say_failed(interaction)
@@ -193,12 +198,15 @@ class FanViseDiscordBot(discord.Client):
         return parent if owner == self.user.id else None
 
 
-async def _say_failed(interaction: discord.Interaction) -> None:
+async def _say(interaction: discord.Interaction, text: str) -> None:
     try:
-        await interaction.followup.send("Sorry, something went wrong. Please try again.",
-                                        ephemeral=True)
+        await interaction.followup.send(text, ephemeral=True)
     except discord.HTTPException:
-        pass
+        log.warning("could not send a notice to the user")
+
+
+async def _say_failed(interaction: discord.Interaction) -> None:
+    await _say(interaction, "Sorry, something went wrong. Please try again.")
 
 
 def _bot(interaction: discord.Interaction) -> FanViseDiscordBot:
@@ -210,24 +218,28 @@ def _bot(interaction: discord.Interaction) -> FanViseDiscordBot:
 def _add_commands(tree: app_commands.CommandTree) -> None:
     """Register the eight slash commands on `tree`."""
 
+    @app_commands.guild_only()
     @tree.command(name="ask", description="Ask FanVise anything about your league")
     @app_commands.describe(question="Your question")
     async def ask(interaction: discord.Interaction, question: str) -> None:
         await _bot(interaction).run_command(interaction, "ask", {"text": question},
                                             f"/ask {question}")
 
+    @app_commands.guild_only()
     @tree.command(name="player", description="Injury and status report for a player")
     @app_commands.describe(name="Player name")
     async def player(interaction: discord.Interaction, name: str) -> None:
         await _bot(interaction).run_command(interaction, "player", {"text": name, "player": name},
                                             f"/player {name}")
 
+    @app_commands.guild_only()
     @tree.command(name="optimize", description="This week's drop/add moves to approve or decline")
     @app_commands.describe(focus="Optional categories to focus on, e.g. 'AST STL'")
     async def optimize(interaction: discord.Interaction, focus: str | None = None) -> None:
         await _bot(interaction).run_command(interaction, "optimize", {"text": focus or ""},
                                             f"/optimize {focus or ''}".strip())
 
+    @app_commands.guild_only()
     @tree.command(name="lineup", description="Optimal starters vs your current ESPN lineup")
     @app_commands.describe(day="today, tomorrow or YYYY-MM-DD")
     async def lineup(interaction: discord.Interaction, day: str | None = None) -> None:
@@ -237,12 +249,14 @@ def _add_commands(tree: app_commands.CommandTree) -> None:
         await _bot(interaction).run_command(interaction, "lineup", args,
                                             f"/lineup {day or ''}".strip())
 
+    @app_commands.guild_only()
     @tree.command(name="stream", description="Streaming pickups for this week")
     @app_commands.describe(focus="Optional position or categories, e.g. 'C' or 'assists'")
     async def stream(interaction: discord.Interaction, focus: str | None = None) -> None:
         await _bot(interaction).run_command(interaction, "stream", {"text": focus or ""},
                                             f"/stream {focus or ''}".strip())
 
+    @app_commands.guild_only()
     @tree.command(name="link", description="Link your ESPN team (private; no options: show it)")
     @app_commands.describe(team_id="Your team id (ESPN team page URL: teamId=…)",
                            league_id="ESPN league id (default: this bot's league)",
@@ -261,6 +275,7 @@ def _add_commands(tree: app_commands.CommandTree) -> None:
             args = {"text": "off"}
         await _bot(interaction).run_command(interaction, "link", args, "/link")
 
+    @app_commands.guild_only()
     @tree.command(name="daily", description="Daily lineup post in this channel (admins)")
     @app_commands.describe(time="Local time HH:MM", timezone="IANA time zone, e.g. America/New_York",
                            enabled="Turn the daily post on or off")
@@ -270,6 +285,7 @@ def _add_commands(tree: app_commands.CommandTree) -> None:
                                   "enabled": enabled}.items() if v is not None}
         await _bot(interaction).run_command(interaction, "daily", args, "/daily")
 
+    @app_commands.guild_only()
     @tree.command(name="help", description="What FanVise can do")
     async def help_(interaction: discord.Interaction) -> None:
         await _bot(interaction).run_command(interaction, "help", {}, "/help")

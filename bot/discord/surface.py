@@ -13,7 +13,7 @@ from typing import Any
 
 import discord
 
-from bot.core.errors import MessageGone, RateLimitedError
+from bot.core.errors import ChatError, MessageGone, RateLimitedError
 from bot.core.models import ThreadRef, UserRef
 from bot.discord.render import CONTENT_MAX, clip, render, render_edit, split_text
 
@@ -115,6 +115,8 @@ class DiscordSurface:
                 int(channel_ref.channel_id), int(first_message_id),
                 name=clip(title or "FanVise", THREAD_NAME_MAX), auto_archive_duration=1440,
                 rate_limit_per_user=None)
+        except discord.Forbidden as exc:  # no thread permissions: the core stays in the channel
+            raise ChatError("missing permission to create threads") from exc
         except (discord.HTTPException, discord.RateLimited) as exc:
             raise _map_errors(exc) from exc
         return ThreadRef("discord", channel_ref.workspace_id, channel_ref.channel_id,

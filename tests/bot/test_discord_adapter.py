@@ -48,6 +48,7 @@ async def test_command_tree_has_all_commands_and_syncs_to_a_guild(fake_discord):
                                                     "swid", "remove"]
     assert not any(o["required"] for o in link["options"])
     assert bot.intents.message_content  # needed for follow-up messages in threads
+    assert all(c.get("contexts") == [0] or c.get("dm_permission") is False for c in put.json)
     await bot.close()
 
 
@@ -223,4 +224,21 @@ async def test_core_failure_tells_user_without_details(fake_discord):
     assert msg.json["flags"] & 64 and "something went wrong" in msg.json["content"]
     assert "SECRET" not in repr([r.json for r in fake_discord.requests])
     await asyncio.sleep(0)
+    await bot.close()
+
+
+async def test_missing_thread_permission_is_explained(fake_discord):
+    core = ScriptedCore()
+    bot = await start(core)
+    fake_discord.forbid_threads = True
+    send(bot, fake_discord, ev.slash("ask", REQUESTER, {"question": "who starts?"}))
+    notice = (await fake_discord.wait_for("POST", r"^/webhooks/\d+/[^/]+$"))[0].json
+    assert notice["flags"] & 64 and "Create Public Threads" in notice["content"]
+    assert core.calls == []
+    # the surface reports it to the core as a ChatError (the core then stays in the channel)
+    from bot.core.errors import ChatError
+    thread = ThreadRef("discord", str(fd.GUILD_ID), str(fd.CHANNEL_ID), "")
+    mid = await bot.surface.post(thread, OutgoingMessage("root"))
+    with pytest.raises(ChatError):
+        await bot.surface.create_thread(thread, "t", mid)
     await bot.close()

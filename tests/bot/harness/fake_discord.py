@@ -107,6 +107,7 @@ class FakeDiscord:
     interaction_channels: dict[str, int] = field(default_factory=dict)  # interaction id -> channel
     ratelimit_next: dict[str, int] = field(default_factory=dict)  # "METHOD path-prefix" -> n
     retry_after: float = 0.5
+    forbid_threads: bool = False  # answer thread creation with 403 Missing Permissions
     _ids: Any = field(default_factory=lambda: _Ids())
 
     async def start(self) -> str:
@@ -236,6 +237,8 @@ class FakeDiscord:
                 if cid in self.threads:
                     return jr(self.threads[cid])
                 return jr(text_channel(cid))
+            if m == "POST" and len(p) == 5 and p[4] == "threads" and self.forbid_threads:
+                return jr({"message": "Missing Permissions", "code": 50013}, status=403)
             if m == "POST" and len(p) == 5 and p[4] == "threads":
                 tid = next(self._ids)
                 self.threads[tid] = thread_channel(tid, body["name"], parent=cid)

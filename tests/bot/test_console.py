@@ -1,0 +1,84 @@
+"""Console adapter and `fanvise chat` / `fanvise run console` on the demo league with the
+offline model: piped stdin, EOF and quit, numbered choices, a card decided after a restart,
+bad configuration."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from bot.cli import app
+
+ENV_DROP = ("GOOGLE_API_KEY", "DISCORD_TOKEN", "SLACK_BOT_TOKEN", "ESPN_S2", "ESPN_SWID",
+            "FANVISE_ESPN_LEAGUE_ID", "FANVISE_DATA_DIR")
+
+
+def _env(**extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ENV_DROP}
+    env.update(extra)
+    return env
+
+
+def test_piped_question_answers_and_exits_on_eof(tmp_path: Path) -> None:
+    """The README's command in a script: `echo "who should I start today?" | fanvise chat`."""
+    exe = Path(sys.executable).with_name("fanvise")
+    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "bot.cli"]
+    proc = subprocess.run(cmd + ["chat", "--data-dir", str(tmp_path)],
+                          input="who should I start today?\n", capture_output=True, text=True,
+                          timeout=240, env=_env(), cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    out = proc.stdout
+    assert "FanVise chat: demo league (points), offline mode" in out
+    assert "Wednesday 2023-01-25" in out and "Start:" in out
+    assert "Traceback" not in out + proc.stderr
+    assert (tmp_path / "fanvise.sqlite").exists() and (tmp_path / "checkpoints.sqlite").exists()
+
+
+def test_quit_stops_before_later_lines(tmp_path: Path) -> None:
+    res = CliRunner().invoke(app, ["run", "console", "--data-dir", str(tmp_path)],
+                             input="/help\nquit\nwho should I start today?\n", env=_env())
+    assert res.exit_code == 0, res.output
+    assert "FanVise commands" in res.output and "/daily HH:MM" in res.output
+    assert "Start:" not in res.output
+
+
+def test_numbered_choices_and_decision_after_restart(tmp_path: Path) -> None:
+    runner = CliRunner()
+    args = ["chat", "--data-dir", str(tmp_path), "--session", "s1"]
+    first = runner.invoke(app, args, input="Review my matchup this week\n", env=_env())
+    assert first.exit_code == 0, first.output
+    assert "review these moves" in first.output
+    assert "[1] Approve #1" in first.output and "Approve all" in first.output
+    assert "Drop " in first.output
+
+    # restart: the pending card is shown again with its choices; typing 1 approves move 1
+    second = runner.invoke(app, args, input="9\n1\n1\n", env=_env())
+    assert second.exit_code == 0, second.output
+    out = second.output
+    assert "Still waiting for your decision" in out
+    assert "No choice 9" in out
+    assert "Approved by" in out or "Partly approved by" in out
+    assert "(updated)" in out
+    after = out.split("Partly approved by")[-1] if "Partly approved by" in out else out
+    assert "No choice 1" in after  # the card's buttons are gone: a second 1 is no click
+
+    third = runner.invoke(app, args, input="", env=_env())
+    assert third.exit_code == 0 and "Still waiting" not in third.output
+
+
+def test_bad_configuration_is_one_clear_line(tmp_path: Path) -> None:
+    runner = CliRunner()
+    res = runner.invoke(app, ["chat", "--data-dir", str(tmp_path)], input="",
+                        env=_env(FANVISE_ESPN_SEASON="abc"))
+    assert res.exit_code == 2 and "bad configuration" in res.output
+    res = runner.invoke(app, ["run", "discord", "--data-dir", str(tmp_path)], input="",
+                        env=_env())
+    assert res.exit_code == 2 and "DISCORD_TOKEN" in res.output
+    res = runner.invoke(app, ["run", "slack", "--data-dir", str(tmp_path)], input="",
+                        env=_env(SLACK_BOT_TOKEN="xoxb-123456789012-abcdefghijkl"))
+    assert res.exit_code == 2 and "SLACK_SIGNING_SECRET" in res.output
+    assert "xoxb-123456789012" not in res.output
