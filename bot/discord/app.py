@@ -48,6 +48,9 @@ class FanViseDiscordBot(discord.Client):
         # Privileged: needed to read the text of follow-up messages in the bot's threads.
         intents.message_content = message_content
         client_kwargs.setdefault("max_ratelimit_timeout", 30.0)
+        # Answers may quote text: never ping @everyone/@here or roles.
+        client_kwargs.setdefault("allowed_mentions", discord.AllowedMentions(
+            everyone=False, roles=False, users=True, replied_user=False))
         super().__init__(intents=intents, **client_kwargs)
         self.core = core
         self.guild_id = guild_id

@@ -103,7 +103,9 @@ class DiscordSurface:
                 return
             channel = self.client.get_partial_messageable(target_id(thread))
             await channel.send(clip(f"<@{user.user_id}> {text}", self.max_text),
-                               allowed_mentions=discord.AllowedMentions(users=True))
+                               allowed_mentions=discord.AllowedMentions(
+                                   everyone=False, roles=False,
+                                   users=[discord.Object(int(user.user_id))]))
         except (discord.HTTPException, discord.RateLimited) as exc:
             raise _map_errors(exc) from exc
 

@@ -13,7 +13,7 @@ import discord
 import pytest
 
 from bot.core.errors import MessageGone, RateLimitedError
-from bot.core.models import OutgoingMessage, ThreadRef
+from bot.core.models import OutgoingMessage, ThreadRef, UserRef
 from bot.discord.app import build_discord_bot
 from tests.bot.harness import discord_events as ev
 from tests.bot.harness import fake_discord as fd
@@ -48,6 +48,7 @@ async def test_command_tree_has_all_commands_and_syncs_to_a_guild(fake_discord):
                                                     "swid", "remove"]
     assert not any(o["required"] for o in link["options"])
     assert bot.intents.message_content  # needed for follow-up messages in threads
+    assert not bot.allowed_mentions.everyone and not bot.allowed_mentions.roles
     assert all(c.get("contexts") == [0] or c.get("dm_permission") is False for c in put.json)
     await bot.close()
 
@@ -241,4 +242,14 @@ async def test_missing_thread_permission_is_explained(fake_discord):
     mid = await bot.surface.post(thread, OutgoingMessage("root"))
     with pytest.raises(ChatError):
         await bot.surface.create_thread(thread, "t", mid)
+    await bot.close()
+
+
+async def test_ephemeral_without_interaction_mentions_user_in_thread(fake_discord):
+    bot = await start(ScriptedCore())
+    thread = ThreadRef("discord", str(fd.GUILD_ID), str(fd.CHANNEL_ID), "123456789012345678")
+    await bot.surface.ephemeral(thread, UserRef("discord", str(STRANGER)), "not yours")
+    sent = fake_discord.find("POST", r"^/channels/123456789012345678/messages$")[0].json
+    assert sent["content"] == f"<@{STRANGER}> not yours"
+    assert sent["allowed_mentions"] == {"parse": [], "users": [STRANGER]}  # only them
     await bot.close()
