@@ -134,6 +134,9 @@ class Case(_Strict):
     prompt: str = Field(min_length=1)
     description: str = ""
     decision: Literal["approve_first", "approve_all", "decline", "none"] = "decline"
+    #: ESPN views that fail (HTTP 503 at the wire) during this case, e.g. ["kona_playercard"];
+    #: "*" = every request. Such a case runs in its own data directory.
+    espn_outage: list[str] = Field(default_factory=list)
     expect: Expect
     known_failure: str | None = None
 

@@ -15,14 +15,22 @@ import os
 import shutil
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import httpx
 from langchain_core.callbacks import BaseCallbackHandler
 
-from fantasy.demo import DEMO_USER_TEAM_ID, open_demo_client
+from fantasy.demo import (
+    DEMO_BASE_URL,
+    DEMO_USER_TEAM_ID,
+    DemoLeague,
+    DemoTransport,
+    open_demo_client,
+)
+from fantasy.espn.client import EspnClient
 from fanvise_eval.dataset import Case
 from fanvise_eval.expectations import Oracle
 from fanvise_eval.scoring import Check, Observation, score_case
@@ -133,6 +141,33 @@ async def demo_news_store(mode: str) -> Any:
     return store
 
 
+class OutageTransport(httpx.AsyncBaseTransport):
+    """The demo league's wire with chosen ESPN views failing (HTTP 503): an ESPN outage."""
+
+    def __init__(self, inner: httpx.AsyncBaseTransport, fail_views: Sequence[str] = ()) -> None:
+        self.inner = inner
+        self.fail_views = set(fail_views)
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        views = set(request.url.params.get_list("view"))
+        if "*" in self.fail_views or self.fail_views & views:
+            return httpx.Response(503, json={"messages": ["Service Unavailable"]})
+        return await self.inner.handle_async_request(request)
+
+
+def open_eval_client(variant: str, state_path: Path, cache: Any,
+                     fail_views: Sequence[str] = ()) -> EspnClient:
+    """A demo-league EspnClient (as `fantasy.demo.open_demo_client`) whose wire can fail."""
+    league = DemoLeague(variant=variant, state_path=state_path)
+    client = EspnClient(league.league_id, league.season,
+                        transport=OutageTransport(DemoTransport(league), fail_views),
+                        cache=cache, base_url=DEMO_BASE_URL, max_retries=0,
+                        today=lambda: league.today)
+    client.demo = league
+    league.attach_client(client)
+    return client
+
+
 class _Env:
     """One data directory as the app lays it out: fanvise.sqlite (ESPN TTL cache, as the app
     uses), the demo league's state file and a FanViseRuntime (checkpoints.sqlite), plus an
@@ -150,7 +185,8 @@ class _Env:
         return self.client.demo
 
     @classmethod
-    async def open(cls, data_dir: Path, variant: str, mode: str, news: Any) -> _Env:
+    async def open(cls, data_dir: Path, variant: str, mode: str, news: Any,
+                   fail_views: Sequence[str] = ()) -> _Env:
         from agents.runtime import FanViseRuntime
         from storage.cache import TTLCache
         from storage.db import Database
@@ -158,8 +194,8 @@ class _Env:
         shutil.rmtree(data_dir, ignore_errors=True)
         data_dir.mkdir(parents=True)
         db = await Database.open(data_dir / APP_DB_FILE)
-        client = open_demo_client(variant, state_path=data_dir / "demo-state.json",
-                                  cache=TTLCache(db))
+        client = open_eval_client(variant, data_dir / "demo-state.json", TTLCache(db),
+                                  fail_views)
         model = make_eval_model(mode)
         counter = LLMCallCounter()
         model.callbacks = [counter]
@@ -211,19 +247,22 @@ class SuiteContext:
     async def env(self, case: Case) -> _Env:
         """The runtime environment of a case: per variant (demo state reset before every
         case) or, with isolate="case", a fresh data directory and runtime per case."""
-        key = case.variant if self.isolate == "variant" else case.id
+        key = case.id if self._own_env(case) else case.variant
         env = self._envs.get(key)
         if env is None:
             env = await _Env.open(self.work_dir / "runs" / key, case.variant, self.mode,
-                                  self.news)
+                                  self.news, case.espn_outage)
             self._envs[key] = env
         env.demo.reset()
         env.counter.calls = 0
         return env
 
+    def _own_env(self, case: Case) -> bool:
+        return self.isolate == "case" or bool(case.espn_outage)
+
     async def release(self, case: Case) -> None:
         """Close a per-case environment (per-variant ones stay open until `close`)."""
-        if self.isolate == "case":
+        if self._own_env(case):
             env = self._envs.pop(case.id, None)
             if env is not None:
                 await env.close()
@@ -339,5 +378,6 @@ async def run_cases(cases: list[Case], *, mode: str = "offline", work_dir: Path 
     return results
 
 
-__all__ = ["CaseResult", "EvalConfigError", "demo_news_store", "LLMCallCounter", "MODES", "SuiteContext",
+__all__ = ["CaseResult", "EvalConfigError", "OutageTransport", "demo_news_store",
+           "open_eval_client", "LLMCallCounter", "MODES", "SuiteContext",
            "ISOLATION", "check_mode", "make_eval_model", "run_case", "run_cases"]
