@@ -51,10 +51,11 @@ def split_text(text: str, limit: int = SECTION_TEXT_MAX) -> list[str]:
 
 def to_mrkdwn(text: str) -> str:
     """Common Markdown -> Slack mrkdwn: **bold** -> *bold*, [label](url) -> <url|label>,
-    and `&`, `<`, `>` escaped (except Slack's own <@U…>/<#C…>/<http…> tokens)."""
+    and `&`, `<`, `>` escaped (except Slack's <@U…>/<#C…>/<http…> tokens; <!here>,
+    <!channel>, <!everyone> are escaped so answers never ping a whole channel)."""
     text = text or ""
     text = re.sub(r"&(?!(amp|lt|gt);)", "&amp;", text)
-    text = re.sub(r"<(?![@#!]|https?://|mailto:)", "&lt;", text)
+    text = re.sub(r"<(?![@#]|https?://|mailto:)", "&lt;", text)
     text = re.sub(r"(?<![@#!\w|/])>", "&gt;", text)
     text = re.sub(r"\[([^\]]+)\]\((https?://[^)\s]+)\)", r"<\2|\1>", text)
     text = re.sub(r"\*\*(.+?)\*\*", r"*\1*", text)
@@ -102,7 +103,7 @@ def card_blocks(card: Any) -> list[dict[str, Any]]:
 def fallback_text(msg: Any) -> str:
     """Plain text for notifications and clients without blocks."""
     parts = [msg.text or ""] + [c.title for c in (getattr(msg, "cards", None) or [])]
-    return clip("\n".join(p for p in parts if p) or " ", FALLBACK_TEXT_MAX)
+    return clip(to_mrkdwn("\n".join(p for p in parts if p)) or " ", FALLBACK_TEXT_MAX)
 
 
 def render(msg: Any) -> list[list[dict[str, Any]]]:
