@@ -34,24 +34,3 @@ async def fake_slack():
     yield fake
     await fake.stop()
 
-
-@pytest.fixture
-def optimizer_graph(monkeypatch) -> str:
-    """The matchup optimizer graph the runtime uses: the real one once
-    agents/matchup_optimizer/graph.py exists, else the runtime tests' contract graph (a real
-    LangGraph graph with the same interrupt/resume contract). Returns which one."""
-    import importlib.util
-
-    if importlib.util.find_spec("agents.matchup_optimizer.graph") is not None:
-        return "real"
-    from agents.runtime import FanViseRuntime
-    from tests.agents._runtime_support import contract_optimizer
-
-    original = FanViseRuntime.open.__func__
-
-    async def open_with_contract(cls, *args, **kwargs):
-        kwargs.setdefault("optimizer_graph_builder", contract_optimizer)
-        return await original(cls, *args, **kwargs)
-
-    monkeypatch.setattr(FanViseRuntime, "open", classmethod(open_with_contract))
-    return "contract"

@@ -66,7 +66,7 @@ def ephemerals(fake: fd.FakeDiscord) -> list[str]:
             if (r.json.get("flags") or 0) & 64]
 
 
-async def test_optimize_card_refusal_restart_approve_once(fake_discord, tmp_path, optimizer_graph):
+async def test_optimize_card_refusal_restart_approve_once(fake_discord, tmp_path):
     app, bot = await open_bot(tmp_path)
     try:
         send(bot, fake_discord, ev.slash("optimize", REQUESTER))

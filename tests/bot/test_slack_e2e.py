@@ -74,7 +74,7 @@ def ephemerals(fake, user: str) -> list[str]:
     return [c.body["text"] for c in fake.named("chat.postEphemeral") if c.body["user"] == user]
 
 
-async def test_slack_end_to_end(fake_slack, tmp_path, optimizer_graph):
+async def test_slack_end_to_end(fake_slack, tmp_path):
     run = await start(fake_slack, tmp_path)
     try:
         assert await run.post(sr.slash_body("optimize")) == 200
