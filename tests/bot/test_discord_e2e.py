@@ -144,3 +144,31 @@ async def test_optimize_card_refusal_restart_approve_once(fake_discord, tmp_path
     finally:
         await bot2.close()
         await app2.close()
+
+
+async def test_link_with_cookies_is_private_and_encrypted(fake_discord, tmp_path):
+    from cryptography.fernet import Fernet
+
+    settings = Settings(data_dir=tmp_path, secret_key=Fernet.generate_key().decode())
+    app = await FanViseApp.open(settings)
+    bot = build_discord_bot(app.core, settings, application_id=fd.APP_ID, sync_commands=False)
+    await bot.login(TOKEN)
+    s2 = "AEB" + "q7Z" * 40
+    swid = "{12345678-ABCD-4321-9876-0123456789AB}"
+    try:
+        send(bot, fake_discord, ev.slash("link", REQUESTER, {"team_id": 1, "espn_s2": s2,
+                                                            "swid": swid}))
+        reply = await wait_for(lambda: ephemerals(fake_discord))
+        assert "Linked you to team 1" in reply[0] and "encrypted" in reply[0]
+        cb = fake_discord.find("POST", "/callback$")[0]
+        assert cb.json["data"]["flags"] == 64  # the whole exchange is ephemeral
+        assert not fake_discord.threads
+        sent = repr([r.json for r in fake_discord.requests])
+        assert s2 not in sent and swid not in sent
+        raw = (tmp_path / "fanvise.sqlite").read_bytes()
+        wal = tmp_path / "fanvise.sqlite-wal"
+        raw += wal.read_bytes() if wal.exists() else b""
+        assert s2.encode() not in raw and swid.encode() not in raw
+    finally:
+        await bot.close()
+        await app.close()
