@@ -134,7 +134,9 @@ async def run(conversations: int, turns: int, data_dir: Path, *, workspaces: int
             try:
                 before = set(surface.posts)
                 await app.core.handle_message(surface, thread, user, text)
-                for mid in set(surface.posts) - before:  # approve a card just drawn
+                for mid in sorted(set(surface.posts) - before):  # approve a card just drawn
+                    if surface.posts[mid][0] != thread:
+                        continue  # another conversation's message
                     for card in surface.posts[mid][1].cards:
                         ok = [b for b in card.buttons if b.custom_id.startswith("fv:approveall")]
                         if ok:
@@ -187,7 +189,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--turns", "-t", type=int, default=1000)
     ap.add_argument("--workspaces", "-w", type=int, default=0,
                     help="spread conversations over K workspaces (default: one each)")
-    ap.add_argument("--no-budget", action="store_true", help="lift the per-workspace edit budget")
+    ap.add_argument("--no-budget", action="store_true",
+                    help="lift the per-workspace edit budget (40 edits/min, all platforms)")
     ap.add_argument("--data-dir", type=Path, default=None, help="default: a temp dir, removed")
     args = ap.parse_args(argv)
     os.environ.pop("GOOGLE_API_KEY", None)  # the offline model, always
