@@ -370,6 +370,18 @@ def _score_moves(spec: dict[str, Any], expect: dict[str, Any], obs: Observation)
         hit = [s for m, s in zip(moves, shown, strict=True)
                if any(_norm_name(_name(m.get("drop"))) == _norm_name(p) for p in protected)]
         out.append(Check("moves.never_drop", not hit, f"no drop of {protected}", hit))
+    if len(obs.approvals) > 1:  # declined -> the next card offers new alternatives
+        seen = {(_id(m.get("drop")), _id(m.get("add"))) for m in obs.approvals[0].get("moves")
+                or []}
+        repeats = []
+        for ap in obs.approvals[1:]:
+            for m in ap.get("moves") or []:
+                key = (_id(m.get("drop")), _id(m.get("add")))
+                if key in seen:
+                    repeats.append(f"{_name(m.get('drop'))} -> {_name(m.get('add'))}")
+                seen.add(key)
+        out.append(Check("moves.new_alternatives_after_decline", not repeats,
+                         "no declined move offered again", repeats))
     if spec.get("max_count") is not None:
         out.append(Check("moves.max_count", len(moves) <= spec["max_count"],
                          f"<= {spec['max_count']}", len(moves)))

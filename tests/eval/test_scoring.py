@@ -220,3 +220,14 @@ def test_text_helpers():
     assert mentions_name("Start TJ McConnell", "T.J. McConnell")
     assert not mentions_name("Tre Joneses", "Tre Jones")
     assert not fact_present("anything", None)[0]
+
+
+def test_a_declined_move_offered_again_fails():
+    e = base(moves={"never_drop": ref([])})
+    first = card((HAYWARD, TYUS))
+    again = dict(card((HAYWARD, TYUS), (HAYWARD, BAMBA)), interrupt_id="i2")
+    o = obs(approvals=[first, again], roster_at_approval=list(ROSTER))
+    assert "moves.new_alternatives_after_decline" in names_failed(score_case(e, o))
+    fresh = dict(card((HAYWARD, BAMBA)), interrupt_id="i2")
+    o = obs(approvals=[first, fresh], roster_at_approval=list(ROSTER))
+    assert "moves.new_alternatives_after_decline" not in names_failed(score_case(e, o))
