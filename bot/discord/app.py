@@ -52,6 +52,10 @@ class FanViseDiscordBot(discord.Client):
         client_kwargs.setdefault("allowed_mentions", discord.AllowedMentions(
             everyone=False, roles=False, users=True, replied_user=False))
         super().__init__(intents=intents, **client_kwargs)
+        # discord.gateway logs every raw event at DEBUG, including /link's cookie options.
+        gateway_log = logging.getLogger("discord.gateway")
+        if gateway_log.getEffectiveLevel() < logging.INFO:
+            gateway_log.setLevel(logging.INFO)
         self.core = core
         self.guild_id = guild_id
         self.sync_commands = sync_commands

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import discord
-from aiohttp import web
+from aiohttp import WSMsgType, web
 
 APP_ID = 900000000000000001
 BOT_ID = 900000000000000002
@@ -108,21 +108,68 @@ class FakeDiscord:
     ratelimit_next: dict[str, int] = field(default_factory=dict)  # "METHOD path-prefix" -> n
     retry_after: float = 0.5
     forbid_threads: bool = False  # answer thread creation with 403 Missing Permissions
+    identifies: list[dict[str, Any]] = field(default_factory=list)  # IDENTIFY payloads
+    gateway_guilds: list[dict[str, Any]] = field(default_factory=list)  # GUILD_CREATE after READY
     _ids: Any = field(default_factory=lambda: _Ids())
 
     async def start(self) -> str:
         """Serve on an ephemeral port; returns the API base URL for Route.BASE."""
         app = web.Application()
+        app.router.add_route("GET", "/gateway", self._gateway)
         app.router.add_route("*", "/api/v10/{tail:.*}", self._handle)
         self._runner = web.AppRunner(app)
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
         await site.start()
         port = site._server.sockets[0].getsockname()[1]
+        self.gateway_url = f"ws://127.0.0.1:{port}/gateway"
+        self._ws: web.WebSocketResponse | None = None
+        self._seq = 0
+        self._ready = asyncio.Event()
         return f"http://127.0.0.1:{port}/api/v10"
 
     async def stop(self) -> None:
+        if self._ws is not None and not self._ws.closed:
+            await self._ws.close()
         await self._runner.cleanup()
+
+    # ------------------------------------------------------------------ gateway
+    async def dispatch(self, event: str, data: dict[str, Any], timeout: float = 10.0) -> None:
+        """Send a gateway DISPATCH (op 0) to the connected client, as Discord does."""
+        await asyncio.wait_for(self._ready.wait(), timeout)
+        assert self._ws is not None
+        self._seq += 1
+        await self._ws.send_str(json.dumps({"op": 0, "t": event, "s": self._seq, "d": data}))
+
+    async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
+        """HELLO -> IDENTIFY -> READY (+ GUILD_CREATE); heartbeats acked. Text frames only
+        (discord.py decompresses binary frames and parses text frames as they are)."""
+        ws = web.WebSocketResponse()
+        await ws.prepare(request)
+        self._ws = ws
+        await ws.send_str(json.dumps({"op": 10, "d": {"heartbeat_interval": 41250}}))
+        async for msg in ws:
+            if msg.type != WSMsgType.TEXT:
+                continue
+            payload = json.loads(msg.data)
+            if payload["op"] == 1:
+                await ws.send_str(json.dumps({"op": 11}))
+            elif payload["op"] == 2:
+                self.identifies.append(payload["d"])
+                self._seq += 1
+                ready = {"v": 10, "user": BOT_USER, "session_id": "fake-session",
+                         "resume_gateway_url": self.gateway_url, "shard": [0, 1],
+                         "guilds": [{"id": g["id"], "unavailable": True}
+                                    for g in self.gateway_guilds],
+                         "application": {"id": str(APP_ID), "flags": 0}}
+                await ws.send_str(json.dumps({"op": 0, "t": "READY", "s": self._seq,
+                                              "d": ready}))
+                for guild in self.gateway_guilds:
+                    self._seq += 1
+                    await ws.send_str(json.dumps({"op": 0, "t": "GUILD_CREATE", "s": self._seq,
+                                                  "d": guild}))
+                self._ready.set()
+        return ws
 
     def find(self, method: str, pattern: str) -> list[Req]:
         """Requests whose path matches the regex `pattern` (re.search)."""
@@ -244,6 +291,9 @@ class FakeDiscord:
                 self.threads[tid] = thread_channel(tid, body["name"], parent=cid)
                 self.threads[tid]["thread_metadata"]["auto_archive_duration"] = body.get(
                     "auto_archive_duration", 1440)
+                if self._ready.is_set():  # Discord announces new threads on the gateway
+                    asyncio.get_running_loop().create_task(
+                        self.dispatch("THREAD_CREATE", {**self.threads[tid], "newly_created": True}))
                 return jr(self.threads[tid])
             if m == "POST" and len(p) == 3 and p[2] == "messages":
                 return jr(self._message(cid, body))
