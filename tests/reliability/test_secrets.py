@@ -77,3 +77,75 @@ async def test_logs_from_any_logger_are_redacted_by_the_filter(espn, caplog) -> 
 def test_redact_masks_every_full_form() -> None:
     full = [f for f in SECRET_FORMS if f != ESPN_S2[:40]]  # a prefix is only scanned for
     assert not find_secrets(redact(" | ".join(full)))
+
+
+# --------------------------------------------------------------------------- the whole bot
+
+TOKENS = {
+    "discord_token": "MTA5ODc2NTQzMjEwOTg3NjU0Mw.GAbCdE.abcdefghijklmnopqrstuvwxyz0123456789AB",
+    "slack_bot_token": "xoxb-1234567890-0987654321-TestOnlyFakeSlackBotToken",
+    "slack_app_token": "xapp-1-A0123456789-1234567890123-fakeapptokenfortests0123",
+    "slack_signing_secret": "8f742231b10e8888abcd99yyyzzz85a5",
+    "secret_key": "fanvise test passphrase for cookie encryption",
+}
+CHAT_S2 = "AEC" + "Zm9vYmFyYmF6cXV4" * 8 + "%2BchatLinkedCookie%3D"
+CHAT_SWID = "{0F1E2D3C-4B5A-4978-8695-A4B3C2D1E0F9}"
+
+
+def _files_text(data_dir) -> str:
+    out = []
+    for p in sorted(data_dir.rglob("*")):
+        if p.is_file() and p.suffix in ("", ".sqlite", ".sqlite-wal", ".json", ".jsonl") \
+                or p.name.endswith(("-wal", "-shm")):
+            out.append(p.read_bytes().decode("latin-1"))
+    return "\n".join(out)
+
+
+async def test_whole_bot_never_leaks_secrets(tmp_path, caplog) -> None:
+    """Live league (cookies from settings) on 127.0.0.1, a /link with other cookies typed in
+    chat, a card approved, ESPN then failing and echoing the cookie: no secret in the chat,
+    the logs (DEBUG, every logger), the checkpoints DB or the app DB."""
+    from bot.core.app import FanViseApp
+    from bot.core.models import ThreadRef, UserRef
+    from bot.settings import Settings
+    from fantasy.demo.league import DemoLeague
+    from tests.reliability.surface import FaultySurface
+
+    caplog.set_level(logging.DEBUG)
+    league = DemoLeague("points")
+    secrets = [ESPN_S2, SWID, CHAT_S2, CHAT_SWID, CHAT_SWID.strip("{}"), *TOKENS.values()]
+    with FakeEspn(league=league) as fake:
+        settings = Settings(data_dir=tmp_path, espn_league_id=league.league_id,
+                            espn_season=league.season, espn_base_url=fake.base_url,
+                            espn_s2=ESPN_S2, espn_swid=SWID, team_id=1, llm_per_minute=1e6,
+                            llm_burst=1e6, slack_updates_per_minute=1e6, **TOKENS)
+        app = await FanViseApp.open(settings, edit_interval=0.0)
+        s = FaultySurface()
+        thread = ThreadRef("slack", "T1", "C1", "171.0001")
+        alice = UserRef("slack", "U1", "Alice")
+        try:
+            await app.core.handle_command(s, thread, alice, "link", {
+                "text": f"team=1 espn_s2={CHAT_S2} swid={CHAT_SWID}"})
+            assert "stored encrypted" in s.ephemeral_for("U1")[-1]
+            await app.core.handle_command(s, thread, alice, "link", {})
+            for q in ("Is Jalen Brunson playing tonight?", "Review my matchup and suggest moves",
+                      "What's the latest on Jordan Poole?"):
+                await app.core.handle_message(s, thread, alice, q)
+            for mid, cid in s.buttons("fv:approveall"):
+                await app.core.handle_click(s, thread, alice, cid, mid)
+            await app.espn.invalidate_cache()
+            for mode in (401, "shape", 500):
+                fake.mode = mode
+                app.runtime._deps(None).reset_context()
+                await app.core.handle_message(s, thread, alice, "Is Jalen Brunson OK?")
+                await app.core.handle_command(s, thread, alice, "lineup", {"text": "today"})
+        finally:
+            await app.close()
+    assert any(ESPN_S2 in c for c in fake.cookies)  # the live client really sent cookies
+    chat, logs, files = s.all_text(), caplog.text, _files_text(tmp_path)
+    assert "Linked you to team 1" in chat and "Brunson" in chat
+    assert "checkpoints" in logs or len(logs) > 1000  # DEBUG logging really captured
+    assert "SQLite format 3" in files and len(files) > 100_000
+    for where, text in (("chat", chat), ("logs", logs), ("data files", files)):
+        leaked = [x[:12] for x in secrets if x in text]
+        assert not leaked, f"secret(s) {leaked} found in {where}"
