@@ -298,6 +298,7 @@ class FanViseRuntime:
         pending = list(snap.interrupts) or interrupts
         if pending:
             await self.store.set_run_status(run_tid, "pending")
+            await self._safe_prune(run_tid)  # keep-latest: a paused run still resumes
             for intr in pending[:1]:
                 yield self._approval(run_tid, intr)
             return
