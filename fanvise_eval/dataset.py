@@ -137,6 +137,9 @@ class Case(_Strict):
     #: ESPN views that fail (HTTP 503 at the wire) during this case, e.g. ["kona_playercard"];
     #: "*" = every request. Such a case runs in its own data directory.
     espn_outage: list[str] = Field(default_factory=list)
+    #: Click the first card's decision a second time afterwards (a double click): it must
+    #: change nothing and say the card was already decided.
+    repeat_decision: bool = False
     expect: Expect
     known_failure: str | None = None
 

@@ -133,8 +133,9 @@ def case_record(r: CaseResult) -> dict[str, Any]:
                        "moves": a.get("moves")} for a in obs.approvals],
         "notices": obs.notices,
         "approved_moves": obs.approved_moves,
+        "repeat_click": obs.repeat_events,
         "roster": {"before": obs.roster_before, "at_approval": obs.roster_at_approval,
-                   "after": obs.roster_after},
+                   "after": obs.roster_after, "after_repeat_click": obs.roster_after_repeat},
         "expected": _public_expected(r.expected),
         "checks": [c.to_dict() for c in r.checks],
     }

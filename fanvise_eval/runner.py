@@ -310,6 +310,7 @@ async def _drive(case: Case, rt: Any, demo: Any, obs: Observation) -> None:
     async for ev in rt.ask(conv, case.prompt, user_id=USER_ID, team_id=DEMO_USER_TEAM_ID):
         _collect(ev, obs)
     rounds = 0
+    first_decision: str | dict[str, str] | None = None
     while obs.approvals and len(obs.approvals) > rounds and rounds < MAX_DECISION_ROUNDS:
         card = obs.approvals[-1]
         if obs.roster_at_approval is None:
@@ -318,10 +319,20 @@ async def _drive(case: Case, rt: Any, demo: Any, obs: Observation) -> None:
             return
         decision, approved = _decision(case, list(card.get("moves") or []), rounds)
         obs.approved_moves.extend(approved)
+        if rounds == 0:
+            first_decision = decision
         rounds += 1
         async for ev in rt.decide(card["run_thread_id"], card["interrupt_id"], decision,
                                   user_id=USER_ID):
             _collect(ev, obs)
+    if case.repeat_decision and obs.approvals and first_decision is not None:
+        from agents.shared.types import event_to_dict
+
+        obs.roster_after = sorted(demo.roster_now(DEMO_USER_TEAM_ID))
+        card = obs.approvals[0]
+        obs.repeat_events = [event_to_dict(ev) async for ev in rt.decide(
+            card["run_thread_id"], card["interrupt_id"], first_decision, user_id=USER_ID)]
+        obs.roster_after_repeat = sorted(demo.roster_now(DEMO_USER_TEAM_ID))
 
 
 async def run_case(case: Case, ctx: SuiteContext, *, timeout: float | None = None
@@ -352,7 +363,8 @@ async def run_case(case: Case, ctx: SuiteContext, *, timeout: float | None = Non
         obs.latency_s = round(time.perf_counter() - start, 3)
         if env is not None:
             obs.llm_calls = env.counter.calls
-            obs.roster_after = sorted(env.demo.roster_now(DEMO_USER_TEAM_ID))
+            if obs.roster_after_repeat is None:  # else set before the repeated click
+                obs.roster_after = sorted(env.demo.roster_now(DEMO_USER_TEAM_ID))
             await ctx.release(case)
     checks = score_case(expected, obs, offline=ctx.mode == "offline")
     return CaseResult(case, checks, obs, expected)

@@ -32,6 +32,9 @@ class Observation:
     roster_after: list[int] = field(default_factory=list)
     approved_moves: list[dict[str, Any]] = field(default_factory=list)
     prompt: str = ""
+    #: A repeated click on the first card: the events it produced and the roster after it.
+    repeat_events: list[dict[str, Any]] | None = None
+    roster_after_repeat: list[int] | None = None
     latency_s: float = 0.0
     error: str | None = None
 
@@ -398,8 +401,18 @@ def _score_moves(spec: dict[str, Any], expect: dict[str, Any], obs: Observation)
 
 
 def _score_roster(expect: dict[str, Any], obs: Observation) -> list[Check]:
-    """No roster transaction without approval; approved moves (only those) applied."""
+    """No roster transaction without approval; approved moves (only those) applied once."""
     out: list[Check] = []
+    if obs.repeat_events is not None:
+        kinds = [e.get("kind") for e in obs.repeat_events]
+        said = any("already" in str(e.get("text", "")).lower() for e in obs.repeat_events)
+        same = obs.roster_after_repeat is not None and \
+            set(obs.roster_after_repeat) == set(obs.roster_after)
+        out.append(Check("decision.repeat_click_changes_nothing",
+                         bool(kinds) and set(kinds) == {"notice"} and said and same,
+                         "only a notice that the card was already decided; roster unchanged",
+                         {"events": kinds, "texts": [e.get("text") for e in obs.repeat_events],
+                          "roster_unchanged": same}))
     if obs.error is not None and not obs.roster_after:
         return [Check("roster", False, "roster read", None, "run failed before the roster check")]
     if obs.roster_at_approval is not None:

@@ -231,3 +231,14 @@ def test_a_declined_move_offered_again_fails():
     fresh = dict(card((HAYWARD, BAMBA)), interrupt_id="i2")
     o = obs(approvals=[first, fresh], roster_at_approval=list(ROSTER))
     assert "moves.new_alternatives_after_decline" not in names_failed(score_case(e, o))
+
+
+def test_a_repeated_click_must_change_nothing():
+    e = base()
+    ok = obs(answers=[answer()], repeat_events=[{"kind": "notice", "level": "info",
+                                                 "text": "This card was already decided."}],
+             roster_after_repeat=list(ROSTER))
+    assert "decision.repeat_click_changes_nothing" not in names_failed(score_case(e, ok))
+    applied_twice = obs(answers=[answer()], repeat_events=[answer("Done again")],
+                        roster_after_repeat=[1, 2])
+    assert "decision.repeat_click_changes_nothing" in names_failed(score_case(e, applied_twice))
