@@ -299,8 +299,9 @@ class FanViseRuntime:
         if pending:
             await self.store.set_run_status(run_tid, "pending")
             await self._safe_prune(run_tid)  # keep-latest: a paused run still resumes
-            for intr in pending[:1]:
-                yield self._approval(run_tid, intr)
+            req = self._approval(run_tid, pending[0])
+            await self._append_outcome(conversation_id, _approval_note(req))
+            yield req
             return
         await self.store.set_run_status(run_tid, "done")
         values = snap.values or {}
@@ -451,6 +452,13 @@ class FanViseRuntime:
         after = await self.store.size_bytes()
         return {"threads_deleted": len(idle), "rows_deleted": rows,
                 "bytes_before": before, "bytes_after": after}
+
+
+def _approval_note(req: ApprovalRequest) -> str:
+    """A one-line history entry for a card waiting for approval."""
+    moves = "; ".join(f"drop {(m.get('drop') or {}).get('name')}, add "
+                      f"{(m.get('add') or {}).get('name')}" for m in req.moves[:5])
+    return f"[Waiting for approval] {req.title}: {moves}" if moves else f"[Waiting] {req.title}"
 
 
 def resolve_decisions(payload: Any, decision: str | dict[str, str]) -> dict[str, str]:

@@ -107,6 +107,9 @@ async def test_unknown_run_is_expired(rt: FanViseRuntime) -> None:
 async def test_new_message_keeps_pending_approval(rt: FanViseRuntime) -> None:
     APPLIED.clear()
     req = await _request_moves(rt, "console:keep")
+    sup = rt._supervisor(rt._deps(None))
+    hist = (await sup.aget_state({"configurable": {"thread_id": "console:keep"}})).values
+    assert hist["messages"][-1].content.startswith("[Waiting for approval] Approve these moves?")
     evs = await collect(rt.ask("console:keep", "Is Jalen Brunson playing tonight?", user_id="u1"))
     assert isinstance(evs[-1], Answer)
     pending = await rt.pending_approvals("console:keep")
