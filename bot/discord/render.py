@@ -15,6 +15,8 @@ from typing import Any
 
 import discord
 
+from bot.core.render import CUSTOM_ID_RE
+
 CONTENT_MAX = 2000
 EMBEDS_PER_MESSAGE = 10
 EMBED_TITLE_MAX = 256
@@ -28,9 +30,8 @@ BUTTONS_MAX = 25
 BUTTON_LABEL_MAX = 80
 CUSTOM_ID_MAX = 100
 
-# Core button ids: fv:<action>:<card_id 12 hex>[:<move index>]
-CUSTOM_ID_TEMPLATE = (r"fv:(?P<action>approve|decline|approveall|declineall)"
-                      r":(?P<card_id>[0-9a-f]{12})(?::(?P<index>[0-9]{1,3}))?")
+# Core button ids fv:<action>:<card_id>[:<move index>]; DynamicItem templates are fullmatched.
+CUSTOM_ID_TEMPLATE = CUSTOM_ID_RE.pattern.removeprefix("^").removesuffix("$")
 
 _COLORS = {
     "green": 0x2ECC71, "success": 0x2ECC71, "red": 0xE74C3C, "danger": 0xE74C3C,

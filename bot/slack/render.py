@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from bot.core.render import CUSTOM_ID_RE
+
 SECTION_TEXT_MAX = 3000
 FIELD_TEXT_MAX = 2000
 FIELDS_PER_SECTION = 10
@@ -21,9 +23,8 @@ ACTIONS_MAX = 25
 BLOCKS_MAX = 50
 FALLBACK_TEXT_MAX = 3000
 
-# Core button ids: fv:<action>:<card_id 12 hex>[:<move index>]
-ACTION_ID_PATTERN = re.compile(
-    r"^fv:(approve|decline|approveall|declineall):[0-9a-f]{12}(?::[0-9]{1,3})?$")
+# Core button ids fv:<action>:<card_id>[:<move index>] (bolt matches action_id with search).
+ACTION_ID_PATTERN = CUSTOM_ID_RE
 
 
 def clip(text: str, limit: int) -> str:
