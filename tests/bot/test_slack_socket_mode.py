@@ -65,3 +65,41 @@ async def test_socket_mode_slash_command_and_event(fake_slack):
     finally:
         stop.set()
         await asyncio.wait_for(task, 10)
+
+
+async def test_http_mode_serve_verifies_signatures_and_stops(fake_slack):
+    import socket
+
+    import aiohttp
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    core = ScriptedCore()
+    settings = SimpleNamespace(slack_app_token="xapp-ignored", slack_mode="http",
+                               slack_port=port, slack_host="127.0.0.1",
+                               slack_signing_secret=sr.SECRET, slack_admin_user_ids="")
+    client = AsyncWebClient(token="xoxb-test", base_url=fake_slack.base_url)
+    app = build_slack_app(core, settings, client=client)  # SLACK_MODE=http wins over the token
+    stop = asyncio.Event()
+    task = asyncio.create_task(serve(app, settings, stop=stop))
+    url = f"http://127.0.0.1:{port}/slack/events"
+    try:
+        body = sr.slash_body("help", response_url=fake_slack.response_url())
+        async with aiohttp.ClientSession() as session:
+            for _ in range(100):  # wait for the server to listen
+                try:
+                    async with session.post(url, data=body, headers=sr.signed_headers(
+                            body, secret="bad")) as resp:
+                        assert resp.status == 401
+                    break
+                except aiohttp.ClientConnectorError:
+                    await asyncio.sleep(0.05)
+            async with session.post(url, data=body, headers=sr.signed_headers(body)) as resp:
+                assert resp.status == 200
+        await wait_until(lambda: core.calls)
+        assert core.calls[0][3] == ("help", {"text": ""})
+        assert fake_slack.named("apps.connections.open") == []
+    finally:
+        stop.set()
+        await asyncio.wait_for(task, 10)
