@@ -20,7 +20,7 @@ from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.core.models import ThreadRef, UserRef
-from bot.slack.render import ACTION_ID_PATTERN, clip
+from bot.slack.render import ACTION_ID_PATTERN, clip, to_mrkdwn
 from bot.slack.store import EventDeduper, ThreadRegistry
 from bot.slack.surface import SlackSurface
 
@@ -106,6 +106,7 @@ def build_slack_app(core: Any, settings: Any = None, *, client: AsyncWebClient |
 
     async def first_seen(event_id: str) -> bool:
         return not event_id or not await seen_event(event_id)
+
     admins = _admins(settings, admin_user_ids)
     slash = command or getattr(settings, "slack_command", None) or DEFAULT_COMMAND
 
@@ -138,7 +139,8 @@ def build_slack_app(core: Any, settings: Any = None, *, client: AsyncWebClient |
             except Exception as exc:  # noqa: BLE001
                 await fail(private, channel_ref, user, f"/fanvise {name}", exc)
             return
-        asked = " ".join(p for p in (slash, name, args.get("text", "")) if p)
+        asked = to_mrkdwn(" ".join(p for p in (slash, name, args.get("text", "")) if p))
+        asked = asked.replace("`", "'")
         summary = clip(f"<@{user.user_id}> asked: `{asked}`", 3000)
         try:
             root = await client.chat_postMessage(channel=body["channel_id"], text=summary)
