@@ -28,6 +28,7 @@ log = logging.getLogger(__name__)
 
 SUBCOMMANDS = ("ask", "player", "optimize", "lineup", "stream", "link", "daily", "help")
 PRIVATE = ("link", "help", "daily")
+USER_SUBTYPES = (None, "thread_broadcast", "file_share")  # message subtypes written by people
 DEFAULT_COMMAND = "/fanvise"
 _MENTION = re.compile(r"<@[A-Z0-9]+(?:\|[^>]*)?>")
 
@@ -180,8 +181,8 @@ def build_slack_app(core: Any, settings: Any = None, *, client: AsyncWebClient |
     @app.event("message")
     async def on_message(body: dict[str, Any], event: dict[str, Any], context: Any,
                          client: AsyncWebClient) -> None:
-        if event.get("subtype") or event.get("bot_id"):
-            return  # edits, joins, bot posts (incl. our own)
+        if event.get("subtype") not in USER_SUBTYPES or event.get("bot_id"):
+            return  # edits, deletions, joins, bot posts (incl. our own)
         thread_ts = event.get("thread_ts")
         if not thread_ts or thread_ts == event.get("ts"):
             return  # not a thread reply

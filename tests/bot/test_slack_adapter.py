@@ -208,11 +208,15 @@ async def test_thread_replies_continue_only_fanvise_threads(fake_slack, db):
     await server.event(sr.thread_message("edited", ts="1700000200.000005",
                                          thread_ts="1700000200.000001", parent_user="U_REQ",
                                          subtype="message_changed"), event_id="Ev16")
-    await wait_until(lambda: len(core.calls) >= 3)
+    await server.event(sr.thread_message("also to channel", ts="1700000200.000006",
+                                         thread_ts="1700000200.000001", parent_user="U_REQ",
+                                         subtype="thread_broadcast"), event_id="Ev17")
+    await wait_until(lambda: len(core.calls) >= 4)
     await asyncio.sleep(0.3)
     assert sorted((c[0], c[3], c[1].thread_id) for c in core.calls) == sorted([
         ("message", "hi", "1700000200.000001"),
         ("message", "and Brunson?", "1700000200.000001"),
+        ("message", "also to channel", "1700000200.000001"),
         ("message", "more", "1700000300.000001")])  # events run concurrently
     await server.close()
 
