@@ -14,6 +14,7 @@ import pytest
 
 from bot.core.errors import MessageGone, RateLimitedError
 from bot.core.models import OutgoingMessage, ThreadRef, UserRef
+from bot.core.surface import ChatSurface
 from bot.discord.app import build_discord_bot
 from tests.bot.harness import discord_events as ev
 from tests.bot.harness import fake_discord as fd
@@ -185,6 +186,7 @@ async def test_follow_up_in_uncached_thread_is_looked_up_once(fake_discord):
 async def test_surface_maps_errors_and_splits_long_text(fake_discord):
     bot = await start(ScriptedCore())
     surface = bot.surface
+    assert isinstance(surface, ChatSurface) and surface.max_text == 2000
     thread = ThreadRef("discord", str(fd.GUILD_ID), str(fd.CHANNEL_ID), "")
     mid = await surface.post(thread, OutgoingMessage("x" * 4500))
     posts = fake_discord.find("POST", r"^/channels/\d+/messages$")

@@ -16,6 +16,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.core.errors import MessageGone, RateLimitedError
 from bot.core.models import Button, Card, OutgoingMessage, ThreadRef, UserRef
+from bot.core.surface import ChatSurface
 from bot.slack.app import build_slack_app, parse_command, serve_http
 from bot.slack.render import render, to_mrkdwn
 from bot.slack.surface import SlackSurface
@@ -284,6 +285,7 @@ def test_render_block_kit_limits_and_markdown():
 
 async def test_surface_maps_slack_errors(fake_slack):
     surface = SlackSurface(AsyncWebClient(token="xoxb-test", base_url=fake_slack.base_url))
+    assert isinstance(surface, ChatSurface) and surface.max_text == 3000
     thread = ThreadRef("slack", "T111", "C1", "1700000000.000001")
     ts = await surface.post(thread, OutgoingMessage("hello"))
     fake_slack.deleted.add(ts)
