@@ -180,6 +180,17 @@ class FanViseRuntime:
         return AgentDeps.for_client(self.espn, self.model, news=self.news,
                                     my_team_id=team_id if team_id is not None else self.my_team_id)
 
+    async def _load_names(self, deps: AgentDeps) -> None:
+        """Player names for intent classification (retried when ESPN failed at start)."""
+        try:
+            self.player_names = sorted({p.name for p in await player_pool(deps)})
+        except EspnError as exc:
+            log.warning("player names unavailable (%s)", type(exc).__name__)
+            return
+        model = getattr(self.model, "bound", self.model)
+        if isinstance(model, OfflineChatModel):
+            model.player_names = list(self.player_names)
+
     def _supervisor(self, deps: AgentDeps) -> Any:
         return build_supervisor_graph(deps, checkpointer=self.store.saver,
                                       player_names=self.player_names,
@@ -225,6 +236,8 @@ class FanViseRuntime:
             yield Notice("Ask me something, e.g. \"Review my matchup\" or \"help\".")
             return
         deps = self._deps(team_id)
+        if not self.player_names:
+            await self._load_names(deps)
         delegate: dict[str, Any] | None = None
         async with self._conv_locks[conversation_id]:
             try:

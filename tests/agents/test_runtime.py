@@ -236,3 +236,39 @@ async def test_recover_reports_unstarted_and_undelivered_runs(tmp_path: Path) ->
         assert (await rt2.store.get_run(req.run_thread_id)).status == "done"
     finally:
         await rt2.close()
+
+
+async def test_names_loaded_after_espn_recovers(tmp_path: Path) -> None:
+    import httpx
+
+    from fantasy.demo import DEMO_BASE_URL, DemoLeague, DemoTransport
+    from fantasy.espn.circuit import CircuitBreaker
+    from fantasy.espn.client import EspnClient
+
+    class Switch(httpx.AsyncBaseTransport):
+        def __init__(self, inner: httpx.AsyncBaseTransport) -> None:
+            self.inner, self.fail = inner, True
+
+        async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+            if self.fail:
+                return httpx.Response(503, json={})
+            return await self.inner.handle_async_request(request)
+
+    league = DemoLeague("points")
+    switch = Switch(DemoTransport(league))
+    client = EspnClient(league.league_id, league.season, transport=switch,
+                        base_url=DEMO_BASE_URL, max_retries=0, today=lambda: league.today,
+                        circuit=CircuitBreaker(cooldown=0))
+    client.demo = league
+    league.attach_client(client)
+    rt = await FanViseRuntime.open(tmp_path, espn=client)
+    try:
+        assert rt.player_names == []
+        switch.fail = False
+        evs = await collect(rt.ask("c", "Any news on Brunson?", user_id="u"))
+        assert "Jalen Brunson" in rt.player_names and "Jalen Brunson" in rt.model.player_names
+        assert isinstance(evs[-1], Answer) and evs[-1].intent == "player_research"
+        assert "Jalen Brunson" in evs[-1].text
+    finally:
+        await rt.close()
+        await client.aclose()
