@@ -116,19 +116,19 @@ _NEWS_DIRS: dict[str, Path] = {}
 async def demo_news_store(mode: str) -> Any:
     """A NewsStore holding the recorded demo feeds, ingested through the real pipeline.
 
-    Built once per process and embedder (the offline MiniLM embeds ~35 items in seconds on a
-    busy CPU); later runs in the same process reopen the same Chroma directory.
+    Always embedded offline with MiniLM (also in Gemini mode), so retrieval is deterministic
+    and the only remote part of a Gemini run is the model. Built once per process; later runs
+    in the same process reopen the same Chroma directory.
     """
     from storage.news_ingest import load_demo_news
     from storage.news_store import NewsStore
 
-    key = os.environ.get("GOOGLE_API_KEY") if mode == "gemini" else None
-    kind = "google" if key else "offline"
+    kind = "offline"
     d = _NEWS_DIRS.get(kind)
     if d is None:
         d = Path(tempfile.mkdtemp(prefix=f"fanvise-eval-news-{kind}-"))
         atexit.register(shutil.rmtree, d, True)
-    store = NewsStore(d, google_api_key=key or None)
+    store = NewsStore(d, google_api_key=None)
     if store.count() == 0:
         client = open_demo_client("points")
         try:
