@@ -132,6 +132,9 @@ class Case(_Strict):
     risk: Literal["low", "medium", "high"]
     variant: Literal["points", "categories"] = "points"
     prompt: str = Field(min_length=1)
+    #: Earlier messages of the same conversation, asked first (not scored; a card they raise
+    #: is declined): for follow-up questions that need the history.
+    setup_turns: list[str] = Field(default_factory=list)
     description: str = ""
     decision: Literal["approve_first", "approve_all", "decline", "none"] = "decline"
     #: ESPN views that fail (HTTP 503 at the wire) during this case, e.g. ["kona_playercard"];

@@ -306,8 +306,24 @@ def _decision(case: Case, moves: list[dict[str, Any]], round_no: int
     return "decline", []
 
 
-async def _drive(case: Case, rt: Any, demo: Any, obs: Observation) -> None:
+async def _setup_turns(case: Case, rt: Any, conv: str) -> None:
+    """Ask the case's earlier messages in the same conversation; decline any card."""
+    for text in case.setup_turns:
+        prior = Observation()
+        async for ev in rt.ask(conv, text, user_id=USER_ID, team_id=DEMO_USER_TEAM_ID):
+            _collect(ev, prior)
+        for card in prior.approvals:
+            async for _ev in rt.decide(card["run_thread_id"], card["interrupt_id"], "decline",
+                                       user_id=USER_ID):
+                pass
+
+
+async def _drive(case: Case, env: _Env, obs: Observation) -> None:
+    rt, demo = env.rt, env.demo
     conv = f"eval:{case.id}"
+    if case.setup_turns:
+        await _setup_turns(case, rt, conv)
+        env.counter.calls = 0  # only the scored turn counts (the roster check covers all)
     async for ev in rt.ask(conv, case.prompt, user_id=USER_ID, team_id=DEMO_USER_TEAM_ID):
         _collect(ev, obs)
     rounds = 0
@@ -353,7 +369,7 @@ async def run_case(case: Case, ctx: SuiteContext, *, timeout: float | None = Non
         env = await ctx.env(case)
         obs.roster_before = sorted(env.demo.roster_now(DEMO_USER_TEAM_ID))
         start = time.perf_counter()
-        await asyncio.wait_for(_drive(case, env.rt, env.demo, obs), limit)
+        await asyncio.wait_for(_drive(case, env, obs), limit)
     except TimeoutError:
         obs.error = f"timed out after {limit:.0f} s"
     except EvalConfigError:
