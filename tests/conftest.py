@@ -12,6 +12,9 @@ for _var in ("GOOGLE_API_KEY", "DISCORD_TOKEN", "SLACK_BOT_TOKEN", "ESPN_S2", "E
              "LANGSMITH_API_KEY", "LANGCHAIN_API_KEY"):
     os.environ.pop(_var, None)
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
+# One BLAS thread: tests run many small embeddings; threads only oversubscribe 2 cores.
+for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
 
 TEST_DATA = Path(__file__).parent / "data"
 
