@@ -133,6 +133,11 @@ class Oracle:
         """Every player name of the league's pool."""
         return sorted({p.name for p in self.pool.values()})
 
+    def free_agent_ids(self) -> list[int]:
+        """Every pool player on no fantasy team (free agents and waivers, any ownership)."""
+        rostered = self.league.all_rostered_player_ids()
+        return sorted(i for i in self.pool if i not in rostered)
+
     def group_names(self, group: str) -> list[str]:
         """Names of a player group: my_roster, opponent_roster or free_agents."""
         if group == "my_roster":
@@ -140,8 +145,7 @@ class Oracle:
         if group == "opponent_roster":
             return [e.player.name for e in self.opponent.roster] if self.opponent else []
         if group == "free_agents":
-            rostered = self.league.all_rostered_player_ids()
-            return [p.name for p in self.free_agents if p.id not in rostered]
+            return [self.pool[i].name for i in self.free_agent_ids()]
         raise OracleError(f"unknown player group {group!r}")
 
     # ------------------------------------------------------------------ sources
@@ -272,8 +276,7 @@ class Oracle:
             allowed = {n for g in groups for n in self.group_names(g)}
             exp["_allowed_names"] = sorted(allowed)
         exp["_my_roster_ids"] = [e.player.id for e in self.my_team.roster]
-        exp["_free_agent_ids"] = [p.id for p in self.free_agents
-                                  if p.id not in self.league.all_rostered_player_ids()]
+        exp["_free_agent_ids"] = self.free_agent_ids()
         exp["_names_by_id"] = {str(pid): p.name for pid, p in self.pool.items()}
         return exp
 

@@ -318,10 +318,11 @@ def score_case(expect: dict[str, Any], obs: Observation, *, offline: bool = True
                   "players outside the allowed groups were named" if named else ""))
 
     if offline and expect.get("offline_notice", True) and obs.answers:
-        said = [a for a in obs.answers if "offline" in (a.get("text") or "").lower()]
+        counts = [(a.get("text") or "").lower().count("offline mode") for a in obs.answers]
         flagged = all(a.get("offline") for a in obs.answers)
-        add(Check("offline_notice", bool(said) and flagged, "offline flag + says so once",
-                  {"flagged": flagged, "answers_saying_offline": len(said)}))
+        add(Check("offline_notice", flagged and all(n == 1 for n in counts),
+                  "every answer flagged offline and saying 'offline mode' exactly once",
+                  {"flagged": flagged, "offline_mode_mentions": counts}))
 
     checks += _score_roster(expect, obs)
     return checks

@@ -97,3 +97,13 @@ async def test_resolve_replaces_every_reference(oracle):
                                     "tolerance": 0}]}})
     fact = (await oracle.resolve(tol))["facts"][0]
     assert fact["tolerance"] == 0 and "tolerance" not in fact["ref"]
+
+
+async def test_free_agents_are_every_unrostered_player(oracle):
+    await oracle.load()
+    demo = DemoLeague("points")
+    rostered = {pid for tid in demo.team_ids() for pid in demo.roster_now(tid)}
+    fa = set(oracle.free_agent_ids())
+    assert fa and not fa & rostered
+    assert fa == {int(pid) for pid in demo.base["players"]} - rostered
+    assert len(fa) > 150  # not cut at the free-agent request's page size
