@@ -97,7 +97,8 @@ class FanViseRuntime:
     def __init__(self, *, store: CheckpointStore, espn: Any, model: BaseChatModel,
                  news: Any, my_team_id: int | None, owns_espn: bool,
                  player_names: list[str],
-                 optimizer_graph_builder: Callable[..., Any] | None = None) -> None:
+                 optimizer_graph_builder: Callable[..., Any] | None = None,
+                 owns_model: bool = False) -> None:
         self.store = store
         self.espn = espn
         self.model = model
@@ -106,6 +107,7 @@ class FanViseRuntime:
         self.player_names = player_names
         self._owns_espn = owns_espn
         self._optimizer_build = optimizer_graph_builder
+        self._owns_model = owns_model
         self._reader: Any = None  # an optimizer graph used only to read run state
         # weak: a lock lives while someone holds or waits for it (no unbounded growth)
         self._conv_locks: _LockMap = _LockMap()
@@ -139,6 +141,7 @@ class FanViseRuntime:
                 names = sorted({p.name for p in await player_pool(probe)})
             except EspnError as exc:
                 log.warning("player names unavailable at start (%s)", type(exc).__name__)
+            owns_model = model is None
             if model is None:
                 model = make_model(player_names=names)
             elif isinstance(model, OfflineChatModel) and not model.player_names:
@@ -150,7 +153,7 @@ class FanViseRuntime:
             raise
         return cls(store=store, espn=espn, model=model, news=news, my_team_id=my_team_id,
                    owns_espn=owns, player_names=names,
-                   optimizer_graph_builder=optimizer_graph_builder)
+                   optimizer_graph_builder=optimizer_graph_builder, owns_model=owns_model)
 
     async def close(self) -> None:
         """Close the checkpoint connection (and the demo client this runtime opened)."""
@@ -160,8 +163,15 @@ class FanViseRuntime:
         try:
             await self.store.close()
         finally:
-            if self._owns_espn:
-                await self.espn.aclose()
+            try:
+                aclose = getattr(self.model, "aclose", None)
+                if self._owns_model and aclose is not None:
+                    await aclose()  # Gemini's HTTP sessions
+            except Exception as exc:  # noqa: BLE001 - closing must not fail shutdown
+                log.warning("closing the model failed: %s", type(exc).__name__)
+            finally:
+                if self._owns_espn:
+                    await self.espn.aclose()
 
     async def __aenter__(self) -> FanViseRuntime:
         return self
@@ -265,7 +275,8 @@ class FanViseRuntime:
                     return
                 yield Answer(text=str(values.get("answer") or ""),
                              intent=str(values.get("intent") or ""),
-                             report=values.get("report"), offline=self.offline,
+                             report=values.get("report"),
+                             offline=self.offline or bool(values.get("model_fallback")),
                              tool_calls=list(values.get("tool_calls") or []))
                 return
         async for ev in self._start_run(conversation_id, delegate, deps, user_id):

@@ -34,6 +34,9 @@ ENV_API_KEY = "GOOGLE_API_KEY"
 ENV_MODEL = "FANVISE_GEMINI_MODEL"
 #: Optional API endpoint override (proxies, a local fake in tests).
 ENV_BASE_URL = "FANVISE_GEMINI_BASE_URL"
+#: Retries (exponential backoff inside langchain-google-genai) of a failed Gemini call.
+ENV_RETRIES = "FANVISE_GEMINI_RETRIES"
+DEFAULT_RETRIES = 4
 DEFAULT_GEMINI_MODEL = "gemini-2.5-flash"
 OFFLINE_NOTE = "(Offline mode: rule-based answers from league data, no AI model.)"
 
@@ -72,8 +75,11 @@ def make_model(settings: Any = None, *, player_names: Sequence[str] = ()) -> Bas
         base_url = _setting(settings, "gemini_base_url") or os.environ.get(ENV_BASE_URL)
         if base_url:
             extra["base_url"] = base_url
+        retries = _setting(settings, "gemini_max_retries")
+        if retries is None:
+            retries = os.environ.get(ENV_RETRIES) or DEFAULT_RETRIES
         return ChatGoogleGenerativeAI(model=name, google_api_key=key, temperature=0.2,
-                                      max_retries=4, timeout=60, **extra)
+                                      max_retries=int(retries), timeout=60, **extra)
     return OfflineChatModel(player_names=list(player_names))
 
 

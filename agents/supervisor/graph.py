@@ -28,6 +28,7 @@ from langgraph.graph import END, START, StateGraph
 from agents.shared.deps import AgentDeps
 from agents.shared.llm import (
     HELP_TEXT,
+    OfflineChatModel,
     classify_intent,
     extract_categories,
     extract_day,
@@ -49,6 +50,7 @@ from agents.shared.middleware import (
 from agents.shared.tool_registry import FanviseTools, build_tools, error_result
 from agents.supervisor.prompts import (
     BREAKER_ANSWER,
+    MODEL_DOWN_NOTE,
     NEEDS_TEAM_ANSWER,
     PROGRESS,
     SYSTEM_BASE,
@@ -127,6 +129,7 @@ def build_supervisor_graph(deps: AgentDeps, *, checkpointer: Any = None,
         can_delegate = optimizer_builder() is not None
     can_delegate = use_workflows and can_delegate
     team_linked = deps.my_team_id is not None
+    fallback = OfflineChatModel(player_names=names)
 
     async def classify(state: SupervisorState) -> dict[str, Any]:
         _progress("classify")
@@ -184,8 +187,16 @@ def build_supervisor_graph(deps: AgentDeps, *, checkpointer: Any = None,
         allowed = filter_tools(tools, team_linked=team_linked)
         history = [m for m in state.get("messages") or [] if not isinstance(m, SystemMessage)]
         msgs = [system_prompt(ctx, base=SYSTEM_BASE), *trim_history(history)]
-        runnable = model.bind_tools(allowed) if allowed else model
-        reply = await runnable.ainvoke(msgs)
+        use = fallback if state.get("model_fallback") else model
+        try:
+            reply = await (use.bind_tools(allowed) if allowed else use).ainvoke(msgs)
+        except Exception as exc:  # noqa: BLE001 - a failing model degrades to offline
+            if use is fallback:
+                raise
+            log.warning("model call failed (%s); answering offline this turn",
+                        type(exc).__name__)
+            update["model_fallback"] = True
+            reply = await (fallback.bind_tools(allowed) if allowed else fallback).ainvoke(msgs)
         if not isinstance(reply, AIMessage):
             reply = AIMessage(content=str(getattr(reply, "content", reply)))
         update["messages"] = [reply]
@@ -282,7 +293,9 @@ def build_supervisor_graph(deps: AgentDeps, *, checkpointer: Any = None,
                     p.get("text", "") if isinstance(p, dict) else str(p) for p in c)
         if not answer.strip():
             answer = "I couldn't find an answer to that; try rephrasing or ask for help."
-        if offline:
+        if state.get("model_fallback"):
+            answer = with_offline_note(f"{MODEL_DOWN_NOTE}\n{answer}")
+        elif offline:
             answer = with_offline_note(answer)
         return {"answer": answer, "espn_down": _espn_down(state)}
 

@@ -15,6 +15,8 @@ BREAKER_ANSWER = ("The league tools failed {n} times in a row, so I stopped tryi
 NEEDS_TEAM_ANSWER = ("I need to know which ESPN team is yours for that. Link your team first "
                      "(e.g. /link <team id>), then ask again.")
 
+MODEL_DOWN_NOTE = "The AI model is not reachable right now, so this answer is rule-based."
+
 PROGRESS = {
     "classify": "Understanding your question...",
     "research": "Researching {player}...",
@@ -24,5 +26,5 @@ PROGRESS = {
     "synthesize": "Writing the answer...",
 }
 
-__all__ = ["BREAKER_ANSWER", "NEEDS_TEAM_ANSWER", "PROGRESS", "SYSTEM_BASE",
+__all__ = ["BREAKER_ANSWER", "MODEL_DOWN_NOTE", "NEEDS_TEAM_ANSWER", "PROGRESS", "SYSTEM_BASE",
            "TOOL_BUDGET_ANSWER"]

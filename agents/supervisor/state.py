@@ -30,6 +30,7 @@ class SupervisorState(TypedDict, total=False):
     error_streak: int
     stop_reason: str               # "" | tool_budget | circuit_breaker
     espn_down: bool                # every tool result of the turn was an ESPN failure
+    model_fallback: bool           # the model failed; the offline model answered this turn
 
 
 #: Values `classify_intent` resets at the start of every turn.
@@ -37,6 +38,7 @@ TURN_DEFAULTS: dict[str, Any] = {
     "player_name": None, "focus_categories": [], "day": None, "delegate": None,
     "context": {}, "answer": "", "report": None, "tool_calls": [], "tool_call_count": 0,
     "llm_calls": 0, "error_streak": 0, "stop_reason": "", "espn_down": False,
+    "model_fallback": False,
 }
 
 __all__ = ["SupervisorState", "TURN_DEFAULTS"]

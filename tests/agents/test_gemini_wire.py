@@ -27,8 +27,9 @@ SWID = "{SECRET-SWID-0000-1111}"
 class FakeGemini:
     """generateContent replies from a script: dicts of Gemini `parts`."""
 
-    def __init__(self, replies: list[list[dict[str, Any]]]) -> None:
+    def __init__(self, replies: list[list[dict[str, Any]]], status: int = 200) -> None:
         self.replies = replies
+        self.status = status
         self.requests: list[tuple[str, dict[str, str], dict[str, Any]]] = []
         outer = self
 
@@ -36,6 +37,15 @@ class FakeGemini:
             def do_POST(self) -> None:  # noqa: N802
                 body = json.loads(self.rfile.read(int(self.headers.get("content-length", 0))))
                 outer.requests.append((self.path, dict(self.headers), body))
+                if outer.status != 200:
+                    err = json.dumps({"error": {"code": outer.status, "message": "boom",
+                                                "status": "INTERNAL"}}).encode()
+                    self.send_response(outer.status)
+                    self.send_header("content-type", "application/json")
+                    self.send_header("content-length", str(len(err)))
+                    self.end_headers()
+                    self.wfile.write(err)
+                    return
                 k = len(outer.requests) - 1
                 parts = outer.replies[min(k, len(outer.replies) - 1)]
                 data = json.dumps({"candidates": [{"content": {"role": "model", "parts": parts},
@@ -107,3 +117,27 @@ async def test_gemini_agent_loop_through_runtime(tmp_path: Path, gemini: FakeGem
     raw = b"".join(p.read_bytes() for p in tmp_path.glob("checkpoints.sqlite*"))
     for secret in (API_KEY, ESPN_S2, SWID):
         assert secret.encode() not in raw
+
+
+async def test_gemini_down_degrades_to_offline_answer(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    from agents.shared.llm import OFFLINE_NOTE
+    from agents.supervisor.prompts import MODEL_DOWN_NOTE
+
+    fake = FakeGemini([[{"text": "unused"}]], status=500)
+    monkeypatch.setenv("GOOGLE_API_KEY", API_KEY)
+    monkeypatch.setenv("FANVISE_GEMINI_BASE_URL", fake.url)
+    monkeypatch.setenv("FANVISE_GEMINI_RETRIES", "0")
+    rt = await FanViseRuntime.open(tmp_path)
+    try:
+        assert not rt.offline
+        evs = [e async for e in rt.ask("c", "Who will win the title?", user_id="u")]
+    finally:
+        await rt.close()
+        fake.close()
+    ans = evs[-1]
+    assert fake.requests, "the real client called the fake endpoint"
+    assert isinstance(ans, Answer) and ans.offline
+    assert MODEL_DOWN_NOTE in ans.text and ans.text.count(OFFLINE_NOTE) == 1
+    assert "Hoop Dreamers vs Full Court Press" in ans.text  # answered from league data
+    assert API_KEY not in ans.text
