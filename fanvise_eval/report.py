@@ -28,7 +28,16 @@ def summarize(results: list[CaseResult]) -> dict[str, Any]:
             c["known_failures"] += 1
         elif r.passed:
             c["passed"] += 1
-    for c in cats.values():
+    risks: dict[str, dict[str, Any]] = defaultdict(lambda: {"cases": 0, "passed": 0,
+                                                            "known_failures": 0})
+    for r in results:
+        c = risks[r.case.risk]
+        c["cases"] += 1
+        if r.case.known_failure:
+            c["known_failures"] += 1
+        elif r.passed:
+            c["passed"] += 1
+    for c in [*cats.values(), *risks.values()]:
         n = c["cases"] - c["known_failures"]
         c["pass_rate"] = round(c["passed"] / n, 4) if n else None
     return {
@@ -48,6 +57,7 @@ def summarize(results: list[CaseResult]) -> dict[str, Any]:
                       "mean": round(statistics.fmean(lat), 3) if lat else 0.0,
                       "max": round(max(lat), 3) if lat else 0.0},
         "categories": dict(sorted(cats.items())),
+        "risks": {k: risks[k] for k in ("high", "medium", "low") if k in risks},
     }
 
 
@@ -90,6 +100,12 @@ def format_summary(summary: dict[str, Any], *, mode: str, threshold: float) -> s
     """Totals and the pass rate per category."""
     lines = ["", "Pass rate per category:"]
     for name, c in summary["categories"].items():
+        rate = "n/a" if c["pass_rate"] is None else f"{100 * c['pass_rate']:.0f}%"
+        kf = f" (+{c['known_failures']} known failures)" if c["known_failures"] else ""
+        lines.append(f"  {name:<22} {c['passed']}/{c['cases'] - c['known_failures']}  "
+                     f"{rate}{kf}")
+    lines.append("Pass rate per risk level:")
+    for name, c in summary.get("risks", {}).items():
         rate = "n/a" if c["pass_rate"] is None else f"{100 * c['pass_rate']:.0f}%"
         kf = f" (+{c['known_failures']} known failures)" if c["known_failures"] else ""
         lines.append(f"  {name:<22} {c['passed']}/{c['cases'] - c['known_failures']}  "
