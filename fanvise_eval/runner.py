@@ -1,10 +1,13 @@
 """Run golden cases through the REAL FanViseRuntime on the demo league and score them.
 
-Every case gets a fresh data directory (checkpoints + demo-league state), a demo client of
-its variant, the shared demo news store and a fresh model (offline or Gemini). The runner
-asks the prompt, answers an approval card as the case says (approve the first move, approve
-all, decline, or leave it pending), reads team 1's roster before / at the card / after from
-the demo league's state, and scores the run against expectations resolved from the data.
+A data directory laid out like the app's (fanvise.sqlite with the ESPN TTL cache,
+checkpoints.sqlite, the demo league's state) and a runtime are opened per league variant
+(the demo state is reset before every case) or, with isolate="case", per case; a case with
+an ESPN outage always gets its own. The demo news store is shared and read-only. The runner
+asks the prompt (after any setup turns), answers an approval card as the case says (approve
+the first move, approve all, decline, or leave it pending), reads team 1's roster before /
+at the card / after from the demo league's state, and scores the run against expectations
+resolved from the data (fanvise_eval.expectations).
 """
 
 from __future__ import annotations
