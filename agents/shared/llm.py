@@ -163,6 +163,22 @@ def find_player(text: str, player_names: Sequence[str]) -> str | None:
     return best[1] if best else None
 
 
+def find_players(text: str, player_names: Sequence[str], limit: int = 3) -> list[str]:
+    """Every league player named in full in a text, in order of mention (then the fuzzy
+    `find_player` match when none is named in full)."""
+    low = f" {_norm(text)} "
+    hits = []
+    for n in player_names:
+        k = _norm(n)
+        if k and f" {k} " in low:
+            hits.append((low.index(f" {k} "), n))
+    out = [n for _, n in sorted(hits)][:limit]
+    if not out:
+        one = find_player(text, player_names)
+        out = [one] if one else []
+    return out
+
+
 def name_candidate(text: str) -> str | None:
     """A capitalised word sequence that looks like a person's name ("Zxqwe Blorpington"),
     used to look up (and report NOT_FOUND for) names that match no league player."""
@@ -280,8 +296,8 @@ def _text(msg: BaseMessage) -> str:
     return " ".join(p.get("text", "") if isinstance(p, dict) else str(p) for p in c)
 
 
-def plan_tool_calls(intent: str, player: str | None, text: str,
-                    available: Sequence[str]) -> list[tuple[str, dict[str, Any]]]:
+def plan_tool_calls(intent: str, player: str | None, text: str, available: Sequence[str],
+                    player_names: Sequence[str] = ()) -> list[tuple[str, dict[str, Any]]]:
     """The tool calls (name, args) the offline model makes for an intent (bound tools only)."""
     who = player or name_candidate(text)
     cats = extract_categories(text)
@@ -312,7 +328,10 @@ def plan_tool_calls(intent: str, player: str | None, text: str,
     elif intent == "matchup_analysis":
         plan = [("get_matchup_details", {}), ("get_my_roster", {})]
     elif intent == "general_advice":
-        if who:
+        named = find_players(text, player_names) if player_names else []
+        if named:
+            plan = [("get_player_status", {"player_name": n}) for n in named]
+        elif who:
             plan = [("get_player_status", {"player_name": who})]
         else:
             plan = [("get_matchup_details", {})]
@@ -499,7 +518,7 @@ class OfflineChatModel(BaseChatModel):
         if not results:
             if intent == "help":
                 return AIMessage(content=with_offline_note(HELP_TEXT))
-            plan = plan_tool_calls(intent, player, question, names)
+            plan = plan_tool_calls(intent, player, question, names, self.player_names)
             if plan:
                 return AIMessage(content="", tool_calls=[
                     {"name": n, "args": a, "id": f"call_{uuid.uuid4().hex[:12]}",
@@ -533,6 +552,6 @@ class OfflineChatModel(BaseChatModel):
 __all__ = [
     "DEFAULT_GEMINI_MODEL", "ENV_API_KEY", "ENV_BASE_URL", "ENV_MODEL", "HELP_TEXT", "INTENTS", "OFFLINE_NOTE",
     "OfflineChatModel", "classify_intent", "extract_categories", "extract_day",
-    "extract_position", "find_player", "is_offline", "make_model", "name_candidate",
+    "extract_position", "find_player", "find_players", "is_offline", "make_model", "name_candidate",
     "plan_tool_calls", "render_tool_result", "with_offline_note",
 ]

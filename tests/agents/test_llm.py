@@ -179,3 +179,9 @@ async def test_offline_model_async(names: list[str]) -> None:
     model = OfflineChatModel(player_names=names).bind_tools([get_player_status])
     out = await model.ainvoke([AIMessage("earlier"), HumanMessage("Any news on Brunson?")])
     assert out.tool_calls[0]["args"]["player_name"] == "Jalen Brunson"
+
+
+def test_offline_compares_every_named_player(names: list[str]) -> None:
+    model = OfflineChatModel(player_names=names).bind_tools([get_player_status])
+    out = model.invoke([HumanMessage("Should I trade Jaylen Brown for Trae Young?")])
+    assert [c["args"]["player_name"] for c in out.tool_calls] == ["Jaylen Brown", "Trae Young"]
