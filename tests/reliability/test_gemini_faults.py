@@ -113,6 +113,7 @@ async def test_persistent_gemini_error_falls_back_to_offline_answer(
 
     root = logging.getLogger()
     level = root.level
+    quiet = {n: logging.getLogger(n).level for n in logging.root.manager.loggerDict}
     stream = io.StringIO()
     handler = setup_logging("DEBUG", stream=stream)
     fake = gemini_factory([fault])
@@ -121,6 +122,8 @@ async def test_persistent_gemini_error_falls_back_to_offline_answer(
     finally:
         root.removeHandler(handler)
         root.setLevel(level)
+        for n, lv in quiet.items():  # setup_logging quietens httpx, aiosqlite...
+            logging.getLogger(n).setLevel(lv)
     final = events[-1]
     assert isinstance(final, Answer), final
     assert final.text and "not reachable right now" in final.text

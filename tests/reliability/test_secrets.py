@@ -112,6 +112,8 @@ async def test_whole_bot_never_leaks_secrets(tmp_path, caplog) -> None:
     from tests.reliability.surface import FaultySurface
 
     caplog.set_level(logging.DEBUG)
+    for name in ("httpx", "httpcore", "aiosqlite", "langgraph", "google_genai", "asyncio"):
+        caplog.set_level(logging.DEBUG, logger=name)
     league = DemoLeague("points")
     secrets = [ESPN_S2, SWID, CHAT_S2, CHAT_SWID, CHAT_SWID.strip("{}"), *TOKENS.values()]
     with FakeEspn(league=league) as fake:
