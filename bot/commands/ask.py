@@ -4,7 +4,8 @@ Runs on the demo league by default (or the live league from FANVISE_ESPN_LEAGUE_
 --league-id), prints live progress lines and, when the optimizer asks for approval, numbered
 choices read from stdin (`--yes` approves all, `--no` declines all, for scripts).
 Checkpoints and demo state live in the data dir (--data-dir, $FANVISE_DATA_DIR or
-./fanvise-data), so a follow-up `fanvise ask` continues the same console conversation.
+./fanvise-data), so a follow-up `fanvise ask` continues the same console conversation; the
+news store in `<data dir>/chroma` (filled by `fanvise news ingest`) is used when present.
 """
 
 from __future__ import annotations
@@ -82,8 +83,18 @@ async def run_ask(question: str, *, source: LeagueSource, root: Path, team_id: i
 
     client = source.open_client()
     code = 0
+    news = None
+    if (root / "chroma").is_dir():  # after `fanvise news ingest`
+        try:
+            import os
+
+            from storage.news_store import NewsStore
+
+            news = NewsStore(root, google_api_key=os.environ.get("GOOGLE_API_KEY") or None)
+        except Exception as exc:  # noqa: BLE001 - answers still work without news
+            typer.echo(f"(news store unavailable: {type(exc).__name__}; answering without news)")
     try:
-        rt = await FanViseRuntime.open(root, espn=client, my_team_id=team_id)
+        rt = await FanViseRuntime.open(root, espn=client, my_team_id=team_id, news=news)
         try:
             events = rt.ask(conversation, question, user_id=user, team_id=team_id)
             while True:

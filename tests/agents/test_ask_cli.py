@@ -68,3 +68,13 @@ def test_parse_choice() -> None:
     assert parse_choice("1,2", moves) == {"a": "approve", "b": "approve"}
     assert parse_choice("9", moves) is None
     assert parse_choice("what", moves) is None
+
+
+def test_ask_uses_news_store_in_data_dir(tmp_path: Path) -> None:
+    ingest = runner.invoke(app, ["news", "ingest", "--demo", "--data-dir", str(tmp_path)])
+    assert ingest.exit_code == 0, ingest.output
+    res = runner.invoke(app, ["ask", "Is Jarrett Allen playing tonight?",
+                              "--data-dir", str(tmp_path)])
+    assert res.exit_code == 0, res.output
+    assert "Checking get player news" in res.output
+    assert "Rotowire" in res.output and "Conflicting reports" in res.output
