@@ -143,6 +143,9 @@ class Case(_Strict):
     #: Click the first card's decision a second time afterwards (a double click): it must
     #: change nothing and say the card was already decided.
     repeat_decision: bool = False
+    #: Roster moves of team 1 made before the case (earlier transactions of the week),
+    #: [{"drop": name, "add": name}]; the oracle computes expected values on the same state.
+    demo_moves: list[dict[str, str]] = Field(default_factory=list)
     expect: Expect
     known_failure: str | None = None
 

@@ -52,12 +52,32 @@ def _norm(name: str) -> str:
     return " ".join(name.lower().replace(".", "").replace("'", "").split())
 
 
+def demo_player_id(demo: Any, name: str) -> int:
+    """ESPN id of a demo-league player by (normalised) full name."""
+    key = _norm(name)
+    hits = [int(pid) for pid, e in demo.base["players"].items()
+            if _norm(e["player"]["fullName"]) == key]
+    if len(hits) != 1:
+        raise OracleError(f"no unique player named {name!r} in the demo league")
+    return hits[0]
+
+
+def apply_demo_moves(demo: Any, moves: list[dict[str, str]], team_id: int = DEMO_USER_TEAM_ID
+                     ) -> None:
+    """Apply earlier roster moves ({"drop": name, "add": name}) to a demo league's state."""
+    for mv in moves:
+        demo.apply_move(team_id, demo_player_id(demo, mv["drop"]),
+                        demo_player_id(demo, mv["add"]))
+
+
 class Oracle:
     """Expected values of one demo-league variant, from an untouched copy of its data."""
 
     def __init__(self, variant: str, *, news: Any = None, today: date | None = None,
-                 team_id: int = DEMO_USER_TEAM_ID) -> None:
+                 team_id: int = DEMO_USER_TEAM_ID,
+                 demo_moves: list[dict[str, str]] | tuple[()] = ()) -> None:
         self.variant = variant
+        self.demo_moves = list(demo_moves)
         self.news = news
         self.today = today or DEFAULT_TODAY
         self.team_id = team_id
@@ -70,6 +90,7 @@ class Oracle:
             return
         client = open_demo_client(self.variant, today=self.today)
         try:
+            apply_demo_moves(client.demo, self.demo_moves, self.team_id)
             self.league = await client.get_league()
             self.schedule = await client.get_pro_schedule()
             self.free_agents = await client.get_free_agents(size=FA_POOL_SIZE)
@@ -281,4 +302,4 @@ class Oracle:
         return exp
 
 
-__all__ = ["Oracle", "OracleError"]
+__all__ = ["Oracle", "OracleError", "apply_demo_moves", "demo_player_id"]

@@ -36,7 +36,7 @@ from fantasy.demo import (
 )
 from fantasy.espn.client import EspnClient
 from fanvise_eval.dataset import Case
-from fanvise_eval.expectations import Oracle
+from fanvise_eval.expectations import Oracle, apply_demo_moves
 from fanvise_eval.scoring import Check, Observation, score_case
 
 MODES = ("offline", "gemini")
@@ -242,11 +242,13 @@ class SuiteContext:
         self.work_dir.mkdir(parents=True, exist_ok=True)
         self.news = await demo_news_store(self.mode)
 
-    def oracle(self, variant: str) -> Oracle:
-        """The oracle of a variant (one per run, shared by its cases)."""
-        if variant not in self.oracles:
-            self.oracles[variant] = Oracle(variant, news=self.news)
-        return self.oracles[variant]
+    def oracle(self, case: Case) -> Oracle:
+        """The oracle of a case's league state (variant + earlier moves), shared by cases."""
+        key = case.variant + repr(case.demo_moves)
+        if key not in self.oracles:
+            self.oracles[key] = Oracle(case.variant, news=self.news,
+                                       demo_moves=case.demo_moves)
+        return self.oracles[key]
 
     async def env(self, case: Case) -> _Env:
         """The runtime environment of a case: per variant (demo state reset before every
@@ -361,7 +363,7 @@ async def run_case(case: Case, ctx: SuiteContext, *, timeout: float | None = Non
     obs = Observation(prompt=case.prompt)
     expected: dict[str, Any] = {}
     try:
-        expected = await ctx.oracle(case.variant).resolve(case)
+        expected = await ctx.oracle(case).resolve(case)
     except Exception as exc:  # noqa: BLE001 - a dataset/oracle problem fails this case only
         obs.error = f"expectations could not be computed: {type(exc).__name__}: {exc}"
         return CaseResult(case, [Check("expectations", False, detail=obs.error)], obs)
@@ -370,6 +372,7 @@ async def run_case(case: Case, ctx: SuiteContext, *, timeout: float | None = Non
     start = time.perf_counter()
     try:
         env = await ctx.env(case)
+        apply_demo_moves(env.demo, case.demo_moves)
         obs.roster_before = sorted(env.demo.roster_now(DEMO_USER_TEAM_ID))
         start = time.perf_counter()
         await asyncio.wait_for(_drive(case, env, obs), limit)

@@ -107,3 +107,18 @@ async def test_free_agents_are_every_unrostered_player(oracle):
     assert fa and not fa & rostered
     assert fa == {int(pid) for pid in demo.base["players"]} - rostered
     assert len(fa) > 150  # not cut at the free-agent request's page size
+
+
+async def test_earlier_moves_are_applied_to_the_oracles_league():
+    moves = [{"drop": "Gordon Hayward", "add": "Tyus Jones"},
+             {"drop": "T.J. McConnell", "add": "Mo Bamba"}]
+    o = Oracle("categories", demo_moves=moves)
+    try:
+        assert await o.value({"from": "acquisitions_left"}) == 0
+        roster = await o.value({"from": "my_roster"})
+        assert "Tyus Jones" in roster and "Gordon Hayward" not in roster
+        assert await o.value({"from": "optimizer_best_move"}) is None  # limit reached
+    finally:
+        await o.close()
+    with pytest.raises(OracleError, match="Nobody"):
+        await Oracle("points", demo_moves=[{"drop": "Nobody Here", "add": "Mo Bamba"}]).load()
