@@ -200,3 +200,22 @@ async def test_restart_between_card_and_click(tmp_path: Path) -> None:
         assert any("Only Alice" in t for t in s.ephemeral_for(EVE.user_id))
     finally:
         await app2.close()
+
+
+async def test_click_on_an_expired_card_answers_clearly(app: FanViseApp, tmp_path) -> None:
+    """The retention job deleted the run (idle > max days): the click says so, applies
+    nothing, and the card is closed; a second click is answered as already decided."""
+    import time as _time
+
+    s = FaultySurface()
+    mid, cid = await request_card(app, s)
+    deleted = await app.runtime.store.delete_idle_threads(30, now=_time.time() + 31 * 86400)
+    assert any(":opt:" in t for t in deleted)
+    await app.core.handle_click(s, THREAD, ALICE, cid, mid)
+    assert applied(tmp_path) == []
+    text = s.all_text().lower()
+    assert "expired" in text or "no longer" in text
+    card = await app.app_db.get_card(cid.split(":")[2])
+    assert card.status == "expired"
+    await app.core.handle_click(s, THREAD, ALICE, cid, mid)
+    assert "already decided" in s.ephemeral_for(ALICE.user_id)[-1]
