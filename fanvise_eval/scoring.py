@@ -180,6 +180,8 @@ def fact_present(text: str, value: Any, *, mode: str = "all", tolerance: float |
     """Is `value` stated in `text`? Lists need all (mode "all") or one (mode "any") items."""
     if isinstance(value, dict) and "name" in value:
         value = value["name"]
+    elif isinstance(value, dict) and "drop" in value and "add" in value:  # a move
+        value = [_name(value["drop"]), _name(value["add"])]
     if isinstance(value, list):
         hits = [fact_present(text, v, tolerance=tolerance)[0] for v in value]
         missing = [v for v, h in zip(value, hits, strict=True) if not h]

@@ -242,3 +242,9 @@ def test_a_repeated_click_must_change_nothing():
     applied_twice = obs(answers=[answer()], repeat_events=[answer("Done again")],
                         roster_after_repeat=[1, 2])
     assert "decision.repeat_click_changes_nothing" in names_failed(score_case(e, applied_twice))
+
+
+def test_a_move_fact_needs_both_names():
+    move = {"drop": "Gordon Hayward", "add": "Tyus Jones", "drop_id": 4249, "add_id": 1}
+    assert fact_present("Drop Gordon Hayward for Tyus Jones.", move)[0]
+    assert not fact_present("Add Tyus Jones.", move)[0]
