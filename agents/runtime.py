@@ -134,13 +134,9 @@ class FanViseRuntime:
             espn = open_demo_client("points", state_path=data_dir / "demo-state-points.json")
         store = await CheckpointStore.open(data_dir / CHECKPOINTS_FILE)
         try:
-            names: list[str] = []
             probe = AgentDeps.for_client(espn, model or OfflineChatModel(), news=news,
                                          my_team_id=my_team_id)
-            try:
-                names = sorted({p.name for p in await player_pool(probe)})
-            except EspnError as exc:
-                log.warning("player names unavailable at start (%s)", type(exc).__name__)
+            names = await _league_names(probe)
             owns_model = model is None
             if model is None:
                 model = make_model(player_names=names)
@@ -192,10 +188,8 @@ class FanViseRuntime:
 
     async def _load_names(self, deps: AgentDeps) -> None:
         """Player names for intent classification (retried when ESPN failed at start)."""
-        try:
-            self.player_names = sorted({p.name for p in await player_pool(deps)})
-        except EspnError as exc:
-            log.warning("player names unavailable (%s)", type(exc).__name__)
+        self.player_names = await _league_names(deps)
+        if not self.player_names:
             return
         model = getattr(self.model, "bound", self.model)
         if isinstance(model, OfflineChatModel):
@@ -476,6 +470,21 @@ class FanViseRuntime:
         after = await self.store.size_bytes()
         return {"threads_deleted": len(idle), "rows_deleted": rows,
                 "bytes_before": before, "bytes_after": after}
+
+
+async def _league_names(deps: AgentDeps) -> list[str]:
+    """Names of ESPN's player list (fast), else of rosters + free agents; [] if ESPN fails."""
+    try:
+        names = {p.name for p in await deps.espn.get_all_players()}
+        if names:
+            return sorted(names)
+    except EspnError as exc:
+        log.info("player list unavailable (%s); trying rosters", type(exc).__name__)
+    try:
+        return sorted({p.name for p in await player_pool(deps)})
+    except EspnError as exc:
+        log.warning("player names unavailable (%s)", type(exc).__name__)
+        return []
 
 
 def _approval_note(req: ApprovalRequest) -> str:
