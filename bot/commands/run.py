@@ -63,6 +63,12 @@ async def _serve(surface: Surface, settings: Any, *, session: str = "local") -> 
     from bot.core.app import FanViseApp
     from bot.scheduler import DailyScheduler
 
+    if surface is Surface.discord:
+        settings.require("discord_token")
+    elif surface is Surface.slack:
+        settings.require("slack_bot_token")
+        if not settings.slack_app_token:
+            settings.require("slack_signing_secret")
     app = await FanViseApp.open(settings)
     scheduler: DailyScheduler | None = None
     try:
@@ -80,7 +86,6 @@ async def _serve(surface: Surface, settings: Any, *, session: str = "local") -> 
         stop = asyncio.Event()
         _install_signals(stop)
         if surface is Surface.discord:
-            settings.require("discord_token")
             from bot.discord.app import build_discord_bot
 
             bot = build_discord_bot(app.core, settings)
@@ -100,9 +105,6 @@ async def _serve(surface: Surface, settings: Any, *, session: str = "local") -> 
             if runner in done and runner.exception() is not None:
                 raise runner.exception()  # type: ignore[misc]
             return 0
-        settings.require("slack_bot_token")
-        if not settings.slack_app_token:
-            settings.require("slack_signing_secret")
         from bot.slack.app import build_slack_app, serve
         from bot.slack.surface import SlackSurface
 

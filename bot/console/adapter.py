@@ -189,8 +189,8 @@ async def run_console(core: Any, *, stdin: TextIO | None = None, stdout: TextIO 
         if text.isdigit() and int(text) in surface.choices:
             choice = surface.choices[int(text)]
             await core.handle_click(surface, thread, user, choice.custom_id, choice.message_id)
-        elif text.isdigit() and surface.choices == {}:
-            await core.handle_message(surface, thread, user, text)
+        elif text.isdigit() and not surface.choices:
+            surface._write("There is nothing to choose right now: ask a question instead.")
         elif text.isdigit():
             surface._write(f"No choice {text}; options: "
                            + ", ".join(f"[{c.number}] {c.label}"
