@@ -394,6 +394,7 @@ class FanViseRuntime:
                 yield Notice(str(exc), level="warning")
                 return
             log.info("run %s decided by %s: %s", run_thread_id, user_id, decisions)
+            await self.store.record_decision(run_thread_id, user_id, decisions)
             await self.store.set_run_status(run_thread_id, "resuming")
             async for ev in self._drive_run(
                     graph, Command(resume={interrupt_id: {"decisions": decisions}}),

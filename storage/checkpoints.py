@@ -7,7 +7,7 @@
 
 Besides LangGraph's own `checkpoints` / `writes` tables the file holds `fanvise_runs`, one
 row per approval-gated workflow run (run_thread_id, conversation_id, status, requester,
-team_id, intent, created, updated), so the runtime can list pending approvals and find runs
+team_id, intent, created, updated, decided_by, decision), so the runtime can list pending approvals and find runs
 that crashed mid-flight. Every statement of ours runs under `saver.lock`, the same lock the
 saver takes, so the single connection is never used concurrently.
 
@@ -19,6 +19,7 @@ older than N days, and `vacuum` gives the space back to the file system.
 
 from __future__ import annotations
 
+import json
 import logging
 import time
 import uuid
@@ -48,7 +49,9 @@ CREATE TABLE IF NOT EXISTS fanvise_runs (
     requester       TEXT NOT NULL DEFAULT '',
     team_id         INTEGER,
     created         REAL NOT NULL,
-    updated         REAL NOT NULL
+    updated         REAL NOT NULL,
+    decided_by      TEXT NOT NULL DEFAULT '',
+    decision        TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX IF NOT EXISTS fanvise_runs_conv ON fanvise_runs (conversation_id, status);
 CREATE INDEX IF NOT EXISTS fanvise_runs_status ON fanvise_runs (status);
@@ -68,6 +71,8 @@ class RunRecord:
     team_id: int | None
     created: float
     updated: float
+    decided_by: str = ""
+    decision: str = ""  # JSON {move_id: "approve"|"decline"} of the last decision
 
 
 def checkpoint_id_time(checkpoint_id: str) -> float | None:
@@ -104,6 +109,13 @@ class CheckpointStore:
             async with saver.lock:
                 await conn.execute("PRAGMA synchronous=NORMAL")
                 await conn.executescript(_RUNS_DDL)
+                for col in ("decided_by", "decision"):  # tables made before these columns
+                    try:
+                        await conn.execute(f"ALTER TABLE fanvise_runs ADD COLUMN {col} TEXT "
+                                           "NOT NULL DEFAULT ''")
+                    except aiosqlite.OperationalError as exc:
+                        if "duplicate column" not in str(exc):
+                            raise
                 await conn.commit()
         except BaseException:
             await conn.close()
@@ -146,6 +158,16 @@ class CheckpointStore:
                 (_check_status(status), time.time(), run_thread_id))
             await self.conn.commit()
 
+    async def record_decision(self, run_thread_id: str, user_id: str,
+                              decisions: dict[str, str]) -> None:
+        """Record who decided a run's approval and what (for the audit trail)."""
+        async with self.saver.lock:
+            await self.conn.execute(
+                "UPDATE fanvise_runs SET decided_by = ?, decision = ?, updated = ?"
+                " WHERE run_thread_id = ?",
+                (user_id, json.dumps(decisions, sort_keys=True), time.time(), run_thread_id))
+            await self.conn.commit()
+
     async def get_run(self, run_thread_id: str) -> RunRecord | None:
         """The run row, or None."""
         rows = await self._select("WHERE run_thread_id = ?", (run_thread_id,))
@@ -167,7 +189,8 @@ class CheckpointStore:
     async def _select(self, clause: str, args: tuple[Any, ...]) -> list[RunRecord]:
         async with self.saver.lock, self.conn.execute(
                 "SELECT run_thread_id, conversation_id, workflow, intent, status, requester,"
-                f" team_id, created, updated FROM fanvise_runs {clause}", args) as cur:
+                " team_id, created, updated, decided_by, decision"
+                f" FROM fanvise_runs {clause}", args) as cur:
             rows = await cur.fetchall()
         return [RunRecord(*r) for r in rows]
 

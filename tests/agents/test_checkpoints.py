@@ -136,3 +136,25 @@ def test_process_exits_after_close(tmp_path: Path) -> None:
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=60, cwd=Path(__file__).resolve().parents[2])
     assert proc.returncode == 0 and "bye" in proc.stdout, proc.stderr[-500:]
+
+
+async def test_runs_table_migrates_old_schema(tmp_path: Path) -> None:
+    import sqlite3
+
+    path = tmp_path / "old.sqlite"
+    con = sqlite3.connect(path)
+    con.execute("CREATE TABLE fanvise_runs (run_thread_id TEXT PRIMARY KEY, conversation_id "
+                "TEXT NOT NULL, workflow TEXT NOT NULL DEFAULT 'matchup_optimizer', intent "
+                "TEXT NOT NULL DEFAULT '', status TEXT NOT NULL, requester TEXT NOT NULL "
+                "DEFAULT '', team_id INTEGER, created REAL NOT NULL, updated REAL NOT NULL)")
+    con.execute("INSERT INTO fanvise_runs VALUES ('c:opt:1', 'c', 'matchup_optimizer', '',"
+                " 'pending', 'u', 1, 1.0, 1.0)")
+    con.commit()
+    con.close()
+    store = await CheckpointStore.open(path)
+    try:
+        await store.record_decision("c:opt:1", "alice", {"m1": "approve"})
+        run = await store.get_run("c:opt:1")
+        assert run.decided_by == "alice" and run.decision == '{"m1": "approve"}'
+    finally:
+        await store.close()

@@ -9,6 +9,7 @@ real matchup optimizer graph.
 from __future__ import annotations
 
 import asyncio
+import json
 from pathlib import Path
 from typing import Any
 
@@ -92,6 +93,9 @@ async def test_approval_applied_once_and_late_click_refused(rt: FanViseRuntime) 
     assert len(APPLIED) == 1 and "drop Jordan Poole" in answers[0].text
     roster = await FanviseTools(AgentDeps.for_client(rt.espn, rt.model)).get_my_roster()
     assert "Jordan Poole" not in [p["name"] for p in roster["players"]]
+    run = await rt.store.get_run(req.run_thread_id)
+    assert run.status == "done" and run.decided_by in ("u1", "u2")
+    assert json.loads(run.decision) == {m["move_id"]: "approve" for m in req.moves}
     late = await collect(rt.decide(req.run_thread_id, req.interrupt_id, "decline", user_id="u1"))
     assert [type(e) for e in late] == [Notice] and late[0].text == ALREADY_DECIDED
     assert len(APPLIED) == 1
