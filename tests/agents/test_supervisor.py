@@ -258,3 +258,17 @@ async def test_stored_history_is_compacted(client: Any) -> None:
     assert isinstance(msgs[0], HumanMessage)
     assert msgs[-1].content.startswith("answer 19 ")
     assert len(msgs) < 40
+
+
+async def test_loop_guard_through_runtime(tmp_path: Any) -> None:
+    model = Scripted(script=[call("get_free_agents", limit=1)], repeat_last=True)
+    rt = await FanViseRuntime.open(tmp_path, model=model)
+    try:
+        evs = [e async for e in rt.ask("c", "Who will win the title?", user_id="u")]
+    finally:
+        await rt.close()
+    ans = evs[-1]
+    assert ans.kind == "answer" and not ans.offline
+    assert f"stopped after {MAX_TOOL_CALLS} tool calls" in ans.text
+    assert ans.tool_calls == ["get_free_agents"] * MAX_TOOL_CALLS
+    assert "Best free agents" in ans.text  # graceful: what it found so far
