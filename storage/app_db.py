@@ -226,6 +226,23 @@ class AppDB:
         await db.executescript(SCHEMA)
         return cls(db, fernet=make_fernet(secret_key), clock=clock)
 
+    # raw helpers of the underlying Database, for adapters' own small tables
+    async def execute(self, sql: str, params: Any = (), *, commit: bool = True) -> int:
+        """`Database.execute` (returns the affected row count)."""
+        return await self.db.execute(sql, params, commit=commit)
+
+    async def executescript(self, script: str) -> None:
+        """`Database.executescript`."""
+        await self.db.executescript(script)
+
+    async def fetchone(self, sql: str, params: Any = ()) -> Any:
+        """`Database.fetchone`."""
+        return await self.db.fetchone(sql, params)
+
+    async def fetchall(self, sql: str, params: Any = ()) -> list[Any]:
+        """`Database.fetchall`."""
+        return await self.db.fetchall(sql, params)
+
     @property
     def can_store_secrets(self) -> bool:
         """True when an encryption key is configured."""
