@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from fantasy.espn.errors import EspnError, EspnNotFound
+from fantasy.espn.errors import EspnAccessDenied, EspnError, EspnNotFound
 
 log = logging.getLogger(__name__)
 
@@ -33,6 +33,11 @@ class EspnCircuitOpen(EspnError):
         super().__init__(message, view=view)
         self.retry_in = retry_in
         self.last_error = last_error
+
+
+class EspnCircuitOpenAccessDenied(EspnCircuitOpen, EspnAccessDenied):
+    """The circuit opened on 401/403s: also an EspnAccessDenied, so callers that explain
+    expired cookies keep doing so while requests fail fast."""
 
 
 @dataclass(frozen=True)
@@ -60,6 +65,7 @@ class CircuitBreaker:
         self._opened_at = 0.0
         self._probing = False
         self._last_error: str | None = None
+        self._last_denied = False
 
     @property
     def state(self) -> str:
@@ -90,8 +96,10 @@ class CircuitBreaker:
             return
         retry_in = self.status().retry_in
         when = f"in {retry_in:.0f} s" if retry_in >= 1 else "shortly"
-        raise EspnCircuitOpen(
-            f"ESPN is not responding ({self._failures} failed requests in a row; last: "
+        cls = EspnCircuitOpenAccessDenied if self._last_denied else EspnCircuitOpen
+        what = "refused access" if self._last_denied else "is not responding"
+        raise cls(
+            f"ESPN {what} ({self._failures} failed requests in a row; last: "
             f"{self._last_error}). FanVise will try ESPN again {when}.",
             retry_in=retry_in, last_error=self._last_error, view=view)
 
@@ -112,6 +120,7 @@ class CircuitBreaker:
             return
         self._failures += 1
         self._last_error = str(exc)
+        self._last_denied = isinstance(exc, EspnAccessDenied)
         if self._state == HALF_OPEN or self._failures >= self.failure_threshold:
             if self._state != OPEN:
                 log.warning("ESPN circuit open for %.0f s after %d failures (last: %s)",
@@ -129,4 +138,5 @@ class CircuitBreaker:
                 self._opened_at = self._clock() - self.cooldown  # probe again right away
 
 
-__all__ = ["CLOSED", "HALF_OPEN", "OPEN", "CircuitBreaker", "CircuitStatus", "EspnCircuitOpen"]
+__all__ = ["CLOSED", "HALF_OPEN", "OPEN", "CircuitBreaker", "CircuitStatus", "EspnCircuitOpen",
+           "EspnCircuitOpenAccessDenied"]

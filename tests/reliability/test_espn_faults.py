@@ -109,7 +109,8 @@ async def test_fault_stale_cache_then_circuit_then_recovery(espn, cache, caplog,
         (p,) = await client.get_player_cards([BRUNSON])  # fail fast: ESPN not called
         assert espn.hits == hits and p.name == "Jalen Brunson"
         info = client.last_fetch_info
-        assert info.stale and "ESPN is not responding" in info.error and "30 s" in info.error
+        opened = "refused access" if mode in (401, 403) else "is not responding"
+        assert info.stale and f"ESPN {opened}" in info.error and "30 s" in info.error
         assert phrase in info.error  # the message names the underlying failure
 
         # Without a cached copy the typed circuit error surfaces.
@@ -117,6 +118,8 @@ async def test_fault_stale_cache_then_circuit_then_recovery(espn, cache, caplog,
         with pytest.raises(EspnCircuitOpen) as ei:
             await bare.get_player_cards([BRUNSON])
         assert ei.value.retry_in == pytest.approx(30.0) and espn.hits == hits
+        # after 401/403s it is still an access error (callers explain expired cookies)
+        assert isinstance(ei.value, EspnAccessDenied) == (mode in (401, 403))
         assert_clean(str(ei.value))
         await bare.aclose()
 
@@ -280,4 +283,20 @@ async def test_tools_report_stale_age_and_circuit_to_the_model(cache) -> None:
         assert res["error_type"] == "espn_error" and res["espn_error"] == "EspnCircuitOpen"
         assert "try ESPN again in 30 s" in res["error"]
         assert_clean(json.dumps(res))
+        await client.aclose()
+
+
+async def test_runtime_message_for_open_circuit_keeps_the_cause(espn) -> None:
+    """What the user reads: expired cookies stay 'refused access ... cookies', an outage
+    stays 'not reachable', even when the circuit answers instead of ESPN."""
+    from agents.runtime import espn_notice
+
+    for mode, words in ((401, "cookies"), (500, "not reachable")):
+        espn.mode = mode
+        client = client_for(espn, breaker=CircuitBreaker(1, 60.0))
+        with pytest.raises(EspnError):
+            await client.get_player_cards([BRUNSON])
+        with pytest.raises(EspnCircuitOpen) as ei:
+            await client.get_player_cards([BRUNSON])
+        assert words in espn_notice(ei.value).text
         await client.aclose()
