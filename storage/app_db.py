@@ -335,6 +335,12 @@ class AppDB:
             "UPDATE cards SET status='pending', decided_by=NULL, decided_by_name=NULL, "
             "updated_at=? WHERE card_id=? AND status='deciding'", (self._clock(), card_id))
 
+    async def cards_by_status(self, status: str) -> list[CardRow]:
+        """Cards in one status (oldest first), e.g. `deciding` after a crash."""
+        rows = await self.db.fetchall("SELECT * FROM cards WHERE status=? ORDER BY created_at",
+                                      (status,))
+        return [_card(r) for r in rows]
+
     async def pending_cards(self, conversation_id: str | None = None) -> list[CardRow]:
         """Cards still waiting for a decision (newest first)."""
         if conversation_id is None:

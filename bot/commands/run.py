@@ -80,6 +80,7 @@ async def _serve(surface: Surface, settings: Any, *, session: str = "local") -> 
                                        platforms={"console"})
             app.core.on_schedule_change = scheduler.reload
             await scheduler.start()
+            await app.core.recover({"console": con})
             await run_console(app.core, stdin=sys.stdin, session=session, surface=con,
                               banner=_banner(app))
             return 0
@@ -97,11 +98,17 @@ async def _serve(surface: Surface, settings: Any, *, session: str = "local") -> 
             scheduler = DailyScheduler(app.app_db, post_discord, platforms={"discord"})
             app.core.on_schedule_change = scheduler.reload
             await scheduler.start()
+            async def recover_discord() -> None:
+                await bot.wait_until_ready()
+                await app.core.recover({"discord": bot.surface})
+
+            recovery = asyncio.create_task(recover_discord())
             runner = asyncio.create_task(bot.start(settings.secret("discord_token")))
             stopper = asyncio.create_task(stop.wait())
             done, _ = await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)
             await bot.close()
             stopper.cancel()
+            recovery.cancel()
             if runner in done and runner.exception() is not None:
                 raise runner.exception()  # type: ignore[misc]
             return 0
@@ -114,6 +121,7 @@ async def _serve(surface: Surface, settings: Any, *, session: str = "local") -> 
             platforms={"slack"})
         app.core.on_schedule_change = scheduler.reload
         await scheduler.start()
+        await app.core.recover({"slack": SlackSurface(slack.client)})
         await serve(slack, settings, stop=stop)
         return 0
     finally:

@@ -38,6 +38,16 @@ class ThreadRef:
         """Key of the channel (without the thread), used for daily posts and links."""
         return f"{self.platform}:{self.workspace_id}:{self.channel_id}"
 
+    @classmethod
+    def from_conversation_id(cls, conversation_id: str) -> ThreadRef | None:
+        """Inverse of `conversation_id` (None when it is not one of ours)."""
+        parts = (conversation_id or "").split(":", 3)
+        if len(parts) == 2 and parts[0] == "console" and parts[1]:
+            return cls("console", "local", "console", parts[1])
+        if len(parts) != 4 or not all(parts[:3]):
+            return None
+        return cls(parts[0], parts[1], parts[2], "" if parts[3] == "-" else parts[3])
+
     def in_thread(self, thread_id: str) -> ThreadRef:
         """The same channel, another thread."""
         return ThreadRef(self.platform, self.workspace_id, self.channel_id, thread_id)

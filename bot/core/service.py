@@ -717,6 +717,12 @@ class ChatCore:
                                      user_id=user.user_id)
         editor, final = await self._stream_into(surface, thread, events,
                                                 f"Applying {user.name}'s decision…")
+        await self._finish_card(surface, thread, card_mid, user, card, editor, final)
+
+    async def _finish_card(self, surface: ChatSurface, thread: ThreadRef,
+                           card_mid: str | None, user: UserRef, card: CardRow,
+                           editor: ProgressEditor, final: list[Any]) -> None:
+        """Close a card from the events of its resumed run; post the run's answer."""
         answer = next((e for e in final if isinstance(e, Answer)), None)
         notice = next((e for e in final if isinstance(e, Notice)), None)
         approvals = [e for e in final if isinstance(e, ApprovalRequest)]
@@ -734,7 +740,7 @@ class ChatCore:
             await self._edit_card(surface, thread, card_mid, fresh)
             await editor.aclose(("⚠️ " if notice.level != "info" else "ℹ️ ") + notice.text)
             return
-        values = set(by_move.values())
+        values = {d for i, d in card.decisions.items() if int(i) < len(card.moves)}
         status = "approved" if values == {"approve"} else (
             "declined" if values <= {"decline"} else "partial")
         applied = _applied_ids(answer.report if answer else None)
@@ -746,6 +752,52 @@ class ChatCore:
         fresh = await self.db.get_card(card.card_id) or card
         await self._edit_card(surface, thread, card_mid, fresh)
         await self._deliver(surface, thread, user, card.team_id, editor, final)
+
+    async def recover(self, surfaces: dict[str, ChatSurface]) -> int:
+        """After a restart: finish runs a crash left mid-flight (runtime.recover_crashed_runs)
+        and post their outcome; cards stuck in `deciding` whose run still waits for a
+        decision are opened again. `surfaces` maps platform -> surface. Returns the number
+        of runs finished."""
+        try:
+            results = await self.runtime.recover_crashed_runs()
+            waiting = {(a.run_thread_id, a.interrupt_id)
+                       for a in await self.runtime.pending_approvals()}
+        except Exception as exc:  # noqa: BLE001 - recovery must not stop the bot
+            log.error("recovery failed: %s: %s", type(exc).__name__, exc)
+            return 0
+        stuck = await self.db.cards_by_status("deciding")
+        for card in stuck:
+            if (card.run_thread_id, card.interrupt_id) in waiting:
+                await self.db.release_card(card.card_id)
+                surface = surfaces.get(card.platform)
+                if surface is not None:
+                    fresh = await self.db.get_card(card.card_id) or card
+                    await self._edit_card(surface, _card_thread(fresh), fresh.message_id, fresh)
+        for conv, events in results:
+            thread = ThreadRef.from_conversation_id(conv)
+            surface = surfaces.get(thread.platform) if thread else None
+            if thread is None or surface is None:
+                log.warning("a recovered run has no surface here (%s)", conv.split(":")[0])
+                continue
+            final = [e for e in events if not isinstance(e, Progress)]
+            mine = [c for c in stuck if c.conversation_id == conv
+                    and (c.run_thread_id, c.interrupt_id) not in waiting]
+            for card in mine[:1]:
+                user = UserRef(card.platform, card.decided_by or card.requester_id,
+                               card.decided_by_name or card.requester_name)
+                mid = await surface.post(thread, OutgoingMessage(progress_text(
+                    ["Finishing a decision interrupted by a restart…"])))
+                await self._finish_card(surface, _card_thread(card), card.message_id, user,
+                                        card, self._editor(surface, thread, mid), final)
+                break
+            else:
+                mid = await surface.post(thread, OutgoingMessage(progress_text(
+                    ["Finishing a request interrupted by a restart…"])))
+                await self._deliver(surface, thread, UserRef(thread.platform, "fanvise",
+                                                             "FanVise"),
+                                    self.default_team_id, self._editor(surface, thread, mid),
+                                    final)
+        return len(results)
 
     async def _audit_moves(self, card: CardRow, user: UserRef, result: str,
                            applied: set[str] | None) -> None:
@@ -777,6 +829,10 @@ class ChatCore:
                 "`/link team=<id>` and `/daily` again."))
         msg = await self._lineup_message(team_id, None)
         return await self._post_split(surface, thread, msg)
+
+
+def _card_thread(card: CardRow) -> ThreadRef:
+    return ThreadRef(card.platform, card.workspace_id, card.channel_id, card.thread_id)
 
 
 def _status_word(status: str) -> str:

@@ -269,3 +269,36 @@ async def test_rate_limit_per_user(tmp_path: Path) -> None:
 def test_parse_command_text(line: str, expected: Any) -> None:
     from bot.core.service import parse_command_text
     assert parse_command_text(line) == expected
+
+
+async def test_restart_reopens_a_card_stuck_while_deciding(tmp_path: Path) -> None:
+    """A crash between the click's claim and the runtime's resume leaves the card in
+    `deciding`; `recover()` on start opens it again and the click then applies."""
+    app = await _open(tmp_path, "")
+    s = RecordingSurface()
+    try:
+        await app.core.handle_command(s, CHANNEL, REQ, "optimize", {"text": ""})
+        mid, msg = s.card_messages()[-1]
+        row = (await app.app_db.pending_cards())[0]
+        assert await app.app_db.claim_card(row.card_id, user_id="U_REQ", user_name="Ann")
+    finally:
+        await app.close()  # "crash": the claim is stored, the run was never resumed
+    app = await _open(tmp_path, "")
+    s2 = RecordingSurface()
+    try:
+        assert await app.core.recover({"slack": s2}) == 0
+        assert (await app.app_db.get_card(row.card_id)).status == "pending"
+        assert not any(b.disabled for b in s2.messages[mid].cards[0].buttons)
+        await app.core.handle_click(s2, CHANNEL, REQ, _button(msg, "Decline all"), mid)
+        assert (await app.app_db.get_card(row.card_id)).status == "declined"
+        assert s2.messages[mid].cards[0].footer == "Declined by Ann"
+    finally:
+        await app.close()
+
+
+def test_thread_ref_conversation_ids_round_trip() -> None:
+    for t in (ThreadRef("slack", "T1", "C1", "1700000000.0001"),
+              ThreadRef("discord", "1", "2", "3"), ThreadRef("discord", "1", "2", ""),
+              ThreadRef("console", "local", "console", "s1")):
+        assert ThreadRef.from_conversation_id(t.conversation_id) == t
+    assert ThreadRef.from_conversation_id("nonsense") is None
