@@ -257,13 +257,11 @@ async def test_approve_all_applies_one_of_conflicting_alternatives(deps_factory)
     assert intr.value["moves"][1]["add"]["name"] not in names
 
 
-async def test_live_league_records_the_move_and_links_espn(switchable_demo) -> None:
+async def test_live_league_records_the_move_and_links_espn(switchable_demo, scripted) -> None:
     client, _ = switchable_demo("points")
     demo = client.demo
     client.demo = None  # behave like a live ESPN league (no write API)
-    from conftest import ScriptedChatModel  # type: ignore[import-not-found]
-
-    deps = AgentDeps(espn=client, news=None, model=ScriptedChatModel(),
+    deps = AgentDeps(espn=client, news=None, model=scripted(),
                      today=lambda: demo.today, my_team_id=1)
     try:
         run = Run(build_matchup_optimizer_graph(deps, checkpointer=InMemorySaver()))
