@@ -30,6 +30,8 @@ from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import Field
 from rapidfuzz import fuzz, process
 
+from agents.shared.tool_registry import TEAM_TOOLS, TOOL_NAMES
+
 ENV_API_KEY = "GOOGLE_API_KEY"
 ENV_MODEL = "FANVISE_GEMINI_MODEL"
 #: Optional API endpoint override (proxies, a local fake in tests).
@@ -523,8 +525,13 @@ class OfflineChatModel(BaseChatModel):
                 return AIMessage(content="", tool_calls=[
                     {"name": n, "args": a, "id": f"call_{uuid.uuid4().hex[:12]}",
                      "type": "tool_call"} for n, a in plan])
+            wanted = plan_tool_calls(intent, player, question, TOOL_NAMES, self.player_names)
             if intent == "player_research" and not (player or name_candidate(question)):
                 body = "Which player do you mean? Give me the full name."
+            elif wanted and names and not set(names) & TEAM_TOOLS:
+                body = ("That needs your team's roster and matchup: link your ESPN team "
+                        "first, then ask again. Meanwhile I can research players, e.g. "
+                        "\"Is Jalen Brunson playing tonight?\"")
             elif h < 0:
                 body = _text(messages[-1])[:500] if messages else ""
             else:

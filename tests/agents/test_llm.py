@@ -185,3 +185,9 @@ def test_offline_compares_every_named_player(names: list[str]) -> None:
     model = OfflineChatModel(player_names=names).bind_tools([get_player_status])
     out = model.invoke([HumanMessage("Should I trade Jaylen Brown for Trae Young?")])
     assert [c["args"]["player_name"] for c in out.tool_calls] == ["Jaylen Brown", "Trae Young"]
+
+
+def test_offline_without_team_tools_asks_to_link(names: list[str]) -> None:
+    model = OfflineChatModel(player_names=names).bind_tools([get_player_status])
+    out = model.invoke([HumanMessage("Who will win the title?")])
+    assert not out.tool_calls and "link your ESPN team" in out.content
