@@ -484,7 +484,7 @@ async def _league_names(deps: AgentDeps) -> list[str]:
     try:
         return sorted({p.name for p in await player_pool(deps)})
     except EspnError as exc:
-        log.warning("player names unavailable (%s)", type(exc).__name__)
+        log.info("player names unavailable (%s); will retry next turn", type(exc).__name__)
         return []
 
 
