@@ -43,8 +43,12 @@ def format_card(card: Card) -> str:
     if card.text:
         lines += [f"│ {ln}" for ln in card.text.splitlines()]
     for name, value in card.fields:
+        value = str(value)
+        if "\n" not in value and len(name) + len(value) < 70:
+            lines.append(f"│ {name}: {value}")
+            continue
         lines.append(f"│ {name}:")
-        lines += [f"│   {ln}" for ln in str(value).splitlines()]
+        lines += [f"│   {ln}" for ln in value.splitlines()]
     if card.footer:
         lines.append(f"└ {card.footer}")
     else:

@@ -50,6 +50,19 @@ async def open_espn(settings: Settings, cache: Any, app_db: AppDB | None = None)
                               espn_s2=s2, swid=swid, cache=cache, **kwargs)
 
 
+def open_news(settings: Settings) -> Any:
+    """The news store when `<data_dir>/chroma` exists (after `fanvise news ingest`), else
+    None: answers then work without news."""
+    if not (settings.data_dir / "chroma").is_dir():
+        return None
+    try:
+        from storage.news_store import NewsStore
+        return NewsStore(settings.data_dir, google_api_key=settings.secret("google_api_key"))
+    except Exception as exc:  # noqa: BLE001 - news is optional
+        log.warning("news store unavailable: %s", type(exc).__name__)
+        return None
+
+
 @dataclass
 class FanViseApp:
     """Everything one process needs; `close()` releases it all."""
@@ -85,7 +98,8 @@ class FanViseApp:
             if model is None and settings.google_api_key is not None:
                 from agents.shared.llm import make_model
                 model = make_model(settings)
-            runtime = await FanViseRuntime.open(data_dir, espn=espn, model=model,
+            news = open_news(settings)
+            runtime = await FanViseRuntime.open(data_dir, espn=espn, model=model, news=news,
                                                 my_team_id=settings.team_id,
                                                 **(runtime_kwargs or {}))
             budget = WorkspaceBudget(per_minute=settings.slack_updates_per_minute, clock=clock)
@@ -124,4 +138,4 @@ class FanViseApp:
         await self.close()
 
 
-__all__ = ["APP_DB_FILE", "FanViseApp", "open_espn"]
+__all__ = ["APP_DB_FILE", "FanViseApp", "open_espn", "open_news"]

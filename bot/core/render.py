@@ -243,7 +243,10 @@ def render_answer(text: str, report: dict[str, Any] | None, *, offline: bool,
     chunks = split_text(body.strip() or "(no answer)", max_text)
     msgs = [OutgoingMessage(c) for c in chunks]
     if is_player_report(report):
-        msgs[-1].cards.append(render_report(report))  # type: ignore[arg-type]
+        card = render_report(report)  # type: ignore[arg-type]
+        if card.text and card.text.strip() in body:
+            card.text = ""  # the answer already says it
+        msgs[-1].cards.append(card)
     return msgs
 
 
