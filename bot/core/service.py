@@ -128,6 +128,7 @@ class ChatCore:
         self.default_team_id = default_team_id
         self.min_edit_interval = min_edit_interval
         self.budget = budget or WorkspaceBudget(clock=clock)
+        self.budget_platforms: set[str] = {"slack"}
         self._clock = clock
         self._sleep = sleep
         self._now = now
@@ -489,8 +490,11 @@ class ChatCore:
 
     def _editor(self, surface: ChatSurface, thread: ThreadRef, message_id: str
                 ) -> ProgressEditor:
+        # Slack rate-limits chat.update per workspace; Discord buckets are per channel, and
+        # each Discord conversation has its own thread channel, so 1 edit/s is enough there.
+        budget = self.budget if thread.platform in self.budget_platforms else None
         return ProgressEditor(surface, thread, message_id, min_interval=self.min_edit_interval,
-                              budget=self.budget, clock=self._clock, sleep=self._sleep)
+                              budget=budget, clock=self._clock, sleep=self._sleep)
 
     async def _stream_into(self, surface: ChatSurface, thread: ThreadRef,
                            events: AsyncIterator[Any], first_line: str
