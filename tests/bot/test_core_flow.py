@@ -302,3 +302,25 @@ def test_thread_ref_conversation_ids_round_trip() -> None:
               ThreadRef("console", "local", "console", "s1")):
         assert ThreadRef.from_conversation_id(t.conversation_id) == t
     assert ThreadRef.from_conversation_id("nonsense") is None
+
+
+async def test_slack_edits_share_one_workspace_budget(tmp_path: Path) -> None:
+    """Two conversations in one Slack workspace: their progress edits together stay within
+    the workspace budget (here 1 edit/s); every turn still gets its final answer."""
+    from bot.core.progress import WorkspaceBudget
+
+    app = await _open(tmp_path, "")
+    app.core.budget = WorkspaceBudget(per_minute=60, burst=1)
+    s = RecordingSurface()
+    try:
+        threads = [ThreadRef("slack", "T1", "C1", "100.1"), ThreadRef("slack", "T1", "C2", "200.2")]
+        users = [REQ, STRANGER]
+        await asyncio.gather(*(app.core.handle_message(s, t, u, "who should I start today?")
+                               for t, u in zip(threads, users, strict=True)))
+        edits = sorted(t for k, t, _, _ in s.log if k == "edit")
+        assert len(edits) >= 4
+        assert all(b - a >= 0.98 for a, b in zip(edits, edits[1:], strict=False)), edits
+        finals = [m for m in s.messages.values() if not m.text.startswith(("⏳", "✓"))]
+        assert len(finals) == 2
+    finally:
+        await app.close()
