@@ -59,7 +59,9 @@ def _install_signals(stop: asyncio.Event) -> None:
             pass
 
 
-async def _serve(surface: Surface, settings: Any, *, session: str = "local") -> int:
+async def _serve(surface: Surface, settings: Any, *, session: str = "local",
+                 stop: asyncio.Event | None = None) -> int:
+    """Run one surface until EOF (console) or `stop` / SIGTERM / SIGINT; always closes."""
     from bot.core.app import FanViseApp
     from bot.scheduler import DailyScheduler
 
@@ -84,7 +86,7 @@ async def _serve(surface: Surface, settings: Any, *, session: str = "local") -> 
             await run_console(app.core, stdin=sys.stdin, session=session, surface=con,
                               banner=_banner(app))
             return 0
-        stop = asyncio.Event()
+        stop = stop or asyncio.Event()
         _install_signals(stop)
         if surface is Surface.discord:
             from bot.discord.app import build_discord_bot
