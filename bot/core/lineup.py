@@ -37,7 +37,9 @@ async def daily_lineup_message(espn: Any, team_id: int, *, day: date | None = No
 
 
 def _val(v: Any) -> str:
-    return f"{v:.1f}" if isinstance(v, (int, float)) else str(v)
+    if not isinstance(v, (int, float)):
+        return str(v)
+    return f"{v:.1f}" if abs(v) >= 10 else f"{v:.2f}"  # category values are small
 
 
 def render_daily_lineup(res: dict[str, Any], scan: dict[str, Any] | None, *,
@@ -78,7 +80,7 @@ def render_daily_lineup(res: dict[str, Any], scan: dict[str, Any] | None, *,
     gain = (res.get("total_value") or 0.0) - (res.get("current_total_value") or 0.0)
     unit = res.get("value_unit", "")
     summary = (f"Projected {_val(res.get('total_value'))} {unit} with the optimal lineup vs "
-               f"{_val(res.get('current_total_value'))} with your current one ({gain:+.1f}).")
+               f"{_val(res.get('current_total_value'))} with your current one ({gain:+.2f}).")
     notes = res.get("notes") or []
     card = Card(title=f"Daily lineup for {team_name}, {when}", text=summary, fields=fields,
                 color="green" if not changes else "orange",
