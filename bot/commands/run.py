@@ -73,6 +73,7 @@ async def _serve(surface: Surface, settings: Any, *, session: str = "local",
             settings.require("slack_signing_secret")
     app = await FanViseApp.open(settings)
     scheduler: DailyScheduler | None = None
+    maintenance = asyncio.create_task(_maintenance(app), name="fanvise-retention")
     try:
         if surface is Surface.console:
             from bot.console.adapter import ConsoleSurface, run_console
@@ -127,10 +128,25 @@ async def _serve(surface: Surface, settings: Any, *, session: str = "local",
         await serve(slack, settings, stop=stop)
         return 0
     finally:
+        maintenance.cancel()
         if scheduler is not None:
             await scheduler.stop()
         await app.close()
         log.info("FanVise stopped cleanly")
+
+
+async def _maintenance(app: Any, *, first: float = 3600.0, every: float = 86400.0,
+                       max_idle_days: float = 30.0) -> None:
+    """Retention: prune idle checkpoint threads (runtime.prune) an hour after start, then
+    daily. Failures are logged, never fatal."""
+    await asyncio.sleep(first)
+    while True:
+        try:
+            stats = await app.runtime.prune(max_idle_days=max_idle_days)
+            log.info("retention: %s", stats)
+        except Exception as exc:  # noqa: BLE001
+            log.warning("retention failed: %s", type(exc).__name__)
+        await asyncio.sleep(every)
 
 
 def _run(surface: Surface, data_dir: Path | None, session: str) -> None:
