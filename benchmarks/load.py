@@ -121,6 +121,7 @@ async def run(conversations: int, turns: int, data_dir: Path, *, workspaces: int
     app = await FanViseApp.open(settings)
     surface = RecordingSurface()
     latencies: list[float] = []
+    card_latencies: list[float] = []  # turns that drew a card, including the approve click
     exceptions: list[str] = []
     clicks = 0
 
@@ -131,6 +132,7 @@ async def run(conversations: int, turns: int, data_dir: Path, *, workspaces: int
         for k in range(n_turns):
             text = QUESTIONS[(i + k) % len(QUESTIONS)]
             t0 = time.perf_counter()
+            clicked = False
             try:
                 before = set(surface.posts)
                 await app.core.handle_message(surface, thread, user, text)
@@ -143,9 +145,10 @@ async def run(conversations: int, turns: int, data_dir: Path, *, workspaces: int
                             await app.core.handle_click(surface, thread, user, ok[0].custom_id,
                                                         mid)
                             clicks += 1
+                            clicked = True
             except Exception as exc:  # noqa: BLE001
                 exceptions.append(f"{type(exc).__name__}: {exc}"[:200])
-            latencies.append(time.perf_counter() - t0)
+            (card_latencies if clicked else latencies).append(time.perf_counter() - t0)
 
     per = [turns // conversations + (1 if i < turns % conversations else 0)
            for i in range(conversations)]
@@ -163,6 +166,8 @@ async def run(conversations: int, turns: int, data_dir: Path, *, workspaces: int
     await app.close()
     logging.getLogger().removeHandler(counter)
 
+    answer_latencies = list(latencies)
+    latencies = latencies + card_latencies
     error_replies = [t for t in surface.texts() if any(m in t for m in ERROR_MARKERS)]
     locked = counter.locked + sum("database is locked" in e for e in exceptions)
     return {
@@ -175,6 +180,10 @@ async def run(conversations: int, turns: int, data_dir: Path, *, workspaces: int
         "p95_ms": round(_pct(latencies, 0.95) * 1e3, 1),
         "max_ms": round(max(latencies, default=0) * 1e3, 1),
         "mean_ms": round(statistics.fmean(latencies) * 1e3, 1) if latencies else 0.0,
+        "answer_turns_p50_p95_ms": f"{_pct(answer_latencies, 0.5) * 1e3:.0f} / "
+                                   f"{_pct(answer_latencies, 0.95) * 1e3:.0f}",
+        "card_turns_p50_p95_ms": f"{_pct(card_latencies, 0.5) * 1e3:.0f} / "
+                                 f"{_pct(card_latencies, 0.95) * 1e3:.0f} (ask + approve click)",
         "edits": surface.edits,
         "ckpt_bytes_after_run": size_after_run, "ckpt_bytes_after_prune": size_after_prune,
         "prune_s": round(prune_s, 2), "prune_rows_deleted": pruned.get("rows_deleted", 0),
