@@ -14,7 +14,8 @@ values to fantasy.redact so logs and exceptions mask them. Variable names (case-
 | GOOGLE_API_KEY, FANVISE_GEMINI_MODEL | Gemini (unset: offline rule-based model) |
 | FANVISE_SECRET_KEY | Fernet key (or passphrase) encrypting stored ESPN cookies |
 | DISCORD_TOKEN, DISCORD_GUILD_ID | Discord bot token; a guild for instant command sync |
-| SLACK_BOT_TOKEN, SLACK_APP_TOKEN, SLACK_SIGNING_SECRET, SLACK_MODE, SLACK_PORT | Slack |
+| SLACK_BOT_TOKEN, SLACK_APP_TOKEN, SLACK_SIGNING_SECRET, SLACK_HOST, SLACK_PORT | Slack |
+| SLACK_API_URL | override of https://slack.com/api/ (proxies, tests) |
 | FANVISE_LOG_LEVEL, FANVISE_LOG_FORMAT | INFO / DEBUG...; json or text |
 """
 
@@ -74,8 +75,8 @@ class Settings(BaseSettings):
                                                                            "slack_app_token"))
     slack_signing_secret: SecretStr | None = Field(None, validation_alias=_env(
         "SLACK_SIGNING_SECRET", "slack_signing_secret"))
-    slack_mode: Literal["socket", "http"] = Field("socket", validation_alias=_env(
-        "SLACK_MODE", "slack_mode"))
+    slack_api_url: str | None = Field(None, validation_alias=_env("SLACK_API_URL",
+                                                                   "slack_api_url"))
     slack_host: str = Field("0.0.0.0", validation_alias=_env("SLACK_HOST", "slack_host"))
     slack_port: int = Field(3000, validation_alias=_env("SLACK_PORT", "slack_port"))
     slack_admin_user_ids: str = Field("", validation_alias=_env("SLACK_ADMIN_USER_IDS",

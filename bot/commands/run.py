@@ -118,7 +118,12 @@ async def _serve(surface: Surface, settings: Any, *, session: str = "local",
         from bot.slack.app import build_slack_app, serve
         from bot.slack.surface import SlackSurface
 
-        slack = build_slack_app(app.core, settings)
+        client = None
+        if settings.slack_api_url:
+            from slack_sdk.web.async_client import AsyncWebClient
+            client = AsyncWebClient(token=settings.secret("slack_bot_token"),
+                                    base_url=settings.slack_api_url)
+        slack = build_slack_app(app.core, settings, client=client)
         scheduler = DailyScheduler(
             app.app_db, lambda s: app.core.post_daily(SlackSurface(slack.client), s),
             platforms={"slack"})

@@ -56,3 +56,52 @@ async def test_run_discord_serves_a_slash_command_and_stops_cleanly(fake_discord
         assert await db.fetchone("SELECT name FROM sqlite_master WHERE name='cards'")
     finally:
         await db.close()
+
+
+async def test_run_slack_http_mode_answers_a_signed_command(fake_slack, tmp_path: Path) -> None:
+    """`fanvise run slack` in HTTP mode (no app token): signed /fanvise lineup -> ack ->
+    lineup card posted through the Web API (SLACK_API_URL -> the fake) -> stop -> closed."""
+    import socket
+
+    import aiohttp
+
+    from tests.bot.harness import slack_requests as sr
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    settings = Settings(_env_file=None, data_dir=tmp_path, slack_bot_token="xoxb-test-token",
+                        slack_signing_secret=sr.SECRET, slack_api_url=fake_slack.base_url,
+                        slack_host="127.0.0.1", slack_port=port)
+    stop = asyncio.Event()
+    task = asyncio.create_task(_serve(Surface.slack, settings, stop=stop))
+    try:
+        body = sr.slash_body("lineup tomorrow")
+        status = None
+        async with aiohttp.ClientSession() as http:
+            for _ in range(600):
+                assert not task.done(), task.exception()
+                try:
+                    async with http.post(f"http://127.0.0.1:{port}/slack/events",
+                                         data=body.encode(),
+                                         headers=sr.signed_headers(body)) as resp:
+                        status = resp.status
+                        break
+                except aiohttp.ClientConnectionError:
+                    await asyncio.sleep(0.05)
+            assert status == 200
+            bad = sr.signed_headers(body, secret="wrong")
+            async with http.post(f"http://127.0.0.1:{port}/slack/events", data=body.encode(),
+                                 headers=bad) as resp:
+                assert resp.status == 401
+        for _ in range(600):
+            texts = [str(c.body) for c in fake_slack.named("chat.postMessage")]
+            if any("Daily lineup for Hoop Dreamers" in t for t in texts):
+                break
+            await asyncio.sleep(0.05)
+        else:
+            raise AssertionError("no lineup posted")
+        assert any("Thu Jan 26, 2023" in t for t in texts)
+    finally:
+        stop.set()
+        assert await asyncio.wait_for(task, 60) == 0
