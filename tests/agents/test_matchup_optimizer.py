@@ -303,3 +303,25 @@ def test_keyword_intent_parsing() -> None:
         "injury_reevaluation"
     assert parse_request("any good free agents on waivers?")["intent"] == "free_agent_scan"
     assert parse_request("how does my week look?")["intent"] == "matchup_analysis"
+
+
+async def test_apply_is_idempotent_when_the_move_is_already_done(deps_factory) -> None:
+    deps = deps_factory("points")
+    run = Run(build_matchup_optimizer_graph(deps, checkpointer=InMemorySaver()))
+    intr = await run.start(request="review my matchup", intent="matchup_analysis")
+    top = intr.value["moves"][0]
+    deps.espn.demo.apply_move(1, top["drop"]["id"], top["add"]["id"])  # e.g. a racing click
+    assert await run.resume(intr, {top["move_id"]: "approve"}) is None
+    out = await run.values()
+    assert [(a["status"], a["note"]) for a in out["applied_moves"]] == \
+        [("applied", "already applied")]
+    assert len(deps.espn.demo.changes) == 1
+
+
+async def test_no_linked_team_is_a_clear_answer(deps_factory) -> None:
+    deps = deps_factory("points")
+    deps.my_team_id = None
+    run = Run(build_matchup_optimizer_graph(deps, checkpointer=InMemorySaver()))
+    assert await run.start(request="review my matchup", intent="matchup_analysis") is None
+    out = await run.values()
+    assert "link your ESPN team" in out["answer"] and out["applied_moves"] == []

@@ -238,3 +238,12 @@ def test_report_rules_for_stars_and_rumours() -> None:
     assert classify_news(rumor["items"][0]) == "rumor"
     assert classify_news({"title": "X remains out, targeting return in February"}) == "out"
     assert classify_news({"title": "X cleared to play Wednesday"}) == "available"
+
+
+async def test_without_a_news_store_the_card_decides(deps_factory, scripted) -> None:
+    deps = deps_factory("points", news=None, model=scripted())
+    out = await run(deps, "Allen?", "Jarrett Allen")
+    r = out["report"]
+    assert out["tool_calls"] == ["get_player_status"]
+    assert r["status"] == "DAY_TO_DAY" and r["recommendation"] == "MONITOR"
+    assert r["confidence"] == "MEDIUM" and r["sources"] == ["ESPN player card"]
