@@ -238,3 +238,21 @@ async def test_bad_arguments_are_bad_input(deps_factory) -> None:
     assert res["error_type"] == "bad_input" and "link your ESPN team" in res["error"]
     sch = await _call(deps, "get_schedule", team="Nobody Team")
     assert sch["error_type"] == "not_found" and "Hoop Dreamers" in sch["teams"]
+
+
+async def test_deps_for_the_demo_client(deps_factory) -> None:
+    from agents.shared.deps import describe_deps, load_context, optimizer_for
+
+    deps = deps_factory("categories")
+    assert deps.is_demo and deps.my_team_id == 1 and deps.today_date() == date(2023, 1, 25)
+    assert describe_deps(deps) == {"league_id": 20230125, "season": 2023, "demo": True,
+                                   "my_team_id": 1, "untouchables": [], "news": False}
+    ctx = await load_context(deps)
+    assert ctx.my_team.name == "Hoop Dreamers" and ctx.opponent.name == "Full Court Press"
+    assert await load_context(deps) is ctx  # cached for the turn
+    svc = await optimizer_for(deps)
+    assert svc is await optimizer_for(deps) and len(svc.free_agents) > 100
+    deps.espn.demo.apply_move(1, 4249, 3135046)
+    deps.reset_context()
+    fresh = await load_context(deps)
+    assert fresh is not ctx and "Tyus Jones" in {p.name for p in fresh.my_team.players}
