@@ -112,7 +112,7 @@ def parse_slot(text: str | int) -> int:
             return text
         raise ValueError(f"unknown lineup slot id {text}")
     key = text.strip().upper()
-    if key.isdigit() and int(key) in SLOT_NAMES:
+    if key.isascii() and key.isdigit() and int(key) in SLOT_NAMES:
         return int(key)
     if key in SLOT_IDS:
         return SLOT_IDS[key]

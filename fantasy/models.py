@@ -806,7 +806,7 @@ class League(_JsonMixin):
         key = text.strip().lower()
         if not key:
             return None
-        if key.isdigit():
+        if key.isascii() and key.isdigit():
             tid = int(key)
             if any(t.id == tid for t in self.teams):
                 return self.team(tid)

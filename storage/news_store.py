@@ -333,7 +333,8 @@ class NewsStore:
         return scored[:limit]
 
     def _player_where(self, player: int | str) -> dict[str, Any] | None:
-        if isinstance(player, int) or (isinstance(player, str) and player.strip().isdigit()):
+        digits = isinstance(player, str) and player.strip().isascii() and player.strip().isdigit()
+        if isinstance(player, int) or digits:
             return {f"pid_{int(player)}": True}
         key = name_key(str(player))
         return {f"pn_{key}": True} if key else None

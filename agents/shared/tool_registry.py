@@ -134,7 +134,7 @@ def match_player(query: str, players: Sequence[Player]) -> PlayerMatch:
     q = (query or "").strip()
     if not q:
         return PlayerMatch(q, None, [])
-    if q.isdigit():
+    if q.isascii() and q.isdigit():  # str.isdigit() is also true for '²', '٣'
         pid = int(q)
         return PlayerMatch(q, next((p for p in players if p.id == pid), None), [], 100.0)
     key = name_key(q)

@@ -190,12 +190,13 @@ async def run_console(core: Any, *, stdin: TextIO | None = None, stdout: TextIO 
         if text.lower() in QUIT_WORDS:
             break
         handled += 1
-        if text.isdigit() and int(text) in surface.choices:
+        number = text.isascii() and text.isdigit()
+        if number and int(text) in surface.choices:
             choice = surface.choices[int(text)]
             await core.handle_click(surface, thread, user, choice.custom_id, choice.message_id)
-        elif text.isdigit() and not surface.choices:
+        elif number and not surface.choices:
             surface._write("There is nothing to choose right now: ask a question instead.")
-        elif text.isdigit():
+        elif number:
             surface._write(f"No choice {text}; options: "
                            + ", ".join(f"[{c.number}] {c.label}"
                                        for c in surface.choices.values()))

@@ -303,7 +303,7 @@ class ChatCore:
                     f"{link.league_id} ({link.season or 'current season'}); cookies "
                     f"{'stored encrypted' if link.has_cookies else 'not stored'}.")
             return
-        nums = [p for p in pos if p.isdigit()]
+        nums = [p for p in pos if p.isascii() and p.isdigit()]
         if len(nums) != len(pos):
             raise InvalidInput("Use `/link team=<id> [league=<id>] [season=<year>] "
                                "[espn_s2=… swid=…]` (numbers only for ids).")

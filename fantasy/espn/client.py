@@ -244,7 +244,7 @@ class EspnClient:
                     last = EspnRateLimited(f"ESPN rate limit hit (HTTP 429, {view})",
                                            status=status, view=view)
                     retry_after = resp.headers.get("Retry-After", "")
-                    if retry_after.replace(".", "", 1).isdigit():
+                    if retry_after.isascii() and retry_after.replace(".", "", 1).isdigit():
                         delay = min(float(retry_after), 30.0)
                 elif status >= 500:
                     last = EspnServerError(f"ESPN server error (HTTP {status}, {view})",

@@ -89,7 +89,7 @@ def parse_stats(
                 date=calendar.date_for(sp) if calendar else None,
                 stats=stats,
                 applied_points=e.get("appliedTotal"),
-                game_id=int(ext) if ext.isdigit() else None,
+                game_id=int(ext) if ext.isascii() and ext.isdigit() else None,
             ))
             continue
         key = STAT_SPLIT_KEYS.get((source, split))

@@ -318,7 +318,10 @@ async def test_slack_edits_share_one_workspace_budget(tmp_path: Path) -> None:
         await asyncio.gather(*(app.core.handle_message(s, t, u, "who should I start today?")
                                for t, u in zip(threads, users, strict=True)))
         edits = sorted(t for k, t, _, _ in s.log if k == "edit")
-        assert len(edits) >= 4
+        # each turn's final answer is an edit of its progress message, so at least two edits
+        # compete for the one workspace token; how many progress edits happen before the
+        # finals depends on the machine's speed, the spacing must hold regardless
+        assert len(edits) >= 2
         assert all(b - a >= 0.98 for a, b in zip(edits, edits[1:], strict=False)), edits
         finals = [m for m in s.messages.values() if not m.text.startswith(("⏳", "✓"))]
         assert len(finals) == 2
