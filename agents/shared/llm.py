@@ -197,7 +197,7 @@ def name_candidate(text: str) -> str | None:
         seqs.append(cur)
     multi = [s for s in seqs if len(s) >= 2]
     if multi:
-        return " ".join(max(multi, key=len)[:3])
+        return " ".join(max(multi, key=len)[:3]).rstrip(".")
     return None
 
 
@@ -231,10 +231,90 @@ def extract_position(text: str) -> str | None:
     return None
 
 
-def classify_intent(text: str, player_names: Sequence[str] = ()) -> tuple[str, str | None]:
-    """(intent, player_name | None) by keywords and fuzzy name match; never calls a model."""
+_PRONOUN = r"\b(?:he|him|his|he's|himself)\b"
+_NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+                 "eight": 8, "nine": 9, "ten": 10, "few": 3, "couple of": 2, "couple": 2}
+_GAME_LOG = re.compile(
+    r"\bgame ?logs?\b|\bbox ?scores?\b"
+    r"|\b(?:last|past|previous|recent) (?:(\d+|one|two|three|four|five|six|seven|eight|nine|ten"
+    r"|few|couple of|couple) )?games?\b")
+_SCHEDULE = (r"\bhow many games\b", r"\bgames? (?:left|remaining)\b", r"\bschedule\b",
+             r"\bgames? (?:do|does) (?:my|our|the|his|their)\b")
+_OPPONENT_ROSTER = (r"\bopponent'?s?'? (?:roster|team|players)\b",
+                    r"\bwho(?:'s| is| are)? on (?:my |the )?opponent",
+                    r"\bwho (?:does|do) (?:my )?opponents? have\b",
+                    r"\bwho am i (?:playing|facing|up against)\b")
+_MY_ROSTER = (r"\bwho(?:'s| is| are)? on my (?:roster|team)\b",
+              r"\b(?:show|list) (?:me )?my (?:roster|team|players)\b",
+              r"\bwho (?:do|have) i (?:have|got) on my (?:roster|team)\b")
+_HEALTH = (r"\bhealth", r"injur", r"\bhurt\b", r"\bstatus\b", r"\bnews\b", r"\bplaying\b",
+           r"expected back", r"\breturn", r"latest on", r"update on", r"\bhow is\b")
+
+
+def info_kind(text: str) -> str | None:
+    """The kind of information question a text asks, answered by one tool rather than a
+    workflow: "game_log", "opponent_roster", "my_roster", "schedule", or None."""
+    low = " " + (text or "").lower().strip() + " "
+    if _GAME_LOG.search(low):
+        return "game_log"
+    if _has(low, *_OPPONENT_ROSTER):
+        return "opponent_roster"
+    if _has(low, *_MY_ROSTER):
+        return "my_roster"
+    if _has(low, *_SCHEDULE):
+        return "schedule"
+    return None
+
+
+def game_log_count(text: str, default: int = 5) -> int:
+    """How many games a game-log question asks for ("last 5 games" -> 5, "last game" -> 1)."""
+    m = _GAME_LOG.search((text or "").lower())
+    if m is None:
+        return default
+    if m.group(1):
+        n = int(m.group(1)) if m.group(1).isascii() and m.group(1).isdigit() \
+            else _NUMBER_WORDS.get(m.group(1), default)
+    else:
+        n = 1 if re.fullmatch(r"\w+ game", m.group(0)) else default  # "last game"
+    return max(1, min(n, 30))
+
+
+def refers_back(text: str) -> bool:
+    """True when a text points at an earlier player with a pronoun (he / him / his)."""
+    return bool(re.search(_PRONOUN, (text or "").lower()))
+
+
+def recent_player(messages: Sequence[BaseMessage], player_names: Sequence[str], *,
+                  report: Mapping[str, Any] | None = None) -> str | None:
+    """The player an earlier turn was about, to resolve "he/him/his" in a follow-up.
+
+    The previous turn's research report (`report["playerName"]`, when it is a league player)
+    wins; else the newest earlier human message that names a league player."""
+    if report:
+        named = find_player(str(report.get("playerName") or ""), player_names)
+        if named:
+            return named
+    for m in reversed(messages):
+        if isinstance(m, HumanMessage):
+            named = find_player(_text(m), player_names)
+            if named:
+                return named
+    return None
+
+
+def classify_intent(text: str, player_names: Sequence[str] = (), *,
+                    context_player: str | None = None) -> tuple[str, str | None]:
+    """(intent, player_name | None) by keywords and fuzzy name match; never calls a model.
+
+    `context_player` (the player of earlier turns, see `recent_player`) stands in for a
+    pronoun ("When is he expected back?") when the text names no player itself. Information
+    questions (game log, a roster, games left) are `general_advice`: the agent answers them
+    with one tool instead of starting the optimizer workflow."""
     low = " " + (text or "").lower().strip() + " "
     player = find_player(text or "", player_names)
+    if player is None and context_player and refers_back(text) \
+            and not name_candidate(text or ""):
+        player = context_player
     bare = re.sub(r"[^a-z ]", "", low).strip()
     if not bare or bare in ("hi", "hello", "hey", "yo", "help", "start", "hi there",
                             "hello there", "hey there", "what can you do", "commands"):
@@ -254,8 +334,12 @@ def classify_intent(text: str, player_names: Sequence[str] = ()) -> tuple[str, s
     if _has(low, r"lineup", r"who sits", r"who should sit", r"\bsit\b", r"\bbench\b",
             r"\bactive\b", r"who (?:should i )?starts?\b", r"\bstart or sit\b", r"set my"):
         return "lineup_optimization", player
+    if info_kind(text) is not None:
+        return "general_advice", player
     if _has(low, r"free agent", r"waiver", r"pick ?up", r"\bfa\b", r"who (?:should|can) i add",
             r"\bavailable\b"):
+        if player and _has(low, *_HEALTH):  # "Is Alex Caruso healthy enough to pick up?"
+            return "player_research", player
         return "free_agent_scan", player
     if _has(low, r"matchup", r"opponent", r"optimi[sz]", r"review my", r"my week",
             r"this week", r"\bmoves?\b", r"am i winning", r"\bwin my\b", r"drop.*add"):
@@ -298,6 +382,27 @@ def _text(msg: BaseMessage) -> str:
     return " ".join(p.get("text", "") if isinstance(p, dict) else str(p) for p in c)
 
 
+def _info_plan(kind: str, player: str | None, text: str, player_names: Sequence[str]
+               ) -> list[tuple[str, dict[str, Any]]]:
+    """Tool calls for an information question (`info_kind`)."""
+    if kind == "game_log":
+        named = find_players(text, player_names) if player_names else []
+        if player and not named:
+            named = [player]
+        who = named or ([c] if (c := name_candidate(text)) else [])
+        n = game_log_count(text)
+        return [("get_player_game_log", {"player_name": w, "last_n": n}) for w in who]
+    if kind == "opponent_roster":
+        return [("get_opponent_roster", {})]
+    if kind == "my_roster":
+        return [("get_my_roster", {})]
+    if kind == "schedule":
+        low = text.lower()
+        team = "opponent" if re.search(r"\bopponent|\bthey\b|\btheir\b", low) else "mine"
+        return [("get_schedule", {"team": team})]
+    return []
+
+
 def plan_tool_calls(intent: str, player: str | None, text: str, available: Sequence[str],
                     player_names: Sequence[str] = ()) -> list[tuple[str, dict[str, Any]]]:
     """The tool calls (name, args) the offline model makes for an intent (bound tools only)."""
@@ -329,6 +434,8 @@ def plan_tool_calls(intent: str, player: str | None, text: str, available: Seque
         plan.append(("get_free_agents", {"limit": 3, "min_games": 1}))
     elif intent == "matchup_analysis":
         plan = [("get_matchup_details", {}), ("get_my_roster", {})]
+    elif intent == "general_advice" and info_kind(text) is not None:
+        plan = _info_plan(info_kind(text) or "", player, text, player_names)
     elif intent == "general_advice":
         named = find_players(text, player_names) if player_names else []
         if named:
@@ -454,13 +561,55 @@ def _render_roster(r: dict[str, Any]) -> str:
             for p in hurt) + "."
     else:
         out += " Nobody is injured."
+    if players:
+        out += "\nPlayers: " + "; ".join(
+            f"{p['name']} ({'/'.join(p.get('positions') or [])}"
+            + (f", {p['slot']}" if p.get("slot") else "")
+            + f", {p.get('games_left', 0)} games left)" for p in players) + "."
     return out
 
 
 def _render_schedule(r: dict[str, Any]) -> str:
     days = r.get("days") or []
-    return f"{r.get('team')} games: " + ", ".join(
-        f"{d['weekday'][:3]} {d['players_with_games']}" for d in days) + "."
+    total = r.get("total_games", sum(d.get("players_with_games", 0) for d in days))
+    out = (f"{r.get('team')} games left in the matchup window: {total} ({len(days)} days). "
+           "By day: " + ", ".join(f"{d['weekday'][:3]} {d['players_with_games']}"
+                                  for d in days) + ".")
+    per: dict[str, int] = {}
+    for d in days:
+        for name in d.get("players") or []:
+            per[name] = per.get(name, 0) + 1
+    if per:
+        out += "\nBy player: " + ", ".join(
+            f"{n} {k}" for n, k in sorted(per.items(), key=lambda x: (-x[1], x[0]))) + "."
+        out += " Players not listed have no game left (IR slots are not counted)."
+    return out
+
+
+def _render_game_log(r: dict[str, Any]) -> str:
+    name = (r.get("player") or {}).get("name", "the player")
+    games = r.get("games") or []
+    if not games:
+        return f"No games played yet for {name} in the recorded game log."
+    head = (f"{name}, last game:" if len(games) == 1
+            else f"{name}, last {len(games)} games (newest first):")
+    order = ("PTS", "REB", "AST", "STL", "BLK", "3PM", "TO", "MIN", "fpts")
+    rows = []
+    for g in games:
+        keys = [k for k in order if k in g] + [k for k in g if k not in order and k != "date"]
+        stats = [f"{_fmt_stat(g[k])} {k}" for k in keys]
+        rows.append(f"- {g.get('date') or '?'}: {', '.join(stats)}")
+    out = head + "\n" + "\n".join(rows)
+    fresh = r.get("freshness") or {}
+    if fresh.get("stale"):
+        out += f"\nNote: {fresh.get('note', 'data may be stale')}."
+    return out
+
+
+def _fmt_stat(x: Any) -> str:
+    if isinstance(x, float) and x.is_integer():
+        return str(int(x))
+    return _fmt_num(x)
 
 
 def _render_generic(name: str, r: Any) -> str:
@@ -472,7 +621,8 @@ _RENDERERS = {
     "get_player_status": _render_status, "get_player_news": _render_news,
     "get_free_agents": _render_fas, "get_matchup_details": _render_matchup,
     "compose_daily_lineup": _render_lineup, "get_my_roster": _render_roster,
-    "get_schedule": _render_schedule,
+    "get_schedule": _render_schedule, "get_player_game_log": _render_game_log,
+    "get_opponent_roster": _render_roster,
 }
 
 
@@ -515,7 +665,8 @@ class OfflineChatModel(BaseChatModel):
         names = [t.get("function", {}).get("name", t.get("name", "")) for t in tools or []]
         h = _last_human_index(messages)
         question = _text(messages[h]) if h >= 0 else ""
-        intent, player = classify_intent(question, self.player_names)
+        earlier = recent_player(messages[:h], self.player_names) if h > 0 else None
+        intent, player = classify_intent(question, self.player_names, context_player=earlier)
         results = [m for m in messages[h + 1:] if isinstance(m, ToolMessage)]
         if not results:
             if intent == "help":
@@ -526,7 +677,8 @@ class OfflineChatModel(BaseChatModel):
                     {"name": n, "args": a, "id": f"call_{uuid.uuid4().hex[:12]}",
                      "type": "tool_call"} for n, a in plan])
             wanted = plan_tool_calls(intent, player, question, TOOL_NAMES, self.player_names)
-            if intent == "player_research" and not (player or name_candidate(question)):
+            if intent == "player_research" and not (player or name_candidate(question)) \
+                    or (info_kind(question) == "game_log" and not wanted):
                 body = "Which player do you mean? Give me the full name."
             elif wanted and names and not set(names) & TEAM_TOOLS:
                 body = ("That needs your team's roster and matchup: link your ESPN team "
@@ -559,6 +711,7 @@ class OfflineChatModel(BaseChatModel):
 __all__ = [
     "DEFAULT_GEMINI_MODEL", "ENV_API_KEY", "ENV_BASE_URL", "ENV_MODEL", "HELP_TEXT", "INTENTS", "OFFLINE_NOTE",
     "OfflineChatModel", "classify_intent", "extract_categories", "extract_day",
-    "extract_position", "find_player", "find_players", "is_offline", "make_model", "name_candidate",
-    "plan_tool_calls", "render_tool_result", "with_offline_note",
+    "extract_position", "find_player", "find_players", "game_log_count", "info_kind",
+    "is_offline", "make_model", "name_candidate", "plan_tool_calls", "recent_player",
+    "refers_back", "render_tool_result", "with_offline_note",
 ]

@@ -34,6 +34,7 @@ from agents.shared.llm import (
     extract_day,
     is_offline,
     name_candidate,
+    recent_player,
     render_tool_result,
     with_offline_note,
 )
@@ -134,7 +135,10 @@ def build_supervisor_graph(deps: AgentDeps, *, checkpointer: Any = None,
     async def classify(state: SupervisorState) -> dict[str, Any]:
         _progress("classify")
         text = _last_human_text(state)
-        intent, player = classify_intent(text, names)
+        earlier = [m for m in state.get("messages") or [] if isinstance(m, HumanMessage)][:-1]
+        # "When is he expected back?": he = the player of the previous turns
+        context_player = recent_player(earlier, names, report=state.get("report"))
+        intent, player = classify_intent(text, names, context_player=context_player)
         if intent == "help":
             route = "help"
         elif intent in OPTIMIZER_INTENTS and not team_linked:
