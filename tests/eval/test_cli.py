@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from bot.cli import app
 from fanvise_eval.cli import build_parser, run_eval
-from fanvise_eval.dataset import load_dataset
+from fanvise_eval.dataset import DATASET_PATH, load_dataset
 from fanvise_eval.report import build_report, format_summary, format_table, summarize
 from fanvise_eval.runner import CaseResult
 from fanvise_eval.scoring import Check, Observation
@@ -18,12 +18,23 @@ from fanvise_eval.scoring import Check, Observation
 runner = CliRunner()
 
 
-def test_list_shows_every_case():
+def test_list_shows_every_case(tmp_path):
     res = runner.invoke(app, ["eval", "--list"])
     assert res.exit_code == 0, res.output
-    for c in load_dataset().cases:
+    cases = load_dataset().cases
+    for c in cases:
         assert c.id in res.output
-    assert "known failure" in res.output
+    assert res.output.count("known failure") == sum(1 for c in cases if c.known_failure)
+    # a marked case is listed with its reason
+    raw = json.loads(DATASET_PATH.read_text())
+    marked = dict(raw["cases"][0], known_failure="a gap elsewhere")
+    ds = tmp_path / "subset.json"
+    ds.write_text(json.dumps({"version": raw.get("version", 1),
+                              "cases": [marked, raw["cases"][1]]}))
+    res = runner.invoke(app, ["eval", "--list", "--dataset", str(ds)])
+    assert res.exit_code == 0, res.output
+    assert f"{marked['id']}" in res.output and "[known failure: a gap elsewhere]" in res.output
+    assert res.output.count("known failure") == 1
 
 
 def test_gemini_without_key_says_so(monkeypatch):
