@@ -16,8 +16,12 @@ from agents.shared.llm import (
     extract_day,
     extract_position,
     find_player,
+    game_log_count,
+    info_kind,
     is_offline,
     make_model,
+    recent_player,
+    refers_back,
     render_tool_result,
 )
 from fantasy.demo.league import load_base
@@ -191,3 +195,145 @@ def test_offline_without_team_tools_asks_to_link(names: list[str]) -> None:
     model = OfflineChatModel(player_names=names).bind_tools([get_player_status])
     out = model.invoke([HumanMessage("Who will win the title?")])
     assert not out.tool_calls and "link your ESPN team" in out.content
+
+
+# --------------------------------------------------------------- info questions, follow-ups
+
+
+@pytest.mark.parametrize(("text", "intent", "player"), [
+    # a named player's health question is research, even with "pick up" in it
+    ("Is Alex Caruso healthy enough to pick up?", "player_research", "Alex Caruso"),
+    ("Is Alex Caruso worth a pickup?", "free_agent_scan", "Alex Caruso"),
+    ("Which free agents are worth picking up right now?", "free_agent_scan", None),
+    # information questions: one tool in the agent loop, never the optimizer
+    ("How many games do my players have left this week?", "general_advice", None),
+    ("Who is on my opponent's roster?", "general_advice", None),
+    ("Who's on my team?", "general_advice", None),
+    ("Show me Jalen Brunson's last 5 games.", "general_advice", "Jalen Brunson"),
+    ("How many points did Jaylen Brown score in his last game?", "general_advice",
+     "Jaylen Brown"),
+    # the workflows keep their questions
+    ("How am I doing in my matchup this week?", "matchup_analysis", None),
+    ("Review my matchup this week and suggest the best drop/add.", "matchup_analysis", None),
+    ("Find me the best pickup for this matchup.", "free_agent_scan", None),
+])
+def test_classify_info_and_health_questions(names: list[str], text: str, intent: str,
+                                            player: str | None) -> None:
+    assert classify_intent(text, names) == (intent, player)
+
+
+def test_info_kind_and_game_count() -> None:
+    assert info_kind("Show me Jalen Brunson's last 5 games.") == "game_log"
+    assert info_kind("game log of Fakey McFakerson") == "game_log"
+    assert info_kind("Who is on my opponent's roster?") == "opponent_roster"
+    assert info_kind("who am I playing against?") == "opponent_roster"
+    assert info_kind("show my roster") == "my_roster"
+    assert info_kind("How many games do my players have left this week?") == "schedule"
+    assert info_kind("Review my matchup this week") is None
+    assert info_kind("Is Jalen Brunson playing tonight?") is None
+    assert [game_log_count(t) for t in (
+        "his last 5 games", "his last game", "last three games", "the game log", "past few games",
+        "last 99 games")] == [5, 1, 3, 5, 3, 30]
+
+
+def test_pronoun_resolves_to_the_earlier_player(names: list[str]) -> None:
+    q = "When is he expected back?"
+    assert classify_intent(q, names) == ("general_advice", None)
+    assert classify_intent(q, names, context_player="Jordan Poole") == \
+        ("player_research", "Jordan Poole")
+    # a player named in the text wins over the context; no pronoun, no context
+    assert classify_intent("When is Giannis Antetokounmpo expected back?", names,
+                           context_player="Jordan Poole")[1] == "Giannis Antetokounmpo"
+    assert classify_intent("Who will win the title?", names,
+                           context_player="Jordan Poole") == ("general_advice", None)
+
+
+def test_recent_player_from_history(names: list[str]) -> None:
+    hist = [HumanMessage("What's the latest on Jordan Poole?"),
+            AIMessage("Jalen Brunson and Jordan Poole are both on your team."),
+            HumanMessage("Who will win the title?")]
+    # newest human message naming a player; AI text (lists of players) is not used
+    assert recent_player(hist, names) == "Jordan Poole"
+    hist.append(HumanMessage("Any news on Jaylen Brown?"))
+    assert recent_player(hist, names) == "Jaylen Brown"
+    # the previous turn's research report wins (it resolved that turn's pronoun)
+    assert recent_player(hist, names, report={"playerName": "Jarrett Allen"}) == "Jarrett Allen"
+    assert recent_player(hist, names, report={"playerName": "Zxqwe Blorpington"}) == \
+        "Jaylen Brown"
+    assert recent_player([HumanMessage("hello")], names) is None
+    assert refers_back("When is he back?") and refers_back("his last game")
+    assert not refers_back("When is the game?")
+
+
+@tool
+def get_player_game_log(player_name: str, last_n: int = 10) -> dict:
+    """Game log."""
+    return {}
+
+
+@tool
+def get_schedule(team: str = "mine") -> dict:
+    """Schedule."""
+    return {}
+
+
+@tool
+def get_opponent_roster() -> dict:
+    """Opponent roster."""
+    return {}
+
+
+def test_offline_follow_up_uses_the_conversation(names: list[str]) -> None:
+    model = OfflineChatModel(player_names=names).bind_tools([get_player_status, get_player_news])
+    msgs = [HumanMessage("What's the latest on Jordan Poole?"), AIMessage("Poole is out."),
+            HumanMessage("When is he expected back?")]
+    out = model.invoke(msgs)
+    assert [c["args"]["player_name"] for c in out.tool_calls] == ["Jordan Poole", "Jordan Poole"]
+    # without the earlier turn there is nobody to look up
+    alone = model.invoke([HumanMessage("When is he expected back?")])
+    assert not any(c["name"] == "get_player_status" for c in alone.tool_calls)
+
+
+def test_offline_info_plans(names: list[str]) -> None:
+    model = OfflineChatModel(player_names=names).bind_tools(
+        [get_player_status, get_player_game_log, get_schedule, get_opponent_roster])
+    out = model.invoke([HumanMessage("Show me Jalen Brunson's last 5 games.")])
+    assert [(c["name"], c["args"]) for c in out.tool_calls] == [
+        ("get_player_game_log", {"player_name": "Jalen Brunson", "last_n": 5})]
+    out = model.invoke([HumanMessage("Jaylen Brown was great."),
+                        HumanMessage("How many points did he score in his last game?")])
+    assert [(c["name"], c["args"]) for c in out.tool_calls] == [
+        ("get_player_game_log", {"player_name": "Jaylen Brown", "last_n": 1})]
+    out = model.invoke([HumanMessage("How many games do my players have left this week?")])
+    assert [(c["name"], c["args"]) for c in out.tool_calls] == [("get_schedule", {"team": "mine"})]
+    out = model.invoke([HumanMessage("How many games does my opponent have left?")])
+    assert out.tool_calls[0]["args"] == {"team": "opponent"}
+    out = model.invoke([HumanMessage("Who is on my opponent's roster?")])
+    assert [c["name"] for c in out.tool_calls] == ["get_opponent_roster"]
+    out = model.invoke([HumanMessage("Show me his last 5 games.")])
+    assert not out.tool_calls and "Which player" in out.content
+
+
+def test_render_game_log_and_schedule() -> None:
+    log = {"player": {"id": 1, "name": "Jalen Brunson"}, "games": [
+        {"date": "2023-01-24", "MIN": 36.0, "PTS": 14.0, "REB": 2.0, "fpts": 23.5},
+        {"date": "2023-01-22", "MIN": 38.0, "PTS": 21.0, "REB": 1.0, "fpts": 29.0}],
+        "freshness": {"stale": True, "note": "cached data"}}
+    text = render_tool_result("get_player_game_log", log)
+    assert "Jalen Brunson, last 2 games (newest first)" in text
+    assert "- 2023-01-24: 14 PTS, 2 REB, 36 MIN, 23.5 fpts" in text
+    assert "- 2023-01-22: 21 PTS" in text and "cached data" in text
+    one = render_tool_result("get_player_game_log", {"player": {"name": "X Y"}, "games": []})
+    assert "No games" in one
+    sched = {"team": "Hoop Dreamers", "total_games": 3, "days": [
+        {"weekday": "Thursday", "players_with_games": 2, "players": ["A B", "C D"]},
+        {"weekday": "Friday", "players_with_games": 1, "players": ["A B"]}]}
+    text = render_tool_result("get_schedule", sched)
+    assert "Hoop Dreamers games left in the matchup window: 3 (2 days)" in text
+    assert "Thu 2, Fri 1" in text and "By player: A B 2, C D 1." in text
+    roster = {"team": "Full Court Press", "players": [
+        {"name": "Tyler Herro", "positions": ["PG", "SG"], "slot": "PG", "games_left": 2,
+         "injury_status": "ACTIVE"}]}
+    text = render_tool_result("get_opponent_roster", roster)
+    assert text.startswith("Full Court Press: 1 players")
+    assert "Tyler Herro (PG/SG, PG, 2 games left)" in text

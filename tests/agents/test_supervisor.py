@@ -272,3 +272,25 @@ async def test_loop_guard_through_runtime(tmp_path: Any) -> None:
     assert f"stopped after {MAX_TOOL_CALLS} tool calls" in ans.text
     assert ans.tool_calls == ["get_free_agents"] * MAX_TOOL_CALLS
     assert "Best free agents" in ans.text  # graceful: what it found so far
+
+
+async def test_follow_up_and_info_questions_route(client: Any) -> None:
+    """'he' is the previous turns' player; info questions get one tool, not the optimizer."""
+    from fantasy.demo.league import load_base
+
+    names = [e["player"]["fullName"] for e in load_base()["players"].values()]
+    deps = AgentDeps.for_client(client, OfflineChatModel(player_names=names))
+    g = build_supervisor_graph(deps, checkpointer=InMemorySaver(), player_names=names,
+                               can_delegate=True)
+    v = await run_turn(g, "What's the latest on Jordan Poole?", "f")
+    assert v["route"] == "research" and v["report"]["playerName"] == "Jordan Poole"
+    v = await run_turn(g, "When is he expected back?", "f")
+    assert (v["route"], v["player_name"]) == ("research", "Jordan Poole")
+    assert v["report"]["playerName"] == "Jordan Poole"
+    assert v["report"]["expectedReturnDate"] in v["answer"]
+    v = await run_turn(g, "Who is on my opponent's roster?", "f")
+    assert (v["intent"], v["route"], v["delegate"]) == ("general_advice", "agent", None)
+    assert v["tool_calls"] == ["get_opponent_roster"] and "Players: " in v["answer"]
+    v = await run_turn(g, "Show me his last 2 games.", "f")  # still Poole (last named)
+    assert v["tool_calls"] == ["get_player_game_log"]
+    assert "Jordan Poole, last 2 games" in v["answer"]
