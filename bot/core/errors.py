@@ -21,3 +21,8 @@ class RateLimitedError(ChatError):
 
 class InvalidInput(ChatError):
     """User input that cannot be used; the message is safe to show to the user."""
+
+
+class Refused(ChatError):
+    """The surface could not go on and already told the user why (e.g. Discord without
+    thread permissions): bot/core ends the request quietly."""

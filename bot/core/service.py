@@ -32,7 +32,13 @@ from typing import Any
 
 from agents.shared.llm import with_offline_note
 from agents.shared.types import Answer, ApprovalRequest, Notice, Progress
-from bot.core.errors import ChatError, InvalidInput, MessageGone, RateLimitedError
+from bot.core.errors import (
+    ChatError,
+    InvalidInput,
+    MessageGone,
+    RateLimitedError,
+    Refused,
+)
 from bot.core.lineup import daily_lineup_message
 from bot.core.models import OutgoingMessage, ThreadRef, UserRef
 from bot.core.progress import ProgressEditor, WorkspaceBudget
@@ -197,6 +203,8 @@ class ChatCore:
             await coro
         except InvalidInput as exc:
             await surface.ephemeral(thread, user, str(exc))
+        except Refused:
+            pass  # the surface already told the user
         except Exception as exc:  # noqa: BLE001 - the user gets a message, never a traceback
             log.error("chat handler failed: %s: %s", type(exc).__name__, exc,
                       exc_info=log.isEnabledFor(logging.DEBUG))
@@ -271,6 +279,9 @@ class ChatCore:
         if team_id is None:
             raise InvalidInput("Link your team first: `/link team=<id>`.")
         msg = await self._lineup_message(team_id, day)
+        if getattr(surface, "start_thread", None) is not None:  # Discord: a thread per command
+            thread = await self._ensure_thread(surface, thread, user, f"/lineup {day}",
+                                               f"Lineup {day.isoformat()}")
         await self._post_split(surface, thread, msg)
 
     async def _lineup_message(self, team_id: int, day: date | None) -> OutgoingMessage:
@@ -462,9 +473,16 @@ class ChatCore:
 
     async def _ensure_thread(self, surface: ChatSurface, thread: ThreadRef, user: UserRef,
                              text: str, title: str) -> ThreadRef:
+        """The conversation's thread; called only once a request is accepted, so a refused
+        request leaves no thread behind."""
         if thread.thread_id:
             return thread
         shown = text if len(text) <= 200 else text[:199] + "…"
+        start = getattr(surface, "start_thread", None)
+        if start is not None:  # the adapter already shows the request (Discord command)
+            made = await start(thread, (title or shown)[:90])
+            if isinstance(made, ThreadRef):
+                return made
         root_id = await surface.post(thread, OutgoingMessage(f"{user.name} asked: {shown}"))
         create = getattr(surface, "create_thread", None)
         if create is not None:

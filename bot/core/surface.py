@@ -38,3 +38,12 @@ class ChatSurface(Protocol):
         Surfaces without threads may omit it; bot/core checks with `hasattr`/getattr.
         """
         ...
+
+    # Optional (Discord slash commands): the adapter already shows the request as the
+    # command's response. bot/core calls it only once a request is accepted (after input
+    # checks and the rate limit), so a refused request leaves no empty thread behind:
+    #
+    #   async def start_thread(self, channel_ref: ThreadRef, title: str) -> ThreadRef
+    #
+    # returns the conversation's ThreadRef (a new thread on the response, or `channel_ref`
+    # where threads do not exist); raises `bot.core.errors.Refused` after telling the user.

@@ -15,9 +15,15 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.core.errors import Refused
 from bot.core.models import ThreadRef, UserRef
 from bot.discord.render import FvButton, clip
-from bot.discord.surface import THREAD_NAME_MAX, DiscordSurface
+from bot.discord.surface import (
+    NO_THREAD_PERMISSION,
+    THREAD_NAME_MAX,
+    DiscordCommandSurface,
+    DiscordSurface,
+)
 
 log = logging.getLogger(__name__)
 
@@ -82,12 +88,18 @@ class FanViseDiscordBot(discord.Client):
                           args: dict[str, Any], summary: str) -> None:
         """Defer first (3 s rule), then hand the command to the core.
 
-        Conversation commands get a thread started from the command's response; private
-        commands (link, help, daily) answer with ephemeral followups only."""
+        Conversation commands answer publicly with "<user> asked: ..." (this also ends
+        Discord's "thinking…" state, so refusals can be private); the core starts the
+        conversation thread on that response only once it accepts the request
+        (DiscordCommandSurface.start_thread). A refused request (bad input, rate limit, no
+        thread permission) gets a private reply and its response is deleted: no empty
+        thread or dangling header is left behind. Private commands (link, help, daily)
+        answer with ephemeral followups only."""
         private = name in PRIVATE_COMMANDS
         await interaction.response.defer(ephemeral=private, thinking=True)
         user = user_ref(interaction.user, interaction.permissions)
         channel = interaction.channel
+        command_surface: DiscordCommandSurface | None = None
         try:
             if private or channel is None:
                 thread = thread_ref(interaction.guild_id, channel or discord.Object(0))
@@ -95,36 +107,36 @@ class FanViseDiscordBot(discord.Client):
                     thread = ThreadRef("discord", thread.workspace_id, thread.channel_id, "")
                 surface = self.surface.for_interaction(interaction, private=True)
             else:
-                thread = await self._open_thread(interaction, name, summary)
-                surface = self.surface.for_interaction(interaction)
+                header = clip(f"{interaction.user.mention} asked: {summary}", 2000)
+                root = await interaction.edit_original_response(
+                    content=header, allowed_mentions=discord.AllowedMentions.none())
+                title = clip(f"{name}: {summary.split(' ', 1)[-1]}" if " " in summary
+                             else name, THREAD_NAME_MAX)
+                surface = self.surface.for_interaction(interaction, root=root,
+                                                       thread_title=title)
+                assert isinstance(surface, DiscordCommandSurface)
+                command_surface = surface
+                thread = thread_ref(interaction.guild_id, channel)  # in a thread: continue it
             await self.core.handle_command(surface, thread, user, name, args)
+        except Refused:
+            pass  # the user was told privately
         except discord.Forbidden:
             log.warning("/%s: missing permissions in channel %s", name, interaction.channel_id)
-            await _say(interaction, "I can't start a thread here. I need the View Channel, "
-                       "Send Messages, Create Public Threads and Send Messages in Threads "
-                       "permissions in this channel.")
+            await _say(interaction, NO_THREAD_PERMISSION)
         except Exception as exc:  # noqa: BLE001 - tell the user, log without the arguments
             log.exception("/%s failed: %s", name, type(exc).__name__)
             await _say_failed(interaction)
+        if command_surface is not None and command_surface.started is None \
+                and command_surface.posted == 0:
+            try:  # refused: the private reply is all the user needs
+                await interaction.delete_original_response()
+            except discord.HTTPException:
+                log.warning("could not delete the response of a refused /%s", name)
 
-    async def _open_thread(self, interaction: discord.Interaction, name: str,
-                           summary: str) -> ThreadRef:
-        channel = interaction.channel
-        header = clip(f"{interaction.user.mention} asked: {summary}", 2000)
-        root = await interaction.edit_original_response(
-            content=header, allowed_mentions=discord.AllowedMentions.none())
-        if isinstance(channel, discord.Thread):  # already in a thread: continue there
-            return thread_ref(interaction.guild_id, channel)
-        if interaction.guild_id is None:  # DMs have no threads: the DM is the conversation
-            return thread_ref(None, channel)
-        title = clip(f"{name}: {summary.split(' ', 1)[-1]}" if " " in summary else name,
-                     THREAD_NAME_MAX)
-        created = await root.create_thread(name=title, auto_archive_duration=1440)
-        self._thread_owner[created.id] = (self.user.id if self.user else 0,
-                                          created.parent_id or 0)
-        return ThreadRef("discord", str(interaction.guild_id), str(created.parent_id or
-                                                                   interaction.channel_id),
-                         str(created.id))
+    def remember_thread(self, thread: discord.Thread) -> None:
+        """Record a thread this bot started (follow-ups in it continue the conversation)."""
+        self._thread_owner[thread.id] = (self.user.id if self.user else 0,
+                                         thread.parent_id or 0)
 
     async def _on_tree_error(self, interaction: discord.Interaction,
                              error: app_commands.AppCommandError) -> None:

@@ -13,7 +13,7 @@ from typing import Any
 
 import discord
 
-from bot.core.errors import ChatError, MessageGone, RateLimitedError
+from bot.core.errors import ChatError, MessageGone, RateLimitedError, Refused
 from bot.core.models import ThreadRef, UserRef
 from bot.discord.render import CONTENT_MAX, clip, render, render_edit, split_text
 
@@ -22,6 +22,9 @@ log = logging.getLogger(__name__)
 # Discord JSON error codes meaning "this target no longer exists".
 GONE_CODES = {10003, 10008, 10015, 50083}  # unknown channel/message/webhook, archived thread
 THREAD_NAME_MAX = 100
+NO_THREAD_PERMISSION = ("I can't start a thread here. I need the View Channel, Send Messages, "
+                        "Create Public Threads and Send Messages in Threads permissions in "
+                        "this channel.")
 
 
 def target_id(thread: ThreadRef) -> int:
@@ -48,15 +51,25 @@ class DiscordSurface:
     max_text = CONTENT_MAX
 
     def __init__(self, client: discord.Client, interaction: discord.Interaction | None = None,
-                 *, private: bool = False) -> None:
+                 *, private: bool = False, root: discord.Message | None = None,
+                 thread_title: str = "") -> None:
         self.client = client
         self.interaction = interaction
         self.private = private and interaction is not None
+        self.root = root  # the command's response ("<user> asked: ..."): threads start on it
+        self.thread_title = thread_title
+        self.posted = 0  # public messages posted through this surface
+        self.started: ThreadRef | None = None
 
-    def for_interaction(self, interaction: discord.Interaction, *,
-                        private: bool = False) -> DiscordSurface:
-        """A surface whose ephemeral replies (and posts, if `private`) go to this interaction."""
-        return DiscordSurface(self.client, interaction, private=private)
+    def for_interaction(self, interaction: discord.Interaction, *, private: bool = False,
+                        root: discord.Message | None = None,
+                        thread_title: str = "") -> DiscordSurface:
+        """A surface whose ephemeral replies (and posts, if `private`) go to this interaction.
+        With `root` (the command's public response) a DiscordCommandSurface, which offers
+        `start_thread` to the core."""
+        cls = DiscordSurface if root is None else DiscordCommandSurface
+        return cls(self.client, interaction, private=private, root=root,
+                   thread_title=thread_title)
 
     async def post(self, thread: ThreadRef, msg: Any) -> str:
         """Send `msg` (split at 2000 chars, cards as embeds); returns the last message's id."""
@@ -71,6 +84,7 @@ class DiscordSurface:
                 else:
                     channel = self.client.get_partial_messageable(target_id(thread))
                     last = await channel.send(**part.kwargs())
+                    self.posted += 1
         except (discord.HTTPException, discord.RateLimited) as exc:
             raise _map_errors(exc) from exc
         assert last is not None
@@ -123,6 +137,38 @@ class DiscordSurface:
             raise _map_errors(exc) from exc
         return ThreadRef("discord", channel_ref.workspace_id, channel_ref.channel_id,
                          str(data["id"]))
+
+
+class DiscordCommandSurface(DiscordSurface):
+    """A surface bound to a conversation command's public response (`root`): bot/core calls
+    `start_thread` only once it accepts the request, so a refusal leaves no empty thread."""
+
+    root: discord.Message
+
+    async def start_thread(self, channel_ref: ThreadRef, title: str) -> ThreadRef:
+        """Called by bot/core once the request is accepted: open the conversation thread on
+        the command's response (DMs have no threads: the DM is the conversation). Without
+        thread permissions the user is told privately and the request ends (Refused)."""
+        if channel_ref.thread_id or channel_ref.workspace_id == "@me":
+            return channel_ref
+        try:
+            created = await self.root.create_thread(
+                name=clip(self.thread_title or title or "FanVise", THREAD_NAME_MAX),
+                auto_archive_duration=1440)
+        except discord.Forbidden as exc:
+            log.warning("missing permissions to start a thread in channel %s",
+                        channel_ref.channel_id)
+            await self.ephemeral(channel_ref, UserRef("discord", "0"), NO_THREAD_PERMISSION)
+            raise Refused("missing permission to create threads") from exc
+        except (discord.HTTPException, discord.RateLimited) as exc:
+            raise _map_errors(exc) from exc
+        remember = getattr(self.client, "remember_thread", None)
+        if remember is not None:
+            remember(created)
+        self.started = ThreadRef("discord", channel_ref.workspace_id,
+                                 str(created.parent_id or channel_ref.channel_id),
+                                 str(created.id))
+        return self.started
 
 
 def _followup_kwargs(kwargs: dict[str, Any]) -> dict[str, Any]:

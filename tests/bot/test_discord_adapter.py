@@ -237,7 +237,9 @@ async def test_missing_thread_permission_is_explained(fake_discord):
     send(bot, fake_discord, ev.slash("ask", REQUESTER, {"question": "who starts?"}))
     notice = (await fake_discord.wait_for("POST", r"^/webhooks/\d+/[^/]+$"))[0].json
     assert notice["flags"] & 64 and "Create Public Threads" in notice["content"]
-    assert core.calls == []
+    await fake_discord.wait_for("DELETE", "/messages/@original$")  # no dangling header
+    assert not fake_discord.threads and len(core.calls) == 1
+    assert not [m for m in fake_discord.channel_messages(fd.CHANNEL_ID) if not m["flags"] & 64]
     # the surface reports it to the core as a ChatError (the core then stays in the channel)
     from bot.core.errors import ChatError
     thread = ThreadRef("discord", str(fd.GUILD_ID), str(fd.CHANNEL_ID), "")
@@ -254,4 +256,18 @@ async def test_ephemeral_without_interaction_mentions_user_in_thread(fake_discor
     sent = fake_discord.find("POST", r"^/channels/123456789012345678/messages$")[0].json
     assert sent["content"] == f"<@{STRANGER}> not yours"
     assert sent["allowed_mentions"] == {"parse": [], "users": [STRANGER]}  # only them
+    await bot.close()
+
+
+async def test_refusal_before_the_thread_is_private_and_leaves_nothing(fake_discord):
+    core = ScriptedCore()
+    bot = await start(core)
+    send(bot, fake_discord, ev.slash("ask", REQUESTER, {"question": "refuse"}))
+    await fake_discord.wait_for("DELETE", "/messages/@original$")
+    refusal = fake_discord.find("POST", r"^/webhooks/\d+/[^/]+$")[0].json
+    assert refusal["flags"] & 64 and "Refused" in refusal["content"]
+    assert not fake_discord.threads and not fake_discord.find("POST", "/threads$")
+    assert not [m for m in fake_discord.channel_messages(fd.CHANNEL_ID) if not m["flags"] & 64]
+    # the core saw the channel, not a thread: only the core starts one (start_thread)
+    assert core.calls[0][1] == ThreadRef("discord", str(fd.GUILD_ID), str(fd.CHANNEL_ID), "")
     await bot.close()

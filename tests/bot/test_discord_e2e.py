@@ -172,3 +172,58 @@ async def test_link_with_cookies_is_private_and_encrypted(fake_discord, tmp_path
     finally:
         await bot.close()
         await app.close()
+
+
+def public_messages(fake: fd.FakeDiscord, channel_id: int) -> list[dict[str, Any]]:
+    return [m for m in fake.channel_messages(channel_id) if not m["flags"] & 64]
+
+
+async def test_refused_commands_leave_no_thread_and_no_header(fake_discord, tmp_path):
+    """Bad input, a too-long question and the rate limit are refused privately BEFORE a
+    thread exists: no empty thread, no "<user> asked" header left in the channel."""
+    settings = Settings(_env_file=None, data_dir=tmp_path, llm_burst=1, llm_per_minute=1)
+    app = await FanViseApp.open(settings)
+    bot = build_discord_bot(app.core, settings, application_id=fd.APP_ID, sync_commands=False)
+    await bot.login(TOKEN)
+    try:
+        refused = [("player", {"name": "123"}, "letters"),
+                   ("ask", {"question": "x" * 2001}, "keep questions under"),
+                   ("lineup", {"day": "someday"}, "/lineup tomorrow")]
+        for i, (name, options, why) in enumerate(refused, start=1):
+            send(bot, fake_discord, ev.slash(name, REQUESTER, options))
+            await fake_discord.wait_for("DELETE", "/messages/@original$", count=i)
+            assert why in ephemerals(fake_discord)[-1]
+        # an accepted question gets its thread; the next one hits the rate limit (burst 1)
+        send(bot, fake_discord, ev.slash("ask", REQUESTER, {"question": "who should I start "
+                                                                        "today?"}))
+        thread_id = (await wait_for(lambda: list(fake_discord.threads)))[0]
+        await wait_for(lambda: any("Thinking" not in m["content"] for m in
+                                   fake_discord.channel_messages(thread_id)))
+        send(bot, fake_discord, ev.slash("ask", REQUESTER, {"question": "and tomorrow?"}))
+        await fake_discord.wait_for("DELETE", "/messages/@original$", count=4)
+        assert "asking quickly" in ephemerals(fake_discord)[-1]
+        assert list(fake_discord.threads) == [thread_id]
+        # the channel keeps only the accepted request's header (the thread's starter)
+        headers = public_messages(fake_discord, fd.CHANNEL_ID)
+        assert [m["content"] for m in headers] == [
+            f"<@{REQUESTER}> asked: /ask who should I start today?"]
+        # refusals stayed private (the header had resolved "thinking…" first)
+        assert all((r.json.get("flags") or 0) & 64
+                   for r in fake_discord.find("POST", r"^/webhooks/\d+/[^/]+$"))
+    finally:
+        await bot.close()
+        await app.close()
+
+
+async def test_lineup_still_answers_in_its_own_thread(fake_discord, tmp_path):
+    app, bot = await open_bot(tmp_path)
+    try:
+        send(bot, fake_discord, ev.slash("lineup", REQUESTER, {"day": "tomorrow"}))
+        thread_id = (await wait_for(lambda: list(fake_discord.threads)))[0]
+        assert fake_discord.threads[thread_id]["name"] == "lineup: tomorrow"
+        posted = await wait_for(lambda: public_messages(fake_discord, thread_id))
+        assert "Hoop Dreamers" in posted[0]["content"] + str(posted[0]["embeds"])
+        assert not fake_discord.find("DELETE", "/messages/@original$")
+    finally:
+        await bot.close()
+        await app.close()

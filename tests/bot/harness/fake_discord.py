@@ -108,6 +108,9 @@ class FakeDiscord:
     ratelimit_next: dict[str, int] = field(default_factory=dict)  # "METHOD path-prefix" -> n
     retry_after: float = 0.5
     forbid_threads: bool = False  # answer thread creation with 403 Missing Permissions
+    # tokens whose deferred response still shows "thinking…": like Discord, the first
+    # followup then resolves it and keeps the defer's visibility (its own flags are ignored)
+    loading: set[str] = field(default_factory=set)
     identifies: list[dict[str, Any]] = field(default_factory=list)  # IDENTIFY payloads
     gateway_guilds: list[dict[str, Any]] = field(default_factory=list)  # GUILD_CREATE after READY
     _ids: Any = field(default_factory=lambda: _Ids())
@@ -270,10 +273,17 @@ class FakeDiscord:
                 if m == "GET":
                     return jr(self.messages[mid])
                 if m == "PATCH":
+                    if p[4] == "@original":
+                        self.loading.discard(token)
                     return self._edit(mid, body)
                 if m == "DELETE":
+                    if p[4] == "@original":
+                        self.loading.discard(token)
                     self.deleted.add(mid)
                     return web.Response(status=204)
+            if len(p) == 3 and m == "POST" and token in self.loading:  # resolves "thinking"
+                self.loading.discard(token)
+                return self._edit(self.originals[token], {**body, "flags": None})
             if len(p) == 3 and m == "POST":  # followup
                 ephemeral = bool((body.get("flags") or 0) & 64)
                 channel = self.interaction_channels.get(token, CHANNEL_ID)
@@ -316,6 +326,8 @@ class FakeDiscord:
         if itype in (4, 5):  # CHANNEL_MESSAGE_WITH_SOURCE / DEFERRED_CHANNEL_MESSAGE
             msg = self._message(channel, data, interaction=True, ephemeral=ephemeral)
             self.originals[token] = int(msg["id"])
+            if itype == 5:
+                self.loading.add(token)
             resp["interaction"]["response_message_id"] = msg["id"]
             resp["resource"] = {"type": itype, "message": msg}
         elif itype in (6, 7):  # DEFERRED_UPDATE_MESSAGE / UPDATE_MESSAGE (component)

@@ -28,6 +28,13 @@ class ScriptedCore:
         if name in ("link", "help", "daily"):
             await surface.post(thread, OutgoingMessage(f"{name} done"))
             return
+        if args.get("text") == "refuse":  # like the core's InvalidInput / rate limit
+            await surface.ephemeral(thread, user, "Refused: nothing was started.")
+            return
+        start = getattr(surface, "start_thread", None)
+        if not thread.thread_id and start is not None:  # the core accepted the request
+            thread = await start(thread, name)
+            self.calls[-1] = ("command", thread, user, (name, dict(args)))
         progress = await surface.post(thread, OutgoingMessage("Working…"))
         for i in range(self.steps):
             await surface.edit(thread, progress, OutgoingMessage(f"step {i}"))
