@@ -94,6 +94,27 @@ class Settings(BaseSettings):
                                                                    "llm_per_minute"))
     llm_burst: float = Field(3.0, ge=1, validation_alias=_env("FANVISE_LLM_BURST", "llm_burst"))
 
+    @field_validator("espn_s2", "espn_swid", "google_api_key", "secret_key", "discord_token",
+                     "slack_bot_token", "slack_app_token", "slack_signing_secret", mode="before")
+    @classmethod
+    def _blank_secret(cls, v: object) -> object:
+        """Secrets never hold whitespace: strip it (a pasted trailing space would make every
+        Slack signature check fail); an empty value is unset."""
+        if isinstance(v, SecretStr):
+            v = v.get_secret_value()
+        if isinstance(v, str):
+            v = v.strip()
+            return v or None
+        return v
+
+    @field_validator("slack_app_token")
+    @classmethod
+    def _app_token(cls, v: SecretStr | None) -> SecretStr | None:
+        if v is not None and not v.get_secret_value().startswith("xapp-"):
+            raise ValueError("an app-level token starts with xapp- (Slack app settings > Basic "
+                             "Information > App-Level Tokens); unset it for HTTP mode")
+        return v
+
     @field_validator("espn_season")
     @classmethod
     def _season(cls, v: int | None) -> int | None:

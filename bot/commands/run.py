@@ -69,8 +69,8 @@ async def _serve(surface: Surface, settings: Any, *, session: str = "local",
         settings.require("discord_token")
     elif surface is Surface.slack:
         settings.require("slack_bot_token")
-        if not settings.slack_app_token:
-            settings.require("slack_signing_secret")
+        from bot.slack.app import check_slack_mode
+        check_slack_mode(settings)
     app = await FanViseApp.open(settings)
     scheduler: DailyScheduler | None = None
     maintenance = asyncio.create_task(_maintenance(app), name="fanvise-retention")

@@ -65,9 +65,23 @@ def _database(core: Any) -> Any:
 
 
 def use_socket_mode(settings: Any) -> bool:
-    """Socket Mode when SLACK_APP_TOKEN is set, unless SLACK_MODE=http."""
-    return (bool(_secret(getattr(settings, "slack_app_token", None)))
-            and getattr(settings, "slack_mode", "socket") != "http")
+    """Socket Mode when SLACK_APP_TOKEN is set, else HTTP mode."""
+    return bool(_secret(getattr(settings, "slack_app_token", None)))
+
+
+MISSING_SIGNING_SECRET = (
+    "missing configuration: SLACK_SIGNING_SECRET (Slack HTTP mode, used when SLACK_APP_TOKEN "
+    "is not set, verifies every request with it; or set SLACK_APP_TOKEN for Socket Mode)")
+
+
+def check_slack_mode(settings: Any, signing_secret: str | None = None) -> bool:
+    """True for Socket Mode. HTTP mode without a signing secret would answer every request
+    401: raise ValueError (no secret values in the text) instead of starting it."""
+    if use_socket_mode(settings):
+        return True
+    if not (signing_secret or _secret(getattr(settings, "slack_signing_secret", None))):
+        raise ValueError(MISSING_SIGNING_SECRET)
+    return False
 
 
 def _secret(value: Any) -> str | None:
@@ -87,13 +101,15 @@ def build_slack_app(core: Any, settings: Any = None, *, client: AsyncWebClient |
     dropped with `core.seen_event` (app_db) when the core has it, else a small table of our
     own; `db` (a storage.db.Database, default: the core's) also remembers the threads FanVise
     takes part in. `admin_user_ids` (default settings.slack_admin_user_ids, comma-separated)
-    are the installing admins. Socket Mode (no signature check) when an app token is set and
-    SLACK_MODE is not "http"."""
-    if client is None:
-        client = AsyncWebClient(token=_secret(getattr(settings, "slack_bot_token", None)))
+    are the installing admins. Socket Mode (no signature check) when an app token is set;
+    HTTP mode needs the signing secret (ValueError without it)."""
     secret = signing_secret or _secret(getattr(settings, "slack_signing_secret", None))
     if socket_mode is None:
-        socket_mode = use_socket_mode(settings)
+        socket_mode = check_slack_mode(settings, secret)
+    elif not socket_mode and not secret:
+        raise ValueError(MISSING_SIGNING_SECRET)
+    if client is None:
+        client = AsyncWebClient(token=_secret(getattr(settings, "slack_bot_token", None)))
     app = AsyncApp(client=client, signing_secret=secret or "",
                    request_verification_enabled=not socket_mode)
     db = db if db is not None else _database(core)
@@ -243,10 +259,18 @@ async def serve(app: AsyncApp, settings: Any = None, *, stop: asyncio.Event | No
     app_token = _secret(getattr(settings, "slack_app_token", None))
     if app_token and use_socket_mode(settings):
         handler = AsyncSocketModeHandler(app, app_token, web_client=client or app.client)
-        await handler.connect_async()
+        # connect_async retries until Slack answers: a stop (SIGTERM) must still end it
+        connect = asyncio.ensure_future(handler.connect_async())
+        stopper = asyncio.ensure_future(stop.wait())
         try:
-            await stop.wait()
+            await asyncio.wait({connect, stopper}, return_when=asyncio.FIRST_COMPLETED)
+            if connect.done():
+                connect.result()  # a connection error surfaces here
+                await stop.wait()
         finally:
+            for task in (connect, stopper):
+                task.cancel()
+            await asyncio.gather(connect, stopper, return_exceptions=True)
             await handler.close_async()
         return
     runner = await serve_http(app, host=getattr(settings, "slack_host", None) or "0.0.0.0",

@@ -73,3 +73,39 @@ def test_json_logs_redact_secrets(monkeypatch: pytest.MonkeyPatch) -> None:
     assert lines[0]["logger"] == "fanvise.test" and "[REDACTED]" in lines[0]["msg"]
     assert "RuntimeError" in lines[1]["exc"] and "[REDACTED]" in lines[1]["exc"]
     assert lines[0]["ts"].endswith("+00:00")
+
+
+
+def test_secrets_are_stripped_and_blank_means_unset():
+    s = Settings(_env_file=None, slack_signing_secret="  ", slack_bot_token="xoxb-1\n",
+                 slack_app_token="")
+    assert s.slack_signing_secret is None and s.slack_app_token is None
+    assert s.secret("slack_bot_token") == "xoxb-1"
+    with pytest.raises(ValidationError, match="xapp-"):
+        Settings(_env_file=None, slack_app_token="xoxb-not-an-app-token")
+
+
+@pytest.mark.parametrize("env", [
+    {"SLACK_BOT_TOKEN": "xoxb-secret-bot-value"},
+    {"SLACK_BOT_TOKEN": "xoxb-secret-bot-value", "SLACK_SIGNING_SECRET": "   "},
+    {"SLACK_BOT_TOKEN": "xoxb-secret-bot-value", "SLACK_APP_TOKEN": ""},
+    {"SLACK_BOT_TOKEN": "xoxb-secret-bot-value", "SLACK_APP_TOKEN": "xoxb-secret-app-value"},
+])
+def test_run_slack_refuses_a_config_that_cannot_verify_requests(env, monkeypatch, tmp_path):
+    """`fanvise run slack` stops with one clear line (exit 2, no secret values) instead of
+    starting an HTTP server that would answer every request 401."""
+    from typer.testing import CliRunner
+
+    from bot.cli import app
+
+    for name in ("SLACK_APP_TOKEN", "SLACK_SIGNING_SECRET", "SLACK_BOT_TOKEN"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.chdir(tmp_path)  # no .env
+    for k, v in env.items():
+        monkeypatch.setenv(k, v)
+    result = CliRunner().invoke(app, ["run", "slack", "--data-dir", str(tmp_path)])
+    assert result.exit_code == 2
+    out = result.output + (result.stderr if result.stderr_bytes is not None else "")
+    assert ("SLACK_SIGNING_SECRET" in out) or ("xapp-" in out and "SLACK_APP_TOKEN" in out)
+    assert "secret-bot-value" not in out and "secret-app-value" not in out
+    assert not (tmp_path / "fanvise.sqlite").exists()  # nothing was started

@@ -26,15 +26,14 @@ async def wait_until(predicate, timeout: float = 10.0) -> None:
 
 
 def test_socket_mode_selection():
-    assert use_socket_mode(SimpleNamespace(slack_app_token="xapp-1", slack_mode="socket"))
-    assert not use_socket_mode(SimpleNamespace(slack_app_token="xapp-1", slack_mode="http"))
-    assert not use_socket_mode(SimpleNamespace(slack_app_token=None, slack_mode="socket"))
+    assert use_socket_mode(SimpleNamespace(slack_app_token="xapp-1"))
+    assert not use_socket_mode(SimpleNamespace(slack_app_token=None))
+    assert not use_socket_mode(SimpleNamespace(slack_app_token=""))
 
 
 async def test_socket_mode_slash_command_and_event(fake_slack):
     core = ScriptedCore()
-    settings = SimpleNamespace(slack_app_token="xapp-1-test", slack_mode="socket",
-                               slack_admin_user_ids="")
+    settings = SimpleNamespace(slack_app_token="xapp-1-test", slack_admin_user_ids="")
     client = AsyncWebClient(token="xoxb-test", base_url=fake_slack.base_url)
     app = build_slack_app(core, settings, client=client)  # no signing secret needed
     stop = asyncio.Event()
@@ -76,11 +75,10 @@ async def test_http_mode_serve_verifies_signatures_and_stops(fake_slack):
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     core = ScriptedCore()
-    settings = SimpleNamespace(slack_app_token="xapp-ignored", slack_mode="http",
-                               slack_port=port, slack_host="127.0.0.1",
+    settings = SimpleNamespace(slack_app_token=None, slack_port=port, slack_host="127.0.0.1",
                                slack_signing_secret=sr.SECRET, slack_admin_user_ids="")
     client = AsyncWebClient(token="xoxb-test", base_url=fake_slack.base_url)
-    app = build_slack_app(core, settings, client=client)  # SLACK_MODE=http wins over the token
+    app = build_slack_app(core, settings, client=client)  # no app token: HTTP mode
     stop = asyncio.Event()
     task = asyncio.create_task(serve(app, settings, stop=stop))
     url = f"http://127.0.0.1:{port}/slack/events"
@@ -103,3 +101,33 @@ async def test_http_mode_serve_verifies_signatures_and_stops(fake_slack):
     finally:
         stop.set()
         await asyncio.wait_for(task, 10)
+
+
+def test_http_mode_without_signing_secret_is_a_config_error():
+    """No combination builds an HTTP app that would answer every request 401."""
+    import pytest
+
+    core = ScriptedCore()
+    client = AsyncWebClient(token="xoxb-test", base_url="http://127.0.0.1:9/api/")
+    for settings in (SimpleNamespace(slack_app_token=None, slack_signing_secret=None),
+                     SimpleNamespace(slack_app_token="", slack_signing_secret="")):
+        with pytest.raises(ValueError, match="SLACK_SIGNING_SECRET"):
+            build_slack_app(core, settings, client=client)
+    with pytest.raises(ValueError, match="SLACK_SIGNING_SECRET"):
+        build_slack_app(core, SimpleNamespace(slack_app_token="xapp-1"), client=client,
+                        socket_mode=False)
+    assert build_slack_app(core, SimpleNamespace(slack_app_token="xapp-1"), client=client)
+
+
+async def test_socket_mode_stop_while_slack_is_unreachable():
+    """connect_async retries forever when Slack cannot be reached: SIGTERM (stop) must still
+    end `fanvise run slack`."""
+    client = AsyncWebClient(token="xoxb-test", base_url="http://127.0.0.1:9/api/")
+    settings = SimpleNamespace(slack_app_token="xapp-1-test", slack_admin_user_ids="")
+    app = build_slack_app(ScriptedCore(), settings, client=client)
+    stop = asyncio.Event()
+    task = asyncio.create_task(serve(app, settings, stop=stop))
+    await asyncio.sleep(0.5)
+    assert not task.done()
+    stop.set()
+    await asyncio.wait_for(task, 5)
