@@ -317,6 +317,9 @@ class FanViseRuntime:
         if pending:
             await self.store.set_run_status(run_tid, "pending")
             await self._safe_prune(run_tid)  # keep-latest: a paused run still resumes
+            # One pending interrupt at most: only present_and_confirm interrupts and the
+            # optimizer graph never runs two nodes in one step (pinned by
+            # tests/reliability/test_single_interrupt.py).
             req = self._approval(run_tid, pending[0])
             await self._append_outcome(conversation_id, _approval_note(req))
             yield req
