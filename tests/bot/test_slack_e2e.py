@@ -132,3 +132,52 @@ async def test_slack_end_to_end(fake_slack, tmp_path):
         assert [c for c in run.app.espn.demo.changes if c.kind == "move"] == moves
     finally:
         await run.close()
+
+
+def context_text(msg: dict[str, Any]) -> str:
+    return " ".join(e.get("text", "") for b in (msg.get("blocks") or [])
+                    if b["type"] == "context" for e in b["elements"])
+
+
+async def test_slack_card_after_decline_and_per_move_decisions(fake_slack, tmp_path):
+    """Block Kit buttons cannot be disabled: a decided card shows who decided in place of its
+    buttons (Declined by / Partly approved by), and a per-move click removes only the
+    buttons of the moves it decided."""
+    run = await start(fake_slack, tmp_path)
+    try:
+        assert await run.post(sr.slash_body("optimize")) == 200
+        ts = await wait_for(lambda: card_ts(fake_slack))
+        root_ts = fake_slack.messages[ts]["thread_ts"]
+        ids = [a["action_id"] for a in actions(fake_slack.messages[ts])]
+        per_move = [i for i in ids if i.startswith("fv:approve:")]
+        assert len(per_move) >= 2
+        # approve move #2: it and its alternatives (same drop) lose their buttons
+        assert await run.post(sr.block_action_body(per_move[1], clicker="U_REQ",
+                                                   message_ts=ts, thread_ts=root_ts)) == 200
+        await wait_for(lambda: per_move[1] not in [a["action_id"] for a in
+                                                   actions(fake_slack.messages[ts])])
+        msg = await wait_for(lambda: (not actions(fake_slack.messages[ts])
+                                      and "by u_req" in context_text(fake_slack.messages[ts])
+                                      and fake_slack.messages[ts]))
+        # the alternatives were auto-declined: one move applied, the rest declined
+        assert "Partly approved by u_req" in context_text(msg)
+    finally:
+        await run.close()
+
+    run = await start(fake_slack, tmp_path / "second")
+    try:
+        fake_slack.messages.clear()
+        assert await run.post(sr.slash_body("optimize")) == 200
+        ts = await wait_for(lambda: card_ts(fake_slack))
+        root_ts = fake_slack.messages[ts]["thread_ts"]
+        decline_all = next(a["action_id"] for a in actions(fake_slack.messages[ts])
+                           if a["action_id"].startswith("fv:declineall:"))
+        assert await run.post(sr.block_action_body(decline_all, clicker="U_REQ",
+                                                   message_ts=ts, thread_ts=root_ts)) == 200
+        msg = await wait_for(lambda: (not actions(fake_slack.messages[ts])
+                                      and "Declined by" in context_text(fake_slack.messages[ts])
+                                      and fake_slack.messages[ts]))
+        assert "Declined by u_req" in context_text(msg)
+        assert not [c for c in run.app.espn.demo.changes if c.kind == "move"]
+    finally:
+        await run.close()
