@@ -79,6 +79,9 @@ async def _serve(surface: Surface, settings: Any, *, session: str = "local",
             from bot.console.adapter import ConsoleSurface, run_console
 
             con = ConsoleSurface(sys.stdout)
+            # One local user on their own machine; `printf '...' | fanvise chat` scripts ask
+            # many questions in a row: the per-user limit protects shared bots only.
+            app.core.rate_limit = False
             scheduler = DailyScheduler(app.app_db, lambda s: app.core.post_daily(con, s),
                                        platforms={"console"})
             app.core.on_schedule_change = scheduler.reload

@@ -82,3 +82,16 @@ def test_bad_configuration_is_one_clear_line(tmp_path: Path) -> None:
                         env=_env(SLACK_BOT_TOKEN="xoxb-123456789012-abcdefghijkl"))
     assert res.exit_code == 2 and "SLACK_SIGNING_SECRET" in res.output
     assert "xoxb-123456789012" not in res.output
+
+
+def test_piped_script_of_many_questions_is_not_rate_limited(tmp_path: Path) -> None:
+    """`printf '...' | fanvise chat` with more questions than FANVISE_LLM_BURST: the console
+    is one local user, every line is answered (the per-user limit is for shared bots)."""
+    questions = ["hello", "who should I start today?", "who should I start tomorrow?",
+                 "How is Jarrett Allen doing?", "who should I start on 2023-01-27?"]
+    res = CliRunner().invoke(app, ["chat", "--data-dir", str(tmp_path)],
+                             input="".join(q + "\n" for q in questions),
+                             env=_env(FANVISE_LLM_BURST="1", FANVISE_LLM_PER_MINUTE="1"))
+    assert res.exit_code == 0, res.output
+    assert "asking quickly" not in res.output
+    assert "Jarrett Allen" in res.output and "Friday 2023-01-27" in res.output
