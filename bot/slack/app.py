@@ -16,13 +16,13 @@ from typing import Any
 from aiohttp import web
 from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler
 from slack_bolt.async_app import AsyncApp
-from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
+from bot.core.errors import Refused
 from bot.core.models import ThreadRef, UserRef
 from bot.slack.render import ACTION_ID_PATTERN, clip, to_mrkdwn
 from bot.slack.store import EventDeduper, ThreadRegistry
-from bot.slack.surface import SlackSurface
+from bot.slack.surface import SlackCommandSurface, SlackSurface
 
 log = logging.getLogger(__name__)
 
@@ -139,8 +139,7 @@ def build_slack_app(core: Any, settings: Any = None, *, client: AsyncWebClient |
             log.warning("could not tell the user about the failure")
 
     @app.command(slash)
-    async def on_command(ack: Any, body: dict[str, Any], client: AsyncWebClient,
-                         respond: Any) -> None:
+    async def on_command(ack: Any, body: dict[str, Any], client: AsyncWebClient) -> None:
         name, args = parse_command(body.get("text", ""))
         if name == "link":
             await ack(text="Linking your league… (cookies are stored encrypted and never shown)")
@@ -159,20 +158,17 @@ def build_slack_app(core: Any, settings: Any = None, *, client: AsyncWebClient |
         asked = to_mrkdwn(" ".join(p for p in (slash, name, args.get("text", "")) if p))
         asked = asked.replace("`", "'")
         summary = clip(f"<@{user.user_id}> asked: `{asked}`", 3000)
+        # The core posts `summary` (start_thread) only once it accepts the request: a refused
+        # one (bad input, rate limit) leaves no orphan message in the channel.
+        conv = SlackCommandSurface(client, header=summary, user_id=user.user_id,
+                                   response_url=body.get("response_url"),
+                                   on_thread=threads.remember)
         try:
-            root = await client.chat_postMessage(channel=body["channel_id"], text=summary)
-        except SlackApiError as exc:
-            log.warning("cannot post in %s: %s", body["channel_id"], exc.response.get("error"))
-            await respond(text="I can't post in this channel. Invite me first "
-                               "(`/invite @FanVise`) or use me in a channel I'm in.",
-                          response_type="ephemeral")
-            return
-        thread = channel_ref.in_thread(str(root["ts"]))
-        await threads.remember(thread.conversation_id)
-        try:
-            await core.handle_command(surface, thread, user, name, args)
+            await core.handle_command(conv, channel_ref, user, name, args)
+        except Refused:
+            pass  # the user was told
         except Exception as exc:  # noqa: BLE001
-            await fail(surface, thread, user, f"/fanvise {name}", exc)
+            await fail(conv, conv.started or channel_ref, user, f"/fanvise {name}", exc)
 
     @app.event("app_mention")
     async def on_mention(body: dict[str, Any], event: dict[str, Any],

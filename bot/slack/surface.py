@@ -7,13 +7,15 @@ friends -> MessageGone.
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 from slack_sdk.webhook.async_client import AsyncWebhookClient
 
-from bot.core.errors import MessageGone, RateLimitedError
+from bot.core.errors import MessageGone, RateLimitedError, Refused
 from bot.core.models import ThreadRef, UserRef
 from bot.slack.render import (
     SECTION_TEXT_MAX,
@@ -24,6 +26,8 @@ from bot.slack.render import (
     split_text,
     to_mrkdwn,
 )
+
+log = logging.getLogger(__name__)
 
 GONE_ERRORS = {"message_not_found", "cant_update_message", "channel_not_found",
                "thread_not_found", "is_archived", "edit_window_closed"}
@@ -115,3 +119,56 @@ class SlackSurface:
                             first_message_id: str) -> ThreadRef:
         """Slack threads hang off a message: the thread id is that message's ts."""
         return channel_ref.in_thread(first_message_id)
+
+
+NOT_IN_CHANNEL = ("I can't post in this channel. Invite me first (`/invite @FanVise`) or use "
+                  "me in a channel I'm in.")
+
+
+class SlackCommandSurface(SlackSurface):
+    """A surface for one `/fanvise` conversation command. bot/core calls `start_thread` only
+    once it accepts the request, so a refusal (bad input, rate limit) leaves no orphan
+    "<user> asked" message in the channel; refusals go to the user through the command's
+    `response_url` (which works even where FanVise was not invited)."""
+
+    def __init__(self, client: AsyncWebClient, *, header: str, user_id: str,
+                 response_url: str | None = None,
+                 on_thread: Callable[[str], Awaitable[Any]] | None = None) -> None:
+        super().__init__(client)
+        self.header = header
+        self.user_id = user_id
+        self.response_url = response_url or None
+        self.on_thread = on_thread
+        self.started: ThreadRef | None = None
+
+    async def start_thread(self, channel_ref: ThreadRef, title: str) -> ThreadRef:
+        """Post the "<user> asked: ..." root; the conversation is its thread."""
+        if channel_ref.thread_id:
+            return channel_ref
+        try:
+            root = await self.client.chat_postMessage(channel=channel_ref.channel_id,
+                                                      text=self.header)
+        except SlackApiError as exc:
+            error = exc.response.get("error")
+            if error in ("not_in_channel", "channel_not_found", "is_archived",
+                         "restricted_action"):
+                await self.ephemeral(channel_ref, UserRef("slack", self.user_id), NOT_IN_CHANNEL)
+                raise Refused(f"cannot post: {error}") from exc
+            raise _map_error(exc) from exc
+        self.started = channel_ref.in_thread(str(root["ts"]))
+        if self.on_thread is not None:
+            await self.on_thread(self.started.conversation_id)
+        return self.started
+
+    async def ephemeral(self, thread: ThreadRef, user: UserRef, text: str) -> None:
+        """The command's user hears back through its response_url (falling back to
+        chat.postEphemeral when it expired); others as usual."""
+        if self.response_url and user.user_id == self.user_id:
+            try:
+                for chunk in split_text(text, SECTION_TEXT_MAX) or [" "]:
+                    await self._respond(to_mrkdwn(chunk), None)
+                return
+            except Exception as exc:  # noqa: BLE001 - expired / unreachable response_url
+                log.warning("response_url failed (%s): using chat.postEphemeral",
+                            type(exc).__name__)
+        await super().ephemeral(thread, user, text)

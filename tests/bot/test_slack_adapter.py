@@ -252,7 +252,21 @@ async def test_channel_without_the_bot_gets_a_clear_message(fake_slack):
     await server.post(sr.slash_body("ask who starts?", response_url=fake_slack.response_url()))
     await wait_until(lambda: fake_slack.responses)
     assert "Invite me" in fake_slack.responses[0]["text"]
-    assert core.calls == []
+    await asyncio.sleep(0.2)
+    assert len(core.calls) == 1 and len(fake_slack.responses) == 1  # nothing went on
+    await server.close()
+
+
+async def test_refused_command_posts_nothing_in_the_channel(fake_slack):
+    """The core refuses before it starts the thread: no orphan "<user> asked" message; the
+    refusal goes to the user through the command's response_url."""
+    core = ScriptedCore()
+    server = await start(fake_slack, core)
+    await server.post(sr.slash_body("ask refuse", response_url=fake_slack.response_url()))
+    await wait_until(lambda: fake_slack.responses)
+    assert "Refused" in fake_slack.responses[0]["text"]
+    assert fake_slack.responses[0].get("response_type") == "ephemeral"
+    assert fake_slack.named("chat.postMessage") == [] and not fake_slack.messages
     await server.close()
 
 

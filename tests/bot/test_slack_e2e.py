@@ -181,3 +181,36 @@ async def test_slack_card_after_decline_and_per_move_decisions(fake_slack, tmp_p
         assert not [c for c in run.app.espn.demo.changes if c.kind == "move"]
     finally:
         await run.close()
+
+
+async def test_slack_refused_commands_leave_no_orphan_message(fake_slack, tmp_path):
+    """Real core: bad /fanvise player, a too-long question and the rate limit are refused
+    privately (response_url) before any "<user> asked" root is posted."""
+    app = await FanViseApp.open(Settings(_env_file=None, data_dir=tmp_path, llm_burst=1,
+                                         llm_per_minute=1))
+    client = AsyncWebClient(token="xoxb-test", base_url=fake_slack.base_url)
+    bolt = build_slack_app(app.core, app.settings, client=client, signing_secret=sr.SECRET,
+                           socket_mode=False)
+    run = Running(app, await serve_http(bolt, host="127.0.0.1", port=0))
+    try:
+        for i, (text, why) in enumerate([("player 123", "letters"),
+                                         ("ask " + "x" * 2001, "keep questions under")], 1):
+            url = fake_slack.response_url()
+            assert await run.post(sr.slash_body(text, response_url=url)) == 200
+            await wait_for(lambda i=i: len(fake_slack.responses) >= i)
+            assert why in fake_slack.responses[-1]["text"]
+        assert fake_slack.named("chat.postMessage") == []
+        # accepted: root + thread; the next question hits the rate limit: nothing posted
+        assert await run.post(sr.slash_body("who should I start today?")) == 200
+        await wait_for(lambda: any("Wednesday" in str(m["blocks"]) + m.get("text", "")
+                                   for m in fake_slack.messages.values()))
+        roots = [c for c in fake_slack.named("chat.postMessage") if not c.body.get("thread_ts")]
+        url = fake_slack.response_url()
+        assert await run.post(sr.slash_body("and tomorrow?", response_url=url)) == 200
+        await wait_for(lambda: len(fake_slack.responses) >= 3)
+        assert "asking quickly" in fake_slack.responses[-1]["text"]
+        await asyncio.sleep(0.3)
+        assert [c for c in fake_slack.named("chat.postMessage")
+                if not c.body.get("thread_ts")] == roots and len(roots) == 1
+    finally:
+        await run.close()
