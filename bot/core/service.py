@@ -74,6 +74,7 @@ HELP = """**FanVise commands**
 `/daily 09:30 America/New_York`; `/daily off`; `/daily` shows it.
 • `/help`: this text. In a thread, just write: follow-ups continue the conversation."""
 
+_SLOT_WORDS = {"c": "center", "g": "guard", "f": "forward"}
 _TIME_RE = re.compile(r"^([01]?\d|2[0-3])[:h.]?([0-5]\d)$")
 
 
@@ -256,6 +257,9 @@ class ChatCore:
         what = what.strip()
         if len(what) > 200:
             raise InvalidInput("Keep it short, e.g. `/stream C` or `/stream assists`.")
+        # `/stream C`: one-letter slots are not words the request parser can trust in free
+        # text, so name them (PG, SG, SF, PF are understood as they are).
+        what = " ".join(_SLOT_WORDS.get(w.lower(), w) for w in what.split())
         text = "Find streamers to pick up for this week" + (f" for {what}" if what else "")
         await self._turn(surface, thread, user, text, title="Streaming")
 

@@ -327,3 +327,23 @@ async def test_slack_edits_share_one_workspace_budget(tmp_path: Path) -> None:
         assert len(finals) == 2
     finally:
         await app.close()
+
+
+async def test_stream_position_letter_is_the_position(tmp_path: Path) -> None:
+    """`/stream C` (the /help example) streams centers, like `/stream center`; before, the
+    bare letter was ignored and the card proposed guards."""
+    settings = Settings(_env_file=None, data_dir=tmp_path, llm_per_minute=600, llm_burst=50)
+    app = await FanViseApp.open(settings)
+    try:
+        adds: dict[str, list[str]] = {}
+        for what in ("C", "center", ""):
+            s = RecordingSurface()
+            await app.core.handle_command(s, ThreadRef("slack", "T1", "C1", f"t-{what}"), REQ,
+                                          "stream", {"text": what})
+            (_, card), = s.card_messages()
+            adds[what] = re.findall(r"add ([A-Z][\w.' ]+?)(?=:| Expected|\n|$)",
+                                    card.cards[0].text + " ".join(
+                                        f"{k} {v}" for k, v in card.cards[0].fields), re.M)
+        assert adds["C"] and adds["C"] == adds["center"] != adds[""]
+    finally:
+        await app.close()
