@@ -159,7 +159,8 @@ async def run(conversations: int, turns: int, data_dir: Path, *, workspaces: int
     ckpt = data_dir / "checkpoints.sqlite"
     size_after_run = _size(ckpt)
     t1 = time.perf_counter()
-    pruned = await app.runtime.prune(max_idle_days=30)
+    # as the next day's retention job sees it: ended runs are older than a day by then
+    pruned = await app.runtime.prune(max_idle_days=30, ended_run_days=0)
     prune_s = time.perf_counter() - t1
     size_after_prune = _size(ckpt)
     app_db_size = _size(data_dir / "fanvise.sqlite")

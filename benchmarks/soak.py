@@ -69,8 +69,9 @@ async def soak(rounds: int, turns: int, conversations: int, prune_every: int,
             failures += failed
             pruned = ""
             if r % prune_every == 0:
-                res = await app.runtime.prune(max_idle_days=30)
-                pruned = f"{res['rows_deleted']} rows"
+                # each prune stands for a daily job: runs ended before it are a day old
+                res = await app.runtime.prune(max_idle_days=30, ended_run_days=0)
+                pruned = f"{res['rows_deleted']} rows, {res['ended_runs_deleted']} runs"
             print(f"{r:5d}  {rate:7.2f}  {failed:6d}  {_rss_mb():6.0f}  "
                   f"{_size(data_dir / 'checkpoints.sqlite') / 2**20:7.1f}  "
                   f"{_size(data_dir / 'fanvise.sqlite') / 2**20:9.1f}  {pruned}", flush=True)

@@ -258,6 +258,21 @@ class CheckpointStore:
             await self.conn.commit()
         return idle
 
+    async def delete_finished_run_threads(self, older_than_days: float, *,
+                                          now: float | None = None) -> list[str]:
+        """Delete the checkpoints of runs that ended ("done"/"failed") more than
+        `older_than_days` ago; their run rows stay, so a late click still reads
+        "already decided". Returns the thread ids deleted."""
+        cutoff = (now if now is not None else time.time()) - older_than_days * 86400.0
+        async with self.saver.lock, self.conn.execute(
+                "SELECT run_thread_id FROM fanvise_runs WHERE status IN ('done', 'failed')"
+                " AND updated < ? AND run_thread_id IN (SELECT DISTINCT thread_id FROM"
+                " checkpoints)", (cutoff,)) as cur:
+            ended = [r[0] for r in await cur.fetchall()]
+        for tid in ended:
+            await self.saver.adelete_thread(tid)
+        return ended
+
     async def vacuum(self) -> None:
         """VACUUM and truncate the WAL (run off-peak; holds the saver lock)."""
         async with self.saver.lock:

@@ -205,6 +205,27 @@ async def test_prune_keeps_pending_run_resumable(rt: FanViseRuntime) -> None:
     assert "console:p" in idle and await rt.store.thread_ids() == []
 
 
+async def test_prune_drops_ended_runs_but_keeps_pending_ones(rt: FanViseRuntime) -> None:
+    """The retention job deletes a decided run's checkpoints (after `ended_run_days`), keeps
+    a pending run's; a late click on the pruned run still reads "already decided"."""
+    APPLIED.clear()
+    waiting = await _request_moves(rt, "console:b")
+    done = await _request_moves(rt, "console:a")
+    await collect(rt.decide(done.run_thread_id, done.interrupt_id, "decline", user_id="u1"))
+    stats = await rt.prune(ended_run_days=0)
+    assert stats["ended_runs_deleted"] == 1
+    threads = await rt.store.thread_ids()
+    assert done.run_thread_id not in threads and waiting.run_thread_id in threads
+    late = await collect(rt.decide(done.run_thread_id, done.interrupt_id, "approve",
+                                   user_id="u1"))
+    assert [e.text for e in late] == [ALREADY_DECIDED] and APPLIED == []
+    evs = await collect(rt.decide(waiting.run_thread_id, waiting.interrupt_id, "approve",
+                                  user_id="u1"))
+    assert isinstance(evs[-1], Answer) and len(APPLIED) == 1
+    # the default keeps ended runs for a day
+    assert (await rt.prune())["ended_runs_deleted"] == 0
+
+
 def test_resolve_decisions() -> None:
     payload = {"moves": [{"move_id": "a"}, {"move_id": "b"}]}
     assert resolve_decisions(payload, "approve") == {"a": "approve", "b": "approve"}
