@@ -107,7 +107,7 @@ def _split_args(args: dict[str, Any] | None) -> tuple[dict[str, str], list[str]]
     pos: list[str] = []
     for tok in text.split():
         m = re.match(r"^([A-Za-z_0-9]+)[=:](.+)$", tok)
-        if m and not _TIME_RE.match(tok):
+        if m and not re.fullmatch(r"\d{1,2}[:h.]\d{1,2}", tok):  # 09:30, also a bad 25:00
             kv.setdefault(m.group(1).lower(), m.group(2))
         else:
             pos.append(tok)

@@ -347,3 +347,18 @@ async def test_stream_position_letter_is_the_position(tmp_path: Path) -> None:
         assert adds["C"] and adds["C"] == adds["center"] != adds[""]
     finally:
         await app.close()
+
+
+async def test_daily_bad_time_names_the_time(tmp_path: Path) -> None:
+    """`/daily 25:00 America/New_York` used to answer "'America/New_York' is not a time"
+    (25:00 was taken for a key=value option)."""
+    app = await FanViseApp.open(Settings(_env_file=None, data_dir=tmp_path))
+    admin = UserRef("slack", "U_ADM", "Admin", is_admin=True)
+    try:
+        s = RecordingSurface()
+        await app.core.handle_message(s, CHANNEL, admin, "/daily 25:00 America/New_York")
+        assert "'25:00' is not a time" in s.private[-1][1]
+        await app.core.handle_message(s, CHANNEL, admin, "/daily 9:30 America/New_York")
+        assert not s.private[1:] and "09:30 America/New_York" in list(s.messages.values())[-1].text
+    finally:
+        await app.close()
