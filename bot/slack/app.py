@@ -16,6 +16,7 @@ from typing import Any
 from aiohttp import web
 from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler
 from slack_bolt.async_app import AsyncApp
+from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.core.errors import Refused
@@ -247,16 +248,49 @@ async def serve_http(app: AsyncApp, *, host: str = "0.0.0.0", port: int = 3000,
     return runner
 
 
+REFUSED_TOKEN_ERRORS = {"invalid_auth", "not_authed", "account_inactive", "token_revoked",
+                        "token_expired", "not_allowed_token_type"}
+
+
+async def verify_tokens(client: AsyncWebClient, app_token: str | None = None) -> None:
+    """Ask Slack once at start whether the bot token (auth.test) and the app-level token
+    (apps.connections.open) work. A token Slack refuses is a configuration error
+    (ValueError naming the variable, never its value): otherwise Socket Mode retries it
+    forever and HTTP mode fails every request. An unreachable Slack only logs a warning
+    (the connection is retried)."""
+    checks: list[tuple[str, Any]] = [("SLACK_BOT_TOKEN", client.auth_test)]
+    if app_token:
+        checks.append(("SLACK_APP_TOKEN",
+                       lambda: client.apps_connections_open(app_token=app_token)))
+    for name, call in checks:
+        try:
+            await call()
+        except SlackApiError as exc:
+            error = str(exc.response.get("error") or "")
+            if error in REFUSED_TOKEN_ERRORS:
+                raise ValueError(f"bad configuration: Slack refused {name} ({error})") \
+                    from None
+            log.warning("Slack check of %s failed: %s", name, error or type(exc).__name__)
+        except Exception as exc:  # noqa: BLE001 - network: the handler retries
+            log.warning("could not reach Slack to check %s: %s", name, type(exc).__name__)
+
+
 async def serve(app: AsyncApp, settings: Any = None, *, stop: asyncio.Event | None = None,
                 client: AsyncWebClient | None = None) -> None:
     """Run until `stop` is set (or forever): Socket Mode with settings.slack_app_token,
     otherwise HTTP on settings.slack_host:slack_port (default 0.0.0.0:3000)."""
     stop = stop or asyncio.Event()
     app_token = _secret(getattr(settings, "slack_app_token", None))
+    web = client or app.client
     if app_token and use_socket_mode(settings):
-        handler = AsyncSocketModeHandler(app, app_token, web_client=client or app.client)
+        handler = AsyncSocketModeHandler(app, app_token, web_client=web)
+
+        async def connect_checked() -> None:
+            await verify_tokens(web, app_token)
+            await handler.connect_async()
+
         # connect_async retries until Slack answers: a stop (SIGTERM) must still end it
-        connect = asyncio.ensure_future(handler.connect_async())
+        connect = asyncio.ensure_future(connect_checked())
         stopper = asyncio.ensure_future(stop.wait())
         try:
             await asyncio.wait({connect, stopper}, return_when=asyncio.FIRST_COMPLETED)
@@ -269,6 +303,7 @@ async def serve(app: AsyncApp, settings: Any = None, *, stop: asyncio.Event | No
             await asyncio.gather(connect, stopper, return_exceptions=True)
             await handler.close_async()
         return
+    await verify_tokens(web)
     runner = await serve_http(app, host=getattr(settings, "slack_host", None) or "0.0.0.0",
                               port=int(getattr(settings, "slack_port", None) or 3000))
     try:

@@ -131,3 +131,23 @@ async def test_socket_mode_stop_while_slack_is_unreachable():
     assert not task.done()
     stop.set()
     await asyncio.wait_for(task, 5)
+
+
+async def test_tokens_slack_refuses_stop_the_start(fake_slack):
+    """A revoked/invalid token is a clear configuration error at start (naming the variable,
+    never its value) instead of Socket Mode retrying forever or HTTP failing every request."""
+    import pytest
+
+    client = AsyncWebClient(token="xoxb-test", base_url=fake_slack.base_url)
+    settings = SimpleNamespace(slack_app_token="xapp-1-revoked-value", slack_admin_user_ids="")
+    app = build_slack_app(ScriptedCore(), settings, client=client)
+    fake_slack.fail_with = {"apps.connections.open": "invalid_auth"}
+    with pytest.raises(ValueError, match=r"SLACK_APP_TOKEN \(invalid_auth\)") as info:
+        await asyncio.wait_for(serve(app, settings, stop=asyncio.Event()), 10)
+    assert "revoked-value" not in str(info.value)
+    fake_slack.fail_with = {"auth.test": "token_revoked"}
+    http = SimpleNamespace(slack_app_token=None, slack_signing_secret="s", slack_port=0,
+                           slack_host="127.0.0.1", slack_admin_user_ids="")
+    app = build_slack_app(ScriptedCore(), http, client=client)
+    with pytest.raises(ValueError, match=r"SLACK_BOT_TOKEN \(token_revoked\)"):
+        await asyncio.wait_for(serve(app, http, stop=asyncio.Event()), 10)
