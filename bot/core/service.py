@@ -8,7 +8,8 @@ Adapters call exactly three coroutines (see docs/running.md):
 
 plus `await core.seen_event(event_id)` to de-duplicate Slack retries.
 
-A turn: (rate limit) -> thread (created from a root message when `thread.thread_id` is "")
+A turn: (input checks, rate limit) -> thread (only now, so a refusal leaves none: when
+`thread.thread_id` is "", `surface.start_thread` if the adapter has one, else a root message)
 -> a progress message edited by a `ProgressEditor` (<= 1 edit/s per message, per-workspace
 budget) -> the answer replaces the progress message (long text split at `surface.max_text`)
 or a move card with Approve/Decline buttons is drawn and stored (storage.app_db cards).
