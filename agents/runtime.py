@@ -379,6 +379,9 @@ class FanViseRuntime:
         if run.status == "done":  # its checkpoints may be pruned already
             yield Notice(ALREADY_DECIDED)
             return
+        if run.status == "expired":
+            yield Notice(EXPIRED, level="warning")
+            return
         async with self._run_locks[run_thread_id]:
             deps = self._deps(run.team_id)
             graph = self._optimizer(deps)
@@ -466,21 +469,23 @@ class FanViseRuntime:
             done.append((run.conversation_id, events))
         return done
 
-    async def prune(self, *, max_idle_days: float = 30.0,
-                    ended_run_days: float = 1.0) -> dict[str, int]:
-        """Delete idle threads and the checkpoints of runs that ended more than
+    async def prune(self, *, max_idle_days: float = 30.0, ended_run_days: float = 1.0,
+                    pending_run_days: float = 7.0) -> dict[str, int]:
+        """Retention: delete idle threads, the checkpoints of runs that ended more than
         `ended_run_days` ago (their outcome is in the conversation and the runs table),
-        keep the newest checkpoint of the others, VACUUM."""
+        expire approvals nobody decided within `pending_run_days` (a matchup week), keep
+        the newest checkpoint of the others, VACUUM."""
         before = await self.store.size_bytes()
         idle = await self.store.delete_idle_threads(max_idle_days)
         ended = await self.store.delete_finished_run_threads(ended_run_days)
+        expired = await self.store.expire_pending_runs(pending_run_days)
         rows = 0
         for tid in await self.store.thread_ids():
             rows += await self.store.prune_thread(tid)
         await self.store.vacuum()
         after = await self.store.size_bytes()
         return {"threads_deleted": len(idle), "ended_runs_deleted": len(ended),
-                "rows_deleted": rows,
+                "pending_runs_expired": len(expired), "rows_deleted": rows,
                 "bytes_before": before, "bytes_after": after}
 
 

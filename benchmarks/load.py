@@ -110,6 +110,21 @@ def _pct(values: list[float], q: float) -> float:
     return s[min(len(s) - 1, int(round(q * (len(s) - 1))))]
 
 
+async def approve_new_cards(app: FanViseApp, surface: RecordingSurface, thread: ThreadRef,
+                            user: UserRef, before: set[str]) -> int:
+    """Click "Approve all" on every card drawn in `thread` since `before`; returns clicks."""
+    clicks = 0
+    for mid in sorted(set(surface.posts) - before):
+        if surface.posts[mid][0] != thread:
+            continue  # another conversation's message
+        for card in surface.posts[mid][1].cards:
+            ok = [b for b in card.buttons if b.custom_id.startswith("fv:approveall")]
+            if ok:
+                await app.core.handle_click(surface, thread, user, ok[0].custom_id, mid)
+                clicks += 1
+    return clicks
+
+
 async def run(conversations: int, turns: int, data_dir: Path, *, workspaces: int,
               budget: bool) -> dict[str, float | int | str]:
     """Run the load and return the figures."""
@@ -136,16 +151,9 @@ async def run(conversations: int, turns: int, data_dir: Path, *, workspaces: int
             try:
                 before = set(surface.posts)
                 await app.core.handle_message(surface, thread, user, text)
-                for mid in sorted(set(surface.posts) - before):  # approve a card just drawn
-                    if surface.posts[mid][0] != thread:
-                        continue  # another conversation's message
-                    for card in surface.posts[mid][1].cards:
-                        ok = [b for b in card.buttons if b.custom_id.startswith("fv:approveall")]
-                        if ok:
-                            await app.core.handle_click(surface, thread, user, ok[0].custom_id,
-                                                        mid)
-                            clicks += 1
-                            clicked = True
+                n = await approve_new_cards(app, surface, thread, user, before)
+                clicks += n
+                clicked = n > 0
             except Exception as exc:  # noqa: BLE001
                 exceptions.append(f"{type(exc).__name__}: {exc}"[:200])
             (card_latencies if clicked else latencies).append(time.perf_counter() - t0)

@@ -4,7 +4,9 @@ prune every `--prune-every` rounds, so growth (memory, disk) shows up as a trend
 
     python benchmarks/soak.py --rounds 10 --turns 200 --conversations 20
 
-Same stack and surface as benchmarks/load.py (FanViseApp, offline model, demo league).
+Same stack and surface as benchmarks/load.py (FanViseApp, offline model, demo league); every
+card drawn is approved by its requester. Each prune stands for the daily retention job, so
+runs that ended before it count as a day old (`ended_run_days=0`).
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from load import QUESTIONS, RecordingSurface, _size  # noqa: E402
+from load import QUESTIONS, RecordingSurface, _size, approve_new_cards  # noqa: E402
 
 from bot.core.app import FanViseApp  # noqa: E402
 from bot.core.models import ThreadRef, UserRef  # noqa: E402
@@ -55,8 +57,10 @@ async def soak(rounds: int, turns: int, conversations: int, prune_every: int,
                 user = UserRef("soak", f"u{i}")
                 for k in range(n):
                     try:
+                        before = set(s.posts)
                         await app.core.handle_message(
                             s, thread, user, QUESTIONS[(i + k + rnd) % len(QUESTIONS)])
+                        await approve_new_cards(app, s, thread, user, before)
                     except Exception:  # noqa: BLE001
                         failed += 1
 
@@ -69,9 +73,10 @@ async def soak(rounds: int, turns: int, conversations: int, prune_every: int,
             failures += failed
             pruned = ""
             if r % prune_every == 0:
-                # each prune stands for a daily job: runs ended before it are a day old
+                # each prune stands for the daily job: runs that ended are a day old by then
                 res = await app.runtime.prune(max_idle_days=30, ended_run_days=0)
-                pruned = f"{res['rows_deleted']} rows, {res['ended_runs_deleted']} runs"
+                pruned = (f"{res['rows_deleted']} rows, {res['ended_runs_deleted']} ended runs,"
+                          f" {res['pending_runs_expired']} expired")
             print(f"{r:5d}  {rate:7.2f}  {failed:6d}  {_rss_mb():6.0f}  "
                   f"{_size(data_dir / 'checkpoints.sqlite') / 2**20:7.1f}  "
                   f"{_size(data_dir / 'fanvise.sqlite') / 2**20:9.1f}  {pruned}", flush=True)

@@ -37,7 +37,7 @@ BUSY_TIMEOUT_S = 30.0
 #: Offset between the UUID epoch (1582-10-15) and the Unix epoch, in 100 ns intervals.
 _UUID_EPOCH_OFFSET = 0x01B21DD213814000
 
-RUN_STATUSES = ("running", "pending", "resuming", "done", "failed")
+RUN_STATUSES = ("running", "pending", "resuming", "done", "failed", "expired")
 
 _RUNS_DDL = """
 CREATE TABLE IF NOT EXISTS fanvise_runs (
@@ -272,6 +272,21 @@ class CheckpointStore:
         for tid in ended:
             await self.saver.adelete_thread(tid)
         return ended
+
+    async def expire_pending_runs(self, older_than_days: float, *,
+                                  now: float | None = None) -> list[str]:
+        """Runs waiting for approval longer than `older_than_days`: mark them "expired" and
+        delete their checkpoints (the moves were planned for a week long gone). Returns the
+        thread ids expired."""
+        cutoff = (now if now is not None else time.time()) - older_than_days * 86400.0
+        async with self.saver.lock, self.conn.execute(
+                "SELECT run_thread_id FROM fanvise_runs WHERE status = 'pending'"
+                " AND updated < ?", (cutoff,)) as cur:
+            stale = [r[0] for r in await cur.fetchall()]
+        for tid in stale:
+            await self.set_run_status(tid, "expired")
+            await self.saver.adelete_thread(tid)
+        return stale
 
     async def vacuum(self) -> None:
         """VACUUM and truncate the WAL (run off-peak; holds the saver lock)."""

@@ -222,8 +222,24 @@ async def test_prune_drops_ended_runs_but_keeps_pending_ones(rt: FanViseRuntime)
     evs = await collect(rt.decide(waiting.run_thread_id, waiting.interrupt_id, "approve",
                                   user_id="u1"))
     assert isinstance(evs[-1], Answer) and len(APPLIED) == 1
-    # the default keeps ended runs for a day
-    assert (await rt.prune())["ended_runs_deleted"] == 0
+    # the defaults keep ended runs for a day and cards for a week
+    stats = await rt.prune()
+    assert stats["ended_runs_deleted"] == 0 and stats["pending_runs_expired"] == 0
+
+
+async def test_prune_expires_cards_nobody_decided(rt: FanViseRuntime) -> None:
+    """An approval left waiting past `pending_run_days` expires: its checkpoints go, it is no
+    longer pending, a click on it reads "expired" and applies nothing."""
+    APPLIED.clear()
+    req = await _request_moves(rt, "console:x")
+    assert (await rt.prune())["pending_runs_expired"] == 0
+    assert len(await rt.pending_approvals("console:x")) == 1
+    stats = await rt.prune(pending_run_days=0)
+    assert stats["pending_runs_expired"] == 1
+    assert await rt.pending_approvals("console:x") == []
+    assert req.run_thread_id not in await rt.store.thread_ids()
+    late = await collect(rt.decide(req.run_thread_id, req.interrupt_id, "approve", user_id="u1"))
+    assert [e.text for e in late] == [EXPIRED] and APPLIED == []
 
 
 def test_resolve_decisions() -> None:
