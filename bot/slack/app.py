@@ -27,6 +27,26 @@ from bot.slack.surface import SlackCommandSurface, SlackSurface
 
 log = logging.getLogger(__name__)
 
+_BAD_SIGNATURE = "Invalid request signature detected"
+
+
+class _NoBodyOnBadSignature(logging.Filter):
+    """slack-bolt logs the whole body of a request that fails the signature check (a user's
+    `/fanvise link espn_s2=...` text with a wrong signing secret): log the fact, not the body."""
+
+    def filter(self, record: logging.LogRecord) -> bool:  # noqa: A003
+        if str(record.msg).startswith(_BAD_SIGNATURE):
+            record.msg = _BAD_SIGNATURE + " (request not logged; check SLACK_SIGNING_SECRET)"
+            record.args = ()
+        return True
+
+
+def _quiet_signature_logs() -> None:
+    for name in ("slack_bolt.AsyncRequestVerification", "slack_bolt.RequestVerification"):
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, _NoBodyOnBadSignature) for f in logger.filters):
+            logger.addFilter(_NoBodyOnBadSignature())
+
 SUBCOMMANDS = ("ask", "player", "optimize", "lineup", "stream", "link", "daily", "help")
 PRIVATE = ("link", "help", "daily")
 USER_SUBTYPES = (None, "thread_broadcast", "file_share")  # message subtypes written by people
@@ -111,6 +131,7 @@ def build_slack_app(core: Any, settings: Any = None, *, client: AsyncWebClient |
         raise ValueError(MISSING_SIGNING_SECRET)
     if client is None:
         client = AsyncWebClient(token=_secret(getattr(settings, "slack_bot_token", None)))
+    _quiet_signature_logs()
     app = AsyncApp(client=client, signing_secret=secret or "",
                    request_verification_enabled=not socket_mode)
     db = db if db is not None else _database(core)

@@ -69,3 +69,19 @@ async def test_tampered_and_malformed_requests_never_reach_the_core(server) -> N
     # the same request, correctly signed, does get through (the checks are not blanket)
     status, _ = await srv.post(good)
     assert status == 200
+
+
+async def test_bad_signature_log_line_carries_no_request_body(server, caplog) -> None:
+    """slack-bolt would log the whole body of a rejected request: with a wrong signing
+    secret that is every user's `/fanvise link espn_s2=...` text. Only the fact is logged."""
+    import logging
+
+    srv, core, _fake = server
+    caplog.set_level(logging.DEBUG)
+    body = sr.slash_body("link team=1 espn_s2=AEBsecretCookieValue123 swid={ABC-DEF}")
+    hdrs = sr.signed_headers(body, secret="not-the-signing-secret")
+    assert await _raw(srv.url, body, hdrs) == 401
+    logged = "\n".join(r.getMessage() for r in caplog.records)
+    assert "Invalid request signature detected" in logged
+    assert "AEBsecretCookieValue123" not in logged and "espn_s2" not in logged
+    assert core.calls == []
