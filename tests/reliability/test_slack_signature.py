@@ -78,6 +78,9 @@ async def test_bad_signature_log_line_carries_no_request_body(server, caplog) ->
 
     srv, core, _fake = server
     caplog.set_level(logging.DEBUG)
+    # bolt copies the root level into its loggers when the app is built: set it afterwards
+    for name in ("slack_bolt.AsyncApp", "slack_bolt.RequestVerification"):
+        caplog.set_level(logging.DEBUG, logger=name)
     body = sr.slash_body("link team=1 espn_s2=AEBsecretCookieValue123 swid={ABC-DEF}")
     hdrs = sr.signed_headers(body, secret="not-the-signing-secret")
     assert await _raw(srv.url, body, hdrs) == 401
