@@ -16,6 +16,7 @@ import itertools
 import json
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -113,6 +114,9 @@ class FakeDiscord:
     loading: set[str] = field(default_factory=set)
     identifies: list[dict[str, Any]] = field(default_factory=list)  # IDENTIFY payloads
     gateway_guilds: list[dict[str, Any]] = field(default_factory=list)  # GUILD_CREATE after READY
+    # fault injection: called with each recorded request; a returned response is sent instead
+    # (e.g. 404 Unknown Webhook for an expired interaction token)
+    on_request: Callable[[Req], web.Response | None] | None = None
     _ids: Any = field(default_factory=lambda: _Ids())
 
     async def start(self) -> str:
@@ -247,6 +251,10 @@ class FakeDiscord:
                 body = json.loads(form["payload_json"]) if "payload_json" in form else {}
         self.requests.append(Req(request.method, path, dict(request.query), body,
                                  request.headers.get("Authorization")))
+        if self.on_request is not None:
+            injected = self.on_request(self.requests[-1])
+            if injected is not None:
+                return injected
         limited = self._rate_limited(request.method, path)
         if limited is not None:
             return limited

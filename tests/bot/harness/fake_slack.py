@@ -13,6 +13,7 @@ import asyncio
 import itertools
 import json
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -44,6 +45,9 @@ class FakeSlack:
     retry_after: int = 1
     socket_acks: list[dict[str, Any]] = field(default_factory=list)
     responses: list[dict[str, Any]] = field(default_factory=list)  # response_url posts
+    # fault injection: called with each recorded call; a returned response is sent instead
+    # (e.g. an HTTP 500, or a message deleted just before this chat.update)
+    on_call: Callable[[Call], web.Response | None] | None = None
     _ts: Any = field(default_factory=lambda: itertools.count(1))
 
     async def start(self) -> str:
@@ -120,6 +124,10 @@ class FakeSlack:
             if isinstance(body.get(key), str):
                 body[key] = json.loads(body[key])
         self.calls.append(Call(method, body, request.headers.get("Authorization")))
+        if self.on_call is not None:
+            injected = self.on_call(self.calls[-1])
+            if injected is not None:
+                return injected
         if self.fail_next.get(method):
             self.fail_next[method] -= 1
             return web.json_response({"ok": False, "error": "ratelimited"}, status=429,
