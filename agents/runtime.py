@@ -298,9 +298,16 @@ class FanViseRuntime:
                          intent: str) -> AsyncIterator[Event]:
         """Stream a workflow run until it pauses or ends; record status and outcome."""
         interrupts: list[Any] = []
+        # a resumed node runs again from its start: its "Waiting for your approval" line
+        # (emitted before interrupt()) would be replayed after the decision
+        replay = "present_and_confirm" if isinstance(inp, Command) else None
         try:
             async for ev in self._stream(graph, inp, run_tid, durability="async",
                                          sink=interrupts):
+                if replay is not None and ev.stage == replay:
+                    replay = None
+                    continue
+                replay = None
                 yield ev
             snap = await graph.aget_state(_cfg(run_tid))
         except EspnError as exc:

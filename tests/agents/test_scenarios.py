@@ -98,6 +98,8 @@ async def test_b_streaming_ast_stl_categories(tmp_path: Path) -> None:
                                       user_id="u1"))
         ans = evs[-1]
         assert isinstance(ans, Answer) and ans.intent == "streaming"
+        # the resumed node's "Waiting for your approval" line is not replayed after the click
+        assert not any("Waiting for your approval" in getattr(e, "text", "") for e in evs)
         after = await my_roster(rt)
         added = after - before
         assert len(added) == 1 and added <= {m["add"]["name"] for m in req.moves}
