@@ -1,0 +1,115 @@
+"""Chat-side faults end to end: the REAL adapters (slack-bolt / discord.py) + the REAL ChatCore,
+runtime, LangGraph graphs and app DB (demo league, offline model) against the fake Slack and
+Discord servers, which inject the faults at the wire:
+
+- a 429 on progress edits is waited out and coalesced; the answer still arrives, no error;
+- a progress message deleted mid-turn: the answer is posted as a new message in the thread;
+- an expired interaction token: the reply goes to the thread instead;
+- the platform failing on every post: the run finishes anyway and its card is stored, so a
+  later click (after a restart) decides it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from aiohttp import web
+from slack_sdk.web.async_client import AsyncWebClient
+
+from bot.core.app import FanViseApp
+from bot.settings import Settings
+from bot.slack.app import build_slack_app, serve_http
+from tests.bot.harness import slack_requests as sr
+from tests.bot.harness.fake_slack import Call
+from tests.bot.test_slack_e2e import Running, actions, card_ts
+
+EDIT_INTERVAL = 0.2
+WRONG = ("went wrong", "could not be processed")
+
+
+async def wait_for(predicate, timeout: float = 30.0) -> Any:
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if loop.time() > end:
+            raise AssertionError("timed out")
+        await asyncio.sleep(0.05)
+
+
+# ---------------------------------------------------------------------------------- Slack
+
+async def start_slack(fake, data_dir) -> Running:
+    app = await FanViseApp.open(Settings(_env_file=None, data_dir=data_dir,
+                                         edit_interval=EDIT_INTERVAL))
+    client = AsyncWebClient(token="xoxb-test", base_url=fake.base_url)
+    bolt = build_slack_app(app.core, app.settings, client=client, signing_secret=sr.SECRET,
+                           socket_mode=False)
+    return Running(app, await serve_http(bolt, host="127.0.0.1", port=0))
+
+
+def slack_errors_shown(fake) -> list[str]:
+    """Error texts the user saw: ephemerals, response_url replies, thread messages."""
+    texts = [c.body.get("text") or "" for c in fake.named("chat.postEphemeral")]
+    texts += [r.get("text") or "" for r in fake.responses]
+    texts += [(m.get("text") or "") + str(m.get("blocks")) for m in fake.messages.values()]
+    return [t for t in texts if any(w in t for w in WRONG)]
+
+
+async def test_slack_429_on_progress_edits_is_waited_out(fake_slack, tmp_path):
+    fake_slack.fail_next["chat.update"] = 2  # the first two edits: HTTP 429, Retry-After: 1
+    fake_slack.retry_after = 1
+    run = await start_slack(fake_slack, tmp_path)
+    try:
+        assert await run.post(sr.slash_body("optimize", response_url=fake_slack.response_url())
+                              ) == 200
+        ts = await wait_for(lambda: card_ts(fake_slack))
+        root_ts, progress_ts = list(fake_slack.messages)[:2]
+        assert ts == progress_ts, "the card should replace the progress message"
+        assert fake_slack.messages[ts]["thread_ts"] == root_ts
+        updates = fake_slack.named("chat.update")
+        assert len(updates) >= 3 and {u.body["ts"] for u in updates} == {progress_ts}
+        # after each 429 the next edit waited at least Retry-After
+        assert updates[1].at - updates[0].at >= 0.95, updates[1].at - updates[0].at
+        assert updates[2].at - updates[1].at >= 0.95, updates[2].at - updates[1].at
+        # only the progress message and the card: nothing posted twice, no error shown
+        assert len(fake_slack.named("chat.postMessage")) == 2
+        assert not slack_errors_shown(fake_slack)
+        card = await run.app.app_db.cards_by_status("pending")
+        assert [c.message_id for c in card] == [ts]
+    finally:
+        await run.close()
+
+
+async def test_slack_progress_deleted_mid_turn_answer_posted_anew(fake_slack, tmp_path):
+    def delete_before_first_edit(call: Call) -> web.Response | None:
+        if call.method == "chat.update" and not fake_slack.deleted:
+            fake_slack.deleted.add(call.body["ts"])  # a user deleted the progress message
+        return None
+
+    fake_slack.on_call = delete_before_first_edit
+    run = await start_slack(fake_slack, tmp_path)
+    try:
+        assert await run.post(sr.slash_body("optimize", response_url=fake_slack.response_url())
+                              ) == 200
+        ts = await wait_for(lambda: card_ts(fake_slack))
+        root_ts, progress_ts = list(fake_slack.messages)[:2]
+        assert fake_slack.deleted == {progress_ts}
+        assert ts != progress_ts and fake_slack.messages[ts]["thread_ts"] == root_ts
+        # the editor stopped at the first "message_not_found": no more edits of it
+        assert len([u for u in fake_slack.named("chat.update")
+                    if u.body["ts"] == progress_ts]) == 1
+        assert not slack_errors_shown(fake_slack)
+        # the card row points at the new message, so a click edits the right one
+        cards = await run.app.app_db.cards_by_status("pending")
+        assert [c.message_id for c in cards] == [ts]
+        approve_all = next(a["action_id"] for a in actions(fake_slack.messages[ts])
+                           if a["action_id"].startswith("fv:approveall:"))
+        assert await run.post(sr.block_action_body(approve_all, clicker="U_REQ",
+                                                   message_ts=ts, thread_ts=root_ts)) == 200
+        await wait_for(lambda: "Approved by" in str(fake_slack.messages[ts]["blocks"]))
+    finally:
+        await run.close()
