@@ -7,6 +7,11 @@
   Slack's chat.update is rate-limited per workspace, not per message.
 - `RateLimitedError(retry_after)` -> wait and send only the newest state;
   `MessageGone` -> stop editing; the final state is then posted as a new message.
+  Any other failure of an edit (a 5xx, a network error) also stops the editing: the final
+  state is posted as a new message, so one bad edit never loses the answer.
+- The final state does not wait longer than `max_final_wait` seconds for a rate limit (e.g.
+  Discord's 429 beyond discord.py's 30 s): it is posted as a new message instead (posting
+  is another rate-limit bucket than editing).
 - Clock and sleep are injectable, so tests can run in virtual time.
 """
 
@@ -62,7 +67,7 @@ class ProgressEditor:
     def __init__(self, surface: ChatSurface, thread: ThreadRef, message_id: str, *,
                  min_interval: float = 1.0, budget: WorkspaceBudget | None = None,
                  clock: Clock = time.monotonic, sleep: Sleep = asyncio.sleep,
-                 max_retries: int = 5) -> None:
+                 max_retries: int = 5, max_final_wait: float = 5.0) -> None:
         self.surface = surface
         self.thread = thread
         self.message_id = message_id
@@ -71,6 +76,8 @@ class ProgressEditor:
         self._clock = clock
         self._sleep = sleep
         self._max_retries = max_retries
+        self.max_final_wait = max_final_wait
+        self._closed = asyncio.Event()  # set by aclose: cuts a long wait short
         self._latest: OutgoingMessage | None = None
         self._sent_key: tuple | None = None
         self._last_sent_at = -math.inf
@@ -96,6 +103,7 @@ class ProgressEditor:
         if final is not None:
             self._latest = OutgoingMessage(final) if isinstance(final, str) else final
         self._closing = True
+        self._closed.set()
         self._wake.set()
         if self._task is None:
             self._task = asyncio.create_task(self._run(), name="fanvise-progress-editor")
@@ -123,15 +131,16 @@ class ProgressEditor:
             self._wake.clear()
             while True:
                 delay = self._last_sent_at + self.min_interval - self._clock()
-                if delay > 0:
-                    await self._sleep(delay)  # states arriving meanwhile are coalesced
-                    continue
-                if self.budget is not None and self._needs_send():
-                    wait = self.budget.reserve(self.thread.workspace_id)
-                    if wait > 0:
-                        await self._sleep(wait)
-                        continue
-                break
+                if delay <= 0 and self.budget is not None and self._needs_send():
+                    delay = self.budget.reserve(self.thread.workspace_id)
+                if delay <= 0:
+                    break
+                if self._closing and delay > self.max_final_wait and self._needs_send():
+                    log.warning("final progress state would wait %.0f s: posting it anew",
+                                delay)
+                    self.gone = True
+                    break
+                await self._pause(delay)  # states arriving meanwhile are coalesced
             msg = self._latest
             if msg is not None and not self.gone and _key(msg) != self._sent_key:
                 try:
@@ -152,10 +161,27 @@ class ProgressEditor:
                     self.gone = True
                 except MessageGone:
                     self.gone = True
+                except Exception as exc:  # noqa: BLE001 - a 5xx / network error: stop editing
+                    log.warning("progress edit failed (%s): the final state will be posted "
+                                "anew", type(exc).__name__)
+                    self.gone = True
                 self._last_sent_at = self._clock()
             if self._closing and (self.gone or self._latest is None
                                   or _key(self._latest) == self._sent_key):
                 return
+
+    async def _pause(self, delay: float) -> None:
+        """Sleep `delay`; a long sleep ends early when `aclose` is called."""
+        if self._closing or delay <= self.max_final_wait:
+            await self._sleep(delay)
+            return
+        sleeper = asyncio.ensure_future(self._sleep(delay))
+        closer = asyncio.ensure_future(self._closed.wait())
+        try:
+            await asyncio.wait({sleeper, closer}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for fut in (sleeper, closer):
+                fut.cancel()
 
     def _needs_send(self) -> bool:
         return (self._latest is not None and not self.gone
