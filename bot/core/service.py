@@ -715,15 +715,21 @@ class ChatCore:
             else "This card was"
         await surface.ephemeral(thread, user, f"{what} already decided{who}. Nothing changed.")
 
-    async def _edit_card(self, surface: ChatSurface, thread: ThreadRef, message_id: str | None,
-                         card: CardRow, *, decided_by: str = "", result_text: str = "") -> None:
+    @staticmethod
+    def _card_message(card: CardRow, *, decided_by: str = "",
+                      result_text: str = "") -> OutgoingMessage:
         rendered = render_approval(card.card_id, card.title, card.summary, card.moves,
                                    card.requester_name, decisions=card.decisions,
                                    status=card.status,
                                    decided_by_name=card.decided_by_name or decided_by,
                                    result_text=result_text)
-        msg = OutgoingMessage(f"{card.requester_name}, review these moves:"
-                              if card.status == "pending" else rendered.footer, cards=[rendered])
+        return OutgoingMessage(f"{card.requester_name}, review these moves:"
+                               if card.status == "pending" else rendered.footer,
+                               cards=[rendered])
+
+    async def _edit_card(self, surface: ChatSurface, thread: ThreadRef, message_id: str | None,
+                         card: CardRow, *, decided_by: str = "", result_text: str = "") -> None:
+        msg = self._card_message(card, decided_by=decided_by, result_text=result_text)
         try:
             if message_id:
                 await surface.edit(thread, message_id, msg)
@@ -786,8 +792,9 @@ class ChatCore:
     async def recover(self, surfaces: dict[str, ChatSurface]) -> int:
         """After a restart: finish runs a crash left mid-flight (runtime.recover_crashed_runs)
         and post their outcome; cards stuck in `deciding` whose run still waits for a
-        decision are opened again. `surfaces` maps platform -> surface. Returns the number
-        of runs finished."""
+        decision are opened again; pending cards that never reached the chat (the platform
+        failed on the final post) are posted in their thread. `surfaces` maps platform ->
+        surface. Returns the number of runs finished."""
         try:
             results = await self.runtime.recover_crashed_runs()
             waiting = {(a.run_thread_id, a.interrupt_id)
@@ -803,6 +810,7 @@ class ChatCore:
                 if surface is not None:
                     fresh = await self.db.get_card(card.card_id) or card
                     await self._edit_card(surface, _card_thread(fresh), fresh.message_id, fresh)
+        await self._post_undelivered_cards(surfaces, waiting)
         for conv, events in results:
             thread = ThreadRef.from_conversation_id(conv)
             surface = surfaces.get(thread.platform) if thread else None
@@ -828,6 +836,21 @@ class ChatCore:
                                     self.default_team_id, self._editor(surface, thread, mid),
                                     final)
         return len(results)
+
+    async def _post_undelivered_cards(self, surfaces: dict[str, ChatSurface],
+                                      waiting: set[tuple[str, str]]) -> None:
+        """Post pending cards without a message whose run still waits for a decision."""
+        for card in await self.db.cards_by_status("pending"):
+            surface = surfaces.get(card.platform)
+            if card.message_id or surface is None \
+                    or (card.run_thread_id, card.interrupt_id) not in waiting:
+                continue
+            try:
+                mid = await surface.post(_card_thread(card), self._card_message(card))
+            except Exception as exc:  # noqa: BLE001 - recovery must not stop the bot
+                log.warning("could not post an undelivered card: %s", type(exc).__name__)
+                continue
+            await self.db.set_card_message(card.card_id, mid)
 
     async def _audit_moves(self, card: CardRow, user: UserRef, result: str,
                            applied: set[str] | None) -> None:
