@@ -113,3 +113,86 @@ async def test_slack_progress_deleted_mid_turn_answer_posted_anew(fake_slack, tm
         await wait_for(lambda: "Approved by" in str(fake_slack.messages[ts]["blocks"]))
     finally:
         await run.close()
+
+
+def slack_500(call: Call) -> web.Response:
+    return web.json_response({"ok": False, "error": "internal_error"}, status=500)
+
+
+async def test_slack_5xx_on_one_progress_edit_does_not_lose_the_answer(fake_slack, tmp_path):
+    """A transient server error on a progress edit (not a 429, not "gone") must not stop the
+    turn's delivery: the card still arrives."""
+    def first_update_fails(call: Call) -> web.Response | None:
+        if call.method == "chat.update" and len(fake_slack.named("chat.update")) == 1:
+            return slack_500(call)
+        return None
+
+    fake_slack.on_call = first_update_fails
+    run = await start_slack(fake_slack, tmp_path)
+    try:
+        assert await run.post(sr.slash_body("optimize", response_url=fake_slack.response_url())
+                              ) == 200
+        ts = await wait_for(lambda: card_ts(fake_slack))
+        root_ts = list(fake_slack.messages)[0]
+        assert fake_slack.messages[ts]["thread_ts"] == root_ts
+        assert not slack_errors_shown(fake_slack)
+        cards = await run.app.app_db.cards_by_status("pending")
+        assert [c.message_id for c in cards] == [ts]
+    finally:
+        await run.close()
+
+
+async def test_slack_down_for_the_final_post_card_is_stored_and_recovered(fake_slack,
+                                                                          tmp_path):
+    """Slack answers HTTP 500 to every post and edit once the progress message is up: the run
+    still finishes (paused at its approval), the card is stored without a message; the next
+    start's recovery posts it and the requester's click applies the moves."""
+    def down_after_progress(call: Call) -> web.Response | None:
+        posted = [c for c in fake_slack.named("chat.postMessage")]
+        if call.method == "chat.postMessage" and len(posted) <= 2:
+            return None  # the "<user> asked" root and the progress message
+        if call.method.startswith("chat."):
+            return slack_500(call)
+        return None
+
+    fake_slack.on_call = down_after_progress
+    run = await start_slack(fake_slack, tmp_path)
+    try:
+        assert await run.post(sr.slash_body("optimize")) == 200
+        # the turn ends by trying to tell the user (response_url unreachable, then 500)
+        await fake_slack.wait_for("chat.postEphemeral", timeout=30)
+        root_ts, progress_ts = list(fake_slack.messages)[:2]
+        assert card_ts(fake_slack) is None  # nothing reached the channel
+        cards = await run.app.app_db.cards_by_status("pending")
+        assert len(cards) == 1 and cards[0].message_id is None
+        card = cards[0]
+        assert card.thread_id == root_ts and card.requester_id == "U_REQ"
+        runs = await run.app.runtime.store.list_runs(statuses=("pending",))
+        assert [r.run_thread_id for r in runs] == [card.run_thread_id]
+        waiting = await run.app.runtime.pending_approvals()
+        assert [(a.run_thread_id, a.interrupt_id) for a in waiting] == [
+            (card.run_thread_id, card.interrupt_id)]
+    finally:
+        await run.close()
+
+    fake_slack.on_call = None  # Slack is back
+    run = await start_slack(fake_slack, tmp_path)  # restart on the same data dir
+    try:
+        from bot.slack.surface import SlackSurface
+        client = AsyncWebClient(token="xoxb-test", base_url=fake_slack.base_url)
+        await run.app.core.recover({"slack": SlackSurface(client)})  # as `fanvise run` does
+        ts = await wait_for(lambda: card_ts(fake_slack), timeout=10)
+        assert fake_slack.messages[ts]["thread_ts"] == root_ts and ts != progress_ts
+        stored = await run.app.app_db.get_card(card.card_id)
+        assert stored is not None and stored.message_id == ts
+        approve_all = next(a["action_id"] for a in actions(fake_slack.messages[ts])
+                           if a["action_id"].startswith("fv:approveall:"))
+        assert approve_all == f"fv:approveall:{card.card_id}"
+        assert await run.post(sr.block_action_body(approve_all, clicker="U_REQ",
+                                                   message_ts=ts, thread_ts=root_ts)) == 200
+        await wait_for(lambda: "Approved by" in str(fake_slack.messages[ts]["blocks"]))
+        assert [c for c in run.app.espn.demo.changes if c.kind == "move"]
+        done = await run.app.app_db.get_card(card.card_id)
+        assert done is not None and done.status == "approved"
+    finally:
+        await run.close()
