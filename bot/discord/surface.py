@@ -20,7 +20,9 @@ from bot.discord.render import CONTENT_MAX, clip, render, render_edit, split_tex
 log = logging.getLogger(__name__)
 
 # Discord JSON error codes meaning "this target no longer exists".
-GONE_CODES = {10003, 10008, 10015, 50083}  # unknown channel/message/webhook, archived thread
+GONE_CODES = {10003, 10008, 10015, 50027, 50083}  # unknown channel/message/webhook, invalid
+# webhook token (an interaction token Discord no longer accepts), archived thread
+DEAD_TOKEN_CODES = {10015, 50027}  # unknown webhook / invalid webhook token
 THREAD_NAME_MAX = 100
 NO_THREAD_PERMISSION = ("I can't start a thread here. I need the View Channel, Send Messages, "
                         "Create Public Threads and Send Messages in Threads permissions in "
@@ -105,16 +107,23 @@ class DiscordSurface:
 
     async def ephemeral(self, thread: ThreadRef, user: UserRef, text: str) -> None:
         """Only `user` sees `text` (interaction response/followup). Without an interaction
-        (a plain thread message) Discord has no private reply: mention the user in the thread."""
+        (a plain thread message), or when Discord rejects an expired interaction token, there is
+        no private reply: mention the user in the thread."""
         interaction = self.interaction
         try:
             if interaction is not None and not interaction.is_expired():
-                for chunk in split_text(text, self.max_text):
-                    if not interaction.response.is_done():
-                        await interaction.response.send_message(chunk, ephemeral=True)
-                    else:
-                        await interaction.followup.send(chunk, ephemeral=True)
-                return
+                try:
+                    for chunk in split_text(text, self.max_text):
+                        if not interaction.response.is_done():
+                            await interaction.response.send_message(chunk, ephemeral=True)
+                        else:
+                            await interaction.followup.send(chunk, ephemeral=True)
+                    return
+                except discord.HTTPException as exc:  # token rejected before its 15 min
+                    if exc.code not in DEAD_TOKEN_CODES:
+                        raise
+                    log.warning("interaction token rejected (%s): replying in the channel",
+                                exc.code)
             channel = self.client.get_partial_messageable(target_id(thread))
             await channel.send(clip(f"<@{user.user_id}> {text}", self.max_text),
                                allowed_mentions=discord.AllowedMentions(
