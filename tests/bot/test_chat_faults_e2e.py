@@ -14,14 +14,19 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import discord
 from aiohttp import web
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.core.app import FanViseApp
+from bot.discord.app import build_discord_bot
 from bot.settings import Settings
 from bot.slack.app import build_slack_app, serve_http
+from tests.bot.harness import discord_events as ev
+from tests.bot.harness import fake_discord as fd
 from tests.bot.harness import slack_requests as sr
 from tests.bot.harness.fake_slack import Call
+from tests.bot.test_discord_e2e import REQUESTER, STRANGER, TOKEN, buttons, card_message, send
 from tests.bot.test_slack_e2e import Running, actions, card_ts
 
 EDIT_INTERVAL = 0.2
@@ -196,3 +201,124 @@ async def test_slack_down_for_the_final_post_card_is_stored_and_recovered(fake_s
         assert done is not None and done.status == "approved"
     finally:
         await run.close()
+
+
+# -------------------------------------------------------------------------------- Discord
+
+async def open_discord(data_dir) -> tuple[FanViseApp, discord.Client]:
+    app = await FanViseApp.open(Settings(_env_file=None, data_dir=data_dir,
+                                         edit_interval=EDIT_INTERVAL))
+    bot = build_discord_bot(app.core, app.settings, application_id=fd.APP_ID,
+                            sync_commands=False)
+    await bot.login(TOKEN)
+    return app, bot
+
+
+def discord_texts(fake: fd.FakeDiscord) -> list[str]:
+    """Everything the bot sent or edited (content + embeds)."""
+    return [str(r.json) for r in fake.requests if r.method in ("POST", "PATCH") and r.json]
+
+
+def progress_edits(fake: fd.FakeDiscord, thread_id: int, message_id: str) -> list[fd.Req]:
+    return fake.find("PATCH", rf"^/channels/{thread_id}/messages/{message_id}$")
+
+
+async def test_discord_long_429_on_progress_edit_answer_arrives(fake_discord, tmp_path):
+    """A 429 whose retry_after (45 s) is beyond discord.py's own retry (max_ratelimit_timeout
+    30 s) surfaces as RateLimitedError: the progress edits wait, and the card does not wait
+    45 s but is posted as a new message in the thread."""
+    fake_discord.retry_after = 45.0
+    fake_discord.ratelimit_next["PATCH /channels/"] = 1  # the first progress edit
+    app, bot = await open_discord(tmp_path)
+    try:
+        loop = asyncio.get_running_loop()
+        t0 = loop.time()
+        send(bot, fake_discord, ev.slash("optimize", REQUESTER))
+        thread_id = (await wait_for(lambda: list(fake_discord.threads)))[0]
+        card = await wait_for(lambda: card_message(fake_discord, thread_id), timeout=20)
+        assert loop.time() - t0 < 20
+        assert fake_discord.ratelimit_next["PATCH /channels/"] == 0  # the 429 was served
+        progress = fake_discord.channel_messages(thread_id)[0]
+        assert progress["id"] != card["id"]
+        # the wait was respected: the rate-limited progress message was not edited again
+        assert len(progress_edits(fake_discord, thread_id, progress["id"])) == 1
+        assert not any(w in t for t in discord_texts(fake_discord) for w in WRONG)
+        cards = await app.app_db.cards_by_status("pending")
+        assert [c.message_id for c in cards] == [card["id"]]
+        assert not any(b.get("disabled") for b in buttons(card))
+    finally:
+        await bot.close()
+        await app.close()
+
+
+async def test_discord_progress_deleted_answer_posted_anew(fake_discord, tmp_path):
+    """404 Unknown Message (10008) on a progress edit: the answer is a new thread message."""
+    def delete_before_first_edit(req: fd.Req) -> web.Response | None:
+        if req.method == "PATCH" and req.path.startswith("/channels/") \
+                and not fake_discord.deleted:
+            fake_discord.deleted.add(int(req.path.rsplit("/", 1)[1]))
+        return None
+
+    fake_discord.on_request = delete_before_first_edit
+    app, bot = await open_discord(tmp_path)
+    try:
+        send(bot, fake_discord, ev.slash("ask", REQUESTER,
+                                         {"question": "who should I start today?"}))
+        thread_id = (await wait_for(lambda: list(fake_discord.threads)))[0]
+        answer = await wait_for(lambda: [
+            m for m in fake_discord.channel_messages(thread_id)
+            if "Thinking" not in m["content"] + str(m["embeds"])])
+        (gone,) = fake_discord.deleted
+        assert int(answer[0]["id"]) != gone
+        assert len(progress_edits(fake_discord, thread_id, str(gone))) == 1
+        text = answer[0]["content"] + str(answer[0]["embeds"])
+        assert "Wednesday" in text or "start" in text.lower(), text[:300]
+        assert not any(w in t for t in discord_texts(fake_discord) for w in WRONG)
+    finally:
+        await bot.close()
+        await app.close()
+
+
+def dead_token(status: int, code: int, message: str):
+    """Every interaction-webhook call (followups, @original) fails like an expired token."""
+    def fault(req: fd.Req) -> web.Response | None:
+        if req.path.startswith("/webhooks/"):
+            return fd.jr({"message": message, "code": code}, status=status)
+        return None
+    return fault
+
+
+async def test_discord_expired_interaction_token_reply_goes_to_thread(fake_discord, tmp_path):
+    """A click whose interaction token Discord no longer accepts (401 Invalid Webhook Token
+    50027, 404 Unknown Webhook 10015): the private reply cannot be sent, so it is posted in
+    the thread, mentioning the user, instead of being lost."""
+    app, bot = await open_discord(tmp_path)
+    try:
+        send(bot, fake_discord, ev.slash("optimize", REQUESTER))
+        thread_id = (await wait_for(lambda: list(fake_discord.threads)))[0]
+        card = await wait_for(lambda: card_message(fake_discord, thread_id))
+        approve_all = next(b["custom_id"] for b in buttons(card)
+                           if b["custom_id"].startswith("fv:approveall:"))
+        thread = fd.thread_channel(thread_id, "optimize")
+
+        fake_discord.on_request = dead_token(401, 50027, "Invalid Webhook Token")
+        send(bot, fake_discord, ev.click(approve_all, STRANGER, card, thread))
+        refusal = await wait_for(lambda: [m for m in fake_discord.channel_messages(thread_id)
+                                          if f"<@{STRANGER}>" in m["content"]], timeout=10)
+        assert "can decide" in refusal[0]["content"]
+        assert not any(b.get("disabled") for b in buttons(
+            fake_discord.messages[int(card["id"])]))
+
+        fake_discord.on_request = None
+        send(bot, fake_discord, ev.click(approve_all, REQUESTER, card, thread))
+        await wait_for(lambda: all(b.get("disabled") for b in buttons(
+            fake_discord.messages[int(card["id"])])))
+        fake_discord.on_request = dead_token(404, 10015, "Unknown Webhook")
+        send(bot, fake_discord, ev.click(approve_all, REQUESTER, card, thread))
+        late = await wait_for(lambda: [m for m in fake_discord.channel_messages(thread_id)
+                                       if f"<@{REQUESTER}>" in m["content"]], timeout=10)
+        assert "already decided" in late[0]["content"]
+        assert not any(w in t for t in discord_texts(fake_discord) for w in WRONG)
+    finally:
+        await bot.close()
+        await app.close()
