@@ -11,7 +11,8 @@
   state is posted as a new message, so one bad edit never loses the answer.
 - The final state does not wait longer than `max_final_wait` seconds for a rate limit (e.g.
   Discord's 429 beyond discord.py's 30 s): it is posted as a new message instead (posting
-  is another rate-limit bucket than editing).
+  is another rate-limit bucket than editing). Posting the final state waits out a 429
+  (`post_retrying`).
 - Clock and sleep are injectable, so tests can run in virtual time.
 """
 
@@ -110,7 +111,8 @@ class ProgressEditor:
         await self._task
         if self.gone and final is not None:
             latest = self._latest or OutgoingMessage("")
-            self.message_id = await self.surface.post(self.thread, latest)
+            self.message_id = await post_retrying(self.surface, self.thread, latest,
+                                                  sleep=self._sleep)
             self._sent_key = _key(latest)
         return self.message_id
 
@@ -188,6 +190,22 @@ class ProgressEditor:
                 and _key(self._latest) != self._sent_key)
 
 
+async def post_retrying(surface: ChatSurface, thread: ThreadRef, msg: OutgoingMessage, *,
+                        sleep: Sleep = asyncio.sleep, attempts: int = 3,
+                        max_wait: float = 30.0) -> str:
+    """`surface.post`, waiting out up to `attempts - 1` rate limits (429) of at most
+    `max_wait` seconds each; other errors are raised at once."""
+    for attempt in range(1, attempts + 1):
+        try:
+            return await surface.post(thread, msg)
+        except RateLimitedError as exc:
+            if attempt == attempts or exc.retry_after > max_wait:
+                raise
+            log.warning("post rate limited: retrying in %.1f s", exc.retry_after)
+            await sleep(exc.retry_after)
+    raise AssertionError("unreachable")
+
+
 def _key(msg: OutgoingMessage) -> tuple:
     return (msg.text, repr(msg.cards))
 
@@ -199,4 +217,4 @@ def fit_tail(text: str, limit: int, marker: str = "…") -> str:
     return marker + text[-(limit - len(marker)):]
 
 
-__all__ = ["ProgressEditor", "WorkspaceBudget", "fit_tail"]
+__all__ = ["ProgressEditor", "WorkspaceBudget", "fit_tail", "post_retrying"]

@@ -42,7 +42,7 @@ from bot.core.errors import (
 )
 from bot.core.lineup import daily_lineup_message
 from bot.core.models import OutgoingMessage, ThreadRef, UserRef
-from bot.core.progress import ProgressEditor, WorkspaceBudget
+from bot.core.progress import ProgressEditor, WorkspaceBudget, post_retrying
 from bot.core.render import (
     conflicts,
     move_label,
@@ -526,9 +526,18 @@ class ChatCore:
                            events: AsyncIterator[Any], first_line: str
                            ) -> tuple[ProgressEditor, list[Any]]:
         """Post a progress message, feed Progress events to its editor, return the editor and
-        the terminal events (Answer / ApprovalRequest / Notice)."""
-        mid = await surface.post(thread, OutgoingMessage(progress_text([first_line])))
+        the terminal events (Answer / ApprovalRequest / Notice). If the progress message
+        cannot be posted the run goes on anyway (its result is stored); the final state is
+        then posted as a new message."""
+        posted = True
+        try:
+            mid = await surface.post(thread, OutgoingMessage(progress_text([first_line])))
+        except Exception as exc:  # noqa: BLE001 - the chat failing must not stop the run
+            log.warning("could not post the progress message (%s): running anyway",
+                        type(exc).__name__)
+            mid, posted = "", False
         editor = self._editor(surface, thread, mid)
+        editor.gone = not posted
         lines = [first_line]
         final: list[Any] = []
         try:
@@ -584,7 +593,7 @@ class ChatCore:
         if first_card:
             await self.db.set_card_message(first_card, mid)
         for msg, card_id in msgs[1:]:
-            mid = await surface.post(thread, msg)
+            mid = await post_retrying(surface, thread, msg, sleep=self._sleep)
             if card_id:
                 await self.db.set_card_message(card_id, mid)
 
