@@ -322,3 +322,53 @@ async def test_discord_expired_interaction_token_reply_goes_to_thread(fake_disco
     finally:
         await bot.close()
         await app.close()
+
+
+async def test_slack_final_post_rate_limited_is_retried(fake_slack, tmp_path):
+    """The progress message is gone and the post of the card anew gets a 429: it is posted
+    after Retry-After instead of being lost."""
+    def delete_then_limit_posts(call: Call) -> web.Response | None:
+        if call.method == "chat.update" and not fake_slack.deleted:
+            fake_slack.deleted.add(call.body["ts"])
+            fake_slack.fail_next["chat.postMessage"] = 1
+        return None
+
+    fake_slack.on_call = delete_then_limit_posts
+    run = await start_slack(fake_slack, tmp_path)
+    try:
+        assert await run.post(sr.slash_body("optimize", response_url=fake_slack.response_url())
+                              ) == 200
+        ts = await wait_for(lambda: card_ts(fake_slack))
+        posts = fake_slack.named("chat.postMessage")
+        assert len(posts) == 4  # root, progress, the 429'd card post, its retry
+        assert posts[3].at - posts[2].at >= 0.95
+        assert fake_slack.messages[ts]["thread_ts"] == list(fake_slack.messages)[0]
+        assert not slack_errors_shown(fake_slack)
+        cards = await run.app.app_db.cards_by_status("pending")
+        assert [c.message_id for c in cards] == [ts]
+    finally:
+        await run.close()
+
+
+async def test_slack_progress_post_fails_run_still_answers(fake_slack, tmp_path):
+    """The progress message itself cannot be posted (HTTP 500): the run goes on, and its
+    card is posted at the end."""
+    def progress_post_fails(call: Call) -> web.Response | None:
+        if call.method == "chat.postMessage" and len(fake_slack.named("chat.postMessage")) == 2:
+            return slack_500(call)
+        return None
+
+    fake_slack.on_call = progress_post_fails
+    run = await start_slack(fake_slack, tmp_path)
+    try:
+        assert await run.post(sr.slash_body("optimize", response_url=fake_slack.response_url())
+                              ) == 200
+        ts = await wait_for(lambda: card_ts(fake_slack))
+        root_ts = list(fake_slack.messages)[0]
+        assert fake_slack.messages[ts]["thread_ts"] == root_ts
+        assert fake_slack.named("chat.update") == []  # no progress message to edit
+        assert not slack_errors_shown(fake_slack)
+        cards = await run.app.app_db.cards_by_status("pending")
+        assert [c.message_id for c in cards] == [ts]
+    finally:
+        await run.close()
