@@ -45,6 +45,30 @@ async def wait_for(predicate, timeout: float = 30.0) -> Any:
         await asyncio.sleep(0.05)
 
 
+async def settled_status(app: FanViseApp, card_id: str, timeout: float = 15.0) -> str:
+    """The card's status once its resumed run has finished (not `deciding` any more)."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while True:
+        card = await app.app_db.get_card(card_id)
+        assert card is not None
+        if card.status != "deciding" or loop.time() > end:
+            return card.status
+        await asyncio.sleep(0.05)
+
+
+async def pending_card_messages(app: FanViseApp, timeout: float = 5.0) -> list[str | None]:
+    """Message ids of the pending cards, once each is stored (the id is recorded just after
+    the chat answered the post or edit)."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while True:
+        ids = [c.message_id for c in await app.app_db.cards_by_status("pending")]
+        if (ids and all(ids)) or loop.time() > end:
+            return ids
+        await asyncio.sleep(0.05)
+
+
 # ---------------------------------------------------------------------------------- Slack
 
 async def start_slack(fake, data_dir) -> Running:
@@ -83,8 +107,7 @@ async def test_slack_429_on_progress_edits_is_waited_out(fake_slack, tmp_path):
         # only the progress message and the card: nothing posted twice, no error shown
         assert len(fake_slack.named("chat.postMessage")) == 2
         assert not slack_errors_shown(fake_slack)
-        card = await run.app.app_db.cards_by_status("pending")
-        assert [c.message_id for c in card] == [ts]
+        assert await pending_card_messages(run.app) == [ts]
     finally:
         await run.close()
 
@@ -109,8 +132,7 @@ async def test_slack_progress_deleted_mid_turn_answer_posted_anew(fake_slack, tm
                     if u.body["ts"] == progress_ts]) == 1
         assert not slack_errors_shown(fake_slack)
         # the card row points at the new message, so a click edits the right one
-        cards = await run.app.app_db.cards_by_status("pending")
-        assert [c.message_id for c in cards] == [ts]
+        assert await pending_card_messages(run.app) == [ts]
         approve_all = next(a["action_id"] for a in actions(fake_slack.messages[ts])
                            if a["action_id"].startswith("fv:approveall:"))
         assert await run.post(sr.block_action_body(approve_all, clicker="U_REQ",
@@ -141,8 +163,7 @@ async def test_slack_5xx_on_one_progress_edit_does_not_lose_the_answer(fake_slac
         root_ts = list(fake_slack.messages)[0]
         assert fake_slack.messages[ts]["thread_ts"] == root_ts
         assert not slack_errors_shown(fake_slack)
-        cards = await run.app.app_db.cards_by_status("pending")
-        assert [c.message_id for c in cards] == [ts]
+        assert await pending_card_messages(run.app) == [ts]
     finally:
         await run.close()
 
@@ -196,9 +217,8 @@ async def test_slack_down_for_the_final_post_card_is_stored_and_recovered(fake_s
         assert await run.post(sr.block_action_body(approve_all, clicker="U_REQ",
                                                    message_ts=ts, thread_ts=root_ts)) == 200
         await wait_for(lambda: "Approved by" in str(fake_slack.messages[ts]["blocks"]))
+        assert await settled_status(run.app, card.card_id) == "approved"
         assert [c for c in run.app.espn.demo.changes if c.kind == "move"]
-        done = await run.app.app_db.get_card(card.card_id)
-        assert done is not None and done.status == "approved"
     finally:
         await run.close()
 
@@ -243,8 +263,7 @@ async def test_discord_long_429_on_progress_edit_answer_arrives(fake_discord, tm
         # the wait was respected: the rate-limited progress message was not edited again
         assert len(progress_edits(fake_discord, thread_id, progress["id"])) == 1
         assert not any(w in t for t in discord_texts(fake_discord) for w in WRONG)
-        cards = await app.app_db.cards_by_status("pending")
-        assert [c.message_id for c in cards] == [card["id"]]
+        assert await pending_card_messages(app) == [card["id"]]
         assert not any(b.get("disabled") for b in buttons(card))
     finally:
         await bot.close()
@@ -344,8 +363,7 @@ async def test_slack_final_post_rate_limited_is_retried(fake_slack, tmp_path):
         assert posts[3].at - posts[2].at >= 0.95
         assert fake_slack.messages[ts]["thread_ts"] == list(fake_slack.messages)[0]
         assert not slack_errors_shown(fake_slack)
-        cards = await run.app.app_db.cards_by_status("pending")
-        assert [c.message_id for c in cards] == [ts]
+        assert await pending_card_messages(run.app) == [ts]
     finally:
         await run.close()
 
@@ -368,7 +386,64 @@ async def test_slack_progress_post_fails_run_still_answers(fake_slack, tmp_path)
         assert fake_slack.messages[ts]["thread_ts"] == root_ts
         assert fake_slack.named("chat.update") == []  # no progress message to edit
         assert not slack_errors_shown(fake_slack)
-        cards = await run.app.app_db.cards_by_status("pending")
-        assert [c.message_id for c in cards] == [ts]
+        assert await pending_card_messages(run.app) == [ts]
     finally:
         await run.close()
+
+
+async def test_discord_down_for_the_final_post_card_is_stored_and_recovered(fake_discord,
+                                                                            tmp_path):
+    """Discord answers 503 to every channel post and edit once the progress message is up
+    (503: discord.py raises at once; 500/502 it retries for ~25 s): the run still finishes,
+    paused at its approval, the card is stored without a message and the user is told
+    privately; the next start's recovery posts the card and the requester's click applies
+    the moves."""
+    state = {"progress": False}
+
+    def down_after_progress(req: fd.Req) -> web.Response | None:
+        if req.method not in ("POST", "PATCH") or not req.path.startswith("/channels/"):
+            return None
+        if req.path.endswith("/threads"):
+            return None
+        if not state["progress"] and req.method == "POST":
+            state["progress"] = True  # the progress message in the new thread
+            return None
+        return fd.jr({"message": "Service Unavailable", "code": 0}, status=503)
+
+    fake_discord.on_request = down_after_progress
+    app, bot = await open_discord(tmp_path)
+    try:
+        send(bot, fake_discord, ev.slash("optimize", REQUESTER))
+        thread_id = (await wait_for(lambda: list(fake_discord.threads)))[0]
+        told = await wait_for(lambda: [r.json for r in fake_discord.find(
+            "POST", r"^/webhooks/\d+/[^/]+$") if (r.json.get("flags") or 0) & 64])
+        assert "went wrong" in told[0]["content"]
+        assert card_message(fake_discord, thread_id) is None
+        cards = await app.app_db.cards_by_status("pending")
+        assert len(cards) == 1 and cards[0].message_id is None
+        card = cards[0]
+        assert card.thread_id == str(thread_id) and card.requester_id == str(REQUESTER)
+        runs = await app.runtime.store.list_runs(statuses=("pending",))
+        assert [r.run_thread_id for r in runs] == [card.run_thread_id]
+    finally:
+        await bot.close()
+        await app.close()
+
+    fake_discord.on_request = None  # Discord is back; restart on the same data dir
+    app, bot = await open_discord(tmp_path)
+    try:
+        await app.core.recover({"discord": bot.surface})  # as `fanvise run` does
+        msg = await wait_for(lambda: card_message(fake_discord, thread_id), timeout=10)
+        stored = await app.app_db.get_card(card.card_id)
+        assert stored is not None and stored.message_id == msg["id"]
+        approve_all = f"fv:approveall:{card.card_id}"
+        assert approve_all in [b["custom_id"] for b in buttons(msg)]
+        send(bot, fake_discord, ev.click(approve_all, REQUESTER, msg,
+                                         fd.thread_channel(thread_id, "optimize")))
+        await wait_for(lambda: all(b.get("disabled") for b in buttons(
+            fake_discord.messages[int(msg["id"])])))
+        assert await settled_status(app, card.card_id) == "approved"
+        assert [c for c in app.espn.demo.changes if c.kind == "move"]
+    finally:
+        await bot.close()
+        await app.close()
