@@ -447,3 +447,31 @@ async def test_discord_down_for_the_final_post_card_is_stored_and_recovered(fake
     finally:
         await bot.close()
         await app.close()
+
+
+async def test_slack_down_for_the_answer_it_is_stored_in_the_conversation(fake_slack,
+                                                                          tmp_path):
+    """A question (a lineup run) while Slack answers 500 to everything after the progress
+    message: the run finishes ("done") and its answer is in the conversation's checkpoint
+    (a follow-up in the thread builds on it), though it could not be shown."""
+    def down_after_progress(call: Call) -> web.Response | None:
+        if call.method == "chat.postMessage" and len(fake_slack.named("chat.postMessage")) <= 2:
+            return None
+        return slack_500(call) if call.method.startswith("chat.") else None
+
+    fake_slack.on_call = down_after_progress
+    run = await start_slack(fake_slack, tmp_path)
+    try:
+        assert await run.post(sr.slash_body("who should I start today?")) == 200
+        await fake_slack.wait_for("chat.postEphemeral", timeout=30)
+        root_ts = list(fake_slack.messages)[0]
+        conv = f"slack:{sr.TEAM}:{sr.CHANNEL}:{root_ts}"
+        saved = await run.app.runtime.store.saver.aget_tuple(
+            {"configurable": {"thread_id": conv, "checkpoint_ns": ""}})
+        assert saved is not None
+        last = saved.checkpoint["channel_values"]["messages"][-1]
+        assert last.type == "ai" and "Wednesday" in str(last.content), str(last.content)[:300]
+        runs = await run.app.runtime.store.list_runs(conversation_id=conv)
+        assert [r.status for r in runs] == ["done"]  # the lineup run finished
+    finally:
+        await run.close()
