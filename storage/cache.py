@@ -10,6 +10,9 @@ Design:
 - Keys are namespaced strings ("espn:<host>:<league>:<season>:<kind>:<hash>");
   `invalidate_prefix()` drops a namespace (the demo league does this after a move).
 - The clock is injectable (`clock=lambda: t`) so tests control expiry.
+- Decoded values of recently read keys are kept in memory (`memo_size`) and reused while the
+  row's `stored_at` is unchanged, so a hit costs one small query instead of decoding megabytes
+  of JSON on every turn. Values are shared between readers: treat them as read-only.
 
 TTL constants follow DESIGN.md: rosters/matchups 45 s, free agents 5 min, player status
 15 min, schedule 1 h, finished game logs forever (`FOREVER` = None).
@@ -19,6 +22,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
@@ -79,10 +83,13 @@ class CachedResult:
 class TTLCache:
     """JSON TTL cache stored in the `espn_cache` table of a Database."""
 
-    def __init__(self, db: Database, *, clock: Callable[[], float] = time.time) -> None:
+    def __init__(self, db: Database, *, clock: Callable[[], float] = time.time,
+                 memo_size: int = 32) -> None:
         self.db = db
         self.clock = clock
         self._ready = False
+        self.memo_size = memo_size
+        self._memo: OrderedDict[str, tuple[float, Any]] = OrderedDict()
 
     async def _ensure(self) -> None:
         if not self._ready:
@@ -92,12 +99,33 @@ class TTLCache:
     async def get_entry(self, key: str) -> CacheEntry | None:
         """The stored entry (fresh or expired), or None."""
         await self._ensure()
+        memo = self._memo.get(key)
+        if memo is not None:
+            row = await self.db.fetchone(
+                "SELECT stored_at, expires_at FROM espn_cache WHERE key = ?", (key,))
+            if row is not None and row["stored_at"] == memo[0]:
+                # another task may have evicted or dropped the key during the await
+                if key in self._memo:
+                    self._memo.move_to_end(key)
+                return CacheEntry(key=key, value=memo[1], stored_at=row["stored_at"],
+                                  expires_at=row["expires_at"], now=self.clock())
         row = await self.db.fetchone(
             "SELECT value, stored_at, expires_at FROM espn_cache WHERE key = ?", (key,))
         if row is None:
+            self._memo.pop(key, None)
             return None
-        return CacheEntry(key=key, value=json.loads(row["value"]), stored_at=row["stored_at"],
+        value = json.loads(row["value"])
+        self._remember(key, row["stored_at"], value)
+        return CacheEntry(key=key, value=value, stored_at=row["stored_at"],
                           expires_at=row["expires_at"], now=self.clock())
+
+    def _remember(self, key: str, stored_at: float, value: Any) -> None:
+        if self.memo_size <= 0:
+            return
+        self._memo[key] = (stored_at, value)
+        self._memo.move_to_end(key)
+        while len(self._memo) > self.memo_size:
+            self._memo.popitem(last=False)
 
     async def get(self, key: str) -> Any | None:
         """The value when present and fresh, else None."""
@@ -109,6 +137,7 @@ class TTLCache:
         await self._ensure()
         now = self.clock()
         expires = None if ttl is None else now + ttl
+        self._memo.pop(key, None)  # the stored copy is re-read (and decoded) once
         await self.db.execute(
             "INSERT INTO espn_cache(key, value, stored_at, expires_at) VALUES (?, ?, ?, ?) "
             "ON CONFLICT(key) DO UPDATE SET value = excluded.value, "
@@ -119,11 +148,14 @@ class TTLCache:
     async def delete(self, key: str) -> None:
         """Remove one key."""
         await self._ensure()
+        self._memo.pop(key, None)
         await self.db.execute("DELETE FROM espn_cache WHERE key = ?", (key,))
 
     async def invalidate_prefix(self, prefix: str) -> int:
         """Remove every key starting with `prefix`; returns how many."""
         await self._ensure()
+        for k in [k for k in self._memo if k.startswith(prefix)]:
+            del self._memo[k]
         like = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
         return await self.db.execute(
             "DELETE FROM espn_cache WHERE key LIKE ? ESCAPE '\\'", (like,))

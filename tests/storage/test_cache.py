@@ -134,3 +134,67 @@ async def test_not_found_is_never_masked_by_stale_copy(cache) -> None:
     with pytest.raises(EspnNotFound):
         await client.get_player_cards([3934672])
     await client.aclose()
+
+
+async def test_decoded_values_are_reused_until_the_row_changes(cache, monkeypatch) -> None:
+    """A hit reuses the decoded value while `stored_at` is unchanged; a write (by this cache,
+    another cache on the same file, a delete or an invalidation) is always seen."""
+    import storage.cache as mod
+
+    c, clock = cache
+    decodes = 0
+    real_loads = mod.json.loads
+
+    def counting_loads(text: str) -> object:
+        nonlocal decodes
+        decodes += 1
+        return real_loads(text)
+
+    monkeypatch.setattr(mod.json, "loads", counting_loads)
+    await c.set("espn:x:big", {"v": 1}, 45)
+    first = (await c.get_entry("espn:x:big")).value
+    again = (await c.get_entry("espn:x:big")).value
+    assert first == {"v": 1} and again is first and decodes == 1
+    clock.t += 50  # expired entries are served from memory too (stale-while-error)
+    assert not (await c.get_entry("espn:x:big")).fresh and decodes == 1
+
+    other = TTLCache(c.db, clock=lambda: clock.t + 1)  # another writer on the same file
+    await other.set("espn:x:big", {"v": 2}, 45)
+    assert (await c.get_entry("espn:x:big")).value == {"v": 2} and decodes == 2
+    await c.set("espn:x:big", {"v": 3}, 45)
+    assert (await c.get_entry("espn:x:big")).value == {"v": 3}
+    await c.invalidate_prefix("espn:x:")
+    assert await c.get_entry("espn:x:big") is None
+    await other.set("espn:x:big", {"v": 4}, 45)
+    await c.delete("espn:x:big")
+    assert await c.get_entry("espn:x:big") is None
+
+
+async def test_memo_is_bounded(cache) -> None:
+    c, _clock = cache
+    c.memo_size = 3
+    for i in range(10):
+        await c.set(f"espn:k:{i}", i, 45)
+        assert (await c.get_entry(f"espn:k:{i}")).value == i
+    assert list(c._memo) == ["espn:k:7", "espn:k:8", "espn:k:9"]
+
+
+async def test_memo_dropped_by_another_task_during_the_lookup(cache) -> None:
+    """The key leaves the memo (eviction, a write) while a reader awaits its row: the reader
+    still answers (a load run hit KeyError here)."""
+    c, _clock = cache
+    await c.set("espn:x:k", {"v": 1}, 45)
+    assert (await c.get_entry("espn:x:k")).value == {"v": 1}  # now memoised
+    real = c.db.fetchone
+
+    async def fetch_and_evict(sql: str, params: tuple = ()) -> object:
+        row = await real(sql, params)
+        c._memo.clear()  # what a concurrent set()/eviction does during the await
+        return row
+
+    c.db.fetchone = fetch_and_evict  # type: ignore[method-assign]
+    try:
+        entry = await c.get_entry("espn:x:k")
+    finally:
+        c.db.fetchone = real  # type: ignore[method-assign]
+    assert entry is not None and entry.value == {"v": 1}
