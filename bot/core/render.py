@@ -65,6 +65,12 @@ def parse_custom_id(custom_id: str) -> ClickId | None:
 
 # ---------------------------------------------------------------------- text
 
+def clip(text: str, limit: int) -> str:
+    """Cut `text` to at most `limit` characters, marking the cut with an ellipsis."""
+    text = text or ""
+    return text if len(text) <= limit else text[: max(0, limit - 1)] + "…"
+
+
 def split_text(text: str, limit: int) -> list[str]:
     """Split text into chunks of at most `limit` chars, preferring paragraph, line, then
     word boundaries. Never returns an empty list."""
@@ -251,7 +257,7 @@ def render_answer(text: str, report: dict[str, Any] | None, *, offline: bool,
 
 
 __all__ = [
-    "ACTIONS", "ClickId", "CUSTOM_ID_RE", "MAX_MOVE_BUTTONS", "conflicts", "decided_footer", "is_player_report",
+    "ACTIONS", "ClickId", "CUSTOM_ID_RE", "MAX_MOVE_BUTTONS", "clip", "conflicts", "decided_footer", "is_player_report",
     "make_custom_id", "move_label", "parse_custom_id", "progress_text", "render_answer",
     "render_approval", "render_report", "split_text",
 ]

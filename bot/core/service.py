@@ -44,6 +44,7 @@ from bot.core.lineup import daily_lineup_message
 from bot.core.models import OutgoingMessage, ThreadRef, UserRef
 from bot.core.progress import ProgressEditor, WorkspaceBudget, post_retrying
 from bot.core.render import (
+    clip,
     conflicts,
     move_label,
     parse_custom_id,
@@ -485,7 +486,7 @@ class ChatCore:
         request leaves no thread behind."""
         if thread.thread_id:
             return thread
-        shown = text if len(text) <= 200 else text[:199] + "…"
+        shown = clip(text, 200)
         start = getattr(surface, "start_thread", None)
         if start is not None:  # the adapter already shows the request (Discord command)
             made = await start(thread, (title or shown)[:90])

@@ -15,7 +15,7 @@ from typing import Any
 
 import discord
 
-from bot.core.render import CUSTOM_ID_RE
+from bot.core.render import CUSTOM_ID_RE, clip
 
 CONTENT_MAX = 2000
 EMBEDS_PER_MESSAGE = 10
@@ -41,12 +41,6 @@ _COLORS = {
 }
 _STYLES = {"primary": discord.ButtonStyle.primary, "danger": discord.ButtonStyle.danger,
            "secondary": discord.ButtonStyle.secondary, "success": discord.ButtonStyle.success}
-
-
-def clip(text: str, limit: int) -> str:
-    """Cut `text` to at most `limit` characters, marking the cut with an ellipsis."""
-    text = text or ""
-    return text if len(text) <= limit else text[: max(0, limit - 1)] + "…"
 
 
 def split_text(text: str, limit: int = CONTENT_MAX) -> list[str]:

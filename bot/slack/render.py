@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from bot.core.render import CUSTOM_ID_RE
+from bot.core.render import CUSTOM_ID_RE, clip
 
 SECTION_TEXT_MAX = 3000
 FIELD_TEXT_MAX = 2000
@@ -25,12 +25,6 @@ FALLBACK_TEXT_MAX = 3000
 
 # Core button ids fv:<action>:<card_id>[:<move index>] (bolt matches action_id with search).
 ACTION_ID_PATTERN = CUSTOM_ID_RE
-
-
-def clip(text: str, limit: int) -> str:
-    """Cut to at most `limit` chars with an ellipsis."""
-    text = text or ""
-    return text if len(text) <= limit else text[: max(0, limit - 1)] + "…"
 
 
 def split_text(text: str, limit: int = SECTION_TEXT_MAX) -> list[str]:
