@@ -1,0 +1,134 @@
+"""The typed request one chat message (or slash command) becomes.
+
+    req = understand(text, ctx)           # agents.understanding.understand
+    req.intent, req.players, req.day ...  # every graph and command reads this
+
+A `Request` is a pydantic model so it crosses layers typed and stays JSON-able for graph
+state and checkpoints (`req.model_dump(mode="json")` / `Request.model_validate(d)`).
+Slash commands build it directly (`Request.command(...)`): no round trip through English.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+
+class Intent(StrEnum):
+    """What a member asks for. Each intent has exactly one answer path."""
+
+    HELP = "help"                                  # hi / what can you do / how do I approve
+    PLAYER_RESEARCH = "player_research"            # status, injury, news, playing tonight
+    PLAYER_FORM = "player_form"                    # how has X been playing, game logs
+    PLAYER_DECISION = "player_decision"            # should I drop / start / hold / sit X
+    FREE_AGENT_SCAN = "free_agent_scan"            # best free agents, who is on waivers
+    STREAMING = "streaming"                        # who do I stream (moves card)
+    MATCHUP_STATUS = "matchup_status"              # score, am I winning, projection
+    MATCHUP_ANALYSIS = "matchup_analysis"          # review / optimize my matchup (moves card)
+    LINEUP_OPTIMIZATION = "lineup_optimization"    # who do I start today / tmrw / Thursday
+    INJURY_REEVALUATION = "injury_reevaluation"    # my guard is DTD: hold or stream?
+    EXPLICIT_MOVE = "explicit_move"                # drop X for Y / pick up Y / add the top one
+    STANDINGS = "standings"                        # standings, league activity
+    ROSTER = "roster"                              # who is on my / my opponent's team
+    SCHEDULE = "schedule"                          # how many games left this week
+    GENERAL_ADVICE = "general_advice"              # open league question (model + tools)
+    OUT_OF_SCOPE = "out_of_scope"                  # weather, poems, other sports
+
+
+#: Intents answered by the matchup optimizer graph (an approval card may follow).
+OPTIMIZER_INTENTS: frozenset[Intent] = frozenset({
+    Intent.MATCHUP_ANALYSIS, Intent.STREAMING, Intent.LINEUP_OPTIMIZATION,
+    Intent.EXPLICIT_MOVE})
+#: Intents that need the member's linked team.
+TEAM_INTENTS: frozenset[Intent] = frozenset({
+    Intent.MATCHUP_ANALYSIS, Intent.STREAMING, Intent.LINEUP_OPTIMIZATION,
+    Intent.EXPLICIT_MOVE, Intent.MATCHUP_STATUS, Intent.INJURY_REEVALUATION,
+    Intent.ROSTER, Intent.SCHEDULE})
+
+ResolutionStatus = Literal["resolved", "ambiguous", "not_found"]
+Source = Literal["command", "semantic", "model", "context", "rules", "clarified"]
+Action = Literal["drop", "start", "sit", "hold", "add", "trade", "stream"]
+
+
+class PlayerRef(BaseModel):
+    """A player named in a message, as written (`words`) and as resolved."""
+
+    words: str
+    status: ResolutionStatus
+    player_id: int | None = None
+    name: str | None = None
+    candidates: list[str] = Field(default_factory=list)  # ambiguous / not found: close names
+
+    @property
+    def resolved(self) -> bool:
+        """True when exactly one league player is meant."""
+        return self.status == "resolved" and self.player_id is not None
+
+
+class TeamRef(BaseModel):
+    """Whose team: mine (default), my opponent's, or another fantasy team by name."""
+
+    kind: Literal["mine", "opponent", "other"] = "mine"
+    name: str | None = None
+    team_id: int | None = None
+
+
+class DayRef(BaseModel):
+    """A day the message is about: `word` as written ("tmrw"), `date` ISO, or the week."""
+
+    word: str
+    date: str | None = None          # YYYY-MM-DD (None for "this week")
+    week: bool = False               # "this week", "rest of the week"
+
+
+class MoveRef(BaseModel):
+    """An explicit move: "drop simmons for coby white", "pick up X", "add the top one"."""
+
+    drop: PlayerRef | None = None
+    add: PlayerRef | None = None
+    add_list_index: int | None = None   # "add the top one" -> 0 (into Request.list_ref's list)
+
+
+class Request(BaseModel):
+    """One understood message. JSON-able; safe to store in graph state."""
+
+    text: str = ""
+    intent: Intent
+    confidence: float = 1.0
+    source: Source = "rules"
+    players: list[PlayerRef] = Field(default_factory=list)
+    team: TeamRef = Field(default_factory=TeamRef)
+    categories: list[str] = Field(default_factory=list)   # ESPN names: PTS REB AST STL BLK 3PM FG% FT% TO
+    day: DayRef | None = None
+    position: str | None = None        # PG SG SF PF C G F
+    count: int | None = None           # "last 5 games", "top 3"
+    action: Action | None = None       # should I drop / start / hold X
+    move: MoveRef | None = None
+    list_ref: int | None = None        # "the second guy" -> 1 (index into the last list shown)
+    followup: bool = False             # inherited context from the previous turn
+    alternatives: list[Intent] = Field(default_factory=list)  # runner-up intents (clarify)
+    clarify: bool = False              # below the confidence margin: ask, don't guess
+
+    @classmethod
+    def command(cls, intent: Intent, **fields: object) -> Request:
+        """A request built directly by a slash command (confidence 1, source "command")."""
+        return cls(intent=intent, source="command", confidence=1.0, **fields)  # type: ignore[arg-type]
+
+    @property
+    def player(self) -> PlayerRef | None:
+        """The first player named, if any."""
+        return self.players[0] if self.players else None
+
+    def resolved_players(self) -> list[PlayerRef]:
+        """Players that resolved to exactly one league player."""
+        return [p for p in self.players if p.resolved]
+
+    def unresolved_players(self) -> list[PlayerRef]:
+        """Players named that are ambiguous or not in the league."""
+        return [p for p in self.players if not p.resolved]
+
+
+__all__ = ["Action", "DayRef", "Intent", "MoveRef", "OPTIMIZER_INTENTS", "PlayerRef",
+           "Request", "ResolutionStatus", "Source", "TEAM_INTENTS", "TeamRef"]
