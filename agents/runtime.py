@@ -35,6 +35,8 @@ from agents.shared.llm import OfflineChatModel, is_offline, make_model, with_off
 from agents.shared.tool_registry import player_pool
 from agents.shared.types import Answer, ApprovalRequest, Event, Notice, Progress
 from agents.supervisor.graph import build_supervisor_graph, optimizer_builder
+from agents.understanding.league_context import command_request
+from agents.understanding.request import Intent, Request
 from fantasy.espn.errors import EspnAccessDenied, EspnError, EspnNotFound
 from storage.checkpoints import CheckpointStore, RunRecord
 
@@ -233,9 +235,15 @@ class FanViseRuntime:
     # ------------------------------------------------------------------ ask
 
     async def ask(self, conversation_id: str, text: str, *, user_id: str,
-                  team_id: int | None = None) -> AsyncIterator[Event]:
-        """One chat turn: Progress*, then ApprovalRequest or Answer (Notice on error)."""
+                  team_id: int | None = None,
+                  request: Request | None = None) -> AsyncIterator[Event]:
+        """One chat turn: Progress*, then ApprovalRequest or Answer (Notice on error).
+
+        `request` is an already understood request (a slash command, a clicked offer): the
+        supervisor then skips understanding `text` (which is still stored as the message)."""
         text = (text or "").strip()
+        if not text and request is not None:
+            text = request.text or request.intent.value.replace("_", " ")
         if not text:
             yield Notice("Ask me something, e.g. \"Review my matchup\" or \"help\".")
             return
@@ -246,8 +254,10 @@ class FanViseRuntime:
         async with self._conv_locks[conversation_id]:
             try:
                 sup = self._supervisor(deps)
-                async for ev in self._stream(sup, {"messages": [HumanMessage(content=text)],
-                                                   "user_id": user_id},
+                inp = {"messages": [HumanMessage(content=text)], "user_id": user_id,
+                       "request_in": (request.model_dump(mode="json")
+                                      if request is not None else None)}
+                async for ev in self._stream(sup, inp,
                                              conversation_id, durability="exit", sink=[]):
                     yield ev
                 values = (await sup.aget_state(_cfg(conversation_id))).values
@@ -271,7 +281,10 @@ class FanViseRuntime:
                              intent=str(values.get("intent") or ""),
                              report=values.get("report"),
                              offline=self.offline or bool(values.get("model_fallback")),
-                             tool_calls=list(values.get("tool_calls") or []))
+                             tool_calls=list(values.get("tool_calls") or []),
+                             offers=[str(o.get("label") or "")
+                                     for o in values.get("offers") or []],
+                             offers_id=str(values.get("offers_id") or ""))
                 return
         async for ev in self._start_run(conversation_id, delegate, deps, user_id):
             yield ev
@@ -287,7 +300,7 @@ class FanViseRuntime:
         await self.store.record_run(run_tid, conversation_id, status="running",
                                     requester=user_id, team_id=deps.my_team_id, intent=intent)
         inp = {"request": str(delegate.get("request") or ""), "intent": intent,
-               "requester_id": user_id,
+               "requester_id": user_id, "request_obj": delegate.get("request_obj"),
                "focus_categories": list(delegate.get("focus_categories") or []),
                "day": delegate.get("day")}
         async with self._run_locks[run_tid]:
@@ -369,6 +382,34 @@ class FanViseRuntime:
             await self.store.prune_thread(thread_id, drop_subgraphs=RUN_MARK not in thread_id)
         except Exception as exc:  # noqa: BLE001
             log.warning("prune of a thread failed: %s", type(exc).__name__)
+
+    async def offered_request(self, conversation_id: str, offers_id: str,
+                              index: int) -> tuple[str, Request] | None:
+        """(label, request) of offer `index` of the conversation's last answer, or None when
+        the offers were replaced by a newer answer (a stale button) or do not exist."""
+        try:
+            values = (await self._supervisor(self._deps(None)).aget_state(
+                _cfg(conversation_id))).values or {}
+        except Exception as exc:  # noqa: BLE001 - a bad id is a stale button, not a crash
+            log.warning("could not read offers of a conversation: %s", type(exc).__name__)
+            return None
+        offers = values.get("offers") or []
+        if not offers_id or values.get("offers_id") != offers_id \
+                or not 0 <= index < len(offers):
+            return None
+        try:
+            return (str(offers[index].get("label") or ""),
+                    Request.model_validate(offers[index].get("request") or {}))
+        except ValueError:
+            return None
+
+    async def command_request(self, intent: Intent, *, args: str = "",
+                              player: str | None = None,
+                              team_id: int | None = None) -> Request:
+        """A slash command's request, built directly: the intent is the command's, the
+        entities (categories, position, day) come from its argument and `player` is
+        resolved by the league's player resolver."""
+        return await command_request(self._deps(team_id), intent, args=args, player=player)
 
     # ------------------------------------------------------------------ decide
 

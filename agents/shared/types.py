@@ -46,6 +46,8 @@ class Answer:
     report: dict[str, Any] | None = None
     offline: bool = False
     tool_calls: list[str] = field(default_factory=list)
+    offers: list[str] = field(default_factory=list)  # follow-up buttons (labels), in order
+    offers_id: str = ""  # with an index, names an offer: runtime.offered_request(...)
     kind: Literal["answer"] = "answer"
 
 

@@ -1,16 +1,19 @@
-"""Supervisor graph: classify_intent -> (help | player research | delegate | agent <-> tools)
--> synthesize.
+"""Supervisor graph: classify_intent -> one answer path per intent -> synthesize.
 
-    graph = build_supervisor_graph(deps, checkpointer=saver, player_names=names)
+    graph = build_supervisor_graph(deps, checkpointer=saver)
 
-* Known workflows are deterministic: player research runs the player-research subgraph;
-  matchup_analysis / lineup_optimization / streaming / injury_reevaluation / free_agent_scan
-  are *delegated*: the turn ends with `state["delegate"]` set and the runtime starts the
-  matchup optimizer on its own run thread (so a later chat message never discards a pending
-  approval). When a workflow graph is not installed the agent loop answers instead.
-* Open questions use the agent <-> tools loop with middleware: bounded history, a dynamic
-  system prompt from the matchup, tool filtering (no roster tools before a team is linked),
-  at most MAX_TOOL_CALLS tool calls and a circuit breaker after 5 consecutive tool errors.
+* `classify_intent` understands the message once, into a typed `Request`
+  (agents.understanding: one structured model call when a model is configured, else the
+  offline semantic router); a slash command or a clicked offer arrives already understood
+  (`request_in`). Follow-ups read the previous turn's request and list from the state.
+* Routes (`ROUTES`): clarify (below the confidence margin: 2-3 offers), unresolved (a player
+  not found or ambiguous: say so or ask which), which_player, needs_team, answer (a
+  deterministic builder of agents.answers per intent), research (the player-research
+  subgraph), delegate (matchup_analysis / streaming / lineup / explicit move: the turn ends
+  with `state["delegate"]` set and the runtime starts the matchup optimizer on its own run
+  thread), and agent (open questions: the agent <-> tools loop with middleware: bounded
+  history, a dynamic system prompt, tool filtering, at most MAX_TOOL_CALLS tool calls and a
+  circuit breaker after 5 consecutive tool errors).
 """
 
 from __future__ import annotations
@@ -18,23 +21,26 @@ from __future__ import annotations
 import importlib
 import json
 import logging
-from collections.abc import Callable, Sequence
+import uuid
+from collections.abc import Callable
 from typing import Any
 
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
 from langgraph.config import get_stream_writer
 from langgraph.graph import END, START, StateGraph
 
+from agents.answers import answer_for, has_answer
+from agents.answers.clarify import (
+    PLAYER_INTENTS,
+    clarify_reply,
+    unresolved_reply,
+    which_player_reply,
+)
+from agents.answers.types import Reply
 from agents.shared.deps import AgentDeps
 from agents.shared.llm import (
-    HELP_TEXT,
     OfflineChatModel,
-    classify_intent,
-    extract_categories,
-    extract_day,
     is_offline,
-    name_candidate,
-    recent_player,
     render_tool_result,
     with_offline_note,
 )
@@ -50,6 +56,7 @@ from agents.shared.middleware import (
 )
 from agents.shared.tool_registry import FanviseTools, build_tools, error_result
 from agents.supervisor.prompts import (
+    ANSWER_PROGRESS,
     BREAKER_ANSWER,
     MODEL_DOWN_NOTE,
     NEEDS_TEAM_ANSWER,
@@ -58,11 +65,24 @@ from agents.supervisor.prompts import (
     TOOL_BUDGET_ANSWER,
 )
 from agents.supervisor.state import TURN_DEFAULTS, SupervisorState
+from agents.understanding import understand, understand_with_model
+from agents.understanding.league_context import (
+    league_resolver,
+    resolve_names,
+    understanding_context,
+)
+from agents.understanding.request import (
+    OPTIMIZER_INTENTS,
+    TEAM_INTENTS,
+    Intent,
+    PlayerRef,
+    Request,
+)
 
 log = logging.getLogger(__name__)
 
-OPTIMIZER_INTENTS = frozenset({"matchup_analysis", "lineup_optimization", "streaming",
-                               "injury_reevaluation", "free_agent_scan"})
+ROUTES = ("clarify", "unresolved", "which_player", "needs_team", "answer", "research",
+          "delegate", "agent")
 
 
 def load_workflow_builder(module: str, name: str) -> Callable[..., Any] | None:
@@ -112,62 +132,130 @@ def _json(content: Any) -> Any:
     return content
 
 
+def unresolved_refs(request: Request) -> list[PlayerRef]:
+    """The players a request depends on that are not found or ambiguous."""
+    refs = list(request.unresolved_players())
+    if request.move is not None:
+        for ref in (request.move.drop, request.move.add):
+            if ref is not None and not ref.resolved and ref not in refs:
+                refs.append(ref)
+    return refs
+
+
+def route_for(request: Request, *, team_linked: bool, can_delegate: bool,
+              can_research: bool) -> str:
+    """Which path answers a request (one of ROUTES)."""
+    intent = request.intent
+    if request.clarify:
+        return "clarify"
+    if (intent in PLAYER_INTENTS or intent == Intent.EXPLICIT_MOVE) and unresolved_refs(request):
+        return "unresolved"
+    if intent in PLAYER_INTENTS and not request.resolved_players():
+        return "which_player"
+    if intent in TEAM_INTENTS and not team_linked:
+        return "needs_team"
+    if intent in OPTIMIZER_INTENTS:
+        return "delegate" if can_delegate else "agent"
+    if intent == Intent.PLAYER_RESEARCH:
+        return "research" if can_research else "agent"
+    if has_answer(intent):
+        return "answer"
+    return "agent"
+
+
+def reply_update(reply: Reply) -> dict[str, Any]:
+    """State update for a deterministic reply (answer, report, offers, listed players)."""
+    out: dict[str, Any] = {
+        "messages": [AIMessage(content=reply.text)], "answer": reply.text,
+        "report": reply.report, "tool_calls": list(reply.tool_calls),
+        "offers": [o.model_dump(mode="json") for o in reply.offers],
+        "offers_id": uuid.uuid4().hex[:12] if reply.offers else ""}
+    if reply.listed:
+        out["last_list"] = [p.model_dump(mode="json") for p in reply.listed]
+    return out
+
+
+def _request(state: SupervisorState) -> Request:
+    return Request.model_validate(state.get("request") or {"intent": Intent.HELP})
+
+
 def build_supervisor_graph(deps: AgentDeps, *, checkpointer: Any = None,
-                           player_names: Sequence[str] = (),
-                           use_workflows: bool = True, can_delegate: bool | None = None) -> Any:
+                           player_names: Any = (), use_workflows: bool = True,
+                           can_delegate: bool | None = None) -> Any:
     """Compile the supervisor for `deps` (tools, model and workflow graphs bound to it).
 
-    `use_workflows=False` forces the agent loop for every intent (tests, evaluation);
+    `use_workflows=False` forces the agent loop for every open intent (tests, evaluation);
     `can_delegate` overrides whether an optimizer is available to delegate to.
+    `player_names` is accepted for compatibility (names come from the league resolver).
     """
     model = deps.model
     offline = is_offline(model)
     tools = build_tools(deps)
     impl = FanviseTools(deps)
-    names = list(player_names)
     build_research = research_builder() if use_workflows else None
     if can_delegate is None:
         can_delegate = optimizer_builder() is not None
     can_delegate = use_workflows and can_delegate
     team_linked = deps.my_team_id is not None
-    fallback = OfflineChatModel(player_names=names)
+    fallback = OfflineChatModel(player_names=list(player_names or ()))
 
     async def classify(state: SupervisorState) -> dict[str, Any]:
         _progress("classify")
         text = _last_human_text(state)
-        earlier = [m for m in state.get("messages") or [] if isinstance(m, HumanMessage)][:-1]
-        # "When is he expected back?": he = the player of the previous turns
-        context_player = recent_player(earlier, names, report=state.get("report"))
-        intent, player = classify_intent(text, names, context_player=context_player)
-        if intent == "help":
-            route = "help"
-        elif intent in OPTIMIZER_INTENTS and not team_linked:
-            route = "needs_team"
-        elif intent in OPTIMIZER_INTENTS and can_delegate:
-            route = "delegate"
-        elif intent == "player_research" and build_research is not None:
-            route = "research"
+        given = state.get("request_in")
+        if given:
+            request = Request.model_validate(given)
+            if not request.text:
+                request = request.model_copy(update={"text": text})
         else:
-            route = "agent"
+            ctx = await understanding_context(deps, last=state.get("last_request"),
+                                              last_list=state.get("last_list") or ())
+            if offline:
+                request = understand(text, ctx)
+            else:
+                request = await understand_with_model(text, ctx, model)
+        route = route_for(request, team_linked=team_linked, can_delegate=can_delegate,
+                          can_research=build_research is not None)
         removed = compact_stored(list(state.get("messages") or []))
-        return {**TURN_DEFAULTS, "intent": intent, "route": route,
-                **({"messages": removed} if removed else {}),
-                "player_name": player or name_candidate(text),
-                "focus_categories": extract_categories(text), "day": extract_day(text)}
+        player = request.resolved_players()[0] if request.resolved_players() else None
+        return {**TURN_DEFAULTS, "request_in": None,
+                "request": request.model_dump(mode="json"), "intent": request.intent.value,
+                "route": route, **({"messages": removed} if removed else {}),
+                "player_name": player.name if player else None,
+                "focus_categories": list(request.categories),
+                "day": (request.day.date or request.day.word) if request.day else None}
 
-    async def help_node(state: SupervisorState) -> dict[str, Any]:
-        text = with_offline_note(HELP_TEXT) if offline else HELP_TEXT
-        return {"messages": [AIMessage(content=text)], "answer": text}
+    async def clarify(state: SupervisorState) -> dict[str, Any]:
+        return reply_update(clarify_reply(_request(state)))
+
+    async def unresolved(state: SupervisorState) -> dict[str, Any]:
+        request = _request(state)
+        refs = unresolved_refs(request)
+        names = [n for r in refs for n in r.candidates]
+        resolver = await league_resolver(deps)
+        return reply_update(unresolved_reply(request, refs, resolve_names(resolver, names)))
+
+    async def which_player(state: SupervisorState) -> dict[str, Any]:
+        return reply_update(which_player_reply(_request(state)))
 
     async def needs_team(state: SupervisorState) -> dict[str, Any]:
         return {"messages": [AIMessage(content=NEEDS_TEAM_ANSWER)], "answer": NEEDS_TEAM_ANSWER}
+
+    async def answer_node(state: SupervisorState) -> dict[str, Any]:
+        request = _request(state)
+        text = ANSWER_PROGRESS.get(request.intent.value)
+        if text:
+            get_stream_writer()({"stage": "answer", "text": text})
+        reply = await answer_for(request.intent)(deps, request)
+        return reply_update(reply)
 
     async def research(state: SupervisorState) -> dict[str, Any]:
         _progress("research", player=state.get("player_name") or "the player")
         assert build_research is not None
         graph = build_research(deps)
         out = await graph.ainvoke({"query": _last_human_text(state),
-                                   "player_name": state.get("player_name")})
+                                   "player_name": state.get("player_name"),
+                                   "request_obj": state.get("request")})
         answer = str(out.get("answer") or "")
         return {"messages": [AIMessage(content=answer)], "answer": answer,
                 "report": out.get("report"), "tool_calls": list(out.get("tool_calls") or []),
@@ -177,8 +265,10 @@ def build_supervisor_graph(deps: AgentDeps, *, checkpointer: Any = None,
         return {"delegate": {
             "workflow": "matchup_optimizer", "intent": state.get("intent", ""),
             "request": _last_human_text(state), "requester_id": state.get("user_id", ""),
+            "request_obj": state.get("request"),
             "focus_categories": list(state.get("focus_categories") or []),
-            "day": state.get("day")}}
+            "day": state.get("day")},
+            "last_request": state.get("request")}
 
     async def agent(state: SupervisorState) -> dict[str, Any]:
         update: dict[str, Any] = {}
@@ -301,12 +391,19 @@ def build_supervisor_graph(deps: AgentDeps, *, checkpointer: Any = None,
             answer = with_offline_note(f"{MODEL_DOWN_NOTE}\n{answer}")
         elif offline:
             answer = with_offline_note(answer)
-        return {"answer": answer, "espn_down": _espn_down(state)}
+        update: dict[str, Any] = {"answer": answer, "espn_down": _espn_down(state)}
+        request = state.get("request")
+        if request and state.get("route") not in ("clarify", "which_player"):
+            update["last_request"] = request
+        return update
 
     b = StateGraph(SupervisorState)
     b.add_node("classify_intent", classify)
-    b.add_node("help", help_node)
+    b.add_node("clarify", clarify)
+    b.add_node("unresolved", unresolved)
+    b.add_node("which_player", which_player)
     b.add_node("needs_team", needs_team)
+    b.add_node("answer", answer_node)
     b.add_node("player_research", research)
     b.add_node("delegate", delegate)
     b.add_node("agent", agent)
@@ -316,16 +413,18 @@ def build_supervisor_graph(deps: AgentDeps, *, checkpointer: Any = None,
     b.add_node("synthesize", synthesize)
     b.add_edge(START, "classify_intent")
     b.add_conditional_edges("classify_intent", lambda s: s["route"], {
-        "help": "help", "needs_team": "needs_team", "research": "player_research",
+        "clarify": "clarify", "unresolved": "unresolved", "which_player": "which_player",
+        "needs_team": "needs_team", "answer": "answer", "research": "player_research",
         "delegate": "delegate", "agent": "agent"})
     b.add_conditional_edges("agent", after_agent, ["tools", "tool_budget", "synthesize"])
     b.add_conditional_edges("tools", after_tools, ["agent", "circuit_breaker"])
-    for n in ("help", "needs_team", "player_research", "tool_budget", "circuit_breaker"):
+    for n in ("clarify", "unresolved", "which_player", "needs_team", "answer",
+              "player_research", "tool_budget", "circuit_breaker"):
         b.add_edge(n, "synthesize")
     b.add_edge("delegate", END)
     b.add_edge("synthesize", END)
     return b.compile(checkpointer=checkpointer, name="supervisor")
 
 
-__all__ = ["OPTIMIZER_INTENTS", "build_supervisor_graph", "load_workflow_builder",
-           "optimizer_builder", "research_builder"]
+__all__ = ["ROUTES", "build_supervisor_graph", "load_workflow_builder", "optimizer_builder",
+           "reply_update", "research_builder", "route_for", "unresolved_refs"]

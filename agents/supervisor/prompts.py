@@ -26,5 +26,19 @@ PROGRESS = {
     "synthesize": "Writing the answer...",
 }
 
-__all__ = ["BREAKER_ANSWER", "MODEL_DOWN_NOTE", "NEEDS_TEAM_ANSWER", "PROGRESS", "SYSTEM_BASE",
+
+
+#: Progress line of a deterministic answer, per intent.
+ANSWER_PROGRESS = {
+    "matchup_status": "Projecting your matchup...",
+    "standings": "Reading the standings and league activity...",
+    "free_agent_scan": "Ranking free agents for the rest of the matchup...",
+    "player_form": "Reading his game log...",
+    "player_decision": "Weighing status, form and games this week...",
+    "injury_reevaluation": "Checking your injured players...",
+    "roster": "Reading the roster...",
+    "schedule": "Counting games left...",
+}
+
+__all__ = ["ANSWER_PROGRESS", "BREAKER_ANSWER", "MODEL_DOWN_NOTE", "NEEDS_TEAM_ANSWER", "PROGRESS", "SYSTEM_BASE",
            "TOOL_BUDGET_ANSWER"]

@@ -10,16 +10,20 @@ from typing_extensions import TypedDict
 
 
 class SupervisorState(TypedDict, total=False):
-    """One conversation (chat thread). Per-turn fields are reset by `classify_intent`."""
+    """One conversation (chat thread). Per-turn fields are reset by `classify_intent`;
+    `last_request`, `last_list` and `offers` persist so follow-ups have context."""
 
     messages: Annotated[list[AnyMessage], add_messages]
     user_id: str
+    # input of a turn that is already understood (a slash command or a clicked offer)
+    request_in: dict[str, Any] | None
     # per turn
+    request: dict[str, Any] | None  # agents.understanding.Request as JSON
     intent: str
     player_name: str | None
     focus_categories: list[str]
     day: str | None
-    route: str                     # help | research | delegate | needs_team | agent
+    route: str                     # see agents.supervisor.graph.ROUTES
     delegate: dict[str, Any] | None  # workflow run the runtime must start on its own thread
     context: dict[str, Any]        # matchup context for the dynamic system prompt
     answer: str
@@ -31,14 +35,19 @@ class SupervisorState(TypedDict, total=False):
     stop_reason: str               # "" | tool_budget | circuit_breaker
     espn_down: bool                # every tool result of the turn was an ESPN failure
     model_fallback: bool           # the model failed; the offline model answered this turn
+    # across turns
+    last_request: dict[str, Any] | None   # the previous understood request (follow-ups)
+    last_list: list[dict[str, Any]]       # the last numbered player list shown
+    offers: list[dict[str, Any]]          # follow-up offers of the last answer (buttons)
+    offers_id: str                        # nonce of those offers (a stale button is refused)
 
 
 #: Values `classify_intent` resets at the start of every turn.
 TURN_DEFAULTS: dict[str, Any] = {
-    "player_name": None, "focus_categories": [], "day": None, "delegate": None,
-    "context": {}, "answer": "", "report": None, "tool_calls": [], "tool_call_count": 0,
-    "llm_calls": 0, "error_streak": 0, "stop_reason": "", "espn_down": False,
-    "model_fallback": False,
+    "request": None, "player_name": None, "focus_categories": [], "day": None,
+    "delegate": None, "context": {}, "answer": "", "report": None, "tool_calls": [],
+    "tool_call_count": 0, "llm_calls": 0, "error_streak": 0, "stop_reason": "",
+    "espn_down": False, "model_fallback": False, "offers": [], "offers_id": "",
 }
 
 __all__ = ["SupervisorState", "TURN_DEFAULTS"]

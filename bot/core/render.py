@@ -1,7 +1,8 @@
 """Turn runtime events and optimizer results into the neutral chat model (text + Cards).
 
 Adapters draw `Card`s; nothing here knows about Discord or Slack. Button ids follow the
-contract `fv:<approve|decline|approveall|declineall>:<card_id 12 hex>[:<move index>]`.
+contract `fv:<approve|decline|approveall|declineall>:<card_id 12 hex>[:<move index>]`;
+an answer's follow-up offers are `fv:do:<offers id 12 hex>:<offer index>`.
 """
 
 from __future__ import annotations
@@ -13,10 +14,12 @@ from typing import Any
 
 from bot.core.models import Button, Card, OutgoingMessage
 
-ACTIONS = ("approve", "decline", "approveall", "declineall")
+ACTIONS = ("approve", "decline", "approveall", "declineall", "do")
 CUSTOM_ID_RE = re.compile(
-    r"^fv:(?P<action>approve|decline|approveall|declineall):(?P<card_id>[0-9a-f]{12})"
+    r"^fv:(?P<action>approve|decline|approveall|declineall|do):(?P<card_id>[0-9a-f]{12})"
     r"(?::(?P<index>[0-9]{1,3}))?$")
+#: At most this many offer buttons under an answer.
+MAX_OFFERS = 5
 #: Per-move buttons are drawn for at most this many moves (Discord: 25 buttons per message).
 MAX_MOVE_BUTTONS = 10
 
@@ -57,7 +60,7 @@ def make_custom_id(action: str, card_id: str, index: int | None = None) -> str:
 def parse_custom_id(custom_id: str) -> ClickId | None:
     """Parse a button id; None when it is not one of ours."""
     m = CUSTOM_ID_RE.match(custom_id or "")
-    if not m:
+    if not m or (m["action"] == "do" and m["index"] is None):
         return None
     idx = m["index"]
     return ClickId(m["action"], m["card_id"], int(idx) if idx is not None else None)
@@ -239,10 +242,20 @@ def decided_footer(status: str, name: str) -> str:
 
 # ---------------------------------------------------------------------- answers
 
+def offer_buttons(offers_id: str, labels: Sequence[str]) -> list[Button]:
+    """Buttons for an answer's follow-up offers (`fv:do:<offers id>:<index>`)."""
+    if not offers_id or not labels:
+        return []
+    return [Button(clip(label, 80), make_custom_id("do", offers_id, i),
+                   "primary" if i == 0 else "secondary")
+            for i, label in enumerate(labels[:MAX_OFFERS])]
+
+
 def render_answer(text: str, report: dict[str, Any] | None, *, offline: bool,
-                  max_text: int) -> list[OutgoingMessage]:
+                  max_text: int, offers_id: str = "",
+                  offers: Sequence[str] = ()) -> list[OutgoingMessage]:
     """An answer as one or more messages: text split at `max_text`, a report card attached
-    to the last message."""
+    to the last message, and the follow-up offers as buttons under it."""
     body = text or ""
     if offline:
         body = body + "\n\n_(offline mode: no LLM key set, answers come from rules and data)_"
@@ -253,11 +266,14 @@ def render_answer(text: str, report: dict[str, Any] | None, *, offline: bool,
         if card.text and card.text.strip() in body:
             card.text = ""  # the answer already says it
         msgs[-1].cards.append(card)
+    buttons = offer_buttons(offers_id, offers)
+    if buttons:
+        msgs[-1].cards.append(Card(title="What next?", buttons=buttons))
     return msgs
 
 
 __all__ = [
     "ACTIONS", "ClickId", "CUSTOM_ID_RE", "MAX_MOVE_BUTTONS", "clip", "conflicts", "decided_footer", "is_player_report",
-    "make_custom_id", "move_label", "parse_custom_id", "progress_text", "render_answer",
+    "make_custom_id", "move_label", "offer_buttons", "parse_custom_id", "progress_text", "render_answer",
     "render_approval", "render_report", "split_text",
 ]

@@ -33,6 +33,7 @@ from typing import Any
 
 from agents.shared.llm import with_offline_note
 from agents.shared.types import Answer, ApprovalRequest, Notice, Progress
+from agents.understanding.request import Intent, Request
 from bot.core.errors import (
     ChatError,
     InvalidInput,
@@ -239,8 +240,8 @@ class ChatCore:
         if len(name) > 60 or not re.fullmatch(r"[A-Za-z][A-Za-z .'\-]*", name):
             raise InvalidInput("A player name has letters, spaces, dots, apostrophes and "
                                "hyphens only, e.g. `/player De'Aaron Fox`.")
-        await self._turn(surface, thread, user,
-                         f"How is {name} doing? Latest status and news.", title=name)
+        await self._command_turn(surface, thread, user, Intent.PLAYER_RESEARCH, player=name,
+                                 title=name)
 
     async def _cmd_optimize(self, surface: ChatSurface, thread: ThreadRef, user: UserRef,
                             args: dict[str, Any]) -> None:
@@ -248,10 +249,8 @@ class ChatCore:
         focus = focus.strip()
         if len(focus) > 200:
             raise InvalidInput("Keep the focus short, e.g. `/optimize AST STL`.")
-        text = "Review my matchup this week and optimize my roster with drop/add moves"
-        if focus:
-            text += f", focusing on {focus}"
-        await self._turn(surface, thread, user, text, title="Matchup moves")
+        await self._command_turn(surface, thread, user, Intent.MATCHUP_ANALYSIS, args=focus,
+                                 title="Matchup moves")
 
     async def _cmd_stream(self, surface: ChatSurface, thread: ThreadRef, user: UserRef,
                           args: dict[str, Any]) -> None:
@@ -259,11 +258,20 @@ class ChatCore:
         what = what.strip()
         if len(what) > 200:
             raise InvalidInput("Keep it short, e.g. `/stream C` or `/stream assists`.")
-        # `/stream C`: one-letter slots are not words the request parser can trust in free
-        # text, so name them (PG, SG, SF, PF are understood as they are).
+        # `/stream C`: a one-letter slot is a position here (in free text "c" is too short to
+        # trust), so name it for the entity reader (PG, SG, SF, PF are read as they are).
         what = " ".join(_SLOT_WORDS.get(w.lower(), w) for w in what.split())
-        text = "Find streamers to pick up for this week" + (f" for {what}" if what else "")
-        await self._turn(surface, thread, user, text, title="Streaming")
+        await self._command_turn(surface, thread, user, Intent.STREAMING, args=what,
+                                 title="Streaming")
+
+    async def _command_turn(self, surface: ChatSurface, thread: ThreadRef, user: UserRef,
+                            intent: Intent, *, args: str = "", player: str | None = None,
+                            title: str = "") -> None:
+        """A slash command's turn: its Request is built directly (no English round trip)."""
+        team_id = await self._team_for(user)
+        request = await self.runtime.command_request(intent, args=args, player=player,
+                                                     team_id=team_id)
+        await self._turn(surface, thread, user, request.text, title=title, request=request)
 
     async def _cmd_lineup(self, surface: ChatSurface, thread: ThreadRef, user: UserRef,
                           args: dict[str, Any]) -> None:
@@ -559,7 +567,7 @@ class ChatCore:
     # ------------------------------------------------------------------ turns
 
     async def _turn(self, surface: ChatSurface, thread: ThreadRef, user: UserRef, text: str,
-                    *, title: str = "") -> None:
+                    *, title: str = "", request: Request | None = None) -> None:
         if len(text) > MAX_QUESTION:
             raise InvalidInput(f"That is {len(text)} characters; keep questions under "
                                f"{MAX_QUESTION}.")
@@ -568,7 +576,7 @@ class ChatCore:
         thread = await self._ensure_thread(surface, thread, user, text, title or text)
         team_id = await self._team_for(user)
         events = self.runtime.ask(thread.conversation_id, text, user_id=user.user_id,
-                                  team_id=team_id)
+                                  team_id=team_id, request=request)
         editor, final = await self._stream_into(surface, thread, events, "Thinking…")
         await self._deliver(surface, thread, user, team_id, editor, final)
 
@@ -583,7 +591,8 @@ class ChatCore:
             elif isinstance(ev, Answer):
                 text = with_offline_note(ev.text) if ev.offline else ev.text
                 for m in render_answer(text, ev.report, offline=False,
-                                       max_text=surface.max_text):
+                                       max_text=surface.max_text, offers_id=ev.offers_id,
+                                       offers=ev.offers):
                     msgs.append((m, None))
             elif isinstance(ev, Notice):
                 icon = {"error": "⚠️ ", "warning": "⚠️ "}.get(ev.level, "ℹ️ ")
@@ -631,6 +640,18 @@ class ChatCore:
             except Exception:  # noqa: BLE001
                 log.warning("could not report the click failure")
 
+    async def _take_offer(self, surface: ChatSurface, thread: ThreadRef, user: UserRef,
+                          offers_id: str, index: int) -> None:
+        """A follow-up offer under an answer ("Look for moves", a clarifying choice): run the
+        request it carries as a new turn in the same thread."""
+        offer = await self.runtime.offered_request(thread.conversation_id, offers_id, index)
+        if offer is None:
+            await surface.ephemeral(thread, user, "That choice belongs to an earlier answer. "
+                                    "Ask again and pick from the newest one.")
+            return
+        label, request = offer
+        await self._turn(surface, thread, user, label or request.text, request=request)
+
     async def may_decide(self, card: CardRow, user: UserRef) -> bool:
         """The requester, or a user linked to the card's fantasy team in this league."""
         if user.platform == card.platform and user.user_id == card.requester_id:
@@ -646,6 +667,9 @@ class ChatCore:
         cid = parse_custom_id(custom_id)
         if cid is None:
             await surface.ephemeral(thread, user, "That button is not one of FanVise's.")
+            return
+        if cid.action == "do":
+            await self._take_offer(surface, thread, user, cid.card_id, cid.index or 0)
             return
         card = await self.db.get_card(cid.card_id)
         if card is None:

@@ -1,0 +1,113 @@
+"""The league side of understanding: the player resolver and context of a turn.
+
+    ctx = await understanding_context(deps, last=state_last_request, last_list=state_last_list)
+    request = understand(text, ctx)
+
+The resolver is built from the league's player pool (rostered players, free agents, ESPN's
+player list) and kept while the pool is unchanged, so a turn does not rebuild it.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import OrderedDict
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from agents.answers.types import ListedPlayer
+from agents.shared.deps import AgentDeps, load_context
+from agents.shared.tool_registry import player_pool
+from agents.understanding import UnderstandingContext, understand
+from agents.understanding.request import Intent, PlayerRef, Request
+from fantasy.espn.errors import EspnError
+from fantasy.player_resolver import NameMatch, PlayerResolver
+
+log = logging.getLogger(__name__)
+
+_RESOLVERS: OrderedDict[tuple[Any, ...], PlayerResolver] = OrderedDict()
+_MAX_RESOLVERS = 4
+
+
+async def league_resolver(deps: AgentDeps) -> PlayerResolver:
+    """The resolver over the league's player pool (cached per pool; empty if ESPN fails)."""
+    try:
+        pool = await player_pool(deps)
+    except EspnError as exc:
+        log.info("player pool unavailable (%s): resolving against no players",
+                 type(exc).__name__)
+        pool = []
+    key = (getattr(deps.espn, "league_id", None), getattr(deps.espn, "season", None),
+           tuple(sorted(p.id for p in pool)))
+    hit = _RESOLVERS.get(key)
+    if hit is not None:
+        _RESOLVERS.move_to_end(key)
+        return hit
+    resolver = PlayerResolver(pool)
+    _RESOLVERS[key] = resolver
+    while len(_RESOLVERS) > _MAX_RESOLVERS:
+        _RESOLVERS.popitem(last=False)
+    return resolver
+
+
+async def understanding_context(deps: AgentDeps, *, last: Mapping[str, Any] | None = None,
+                                last_list: Sequence[Mapping[str, Any]] = ()
+                                ) -> UnderstandingContext:
+    """Resolver, league date, scoring and team names, plus the previous turn's request and
+    list (follow-ups)."""
+    resolver = await league_resolver(deps)
+    scoring = "points"
+    teams: list[str] = []
+    try:
+        league = (await load_context(deps)).league
+        scoring = "points" if league.settings.is_points else "categories"
+        teams = [t.name for t in league.teams]
+    except EspnError as exc:
+        log.info("league unavailable for understanding (%s)", type(exc).__name__)
+    previous = None
+    if last:
+        try:
+            previous = Request.model_validate(dict(last))
+        except ValueError:
+            previous = None
+    listed = [ListedPlayer.model_validate(dict(x)) for x in last_list or ()]
+    return UnderstandingContext(resolver=resolver, today=deps.today_date(), scoring=scoring,
+                                team_names=teams, last=previous, last_list=listed)
+
+
+def player_ref(match: NameMatch) -> PlayerRef:
+    """A resolver match as the Request's PlayerRef."""
+    if match.status == "resolved" and match.player is not None:
+        return PlayerRef(words=match.words, status="resolved", player_id=match.player.id,
+                         name=match.player.name)
+    return PlayerRef(words=match.words, status=match.status,
+                     candidates=[p.name for p in match.candidates])
+
+
+async def command_request(deps: AgentDeps, intent: Intent, *, args: str = "",
+                          player: str | None = None) -> Request:
+    """A slash command's Request: its intent, entities of its argument, the named player."""
+    ctx = await understanding_context(deps)
+    args = (args or "").strip()
+    fields = understand(args, ctx) if args else None
+    players = [player_ref(ctx.resolver.resolve(player))] if player else []
+    text = " ".join(x for x in (f"/{intent.value}", player or "", args) if x)
+    return Request.command(intent, text=text, players=players,
+                           categories=list(fields.categories) if fields else [],
+                           position=fields.position if fields else None,
+                           day=fields.day if fields else None,
+                           count=fields.count if fields else None)
+
+
+def resolve_names(resolver: PlayerResolver, names: Iterable[str]) -> dict[str, PlayerRef]:
+    """name -> a resolved PlayerRef, for the candidate names of an unclear reference."""
+    out: dict[str, PlayerRef] = {}
+    for name in names:
+        m = resolver.resolve(name)
+        if m.status == "resolved" and m.player is not None:
+            out[name] = PlayerRef(words=name, status="resolved", player_id=m.player.id,
+                                  name=m.player.name)
+    return out
+
+
+__all__ = ["command_request", "league_resolver", "player_ref", "resolve_names",
+           "understanding_context"]
