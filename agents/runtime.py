@@ -200,7 +200,8 @@ class FanViseRuntime:
     def _supervisor(self, deps: AgentDeps) -> Any:
         return build_supervisor_graph(deps, checkpointer=self.store.saver,
                                       player_names=self.player_names,
-                                      can_delegate=self._optimizer_builder() is not None)
+                                      can_delegate=self._optimizer_builder() is not None,
+                                      understanding_model=None if self.offline else self.model)
 
     def _optimizer_builder(self) -> Callable[..., Any] | None:
         return self._optimizer_build or optimizer_builder()

@@ -181,12 +181,15 @@ def _request(state: SupervisorState) -> Request:
 
 def build_supervisor_graph(deps: AgentDeps, *, checkpointer: Any = None,
                            player_names: Any = (), use_workflows: bool = True,
-                           can_delegate: bool | None = None) -> Any:
+                           can_delegate: bool | None = None,
+                           understanding_model: Any = None) -> Any:
     """Compile the supervisor for `deps` (tools, model and workflow graphs bound to it).
 
-    `use_workflows=False` forces the agent loop for every open intent (tests, evaluation);
-    `can_delegate` overrides whether an optimizer is available to delegate to.
-    `player_names` is accepted for compatibility (names come from the league resolver).
+    `understanding_model` classifies messages with one structured-output call (the runtime
+    passes its Gemini model); None -> the offline semantic router.
+    `use_workflows=False` sends every understood message to the agent loop (tests of the
+    loop); `can_delegate` overrides whether an optimizer is available to delegate to.
+    `player_names` seeds the offline fallback model (names also come from the resolver).
     """
     model = deps.model
     offline = is_offline(model)
@@ -210,12 +213,14 @@ def build_supervisor_graph(deps: AgentDeps, *, checkpointer: Any = None,
         else:
             ctx = await understanding_context(deps, last=state.get("last_request"),
                                               last_list=state.get("last_list") or ())
-            if offline:
+            if understanding_model is None:
                 request = understand(text, ctx)
             else:
-                request = await understand_with_model(text, ctx, model)
+                request = await understand_with_model(text, ctx, understanding_model)
         route = route_for(request, team_linked=team_linked, can_delegate=can_delegate,
                           can_research=build_research is not None)
+        if not use_workflows and route not in ("needs_team",):
+            route = "agent"
         removed = compact_stored(list(state.get("messages") or []))
         player = request.resolved_players()[0] if request.resolved_players() else None
         return {**TURN_DEFAULTS, "request_in": None,
