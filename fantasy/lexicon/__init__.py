@@ -1,0 +1,1 @@
+"""Word lists of the player resolver (data files)."""

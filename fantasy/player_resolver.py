@@ -1,0 +1,438 @@
+"""The one player resolver: names as members write them -> league players.
+
+    resolver = PlayerResolver(players)                    # rostered + free agents + ESPN list
+    resolver.resolve("goebert")                           # NameMatch(status="resolved", Rudy Gobert)
+    resolver.find("drop simmons and pick up coby white")  # two NameMatches, in order
+
+It reads full names, last names in any case, first names where unique, "J. Brunson",
+nicknames and short forms (fantasy/lexicon/player_aliases.txt: KD, Steph, SGA, Jokic...),
+accents folded (Jokić = jokic), single-word typos against first and last names with a margin,
+and ESPN ids. A name shared by several players is `ambiguous` with the candidates. A
+name-shaped span that matches nobody ("marcus thornbury", "Zephyr Quillington") is
+`not_found`: the caller says so and never shows a status for it.
+
+Ordinary words are never read as players: a word that is both English and a surname
+(young, love, green, smart...: fantasy/lexicon/common_words.txt) names a player only with a cue
+("is love playing", "start Young", "drop green"). Typo matching never applies to English
+words; pass the embedder's `vocabulary` (whole words) to also keep typos of ordinary words
+("injry", "whens") from being taken for unknown names.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Literal
+
+from rapidfuzz import fuzz, process
+from rapidfuzz.distance import Levenshtein
+
+from fantasy.models import Player
+
+DATA = Path(__file__).parent / "lexicon"
+Status = Literal["resolved", "ambiguous", "not_found"]
+
+#: Name suffixes left out of last-name keys ("Jaren Jackson Jr." -> jackson).
+SUFFIXES = frozenset({"jr", "sr", "ii", "iii", "iv", "v"})
+#: Words right before a common-word surname that make it a player ("start young").
+CUE_BEFORE = frozenset({"is", "isnt", "start", "starting", "sit", "sitting", "bench", "drop",
+                        "dropping", "add", "adding", "pick", "up", "grab", "cut", "trade",
+                        "stream", "hold", "about", "on", "with", "was", "does", "has", "did",
+                        "keep", "over", "vs", "for"})
+#: Words right after a common-word surname that make it a player ("love playing").
+CUE_AFTER = frozenset({"playing", "play", "injured", "injury", "hurt", "out", "status",
+                       "healthy", "back", "doing", "been", "or", "vs", "and", "s", "is",
+                       "questionable", "dtd", "gtd", "tonight", "today", "tomorrow", "tmrw",
+                       "news", "update", "stats", "game", "games"})
+#: Fuzzy score needed to take a single word for a misspelt name, and its margin over the
+#: next different player.
+TYPO_SCORE = 84.0
+TYPO_MARGIN = 5.0
+#: Fuzzy score of a 2-3 word span against a full name ("jordan pool").
+FULL_SCORE = 88.0
+#: Shortest unknown single word reported as an invented name.
+MIN_UNKNOWN_LEN = 5
+
+
+def name_key(name: str) -> str:
+    """Normalised player-name key: ascii, lower case, words joined by '_'
+    ("Luka Dončić" -> luka_doncic)."""
+    ascii_ = unicodedata.normalize("NFKD", name or "").encode("ascii", "ignore").decode("ascii")
+    return "_".join(re.findall(r"[a-z0-9]+", ascii_.lower()))
+
+
+@lru_cache(maxsize=1)
+def common_words() -> frozenset[str]:
+    """English and chat words that are never read as a name without a cue."""
+    words: set[str] = set()
+    for line in (DATA / "common_words.txt").read_text(encoding="utf-8").splitlines():
+        if not line.startswith("#"):
+            words.update(line.split())
+    return frozenset(words)
+
+
+@lru_cache(maxsize=1)
+def _alias_lines() -> tuple[tuple[str, str], ...]:
+    out = []
+    for line in (DATA / "player_aliases.txt").read_text(encoding="utf-8").splitlines():
+        if line.strip() and not line.startswith("#") and "=" in line:
+            alias, _, full = line.partition("=")
+            out.append((name_key(alias).replace("_", " "), full.strip()))
+    return tuple(out)
+
+
+#: Nickname / short form (normalised, words joined by spaces) -> full name.
+ALIASES: Mapping[str, str] = dict(_alias_lines())
+
+
+@dataclass(frozen=True)
+class NameMatch:
+    """A name found in a text (or given alone) and what it resolves to."""
+
+    words: str
+    status: Status
+    player: Player | None = None
+    candidates: tuple[Player, ...] = ()
+    score: float = 0.0
+    start: int = 0
+    end: int = 0
+
+    @property
+    def resolved(self) -> bool:
+        """True when exactly one player is meant."""
+        return self.status == "resolved" and self.player is not None
+
+
+@dataclass(frozen=True)
+class _Token:
+    text: str        # folded lower case
+    raw: str         # as written
+    start: int
+    end: int
+
+
+_TOKEN_RE = re.compile(r"[A-Za-zÀ-ÿĀ-ž0-9]+(?:[.'’][A-Za-zÀ-ÿĀ-ž]+)*\.?")
+
+
+def _tokens(text: str) -> list[_Token]:
+    """Words with their spans; "brunson's" -> brunson + s, "o.g." -> og, "j." -> j."""
+    out: list[_Token] = []
+    for m in _TOKEN_RE.finditer(text or ""):
+        raw = m.group(0).rstrip(".")
+        start = m.start()
+        poss = re.search(r"['’]s$", raw, flags=re.IGNORECASE)
+        core = raw[: poss.start()] if poss else raw
+        folded = "".join(re.findall(r"[a-z0-9]+", name_key(core).replace("_", "")))
+        if re.fullmatch(r"[A-Za-z]\.[A-Za-z]\.?", m.group(0)):  # O.G., P.J.
+            folded = re.sub(r"[^a-z]", "", m.group(0).lower())
+        if folded:
+            out.append(_Token(folded, core, start, start + len(core)))
+        if poss:
+            out.append(_Token("s", "s", start + len(core), m.end()))
+    return out
+
+
+@dataclass
+class _Index:
+    by_id: dict[int, Player] = field(default_factory=dict)
+    full: dict[str, list[int]] = field(default_factory=lambda: defaultdict(list))
+    last: dict[str, list[int]] = field(default_factory=lambda: defaultdict(list))
+    first: dict[str, list[int]] = field(default_factory=lambda: defaultdict(list))
+    alias: dict[str, list[int]] = field(default_factory=lambda: defaultdict(list))
+    first_names: set[str] = field(default_factory=set)
+
+
+def _name_parts(name: str) -> tuple[list[str], str, str]:
+    """(all words, first name, last name) of a player's name; "O.G. Anunoby" -> og."""
+    words = [w for w in re.split(r"[\s\-]+", name_key(name.replace(".", "")).replace("_", " "))
+             if w]
+    core = [w for w in words if w not in SUFFIXES] or words
+    return words, core[0], core[-1]
+
+
+class PlayerResolver:
+    """Resolves names as members write them against one player pool (see module doc)."""
+
+    def __init__(self, players: Iterable[Player], *, aliases: Mapping[str, str] | None = None,
+                 vocabulary: Iterable[str] | None = None,
+                 other_names: Iterable[str] = ()) -> None:
+        """`vocabulary`: whole English words (e.g. the embedder's); `other_names`: names that
+        are not players and must not be reported as unknown players (fantasy team names)."""
+        self._ix = _Index()
+        ix = self._ix
+        for p in players:
+            if p.id in ix.by_id:
+                continue
+            ix.by_id[p.id] = p
+            words, first, last = _name_parts(p.name)
+            ix.full[" ".join(words)].append(p.id)
+            core = [w for w in words if w not in SUFFIXES]
+            if core != words:
+                ix.full[" ".join(core)].append(p.id)
+            if len(words) >= 2:
+                ix.last[last].append(p.id)
+                if "-" in p.name:  # Gilgeous-Alexander: also "gilgeous" and "alexander"
+                    for part in re.split(r"[\s\-]+", name_key(p.name).replace("_", " "))[1:]:
+                        if part != last and part not in SUFFIXES:
+                            ix.last[part].append(p.id)
+                ix.first[first].append(p.id)
+                ix.first_names.add(first)
+        names = {name_key(p.name).replace("_", " "): p.id for p in ix.by_id.values()}
+        for alias, full in (aliases if aliases is not None else ALIASES).items():
+            pid = names.get(name_key(full).replace("_", " "))
+            if pid is not None:
+                ix.alias[name_key(alias).replace("_", " ")].append(pid)
+        self._common = common_words()
+        self._vocab = frozenset(w for w in (vocabulary or ()) if w.isalpha())
+        self._vocab_list = sorted(self._vocab)
+        self._other = {name_key(n).replace("_", " ") for n in other_names}
+        self._other_words = {w for n in self._other for w in n.split()}
+        self._single = sorted(set(ix.last) | set(ix.first) | {a for a in ix.alias if " " not in a})
+        self._full_keys = sorted(ix.full)
+
+    # ------------------------------------------------------------------ public
+
+    @classmethod
+    def from_names(cls, names: Iterable[str], **kw: object) -> PlayerResolver:
+        """A resolver over bare names (ids -1, -2, ...), for callers without Player objects."""
+        players = [Player(id=-1 - i, name=n) for i, n in enumerate(dict.fromkeys(names))]
+        return cls(players, **kw)  # type: ignore[arg-type]
+
+    @property
+    def players(self) -> list[Player]:
+        """Every player of the pool."""
+        return list(self._ix.by_id.values())
+
+    def player(self, player_id: int) -> Player | None:
+        """The pool's player with that ESPN id."""
+        return self._ix.by_id.get(player_id)
+
+    def resolve(self, query: str) -> NameMatch:
+        """A name given alone (a /player argument, a tool argument, an ESPN id)."""
+        q = (query or "").strip()
+        if not q:
+            return NameMatch(q, "not_found")
+        if q.isascii() and q.isdigit():
+            p = self._ix.by_id.get(int(q))
+            return NameMatch(q, "resolved" if p else "not_found", p, (), 100.0 if p else 0.0,
+                             0, len(q))
+        toks = _tokens(q)
+        found = self._scan(toks, q, alone=True)
+        hit = next((m for m in found if m.status != "not_found"), None)
+        if hit is not None and hit.end - hit.start >= len(q.strip()) * 0.5:
+            return NameMatch(q, hit.status, hit.player, hit.candidates, hit.score, 0, len(q))
+        return NameMatch(q, "not_found", None, self._close(q), 0.0, 0, len(q))
+
+    def find(self, text: str, *, limit: int = 5) -> list[NameMatch]:
+        """Every player named in a free text, in order of mention (not_found spans included)."""
+        return self._scan(_tokens(text), text or "", alone=False)[:limit]
+
+    # ------------------------------------------------------------------ scanning
+
+    def _match(self, pid_list: list[int], words: str, score: float, a: _Token, b: _Token
+               ) -> NameMatch:
+        ids = list(dict.fromkeys(pid_list))
+        if len(ids) == 1:
+            return NameMatch(words, "resolved", self._ix.by_id[ids[0]], (), score, a.start, b.end)
+        cands = tuple(sorted((self._ix.by_id[i] for i in ids),
+                             key=lambda p: -p.percent_owned))
+        return NameMatch(words, "ambiguous", None, cands, score, a.start, b.end)
+
+    def _cued(self, toks: list[_Token], i: int, text: str, alone: bool) -> bool:
+        """A common word names a player only with a cue around it."""
+        if alone:
+            return True
+        t = toks[i]
+        if t.raw[:1].isupper() and not self._sentence_start(text, t.start):
+            return True
+        before = toks[i - 1].text if i > 0 else ""
+        after = toks[i + 1].text if i + 1 < len(toks) else ""
+        return before in CUE_BEFORE or after in CUE_AFTER
+
+    @staticmethod
+    def _sentence_start(text: str, pos: int) -> bool:
+        head = text[:pos].rstrip()
+        return not head or head[-1] in ".!?\n"
+
+    def _scan(self, toks: list[_Token], text: str, *, alone: bool) -> list[NameMatch]:
+        out: list[NameMatch] = []
+        i = 0
+        n = len(toks)
+        while i < n:
+            m = self._at(toks, i, text, alone)
+            if m is not None:
+                out.append(m[0])
+                i += m[1]
+                continue
+            unknown = self._unknown_span(toks, i, text)
+            if unknown is not None:
+                span, k = unknown
+                out.append(span)
+                i += k
+                continue
+            i += 1
+        return out
+
+    def _at(self, toks: list[_Token], i: int, text: str, alone: bool
+            ) -> tuple[NameMatch, int] | None:
+        """The longest name starting at token i: (match, tokens used)."""
+        ix = self._ix
+        for k in (4, 3, 2):
+            if i + k > len(toks):
+                continue
+            words = " ".join(t.text for t in toks[i:i + k])
+            a, b = toks[i], toks[i + k - 1]
+            raw = text[a.start:b.end]
+            if words in ix.full:
+                return self._match(ix.full[words], raw, 100.0, a, b), k
+            if words in ix.alias:
+                return self._match(ix.alias[words], raw, 95.0, a, b), k
+        if i + 1 < len(toks):
+            a, b = toks[i], toks[i + 1]
+            raw = text[a.start:b.end]
+            # "J. Brunson": an initial and a last name
+            if len(a.text) == 1 and b.text in ix.last:
+                ids = [pid for pid in ix.last[b.text]
+                       if _name_parts(ix.by_id[pid].name)[1].startswith(a.text)]
+                if ids:
+                    return self._match(ids, raw, 92.0, a, b), 2
+            # a misspelt full name: "jordan pool", "jalen brunsen"
+            if a.text in ix.first and a.text not in self._common and len(b.text) >= 3:
+                hit = self._fuzzy_full(f"{a.text} {b.text}")
+                if hit is not None:
+                    return NameMatch(raw, "resolved", ix.by_id[hit[0]], (), hit[1], a.start,
+                                     b.end), 2
+        t = toks[i]
+        w = t.text
+        if len(w) < 2 or w.isdigit():
+            return None
+        common = w in self._common
+        if common and not self._cued(toks, i, text, alone):
+            return None
+        nxt = toks[i + 1].text if i + 1 < len(toks) else ""
+        if w in ix.first and w not in ix.last and w not in ix.alias and not alone \
+                and len(nxt) >= 3 and not self._is_word(nxt) and self._at(
+                    toks, i + 1, text, alone) is None:
+            return None  # "marcus thornbury": a first name and an unknown surname
+        for table, score in ((ix.alias, 95.0), (ix.last, 95.0), (ix.first, 90.0)):
+            if w in table:
+                ids = list(dict.fromkeys(table[w]))
+                if table is ix.first and len(ids) > 1 and w in ix.last:
+                    ids = list(dict.fromkeys(ix.last[w] + ids))
+                elif table is ix.last and w in ix.first:
+                    ids = list(dict.fromkeys(ids + ix.first[w]))
+                return self._match(ids, t.raw, score, t, t), 1
+        if common or (w in self._vocab and not alone) or len(w) < 4 or not w.isalpha():
+            return None
+        hit = self._fuzzy_word(w)
+        if hit is not None:
+            ids, score = hit
+            return self._match(ids, t.raw, score, t, t), 1
+        return None
+
+    def _fuzzy_word(self, w: str) -> tuple[list[int], float] | None:
+        """A single misspelt first/last name or alias, with a margin over other players."""
+        hits = process.extract(w, self._single, scorer=fuzz.ratio, limit=6,
+                               score_cutoff=TYPO_SCORE - TYPO_MARGIN)
+        if not hits or hits[0][1] < TYPO_SCORE:
+            return None
+        best_key, best = hits[0][0], hits[0][1]
+        ids = self._ids_of(best_key)
+        for key, score, _ in hits[1:]:
+            if best - score < TYPO_MARGIN and not set(self._ids_of(key)) <= set(ids):
+                ids = list(dict.fromkeys(ids + self._ids_of(key)))
+        return ids, float(best)
+
+    def _ids_of(self, key: str) -> list[int]:
+        ix = self._ix
+        return list(dict.fromkeys(ix.alias.get(key, []) + ix.last.get(key, [])
+                                  + ix.first.get(key, [])))
+
+    def _fuzzy_full(self, words: str) -> tuple[int, float] | None:
+        hits = process.extract(words, self._full_keys, scorer=fuzz.ratio, limit=2,
+                               score_cutoff=FULL_SCORE - TYPO_MARGIN)
+        if not hits or hits[0][1] < FULL_SCORE:
+            return None
+        if len(hits) > 1 and hits[0][1] - hits[1][1] < TYPO_MARGIN \
+                and self._ix.full[hits[0][0]] != self._ix.full[hits[1][0]]:
+            return None
+        return self._ix.full[hits[0][0]][0], float(hits[0][1])
+
+    # ------------------------------------------------------------------ unknown names
+
+    def _is_word(self, w: str) -> bool:
+        """An ordinary word (or a typo of one), not a name."""
+        if w in self._common or w in self._vocab or w in self._other_words or not w.isalpha():
+            return True
+        if not self._vocab_list or len(w) < 4:
+            return False
+        hit = process.extractOne(w, self._vocab_list, scorer=Levenshtein.distance,
+                                 score_cutoff=1)
+        return hit is not None
+
+    def _unknown_span(self, toks: list[_Token], i: int, text: str
+                      ) -> tuple[NameMatch, int] | None:
+        """A name-shaped span that is no league player: capitalised words ("Zephyr
+        Quillington") or unknown words next to a first name ("marcus thornbury")."""
+        t = toks[i]
+        caps = [j for j in range(i, min(i + 3, len(toks)))
+                if toks[j].raw[:1].isupper() and toks[j].raw[1:2].islower()
+                and toks[j].text not in self._common and toks[j].text not in self._other_words]
+        run = 0
+        for j in range(i, min(i + 3, len(toks))):
+            if j in caps and (j == i or toks[j].start - toks[j - 1].end <= 1):
+                run += 1
+            else:
+                break
+        if run >= 2 and not (self._sentence_start(text, t.start)
+                             and toks[i].text in self._vocab and run == 2
+                             and toks[i + 1].text in self._vocab):
+            a, b = toks[i], toks[i + run - 1]
+            words = text[a.start:b.end]
+            if name_key(words).replace("_", " ") not in self._other:
+                return NameMatch(words, "not_found", None, self._close(words), 0.0,
+                                 a.start, b.end), run
+        if self._is_word(t.text) and t.text not in self._ix.first_names:
+            return None
+        # a known first name followed by an unknown word, or unknown word(s)
+        j = i
+        if t.text in self._ix.first_names or t.text in self._vocab:
+            if i + 1 < len(toks) and not self._is_word(toks[i + 1].text) \
+                    and len(toks[i + 1].text) >= 3:
+                j = i + 1
+            else:
+                return None
+        elif len(t.text) < MIN_UNKNOWN_LEN:
+            return None
+        if j + 1 < len(toks) and not self._is_word(toks[j + 1].text) \
+                and len(toks[j + 1].text) >= 3:
+            j += 1
+        if j == i and not self._cued(toks, i, text, alone=False):
+            return None  # one unknown word outside a player's place: slang, a rare word
+        a, b = toks[i], toks[j]
+        words = text[a.start:b.end]
+        return NameMatch(words, "not_found", None, self._close(words), 0.0, a.start, b.end), \
+            j - i + 1
+
+    def _close(self, words: str) -> tuple[Player, ...]:
+        """League players whose name is really close to `words` (suggestions)."""
+        key = name_key(words).replace("_", " ")
+        if not key:
+            return ()
+        hits = process.extract(key, self._full_keys, scorer=fuzz.token_sort_ratio, limit=3,
+                               score_cutoff=75)
+        out: list[Player] = []
+        for k, _, _ in hits:
+            for pid in self._ix.full[k]:
+                p = self._ix.by_id[pid]
+                if p not in out:
+                    out.append(p)
+        return tuple(out[:3])
+
+
+__all__ = ["ALIASES", "NameMatch", "PlayerResolver", "common_words", "name_key"]
