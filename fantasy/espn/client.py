@@ -1,6 +1,9 @@
 """Async ESPN fantasy-basketball (fba) read client.
 
-One `httpx.AsyncClient`; cookies espn_s2/SWID only when both are given; retries with
+One `httpx.AsyncClient`; cookies espn_s2/SWID only when both are given, sent as a
+per-request header and only to ESPN's own hosts (the base URL's origin and https
+`*.espn.com`); redirects are followed by hand, and one to another host or to a sign-in page
+is treated as expired credentials (`EspnAccessDenied`), never followed. Retries with
 exponential backoff on 429/5xx/timeouts/connection errors; typed errors
 (`fantasy.espn.errors`) whose messages never contain cookies.
 
@@ -19,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import hashlib
+import http.cookiejar
 import json
 import logging
 from collections.abc import Awaitable, Callable, Iterable, Sequence
@@ -98,6 +102,21 @@ _STALE_OK = (EspnRateLimited, EspnServerError, EspnTimeout, EspnConnectionError,
 
 _RANK = {"network": 0, "cache": 1, "stale": 2}
 
+#: Redirect hops followed (within ESPN) before giving up.
+MAX_REDIRECTS = 5
+#: Hosts that may receive the ESPN cookies (besides the configured base URL's origin).
+ESPN_COOKIE_DOMAIN = "espn.com"
+
+
+def _no_cookie_jar() -> http.cookiejar.CookieJar:
+    """A jar that accepts and returns nothing: cookies never persist across requests."""
+    return http.cookiejar.CookieJar(policy=http.cookiejar.DefaultCookiePolicy(allowed_domains=[]))
+
+
+def _is_sign_in(url: httpx.URL) -> bool:
+    path = url.path.lower()
+    return any(w in path for w in ("login", "signin", "sign-in", "/auth", "oneid"))
+
 #: Fetches of the public call running in the current task (ContextVar, so concurrent
 #: calls in different tasks never mix their freshness info).
 _CALL_INFOS: contextvars.ContextVar[list[tuple[str, FetchInfo]] | None] = contextvars.ContextVar(
@@ -131,7 +150,8 @@ class EspnClient:
         self.league_id = int(league_id)
         self.season = int(season)
         self._authenticated = bool(espn_s2 and swid)
-        cookies = {"espn_s2": espn_s2, "SWID": swid} if self._authenticated else None
+        # Sent per request, only to ESPN's own hosts (`_cookie_ok`); never in a client jar.
+        self._cookie_header = f"espn_s2={espn_s2}; SWID={swid}" if self._authenticated else ""
         register_secret(espn_s2)  # masked by fantasy.redact in errors, logs and chat
         register_secret(swid)
         if not base_url.endswith("/"):
@@ -141,10 +161,11 @@ class EspnClient:
             base_url=base_url,
             transport=transport,
             timeout=timeout,
-            cookies=cookies,
+            cookies=_no_cookie_jar(),
             headers={"Accept": "application/json", "User-Agent": "fanvise/0.1"},
-            follow_redirects=True,
+            follow_redirects=False,  # followed by hand in `_fetch`, cookies per hop
         )
+        self._base_origin = (self._http.base_url.scheme, self._http.base_url.netloc)
         self.cache = cache
         self.cache_policy = cache_policy or CachePolicy()
         host = urlsplit(base_url).netloc or "espn"
@@ -216,7 +237,7 @@ class EspnClient:
         for attempt in range(self.max_retries + 1):
             delay = self.backoff * (2 ** attempt)
             try:
-                resp = await self._http.get(path, params=list(params), headers=headers)
+                resp = await self._fetch(path, params, headers, view)
             except httpx.TimeoutException:
                 last = EspnTimeout(f"ESPN did not answer in time ({view})", view=view)
             except httpx.TransportError as exc:
@@ -257,6 +278,36 @@ class EspnClient:
                 await self._sleep(delay)
         assert last is not None
         raise last
+
+    def _cookie_ok(self, url: httpx.URL) -> bool:
+        """May this URL receive the ESPN cookies? The base URL's origin, or https ESPN."""
+        if (url.scheme, url.netloc) == self._base_origin:
+            return True
+        host = (url.host or "").lower()
+        return url.scheme == "https" and (
+            host == ESPN_COOKIE_DOMAIN or host.endswith("." + ESPN_COOKIE_DOMAIN))
+
+    async def _fetch(self, path: str, params: Sequence[tuple[str, Any]],
+                     headers: dict[str, str], view: str) -> httpx.Response:
+        """GET with cookies only for ESPN's hosts, following redirects within ESPN only."""
+        url = self._http.build_request("GET", path, params=list(params)).url
+        for _ in range(MAX_REDIRECTS + 1):
+            hop = dict(headers)
+            if self._cookie_header and self._cookie_ok(url):
+                hop["Cookie"] = self._cookie_header
+            resp = await self._http.get(url, headers=hop)
+            if not resp.is_redirect:
+                return resp
+            await resp.aclose()
+            target = url.join(resp.headers.get("Location", ""))
+            if not self._cookie_ok(target) or _is_sign_in(target):
+                hint = "" if self._authenticated else " (no espn_s2/SWID cookies given)"
+                raise EspnAccessDenied(
+                    f"ESPN redirected to a sign-in page or another site (HTTP "
+                    f"{resp.status_code}): league is private or cookies expired{hint}",
+                    status=resp.status_code, view=view)
+            url = target
+        raise EspnServerError(f"ESPN redirected too many times ({view})", view=view)
 
     def _key(self, kind: str, path: str, params: Sequence[tuple[str, Any]],
              fantasy_filter: dict[str, Any] | None) -> str:
