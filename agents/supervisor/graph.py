@@ -81,6 +81,10 @@ from agents.understanding.request import (
 
 log = logging.getLogger(__name__)
 
+#: Intents answered without the players a message names (a not-found name does not stop them).
+NAME_BLIND_INTENTS = frozenset({Intent.HELP, Intent.OUT_OF_SCOPE, Intent.GENERAL_ADVICE,
+                                Intent.STANDINGS})
+
 ROUTES = ("clarify", "unresolved", "which_player", "needs_team", "answer", "research",
           "delegate", "agent")
 
@@ -148,9 +152,12 @@ def route_for(request: Request, *, team_linked: bool, can_delegate: bool,
     intent = request.intent
     if request.clarify:
         return "clarify"
-    if (intent in PLAYER_INTENTS or intent == Intent.EXPLICIT_MOVE) and unresolved_refs(request):
+    if intent not in NAME_BLIND_INTENTS and unresolved_refs(request):
         return "unresolved"
     if intent in PLAYER_INTENTS and not request.resolved_players():
+        return "which_player"
+    if intent == Intent.EXPLICIT_MOVE and (request.move is None or (
+            request.move.add is None and request.move.drop is None)):
         return "which_player"
     if intent in TEAM_INTENTS and not team_linked:
         return "needs_team"

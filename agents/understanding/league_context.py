@@ -18,9 +18,11 @@ from agents.answers.types import ListedPlayer
 from agents.shared.deps import AgentDeps, load_context
 from agents.shared.tool_registry import player_pool
 from agents.understanding import UnderstandingContext, understand
+from agents.understanding.entities import player_ref
 from agents.understanding.request import Intent, PlayerRef, Request
 from fantasy.espn.errors import EspnError
-from fantasy.player_resolver import NameMatch, PlayerResolver
+from fantasy.player_resolver import PlayerResolver
+from storage.minilm import vocabulary
 
 log = logging.getLogger(__name__)
 
@@ -36,13 +38,18 @@ async def league_resolver(deps: AgentDeps) -> PlayerResolver:
         log.info("player pool unavailable (%s): resolving against no players",
                  type(exc).__name__)
         pool = []
+    teams: list[str] = []
+    try:
+        teams = [t.name for t in (await load_context(deps)).league.teams]
+    except EspnError:
+        teams = []
     key = (getattr(deps.espn, "league_id", None), getattr(deps.espn, "season", None),
-           tuple(sorted(p.id for p in pool)))
+           tuple(sorted(p.id for p in pool)), tuple(teams))
     hit = _RESOLVERS.get(key)
     if hit is not None:
         _RESOLVERS.move_to_end(key)
         return hit
-    resolver = PlayerResolver(pool)
+    resolver = PlayerResolver(pool, vocabulary=vocabulary(), other_names=teams)
     _RESOLVERS[key] = resolver
     while len(_RESOLVERS) > _MAX_RESOLVERS:
         _RESOLVERS.popitem(last=False)
@@ -74,15 +81,6 @@ async def understanding_context(deps: AgentDeps, *, last: Mapping[str, Any] | No
                                 team_names=teams, last=previous, last_list=listed)
 
 
-def player_ref(match: NameMatch) -> PlayerRef:
-    """A resolver match as the Request's PlayerRef."""
-    if match.status == "resolved" and match.player is not None:
-        return PlayerRef(words=match.words, status="resolved", player_id=match.player.id,
-                         name=match.player.name)
-    return PlayerRef(words=match.words, status=match.status,
-                     candidates=[p.name for p in match.candidates])
-
-
 async def command_request(deps: AgentDeps, intent: Intent, *, args: str = "",
                           player: str | None = None) -> Request:
     """A slash command's Request: its intent, entities of its argument, the named player."""
@@ -109,5 +107,5 @@ def resolve_names(resolver: PlayerResolver, names: Iterable[str]) -> dict[str, P
     return out
 
 
-__all__ = ["command_request", "league_resolver", "player_ref", "resolve_names",
+__all__ = ["command_request", "league_resolver", "resolve_names",
            "understanding_context"]

@@ -1,0 +1,35 @@
+"""What understanding a message needs besides its text: the league's player resolver, the
+league's today, its scoring, the fantasy team names, and the previous turn (follow-ups)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+from typing import TYPE_CHECKING, Literal
+
+from agents.understanding.request import Request
+from fantasy.player_resolver import PlayerResolver
+
+if TYPE_CHECKING:  # pragma: no cover - typing only
+    from agents.answers.types import ListedPlayer
+
+
+@dataclass
+class UnderstandingContext:
+    """The league side of one turn (built by league_context.understanding_context)."""
+
+    resolver: PlayerResolver
+    today: date
+    scoring: Literal["points", "categories"] = "points"
+    team_names: list[str] = field(default_factory=list)
+    last: Request | None = None                        # the previous turn's request
+    last_list: list[ListedPlayer] = field(default_factory=list)  # the last list shown
+
+    @classmethod
+    def bare(cls, names: list[str] | None = None, today: date | None = None
+             ) -> UnderstandingContext:
+        """A context over bare player names (tests, the console before a league loads)."""
+        return cls(resolver=PlayerResolver.from_names(names or []), today=today or date.today())
+
+
+__all__ = ["UnderstandingContext"]

@@ -1,0 +1,245 @@
+"""Entities of a message: players (through the one resolver), day, stat categories, position,
+count, action, an explicit move, a reference to an earlier list, whose team. Rules here only
+extract entities; the intent comes from the router.
+
+    ents = extract_entities("drop simmons for coby white tmrw", ctx)
+    ents.move.drop.name, ents.move.add.name, ents.day.date
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+
+from agents.understanding import lexicon as lx
+from agents.understanding.context import UnderstandingContext
+from agents.understanding.request import Action, DayRef, MoveRef, PlayerRef, TeamRef
+from fantasy.player_resolver import NameMatch
+
+#: Placeholder a player's name becomes before the router embeds a message.
+PLAYER_SLOT = "{player}"
+
+
+@dataclass
+class Entities:
+    """What a message names, with the spans of the player names (for masking)."""
+
+    players: list[PlayerRef] = field(default_factory=list)
+    spans: list[tuple[int, int]] = field(default_factory=list)
+    categories: list[str] = field(default_factory=list)
+    day: DayRef | None = None
+    position: str | None = None
+    count: int | None = None
+    action: Action | None = None
+    move: MoveRef | None = None
+    list_ref: int | None = None
+    team: TeamRef = field(default_factory=TeamRef)
+    pronoun: bool = False
+    injury_words: bool = False
+
+
+def fold(text: str) -> str:
+    """Lower case with curly quotes straightened and runs of spaces collapsed."""
+    t = (text or "").replace("’", "'").replace("‘", "'").lower()
+    return re.sub(r"\s+", " ", t).strip()
+
+
+def player_ref(match: NameMatch) -> PlayerRef:
+    """A resolver match as the Request's PlayerRef."""
+    if match.status == "resolved" and match.player is not None:
+        return PlayerRef(words=match.words, status="resolved", player_id=match.player.id,
+                         name=match.player.name)
+    return PlayerRef(words=match.words, status=match.status,
+                     candidates=[p.name for p in match.candidates])
+
+
+def extract_day(low: str, today: date) -> DayRef | None:
+    """The day a (folded) message is about: today/tonight, tomorrow, a weekday, an ISO or
+    m/d date, or the week."""
+    m = re.search(r"\b(\d{4})-(\d{2})-(\d{2})\b", low)
+    if m:
+        try:
+            return DayRef(word=m.group(0), date=date(*map(int, m.groups())).isoformat())
+        except ValueError:
+            pass
+    m = re.search(r"\b(1[0-2]|0?[1-9])/([0-3]?\d)\b", low)
+    if m:
+        try:
+            d = date(today.year, int(m.group(1)), int(m.group(2)))
+            if d < today - timedelta(days=180):
+                d = d.replace(year=today.year + 1)
+            return DayRef(word=m.group(0), date=d.isoformat())
+        except ValueError:
+            pass
+    found: list[tuple[int, DayRef]] = []
+    for w in lx.TOMORROW_WORDS:
+        m = re.search(rf"\b{re.escape(w)}\b", low)
+        if m:
+            found.append((m.start(), DayRef(word=w, date=(today + timedelta(days=1)).isoformat())))
+    for w in lx.TODAY_WORDS:
+        m = re.search(rf"\b{re.escape(w)}\b", low)
+        if m:
+            found.append((m.start(), DayRef(word=w, date=today.isoformat())))
+    for i, (day, words) in enumerate(lx.WEEKDAYS.items()):
+        for w in words:
+            m = re.search(rf"\b{w}\b", low)
+            if m:
+                ahead = (i - today.weekday()) % 7
+                found.append((m.start(), DayRef(word=day,
+                                                date=(today + timedelta(days=ahead)).isoformat())))
+                break
+    if found:
+        return min(found, key=lambda x: x[0])[1]
+    for w in lx.WEEK_WORDS:
+        if re.search(rf"\b{re.escape(w)}\b", low):
+            return DayRef(word=w, week=True)
+    return None
+
+
+def extract_categories(low: str, scoring: str = "categories") -> list[str]:
+    """ESPN category names named in a folded message, in order of mention."""
+    found: dict[str, int] = {}
+    for cat, pattern in lx.CATEGORIES.items():
+        m = re.search(pattern, low)
+        if m:
+            found[cat] = m.start()
+    if "PTS" not in found and scoring == "categories":
+        m = re.search(r"\bpoints\b", low)
+        if m and not re.search(r"fantasy points|projected points|points league", low):
+            found["PTS"] = m.start()
+    return sorted(found, key=lambda c: found[c])
+
+
+def extract_position(text: str, low: str) -> str | None:
+    """A lineup position named in a message (PG SG SF PF C G F); a bare "c" counts only as
+    an upper-case C or next to a position word ("a c", "at c")."""
+    for word in sorted(lx.POSITIONS, key=len, reverse=True):
+        if re.search(rf"(?<![\w']){re.escape(word)}(?![\w'])", low):
+            if word == "big" and not re.search(r"\bbig(?:s| man| men)?\b(?! (?:game|week|"
+                                                r"night|deal|time|trouble))", low):
+                continue
+            return lx.POSITIONS[word]
+    if re.search(r"(?<![\w'])C(?![\w'])", text) or re.search(
+            r"\b(?:a|at|the|my|any|best|stream|streaming|need)\s+c\b", low):
+        return "C"
+    return None
+
+
+def extract_count(low: str) -> int | None:
+    """"last 5 games", "top 3", "last five" -> the number; "11 players active" -> 11."""
+    m = re.search(r"\b(?:last|past|previous|recent|top|best|first)\s+(\d{1,2}|"
+                  + "|".join(lx.NUMBER_WORDS) + r")\b", low)
+    if not m:
+        m = re.search(r"\b(\d{1,2})\s+(?:games?|players?|guys|names|options|free agents|fas)\b",
+                      low)
+    if not m:
+        return None
+    w = m.group(1)
+    n = int(w) if w.isascii() and w.isdigit() else lx.NUMBER_WORDS.get(w)
+    return max(1, min(n, 30)) if n else None
+
+
+def extract_action(low: str) -> Action | None:
+    """The action a message asks about (drop, start, sit, hold, add, trade, stream)."""
+    best: tuple[int, Action] | None = None
+    for action, pattern in lx.ACTIONS:
+        m = re.search(pattern, low)
+        if m and (best is None or m.start() < best[0]):
+            best = (m.start(), action)  # type: ignore[assignment]
+    return best[1] if best else None
+
+
+def extract_list_ref(low: str) -> int | None:
+    """"the top one" -> 0, "the second guy" -> 1, "#3" -> 2, "the last one" -> -1."""
+    m = lx.LIST_REF.search(low)
+    if not m:
+        return None
+    if m.group(1):
+        return lx.ORDINALS[m.group(1)]
+    return int(m.group(2) or m.group(3)) - 1
+
+
+def extract_move(low: str, matches: list[tuple[NameMatch, PlayerRef]],
+                 list_ref: int | None) -> MoveRef | None:
+    """An explicit move: "drop X for Y", "drop X and pick up Y", "swap X for Y", "replace X
+    with Y", "pick up Y (for X)", "add the top one"."""
+    drop: PlayerRef | None = None
+    add: PlayerRef | None = None
+    low_pad = low
+    for m, ref in matches:
+        before = low_pad[:m.start].rstrip()
+        tail = before[-40:]
+        after_drop = re.search(rf"\b{lx.DROP_VERBS}\s*$", tail)
+        after_add = re.search(rf"\b{lx.ADD_VERBS}\s*$", tail)
+        after_for = re.search(r"\b(?:for|with|instead of|in place of)\s*$", tail)
+        if after_drop and drop is None:
+            drop = ref
+        elif after_add and add is None:
+            add = ref
+        elif after_for and drop is not None and add is None:
+            add = ref
+        elif after_for and add is not None and drop is None:
+            drop = ref
+    if list_ref is not None and add is None and re.search(
+            rf"\b{lx.ADD_VERBS}\b.*\b(?:one|guy|player|pick|option|dude|name|choice|#|number)",
+            low):
+        return MoveRef(drop=drop, add=None, add_list_index=list_ref)
+    if drop is None and add is None:
+        return None
+    if add is None and not re.search(r"\b(?:for|with|and (?:pick|add|grab|get))\b", low):
+        return None  # "should i drop X?" is a decision, not a move with an add
+    return MoveRef(drop=drop, add=add)
+
+
+def extract_team(low: str, team_names: list[str]) -> TeamRef:
+    """Mine (default), my opponent's, or another fantasy team named in the message."""
+    for name in sorted(team_names, key=len, reverse=True):
+        if name and fold(name) in low:
+            return TeamRef(kind="other", name=name)
+    if lx.OPPONENT.search(low):
+        return TeamRef(kind="opponent")
+    return TeamRef()
+
+
+def extract_entities(text: str, ctx: UnderstandingContext) -> Entities:
+    """Every entity of a message (see module doc)."""
+    low = fold(text)
+    matches = [(m, player_ref(m)) for m in ctx.resolver.find(text or "", limit=6)]
+    # find() works on the raw text; spans index it. The folded text keeps the same length
+    # except for collapsed spaces, so the move parser reads spans on a same-length copy.
+    raw_low = (text or "").replace("’", "'").lower()
+    list_ref = extract_list_ref(low)
+    ents = Entities(
+        players=[r for _, r in matches],
+        spans=[(m.start, m.end) for m, _ in matches],
+        categories=extract_categories(low, ctx.scoring),
+        day=extract_day(low, ctx.today),
+        position=extract_position(text or "", low),
+        count=extract_count(low),
+        action=extract_action(low),
+        list_ref=list_ref,
+        team=extract_team(low, ctx.team_names),
+        pronoun=bool(lx.PRONOUNS.search(low)),
+        injury_words=bool(lx.INJURY.search(low)),
+    )
+    ents.move = extract_move(raw_low, matches, list_ref)
+    return ents
+
+
+def masked(text: str, spans: list[tuple[int, int]]) -> str:
+    """The message with each player name replaced by PLAYER_SLOT (what the router embeds)."""
+    out, pos = [], 0
+    for a, b in sorted(spans):
+        if a < pos:
+            continue
+        out.append(text[pos:a])
+        out.append(PLAYER_SLOT)
+        pos = b
+    out.append(text[pos:])
+    return "".join(out)
+
+
+__all__ = ["Entities", "PLAYER_SLOT", "extract_action", "extract_categories", "extract_count",
+           "extract_day", "extract_entities", "extract_list_ref", "extract_move",
+           "extract_position", "extract_team", "fold", "masked", "player_ref"]

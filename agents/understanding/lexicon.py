@@ -1,0 +1,103 @@
+"""Every word list of understanding, once: days, stat categories, positions, actions,
+list references and follow-up openers. Entity extraction (entities.py) reads these; intent
+comes from the semantic router (router.py), not from these words.
+"""
+
+from __future__ import annotations
+
+import re
+
+#: Words for today / tomorrow as members type them.
+TODAY_WORDS = ("today", "tonight", "tonite", "tnight", "2night", "2day", "rn", "right now")
+TOMORROW_WORDS = ("tomorrow", "tmrw", "tmr", "tmrow", "tmw", "tomm", "tommorow", "tommorrow",
+                  "tomorow", "2morrow", "2moro", "tomoro")
+WEEK_WORDS = ("this week", "rest of the week", "the week", "this matchup", "rest of the matchup",
+              "for the week", "weekly", "week")
+#: Weekday -> the words for it (full names, common short forms; "sat"/"sun"/"wed" are words).
+WEEKDAYS: dict[str, tuple[str, ...]] = {
+    "monday": ("monday", "mon"),
+    "tuesday": ("tuesday", "tues", "tue"),
+    "wednesday": ("wednesday", "weds", "wednes"),
+    "thursday": ("thursday", "thurs", "thur", "thu"),
+    "friday": ("friday", "fri"),
+    "saturday": ("saturday",),
+    "sunday": ("sunday",),
+}
+
+#: ESPN category name -> regex of the words members use for it.
+CATEGORIES: dict[str, str] = {
+    "AST": r"\bast\b|\bassists?\b|\bdimes?\b|\bdishes\b|\bapg\b",
+    "STL": r"\bstl\b|\bsteals?\b|\bspg\b",
+    "REB": r"\breb\b|\brebs\b|\brebounds?\b|\brebounding\b|\bboards\b|\brpg\b",
+    "BLK": r"\bblk\b|\bblks\b|\bblocks?\b|\bswats\b|\brim protection\b|\bbpg\b",
+    "3PM": r"\b3pm\b|\b3pt\b|\b3ptm\b|\bthrees\b|\b3s\b|\btreys\b|\b3-pointers?\b"
+           r"|\bthree-pointers?\b|\bthree pointers?\b|\b3 pointers?\b",
+    "PTS": r"\bpts\b|\bppg\b|\bscoring\b",
+    "TO": r"\bturnovers?\b|\btov\b|\btos\b",
+    "FG%": r"\bfg%|\bfg ?pct\b|\bfield goal|\bfg percentage\b",
+    "FT%": r"\bft%|\bft ?pct\b|\bfree throw|\bft percentage\b",
+}
+
+#: Position words -> lineup position (longest phrases are tried first).
+POSITIONS: dict[str, str] = {
+    "point guard": "PG", "shooting guard": "SG", "small forward": "SF",
+    "power forward": "PF", "big man": "C", "big men": "C",
+    "pg": "PG", "pgs": "PG", "sg": "SG", "sgs": "SG", "sf": "SF", "pf": "PF",
+    "center": "C", "centers": "C", "centre": "C", "centres": "C", "bigs": "C", "big": "C",
+    "guard": "G", "guards": "G", "forward": "F", "forwards": "F", "wing": "F", "wings": "F",
+}
+
+#: Action verbs ("should I drop X") -> Request.action.
+ACTIONS: tuple[tuple[str, str], ...] = (
+    ("drop", r"\b(?:drop|dropping|dropped|cut|cutting|release|waive|droppable|let go of)\b"),
+    ("trade", r"\b(?:trade|trading|sell|buy low|sell high)\b"),
+    ("stream", r"\b(?:stream|streaming|streamer)\b"),
+    ("sit", r"\b(?:sit|sitting|bench|benching)\b"),
+    ("start", r"\b(?:start|starting|play him|put in)\b"),
+    ("hold", r"\b(?:hold|holding|keep|keeping|stash)\b"),
+    ("add", r"\b(?:add|adding|pick up|pickup|pick him up|grab|grabbing|claim|sign)\b"),
+)
+
+#: Verbs that make the next player the one dropped / added in an explicit move.
+DROP_VERBS = r"(?:drop|dropping|cut|cutting|release|waive|replace|swap|swapping|switch|bench)"
+ADD_VERBS = r"(?:add|adding|pick ?up|picking up|grab|grabbing|get|claim|sign|bring in)"
+
+#: "the top one", "the second guy", "#3", "number 2" -> index into the last list.
+ORDINALS: dict[str, int] = {
+    "top": 0, "first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2,
+    "fourth": 3, "4th": 3, "fifth": 4, "5th": 4, "last": -1,
+}
+LIST_REF = re.compile(
+    r"\b(?:the\s+)?(top|first|1st|second|2nd|third|3rd|fourth|4th|fifth|5th|last)"
+    r"\s+(?:one|guy|player|pick|option|dude|name|choice|1)\b"
+    r"|\b(?:number|no\.?|#)\s*([1-9])\b|#([1-9])\b")
+
+NUMBER_WORDS: dict[str, int] = {
+    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fifteen": 15,
+    "twenty": 20, "few": 3, "couple": 2,
+}
+
+#: Openers of a follow-up that leans on the previous turn ("what about tomorrow?").
+FOLLOWUP_OPENERS = re.compile(
+    r"^(?:ok(?:ay)?[, ]+|so[, ]+|and[, ]+|also[, ]+|hm+[, ]+)*"
+    r"(?:what about|how about|what abt|wbu|and|also|same for|same but|ok(?:ay)?|what if|"
+    r"now|then|and for|for|only|just)\b")
+#: Pronouns that point at the previous turn's player.
+PRONOUNS = re.compile(r"\b(?:he|him|his|he's|hes|himself|that guy|this guy|dude)\b")
+
+#: Words that say "of my opponent" / "of another team".
+OPPONENT = re.compile(r"\b(?:opponent'?s?|opp|opps|the other guy'?s?|my matchup'?s? team|"
+                      r"who (?:am i|i'm|im) (?:playing|facing|up against)|their team|"
+                      r"they have|they got)\b")
+
+#: Injury words that make a player question about health (tie-breaker only).
+INJURY = re.compile(r"injur|injry|\bdtd\b|day[- ]to[- ]day|\bgtd\b|questionable|doubtful|"
+                    r"\bout\b|\bhurt\b|banged up|\bsore\b|sprain|\bankle|\bknee|\bhamstring|"
+                    r"\bback from\b|\bsidelined\b|\bil\b|\bir\b")
+
+__all__ = [
+    "ACTIONS", "ADD_VERBS", "CATEGORIES", "DROP_VERBS", "FOLLOWUP_OPENERS", "INJURY",
+    "LIST_REF", "NUMBER_WORDS", "OPPONENT", "ORDINALS", "POSITIONS", "PRONOUNS",
+    "TODAY_WORDS", "TOMORROW_WORDS", "WEEKDAYS", "WEEK_WORDS",
+]

@@ -1,0 +1,110 @@
+"""Understanding with a model: one cheap structured-output call into the Request schema.
+
+    request = await understand_with_model(text, ctx, gemini)
+
+The model reads the intent and the words of each player, the explicit move and the list
+reference; names are resolved by the one player resolver (never by the model) and days,
+categories and positions come from the same entity rules as offline, so both paths give the
+same typed Request. Any error or a timeout falls back to the offline router.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any, Literal
+
+from langchain_core.messages import HumanMessage, SystemMessage
+from pydantic import BaseModel, Field
+
+from agents.understanding.context import UnderstandingContext
+from agents.understanding.entities import extract_entities, masked, player_ref
+from agents.understanding.request import MoveRef, PlayerRef, Request
+from agents.understanding.understand import understand
+
+log = logging.getLogger(__name__)
+
+#: Seconds the classification call may take before the offline router answers.
+MODEL_TIMEOUT = 8.0
+
+SYSTEM = """You classify one message sent to FanVise, a fantasy-basketball assistant in an
+ESPN league chat, into exactly one intent and its entities. Intents:
+help (greetings, what can you do, how to use FanVise: approve a move, link a team);
+player_research (status, injury, news, is X playing tonight, when is X back);
+player_form (how has X been playing, last N games, averages);
+player_decision (should I drop / start / sit / hold / trade X);
+free_agent_scan (a list of the best free agents, optionally by position or category);
+streaming (who to stream / pick up for games this week);
+matchup_status (score of my matchup, am I winning, projection, categories vs my opponent);
+matchup_analysis (review / optimize my matchup, what moves should I make this week);
+lineup_optimization (who do I start today / tomorrow / on a day, set my lineup, who sits);
+injury_reevaluation (my injured / day-to-day player at a position: hold or stream);
+explicit_move (drop X for Y, pick up X, add the top one of the last list);
+standings (standings, ranks, recent league activity: adds, drops, trades);
+roster (who is on my or my opponent's team); schedule (games left this week);
+general_advice (other fantasy-basketball questions); out_of_scope (anything else).
+Copy player names exactly as written in the message (do not correct or complete them).
+Player names in the message may be replaced by {player}: then leave players empty."""
+
+
+class ModelReading(BaseModel):
+    """What the model reads from a message (names as written; resolved afterwards)."""
+
+    intent: str = Field(description="one intent value from the list")
+    players: list[str] = Field(default_factory=list, description="player names as written")
+    drop_player: str | None = Field(default=None, description="explicit move: player dropped")
+    add_player: str | None = Field(default=None, description="explicit move: player added")
+    list_index: int | None = Field(default=None, description="'the top one' = 1, 'second' = 2")
+    team: Literal["mine", "opponent", "other"] = "mine"
+    confidence: float = Field(default=0.9, ge=0.0, le=1.0)
+
+
+def _ref(ctx: UnderstandingContext, words: str | None, found: list[PlayerRef]
+         ) -> PlayerRef | None:
+    if not words:
+        return None
+    for ref in found:
+        if ref.words.lower() == words.lower():
+            return ref
+    return player_ref(ctx.resolver.resolve(words))
+
+
+async def understand_with_model(text: str, ctx: UnderstandingContext, model: Any, *,
+                                timeout: float = MODEL_TIMEOUT) -> Request:
+    """One structured-output call; the offline router answers on error or timeout."""
+    offline = understand(text, ctx)
+    if offline.followup or offline.list_ref is not None:
+        return offline  # the previous turn is the context; the router already merged it
+    try:
+        structured = model.with_structured_output(ModelReading)
+        reading = await asyncio.wait_for(structured.ainvoke(
+            [SystemMessage(content=SYSTEM), HumanMessage(content=text)]), timeout)
+        if isinstance(reading, dict):
+            reading = ModelReading.model_validate(reading)
+        if not isinstance(reading, ModelReading):
+            raise TypeError(f"unexpected structured output {type(reading).__name__}")
+        intent = type(offline.intent)(reading.intent.strip().lower())
+    except Exception as exc:  # noqa: BLE001 - any model failure: the offline reading stands
+        log.warning("model understanding failed (%s); using the offline router",
+                    type(exc).__name__)
+        return offline
+    ents = extract_entities(text, ctx)
+    players = list(ents.players)
+    for words in reading.players:
+        if "{player" in words or any(p.words.lower() == words.lower() for p in players):
+            continue
+        if ents.spans and words.lower() in masked(text, []).lower() and any(
+                words.lower() in text[a:b].lower() for a, b in ents.spans):
+            continue
+        players.append(player_ref(ctx.resolver.resolve(words)))
+    move = offline.move
+    if reading.drop_player or reading.add_player:
+        move = MoveRef(drop=_ref(ctx, reading.drop_player, players),
+                       add=_ref(ctx, reading.add_player, players))
+    return offline.model_copy(update={
+        "intent": intent, "source": "model", "confidence": reading.confidence,
+        "players": players, "move": move, "clarify": False,
+        "alternatives": [i for i in offline.alternatives if i != intent]})
+
+
+__all__ = ["MODEL_TIMEOUT", "ModelReading", "understand_with_model"]

@@ -1,0 +1,163 @@
+"""Offline intent: semantic routing over a bank of member-style utterances.
+
+    router = default_router()
+    router.rank("is {player} playing tonight")   # [(Intent.PLAYER_RESEARCH, 0.83), ...]
+
+The bank (agents/understanding/bank/<intent>.txt, one utterance a line, player names written
+as {player}) is embedded once with the bundled MiniLM (storage.minilm, numpy only) and the
+vectors are cached on disk keyed by the bank's hash (FANVISE_CACHE_DIR, default
+~/.cache/fanvise), so later starts load them in milliseconds. An intent's score for a
+message is the mean cosine similarity of its K nearest bank utterances.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import re
+import tempfile
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from agents.understanding.request import Intent
+from storage.minilm import MiniLMEncoder, default_encoder
+
+log = logging.getLogger(__name__)
+
+BANK_DIR = Path(__file__).parent / "bank"
+ENV_CACHE_DIR = "FANVISE_CACHE_DIR"
+#: Nearest bank utterances averaged per intent.
+K_NEAREST = 3
+#: Version of the embedding recipe: part of the cache key.
+RECIPE = "minilm-l6-v2/mean/l2/slot-v1"
+
+
+def embed_text(text: str) -> str:
+    """The form of a message (or bank line) that gets embedded: one player placeholder."""
+    t = re.sub(r"\{player\d*\}", "{player}", text.strip())
+    return re.sub(r"\s+", " ", t)
+
+
+def load_bank(folder: Path = BANK_DIR) -> list[tuple[Intent, str]]:
+    """(intent, utterance) of every bank line; files are named by intent value."""
+    out: list[tuple[Intent, str]] = []
+    for path in sorted(folder.glob("*.txt")):
+        try:
+            intent = Intent(path.stem)
+        except ValueError:
+            log.warning("bank file %s names no intent; skipped", path.name)
+            continue
+        for line in path.read_text(encoding="utf-8").splitlines():
+            line = line.strip()
+            if line and not line.startswith("#"):
+                out.append((intent, embed_text(line)))
+    return out
+
+
+def bank_hash(bank: Sequence[tuple[Intent, str]]) -> str:
+    """Hash of the bank's content and the embedding recipe (the disk cache key)."""
+    h = hashlib.sha256(RECIPE.encode())
+    for intent, text in bank:
+        h.update(f"{intent.value}\t{text}\n".encode())
+    return h.hexdigest()[:20]
+
+
+def cache_dir() -> Path:
+    """Where bank vectors are cached."""
+    env = os.environ.get(ENV_CACHE_DIR)
+    return Path(env) if env else Path.home() / ".cache" / "fanvise"
+
+
+class SemanticRouter:
+    """Nearest-neighbour intent scores over the embedded utterance bank."""
+
+    def __init__(self, bank: Sequence[tuple[Intent, str]] | None = None,
+                 encoder: MiniLMEncoder | None = None, *, cache: Path | None = None) -> None:
+        self._bank = list(bank) if bank is not None else load_bank()
+        if not self._bank:
+            raise ValueError("the utterance bank is empty")
+        self._encoder = encoder or default_encoder()
+        self._cache = cache if cache is not None else cache_dir()
+        self._lock = threading.Lock()
+        self._vectors: np.ndarray | None = None
+        self.intents = sorted({i for i, _ in self._bank}, key=lambda i: i.value)
+        labels = np.array([self.intents.index(i) for i, _ in self._bank])
+        self._masks = [labels == k for k in range(len(self.intents))]
+        self.hash = bank_hash(self._bank)
+
+    @property
+    def size(self) -> int:
+        """Utterances in the bank."""
+        return len(self._bank)
+
+    def load(self) -> None:
+        """Embed the bank (or load its cached vectors)."""
+        if self._vectors is not None:
+            return
+        with self._lock:
+            if self._vectors is None:
+                self._vectors = self._load_vectors()
+
+    def _load_vectors(self) -> np.ndarray:
+        path = self._cache / f"router-{self.hash}.npy"
+        try:
+            vecs = np.load(path)
+            if vecs.shape[0] == len(self._bank):
+                return vecs
+        except (OSError, ValueError):
+            pass
+        vecs = self._encoder.encode([t for _, t in self._bank]).astype(np.float32)
+        try:
+            self._cache.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=self._cache, suffix=".npy")
+            with os.fdopen(fd, "wb") as f:
+                np.save(f, vecs)
+            os.replace(tmp, path)
+        except OSError as exc:
+            log.info("router cache not written (%s); vectors kept in memory",
+                     type(exc).__name__)
+        return vecs
+
+    def rank(self, text: str) -> list[tuple[Intent, float]]:
+        """Every intent with its score for `text`, best first."""
+        self.load()
+        assert self._vectors is not None
+        q = self._encoder.encode([embed_text(text)])[0].astype(np.float32)
+        sims = self._vectors @ q
+        scores = []
+        for intent, mask in zip(self.intents, self._masks, strict=True):
+            s = sims[mask]
+            k = min(K_NEAREST, s.size)
+            scores.append((intent, float(np.partition(s, -k)[-k:].mean())))
+        return sorted(scores, key=lambda x: -x[1])
+
+    def nearest(self, text: str, n: int = 5) -> list[tuple[Intent, str, float]]:
+        """The n nearest bank utterances (debugging, calibration)."""
+        self.load()
+        assert self._vectors is not None
+        q = self._encoder.encode([embed_text(text)])[0]
+        sims = self._vectors @ q
+        idx = np.argsort(-sims)[:n]
+        return [(self._bank[i][0], self._bank[i][1], float(sims[i])) for i in idx]
+
+
+_default: SemanticRouter | None = None
+_default_lock = threading.Lock()
+
+
+def default_router() -> SemanticRouter:
+    """The process-wide router over the shipped bank (embedded on first use)."""
+    global _default
+    if _default is None:
+        with _default_lock:
+            if _default is None:
+                _default = SemanticRouter()
+    return _default
+
+
+__all__ = ["BANK_DIR", "K_NEAREST", "SemanticRouter", "bank_hash", "cache_dir",
+           "default_router", "embed_text", "load_bank"]
