@@ -11,12 +11,20 @@ Usage::
 
 Every helper takes the lock, so concurrent tasks never interleave statements on the
 shared connection. Rows are `sqlite3.Row` (index or column-name access).
+
+Start-up checks (synchronous, no worker thread, nothing created): `check_data_dir(dir)`
+(a writable folder with free space) and `check_database_file(path)` (missing, or a readable
+SQLite file that passes `PRAGMA quick_check`) raise `DatabaseFileError` with one line that
+names the file and what to do.
 """
 
 from __future__ import annotations
 
 import asyncio
+import errno
+import os
 import sqlite3
+import tempfile
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -27,6 +35,65 @@ import aiosqlite
 BUSY_TIMEOUT_MS = 30_000
 
 Params = Sequence[Any] | dict[str, Any]
+
+#: Bytes written (then removed) to check that the data directory has room for SQLite.
+SPACE_PROBE_BYTES = 64 * 1024
+
+_DIR_HINT = "point FANVISE_DATA_DIR or --data-dir to a writable folder"
+
+
+class DatabaseFileError(Exception):
+    """A data directory or database file that FanVise cannot use; the message is one line
+    naming the path and what to do."""
+
+
+def check_data_dir(path: str | Path) -> None:
+    """Create `path` if needed and check it is a writable folder with some free space."""
+    folder = Path(path)
+    if folder.exists() and not folder.is_dir():
+        raise DatabaseFileError(f"the data directory {folder} is not a folder; {_DIR_HINT}")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=".fanvise-probe-") as fh:
+            fh.write(b"\0" * SPACE_PROBE_BYTES)
+            fh.flush()
+            os.fsync(fh.fileno())
+    except OSError as exc:
+        if exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
+            raise DatabaseFileError(
+                f"no space left on the disk holding the data directory {folder}; free some "
+                f"space (the disk is full) or {_DIR_HINT} on another disk") from None
+        reason = exc.strerror or type(exc).__name__
+        raise DatabaseFileError(
+            f"the data directory {folder} is not writable ({reason}); fix its permissions "
+            f"or {_DIR_HINT}") from None
+
+
+def check_database_file(path: str | Path, what: str = "database") -> None:
+    """Check an existing SQLite file can be read and is not damaged (`PRAGMA quick_check`).
+
+    A missing file is fine (it is created on open). Opens read-only: nothing is written.
+    """
+    p = Path(path)
+    if not p.exists():
+        return
+    reason = ""
+    try:
+        if not p.is_file():
+            raise sqlite3.DatabaseError("not a file")
+        conn = sqlite3.connect(p.resolve().as_uri() + "?mode=ro", uri=True, timeout=5.0)
+        try:
+            rows = conn.execute("PRAGMA quick_check").fetchall()
+        finally:
+            conn.close()
+        if [tuple(r) for r in rows] != [("ok",)]:
+            reason = "damaged: " + str(rows[0][0])[:80] if rows else "damaged"
+    except sqlite3.Error as exc:
+        reason = str(exc) or type(exc).__name__
+    if reason:
+        raise DatabaseFileError(
+            f"the {what} {p} is not a usable SQLite database ({reason}); move it away "
+            f"(FanVise then starts with a new one) or restore a backup")
 
 
 class Database:
@@ -52,13 +119,19 @@ class Database:
         if spath != ":memory:":
             Path(spath).parent.mkdir(parents=True, exist_ok=True)
         conn = await aiosqlite.connect(spath, timeout=BUSY_TIMEOUT_MS / 1000)
-        conn.row_factory = sqlite3.Row
-        await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-        if spath != ":memory:":
-            await conn.execute("PRAGMA journal_mode = WAL")
-        await conn.execute("PRAGMA synchronous = NORMAL")
-        await conn.execute("PRAGMA foreign_keys = ON")
-        await conn.commit()
+        try:
+            conn.row_factory = sqlite3.Row
+            await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            if spath != ":memory:":
+                await conn.execute("PRAGMA journal_mode = WAL")
+            await conn.execute("PRAGMA synchronous = NORMAL")
+            await conn.execute("PRAGMA foreign_keys = ON")
+            await conn.commit()
+        except BaseException:
+            # a garbage/read-only file fails here: stop aiosqlite's (non-daemon) worker
+            # thread, or the process never exits
+            await conn.close()
+            raise
         return cls(conn, spath)
 
     @property

@@ -40,6 +40,37 @@ def _settings(data_dir: Path | None) -> Any:
         raise typer.Exit(code=2) from None
 
 
+def preflight(data_dir: Path) -> None:
+    """Fail fast, before anything starts, on a data directory FanVise cannot use: not a
+    writable folder, a full disk, or a damaged SQLite file in it (app DB, checkpoints).
+    Raises `storage.db.DatabaseFileError` (one line naming the path and what to do)."""
+    from storage.db import check_data_dir, check_database_file
+
+    check_data_dir(data_dir)
+    for path in sorted(Path(data_dir).glob("*.sqlite")):
+        what = {"fanvise.sqlite": "app database",
+                "checkpoints.sqlite": "checkpoints database"}.get(path.name, "database")
+        check_database_file(path, what)
+
+
+async def _open_app(settings: Any) -> Any:
+    """FanViseApp.open, with a storage failure turned into one clear line."""
+    import sqlite3
+
+    from bot.core.app import FanViseApp
+    from storage.db import DatabaseFileError
+
+    try:
+        return await FanViseApp.open(settings)
+    except (sqlite3.Error, OSError) as exc:
+        from fantasy.redact import redact
+        log.debug("start-up storage failure", exc_info=True)
+        raise DatabaseFileError(
+            f"could not open the data in {settings.data_dir} ({type(exc).__name__}: "
+            f"{redact(str(exc))}); check that the folder is writable and the disk is not "
+            "full, or move damaged *.sqlite files away") from None
+
+
 def _banner(app: Any) -> str:
     s = app.settings
     league = (f"demo league ({s.demo_variant})" if s.is_demo
@@ -62,7 +93,6 @@ def _install_signals(stop: asyncio.Event) -> None:
 async def _serve(surface: Surface, settings: Any, *, session: str = "local",
                  stop: asyncio.Event | None = None) -> int:
     """Run one surface until EOF (console) or `stop` / SIGTERM / SIGINT; always closes."""
-    from bot.core.app import FanViseApp
     from bot.scheduler import DailyScheduler
 
     if surface is Surface.discord:
@@ -71,7 +101,7 @@ async def _serve(surface: Surface, settings: Any, *, session: str = "local",
         settings.require("slack_bot_token")
         from bot.slack.app import check_slack_mode
         check_slack_mode(settings)
-    app = await FanViseApp.open(settings)
+    app = await _open_app(settings)
     scheduler: DailyScheduler | None = None
     maintenance = asyncio.create_task(_maintenance(app), name="fanvise-retention")
     try:
@@ -166,8 +196,14 @@ def _run(surface: Surface, data_dir: Path | None, session: str) -> None:
     if surface is Surface.console and level == "INFO":
         level = "WARNING"  # keep the chat readable; FANVISE_LOG_LEVEL=DEBUG still works
     setup_logging(level, settings.log_format)
+    from storage.db import DatabaseFileError
+
     try:
+        preflight(settings.data_dir)
         asyncio.run(_serve(surface, settings, session=session))
+    except DatabaseFileError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(code=1) from None
     except KeyboardInterrupt:
         typer.echo("\nbye", err=True)
     except ValueError as exc:
