@@ -5,7 +5,7 @@
 
 Feeds are fetched concurrently with a timeout; a feed that is down, slow, returns an HTTP
 error or is not a feed is reported in `report.failed` with a clear reason, never raised.
-Players are tagged by exact full-name match (accents, case and Jr./III ignored), fuzzy
+Players are tagged by the one player resolver (fantasy.player_resolver: full names, fuzzy
 full-name match (rapidfuzz, for misspellings) and unambiguous last names ("Morant (ankle)").
 The HTTP transport is injectable, so tests and the demo feed run the same code offline.
 """
@@ -17,7 +17,6 @@ import calendar
 import html
 import logging
 import re
-import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
@@ -27,8 +26,9 @@ from urllib.parse import urlparse
 
 import feedparser
 import httpx
-from rapidfuzz import fuzz, process
 
+from fantasy.models import Player
+from fantasy.player_resolver import PlayerResolver
 from storage.news_store import NewsItem, NewsStore
 
 log = logging.getLogger(__name__)
@@ -103,72 +103,27 @@ class FeedError(Exception):
 # --------------------------------------------------------------------------- player tagging
 
 
-_SUFFIXES = {"jr", "sr", "ii", "iii", "iv", "v"}
-
-
-def _norm_tokens(text: str) -> list[str]:
-    ascii_ = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
-    ascii_ = re.sub(r"(?<=\w)['\u2019.](?=\w)", "", ascii_)  # O'Neale -> ONeale, P.J. -> PJ
-    return re.findall(r"[a-z0-9]+", ascii_.lower())
-
-
-def _name_tokens(name: str) -> tuple[str, ...]:
-    toks = _norm_tokens(name)
-    while len(toks) > 2 and toks[-1] in _SUFFIXES:
-        toks.pop()
-    return tuple(toks)
-
-
 class PlayerMatcher:
-    """Finds which known players a news text mentions."""
+    """Finds which known players a news text mentions, with the one player resolver
+    (fantasy.player_resolver) without the nickname table: full names, typos of full names
+    and unique last names. News is edited prose, so a one-word name counts only when written
+    capitalised."""
 
-    def __init__(self, players: Iterable[tuple[int, str]], fuzzy_cutoff: float = 90.0) -> None:
+    def __init__(self, players: Iterable[tuple[int, str]]) -> None:
         self.players: dict[int, str] = {int(pid): name for pid, name in players if name}
-        self.fuzzy_cutoff = fuzzy_cutoff
-        self._full: dict[tuple[str, ...], set[int]] = {}
-        for pid, name in self.players.items():
-            toks = _name_tokens(name)
-            if len(toks) >= 2:
-                self._full.setdefault(toks, set()).add(pid)
-        self._full_strings = {" ".join(k): ids for k, ids in self._full.items()}
-        self._choices = list(self._full_strings)
-        self._lengths = sorted({len(k) for k in self._full})
-        # Last names usable alone: unique, long enough, never someone's first name.
-        firsts = {k[0] for k in self._full}
-        lasts: dict[str, set[int]] = {}
-        for k, ids in self._full.items():
-            lasts.setdefault(k[-1], set()).update(ids)
-        self._last = {ln: next(iter(ids)) for ln, ids in lasts.items()
-                      if len(ids) == 1 and len(ln) >= 5 and ln not in firsts}
+        self._resolver = PlayerResolver([Player(id=pid, name=name)
+                                         for pid, name in self.players.items()], aliases={})
 
     def match(self, text: str) -> list[tuple[int, str]]:
         """Players mentioned in `text`, in order of first mention: [(player_id, full_name)]."""
         if not self.players or not text:
             return []
-        raw_words = re.findall(r"[^\W_]+(?:['\u2019.][^\W_]+)*", text)
-        caps = [w[:1].isupper() for w in raw_words]
-        toks = [" ".join(_norm_tokens(w)) for w in raw_words]
-        found: dict[int, int] = {}  # pid -> position of first mention
-        used = [False] * len(toks)
-        for n in sorted(self._lengths, reverse=True):
-            for i in range(len(toks) - n + 1):
-                if any(used[i:i + n]):
-                    continue
-                gram = " ".join(toks[i:i + n])
-                ids = self._full_strings.get(gram)
-                if ids is None and all(caps[i:i + n]) and len(gram) >= 8:
-                    best = process.extractOne(gram, self._choices, scorer=fuzz.ratio,
-                                              score_cutoff=self.fuzzy_cutoff)
-                    ids = self._full_strings[best[0]] if best else None
-                if ids and len(ids) == 1:  # two players with one name: ambiguous, skip
-                    pid = next(iter(ids))
-                    found.setdefault(pid, i)
-                    for j in range(i, i + n):
-                        used[j] = True
-        for i, tok in enumerate(toks):
-            if not used[i] and caps[i] and tok in self._last:
-                found.setdefault(self._last[tok], i)
-        return [(pid, self.players[pid]) for pid, _ in sorted(found.items(), key=lambda kv: kv[1])]
+        found: dict[int, str] = {}
+        for m in self._resolver.find(text, limit=50):
+            if m.resolved and m.player is not None and (" " in m.words.strip()
+                                                        or m.words[:1].isupper()):
+                found.setdefault(m.player.id, self.players[m.player.id])
+        return list(found.items())
 
 
 # --------------------------------------------------------------------------- parsing

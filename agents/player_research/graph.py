@@ -36,7 +36,7 @@ from agents.player_research.state import (
     PlayerResearchState,
 )
 from agents.shared.deps import AgentDeps, optimizer_for
-from agents.shared.tool_registry import FanviseTools, build_tools, player_pool, tools_by_name
+from agents.shared.tool_registry import FanviseTools, build_tools, tools_by_name
 from fantasy.espn.errors import EspnError
 from fantasy.optimizer.guardrails import STAR_OWNED_PCT
 from storage.news_store import name_key
@@ -72,18 +72,13 @@ def _same_name(a: str | None, b: str | None) -> bool:
 
 
 async def guess_player_name(deps: AgentDeps, text: str) -> str | None:
-    """The longest league player name that appears in `text` (None when none does)."""
-    key = f"_{name_key(text)}_"
-    try:
-        pool = await player_pool(deps)
-    except EspnError:
-        return None
-    best: tuple[int, str] | None = None
-    for p in pool:
-        k = name_key(p.name)
-        if k and f"_{k}_" in key and (best is None or len(k) > best[0]):
-            best = (len(k), p.name)
-    return best[1] if best else None
+    """The first league player named in `text` (the one resolver), None when none is."""
+    from agents.understanding.league_context import league_resolver  # noqa: PLC0415 - cycle
+
+    for m in (await league_resolver(deps)).find(text or ""):
+        if m.resolved and m.player is not None:
+            return m.player.name
+    return None
 
 
 async def _is_star(deps: AgentDeps, status: dict[str, Any]) -> bool:

@@ -20,6 +20,7 @@ import os
 import re
 import uuid
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 from langchain_core.callbacks import AsyncCallbackManagerForLLMRun, CallbackManagerForLLMRun
@@ -28,9 +29,9 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMe
 from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import Field
-from rapidfuzz import fuzz, process
 
 from agents.shared.tool_registry import TEAM_TOOLS, TOOL_NAMES
+from fantasy.player_resolver import PlayerResolver
 
 ENV_API_KEY = "GOOGLE_API_KEY"
 ENV_MODEL = "FANVISE_GEMINI_MODEL"
@@ -132,53 +133,25 @@ def _has(text: str, *patterns: str) -> bool:
     return any(re.search(p, text) for p in patterns)
 
 
+@lru_cache(maxsize=8)
+def _resolver(names: tuple[str, ...]) -> PlayerResolver:
+    return PlayerResolver.from_names(names)
+
+
 def find_player(text: str, player_names: Sequence[str]) -> str | None:
-    """The league player a text mentions (full name, unique last name or a close fuzzy
-    match of 2-3 consecutive words), or None."""
-    if not player_names or not text:
-        return None
-    low = f" {_norm(text)} "
-    names = {n: _norm(n) for n in player_names}
-    full = [n for n, k in names.items() if k and f" {k} " in low]
-    if full:
-        return max(full, key=lambda n: len(names[n]))
-    words = [w for w in _norm(text).split() if w]
-    # unique last name written with a capital letter ("Is Brunson playing?")
-    caps = {_norm(w) for w in _WORD.findall(text) if w[:1].isupper()}
-    last: dict[str, list[str]] = {}
-    for n, k in names.items():
-        parts = k.split()
-        if len(parts) >= 2:
-            last.setdefault(parts[-1], []).append(n)
-    for w in words:
-        if w in caps and w not in _STOP and len(w) >= 4 and len(last.get(w, [])) == 1:
-            return last[w][0]
-    # fuzzy: 2- and 3-word windows against full names
-    grams = [" ".join(words[i:i + k]) for k in (2, 3) for i in range(len(words) - k + 1)
-             if not set(words[i:i + k]) <= _STOP]
-    best: tuple[float, str] | None = None
-    choices = {n: k for n, k in names.items() if k}
-    for g in grams:
-        hit = process.extractOne(g, choices, scorer=fuzz.ratio, score_cutoff=85)
-        if hit and (best is None or hit[1] > best[0]):
-            best = (hit[1], hit[2])
-    return best[1] if best else None
+    """The first league player a text names (the one resolver: last names, nicknames,
+    typos), or None."""
+    found = find_players(text, player_names, limit=1)
+    return found[0] if found else None
 
 
 def find_players(text: str, player_names: Sequence[str], limit: int = 3) -> list[str]:
-    """Every league player named in full in a text, in order of mention (then the fuzzy
-    `find_player` match when none is named in full)."""
-    low = f" {_norm(text)} "
-    hits = []
-    for n in player_names:
-        k = _norm(n)
-        if k and f" {k} " in low:
-            hits.append((low.index(f" {k} "), n))
-    out = [n for _, n in sorted(hits)][:limit]
-    if not out:
-        one = find_player(text, player_names)
-        out = [one] if one else []
-    return out
+    """Every league player a text names, in order of mention (the one resolver)."""
+    if not player_names or not text:
+        return []
+    matches = _resolver(tuple(player_names)).find(text)
+    out = [m.player.name for m in matches if m.resolved and m.player is not None]
+    return list(dict.fromkeys(out))[:limit]
 
 
 def name_candidate(text: str) -> str | None:
