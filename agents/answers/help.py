@@ -1,0 +1,123 @@
+"""Help and out-of-scope answers. The help content lives here (agents never import bot):
+what FanVise does, the slash commands, and how-to paragraphs picked by the words of the
+question ("how do i approve a move", "how do i link my team")."""
+
+from __future__ import annotations
+
+import re
+
+from agents.answers.types import Offer, Reply
+from agents.understanding.request import Intent, Request
+
+#: What FanVise does, in one paragraph per capability, with an example each.
+ABOUT = """I'm FanVise, your fantasy-basketball assistant for this ESPN league. I can:
+- research a player's injury and news: "is brunson playing tonight?"
+- show your matchup score and projection: "am i winning this week?"
+- review your matchup and propose drop/add moves you approve: "review my matchup"
+- find streamers, also for categories: "need blocks, who do i stream"
+- re-evaluate injured players (hold or stream): "my guard is DTD, hold or stream?"
+- set a day's lineup: "who do i start tmrw?"
+- list free agents: "best free agent centers?"
+- recent form and start/drop calls: "how has haliburton been playing?", "should i drop simmons?"
+- standings and league activity: "standings"."""
+
+#: The slash commands (bot/core/service.py keeps its own copy for /help).
+COMMANDS_TEXT = """Commands:
+- `/ask <question>`: anything about your league
+- `/player <name>`: injury and news report with a recommendation
+- `/optimize [categories]`: this week's drop/add moves, approved with buttons
+- `/lineup [today|tomorrow|YYYY-MM-DD]`: optimal starters vs your ESPN lineup
+- `/stream [position or categories]`: streaming pickups for this week
+- `/link team=<id> [league=<id>] [season=<year>] [espn_s2=… swid=…]`: link your ESPN team
+- `/daily HH:MM <Area/City>` (admins): a daily lineup post in this channel
+- `/help`: this text. In a thread, just write: follow-ups continue the conversation."""
+
+#: How-to topics: (name, words that pick it, the answer).
+TOPICS: tuple[tuple[str, tuple[str, ...], str], ...] = (
+    ("approve", ("approve", "approval", "accept", "decline", "reject", "confirm", "button",
+                 "card", "execute", "make the move", "apply"),
+     "When I suggest moves you get a card with **Approve** and **Decline** buttons (in the "
+     "console they are numbers: type the number). Only the member who asked can decide. "
+     "Approving records the decision and re-plans with the move; ESPN has no public write "
+     "API, so for a live league I link you to ESPN's page to make the move there and I "
+     "confirm it on the next league read. In the demo league the move is applied right away. "
+     "Decline keeps your roster as it is."),
+    ("link", ("link", "connect", "team id", "my team", "espn_s2", "swid", "cookie", "private",
+              "unlink", "league id"),
+     "Link your ESPN team with `/link team=<id>` (add `league=<id>` and `season=<year>` for "
+     "another league). For a private league add your cookies: `/link team=<id> espn_s2=… "
+     "swid=…`; send that privately (a DM or an ephemeral command), the cookies are stored "
+     "encrypted and never shown. `/link` shows your link, `/link off` removes it. Your team id "
+     "is the `teamId=` number in your ESPN team page's address."),
+    ("daily", ("daily", "every day", "morning", "post", "schedule a", "alert", "reminder"),
+     "An admin can turn on a daily lineup post in a channel: `/daily 09:30 America/New_York` "
+     "(time and time zone). `/daily` shows the setting, `/daily off` stops it. The post "
+     "mentions each linked owner whose lineup needs a change."),
+    ("lineup", ("lineup", "start", "who sits", "bench"),
+     "Ask \"who do i start tomorrow?\" or use `/lineup [today|tomorrow|YYYY-MM-DD]`: I compute "
+     "the best lineup for that day and list the changes against your ESPN lineup."),
+    ("stream", ("stream", "waiver", "free agent", "pick up", "pickup"),
+     "Ask \"best free agents?\" for a ranked list (games left x value per game), or \"who do "
+     "i stream for blocks?\" / `/stream [position or categories]` for pickups with the exact "
+     "gain; you approve each move on its card."),
+    ("optimize", ("optimize", "optimise", "moves", "review my matchup"),
+     "Ask \"review my matchup\" or use `/optimize [categories]`: I scan every drop/add pair "
+     "with the exact lineup optimizer and show the best moves on a card to approve."),
+    ("commands", ("command", "slash", "commands"), COMMANDS_TEXT),
+)
+
+
+def _words(text: str) -> str:
+    return " " + re.sub(r"[^a-z0-9_ ]+", " ", (text or "").lower()) + " "
+
+
+def pick_topics(text: str) -> list[str]:
+    """Names of the how-to topics a question asks about (best first; [] for plain help)."""
+    t = _words(text)
+    howto = any(w in t for w in (" how ", " where ", " what do i ", " can i ", " how to ",
+                                 " what s the command", " command"))
+    scores = []
+    for k, (name, words, _) in enumerate(TOPICS):
+        hits = sum(1 for w in words if f" {w} " in t or (" " in w and w in t))
+        if hits:
+            scores.append((-hits, k, name))
+    if not scores or not (howto or len(t.split()) <= 4):
+        return []
+    scores.sort()
+    return [name for _, _, name in scores[:2]]
+
+
+def help_text(topic: str | None = None) -> str:
+    """The answer of a how-to topic, or the whole help (about + commands)."""
+    for name, _, answer in TOPICS:
+        if name == topic:
+            return answer
+    return ABOUT + "\n\n" + COMMANDS_TEXT
+
+
+async def answer_help(deps: object, request: Request) -> Reply:
+    """The help text, or the how-to paragraph(s) the question asks for."""
+    topics = pick_topics(request.text)
+    if topics:
+        text = "\n\n".join(help_text(t) for t in topics)
+        text += "\n\nSay \"help\" for everything I can do."
+    else:
+        text = help_text()
+    offers = [Offer(label=label, request=Request.command(intent, text=label.lower()))
+              for label, intent in (("Show my matchup score", Intent.MATCHUP_STATUS),
+                                    ("Look for roster moves", Intent.MATCHUP_ANALYSIS),
+                                    ("List the best free agents", Intent.FREE_AGENT_SCAN))]
+    return Reply(text=text, report={"help_topics": topics}, offers=[] if topics else offers)
+
+
+async def answer_out_of_scope(deps: object, request: Request) -> Reply:
+    """A polite no: what FanVise does instead. No league data."""
+    text = ("Sorry, that's outside what I do: I'm FanVise, and I only help with this ESPN "
+            "fantasy-basketball league: player news and injuries, your matchup score and "
+            "projection, roster moves you approve, streamers, lineups, free agents and "
+            "standings. Try \"am i winning this week?\" or say \"help\".")
+    return Reply(text=text, report={"out_of_scope": True})
+
+
+__all__ = ["ABOUT", "COMMANDS_TEXT", "TOPICS", "answer_help", "answer_out_of_scope",
+           "help_text", "pick_topics"]

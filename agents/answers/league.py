@@ -1,0 +1,405 @@
+"""League answers: matchup score and projection, standings with recent activity, and the
+free-agent list ranked by rest-of-matchup value. All numbers come from the league data and
+the exact optimizer (fantasy/); nothing here proposes a move card."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from agents.answers.types import ListedPlayer, Offer, Reply
+from agents.shared.deps import AgentDeps, LeagueContext, load_context, optimizer_for
+from agents.understanding.request import Intent, MoveRef, PlayerRef, Request
+from fantasy.constants import (
+    OUT_STATUSES,
+    PERCENTAGE_STATS,
+    STAT_IDS,
+    UNCERTAIN_STATUSES,
+    parse_slot,
+    stat_name,
+)
+from fantasy.espn.errors import EspnError
+from fantasy.models import League, Player
+from fantasy.outlook import Valuer, category_result, tally
+
+#: Free agents listed when the request gives no count.
+FA_COUNT = 8
+FA_MAX = 20
+#: Words that ask to include injured free agents.
+_ANY_HEALTH = ("injured", "any status", "including out", "include injured", "even injured",
+               "stash")
+_POSITION_NAMES = {"G": "guards", "F": "forwards", "C": "centers", "PG": "point guards",
+                   "SG": "shooting guards", "SF": "small forwards", "PF": "power forwards"}
+
+
+# --------------------------------------------------------------------------- formatting
+
+
+def fmt_num(x: float | None, digits: int = 1) -> str:
+    """A number as members read it: "12.5", "0.478" for rates, "-" for None."""
+    if x is None:
+        return "-"
+    return f"{x:.{digits}f}"
+
+
+def fmt_stat(stat_id: int, x: float | None) -> str:
+    """A stat value: percentages as .478, counts with one decimal."""
+    if x is None:
+        return "-"
+    if stat_id in PERCENTAGE_STATS:
+        return f"{x:.3f}".lstrip("0") if x < 1 else f"{x:.3f}"
+    return f"{x:.1f}"
+
+
+def fmt_day(d: date) -> str:
+    """"Wed Jan 25"."""
+    return f"{d:%a} {d:%b} {d.day}"
+
+
+def status_text(p: Player, *, today: date | None = None) -> str:
+    """"healthy", "DTD", "OUT (back ~Feb 4)"."""
+    st = p.injury_status or "ACTIVE"
+    if st == "ACTIVE":
+        return "healthy"
+    label = {"DAY_TO_DAY": "DTD", "QUESTIONABLE": "questionable", "PROBABLE": "probable",
+             "DOUBTFUL": "doubtful", "INJURY_RESERVE": "IR",
+             "SUSPENSION": "suspended"}.get(st, st.replace("_", " ").lower()
+                                             if st not in OUT_STATUSES else "OUT")
+    if st in OUT_STATUSES:
+        label = "OUT" if st != "SUSPENSION" else "suspended"
+        if p.expected_return_date:
+            label += f" (back ~{p.expected_return_date:%b} {p.expected_return_date.day})"
+        else:
+            label += " (no return date)"
+    return label
+
+
+def positions_text(p: Player) -> str:
+    """"PG/SG"."""
+    return "/".join(p.positions) or p.position or "?"
+
+
+def player_label(p: Player) -> str:
+    """"Jalen Brunson (PG/SG, NYK)"."""
+    return f"{p.name} ({positions_text(p)}, {p.pro_team})"
+
+
+def resolved_ref(p: Player) -> PlayerRef:
+    """A resolved PlayerRef for an offer's request."""
+    return PlayerRef(words=p.name, status="resolved", player_id=p.id, name=p.name)
+
+
+def _err(exc: Exception) -> Reply:
+    return Reply(text=f"I can't read the league from ESPN right now ({exc}). Try again in a "
+                      "minute.", report={"error": str(exc)})
+
+
+def _no_team() -> Reply:
+    return Reply(text="Link your ESPN team first (`/link team=<id>`), then ask again.",
+                 report={"error": "no_team"})
+
+
+def matchup_dates(deps: AgentDeps, league: League) -> list[date]:
+    """The remaining days of the current matchup (today included)."""
+    return league.remaining_dates(today=deps.today_date())
+
+
+# --------------------------------------------------------------------------- matchup status
+
+
+async def answer_matchup_status(deps: AgentDeps, request: Request) -> Reply:
+    """Score and days left; projected final for both sides from the exact weekly plans; in
+    category leagues each category's current and projected result. Offers "Look for moves"."""
+    try:
+        ctx = await load_context(deps)
+        if ctx.my_team is None:
+            return _no_team()
+        svc = await optimizer_for(deps)
+    except EspnError as exc:
+        return _err(exc)
+    league, me, opp = ctx.league, ctx.my_team, ctx.opponent
+    m = league.current_matchup(me.id)
+    dates = matchup_dates(deps, league)
+    days_left = len(dates)
+    offers = [Offer(label="Look for moves", request=Request.command(
+        Intent.MATCHUP_ANALYSIS, text="look for moves for my matchup",
+        categories=list(request.categories)))]
+    if m is None or opp is None:
+        return Reply(text=f"{me.name} has no head-to-head matchup this period.",
+                     report={"matchup": None}, tool_calls=["get_matchup_details"])
+    my_side, opp_side = m.side_for(me.id), m.opponent_side(me.id)
+    mine_plan = svc.weekly_plan(me.id)
+    opp_plan = svc.weekly_plan(opp.id)
+    day_word = ("last day" if days_left == 1 else f"{days_left} days left") if days_left \
+        else "the matchup is over"
+    report: dict[str, Any] = {"team": me.name, "opponent": opp.name, "days_left": days_left,
+                              "matchup_period": league.current_matchup_period}
+    lines: list[str] = []
+    if league.settings.is_points:
+        cur_me = my_side.points if my_side else 0.0
+        cur_opp = opp_side.points if opp_side else 0.0
+        proj_me = cur_me + (mine_plan.total_points or 0.0)
+        proj_opp = cur_opp + (opp_plan.total_points or 0.0)
+        lead = cur_me - cur_opp
+        state = ("tied" if abs(lead) < 0.05 else
+                 f"{'up' if lead > 0 else 'down'} {abs(lead):.1f}")
+        lines.append(f"**{me.name} {cur_me:.1f} - {cur_opp:.1f} {opp.name}**: you're {state}, "
+                     f"{day_word}.")
+        if days_left:
+            margin = proj_me - proj_opp
+            verdict = ("a toss-up" if abs(margin) < 1 else
+                       f"{'you win' if margin > 0 else 'you lose'} by {abs(margin):.0f}")
+            lines.append(f"Projected final (both lineups set optimally every day): "
+                         f"{proj_me:.0f} - {proj_opp:.0f}, {verdict}. Games left: you "
+                         f"{mine_plan.games_played}, {opp.name} {opp_plan.games_played}.")
+        report.update(my_points=round(cur_me, 1), opponent_points=round(cur_opp, 1),
+                      my_projected=round(proj_me, 1), opponent_projected=round(proj_opp, 1),
+                      my_games_left=mine_plan.games_played,
+                      opponent_games_left=opp_plan.games_played)
+    else:
+        rev = league.settings.reverse_categories
+        mine_proj = {c.stat_id: c.my_total for c in mine_plan.categories}
+        opp_proj = {c.stat_id: c.my_total for c in opp_plan.categories}
+        rows, cur_res, proj_res = [], [], []
+        for sid in league.settings.categories:
+            a = my_side.categories.get(sid) if my_side else None
+            b = opp_side.categories.get(sid) if opp_side else None
+            cm, co = (a.score if a else 0.0), (b.score if b else 0.0)
+            rc = category_result(cm, co, sid in rev)
+            pm, po = mine_proj.get(sid, cm), opp_proj.get(sid, co)
+            rp = category_result(pm, po, sid in rev, tol=1e-3)
+            cur_res.append(rc)
+            proj_res.append(rp)
+            rows.append({"category": stat_name(sid), "mine": cm, "opponent": co,
+                         "result": rc, "my_projected": round(pm, 3),
+                         "opponent_projected": round(po, 3), "projected_result": rp})
+        w, lo, t = tally(cur_res)
+        pw, pl, pt = tally(proj_res)
+        lines.append(f"**{me.name} {_wlt(w, lo, t)} {opp.name}** in categories, {day_word}.")
+        lines.append("Category: now -> projected final (you - them)")
+        for r in rows:
+            sid = STAT_IDS.get(r["category"], -1)
+            lines.append(f"{r['category']}: {fmt_stat(sid, r['mine'])}-{fmt_stat(sid, r['opponent'])}"
+                         f" {_wl(r['result'])} -> {fmt_stat(sid, r['my_projected'])}-"
+                         f"{fmt_stat(sid, r['opponent_projected'])} {_wl(r['projected_result'])}")
+        if days_left:
+            lines.append(f"Projected final (both lineups set optimally every day): "
+                         f"{_wlt(pw, pl, pt)}. Games left: you {mine_plan.games_played}, "
+                         f"{opp.name} {opp_plan.games_played}.")
+        report.update(categories=rows, record=[w, lo, t], projected_record=[pw, pl, pt],
+                      my_games_left=mine_plan.games_played,
+                      opponent_games_left=opp_plan.games_played)
+    return Reply(text="\n".join(lines), report=report, offers=offers,
+                 tool_calls=["get_matchup_details", "weekly_plan"])
+
+
+def _wlt(w: int, lo: int, t: int) -> str:
+    return f"{w}-{lo}" + (f"-{t}" if t else "")
+
+
+def _wl(result: str) -> str:
+    return {"win": "W", "loss": "L", "tie": "T"}.get(result, "?")
+
+
+# --------------------------------------------------------------------------- standings
+
+
+async def answer_standings(deps: AgentDeps, request: Request) -> Reply:
+    """The standings table (rank, team, record, points for in points leagues) and the
+    league's recent adds, drops and trades."""
+    try:
+        ctx = await load_context(deps)
+    except EspnError as exc:
+        return _err(exc)
+    league = ctx.league
+    teams = sorted(league.teams, key=lambda t: (t.rank or t.playoff_seed or 99,
+                                                -t.record.wins, t.id))
+    is_points = league.settings.is_points
+    lines = [f"**{league.settings.name} standings**"]
+    table = []
+    for k, t in enumerate(teams, 1):
+        rank = t.rank or t.playoff_seed or k
+        mark = " (you)" if ctx.my_team and t.id == ctx.my_team.id else ""
+        row = f"{rank}. {t.name}{mark}: {t.record}"
+        if is_points and t.record.points_for:
+            row += f", {t.record.points_for:,.0f} pts"
+        if t.record.games_back:
+            row += f", {t.record.games_back:g} GB"
+        lines.append(row)
+        table.append({"rank": rank, "team": t.name, "record": str(t.record),
+                      "points_for": t.record.points_for})
+    activity: list[dict[str, Any]] = []
+    try:
+        items = await deps.espn.get_recent_activity(limit=25)
+    except EspnError:
+        items = None
+    lines.append("")
+    if items is None:
+        lines.append("Recent league activity is unavailable right now (ESPN didn't answer).")
+    elif not items:
+        lines.append("Recent activity: no adds, drops or trades yet.")
+    else:
+        lines.append("**Recent activity**")
+        for it in items[:10]:
+            team = _team_name(league, it.team_id)
+            verb = {"FA ADDED": "added", "WAIVER ADDED": "claimed", "DROPPED": "dropped",
+                    "TRADED": "traded", "MOVED": "moved"}.get(it.action, it.action.lower())
+            name = it.player_name or _player_name(ctx, it.player_id)
+            when = f"{fmt_day(it.date)}: " if it.date else ""
+            lines.append(f"- {when}{team} {verb} {name}")
+            activity.append({"date": it.date.isoformat() if it.date else None, "team": team,
+                             "action": it.action, "player": name})
+    return Reply(text="\n".join(lines), report={"standings": table, "activity": activity},
+                 tool_calls=["get_league", "get_recent_activity"])
+
+
+def _team_name(league: League, team_id: int | None) -> str:
+    if team_id is None:
+        return "A team"
+    try:
+        return league.team(team_id).name
+    except KeyError:
+        return "A team"
+
+
+def _player_name(ctx: LeagueContext, pid: int | None) -> str:
+    if pid is None:
+        return "a player"
+    for t in ctx.league.teams:
+        e = t.entry_for(pid)
+        if e:
+            return e.player.name
+    for p in ctx.free_agents or []:
+        if p.id == pid:
+            return p.name
+    return "a player"
+
+
+# --------------------------------------------------------------------------- free agents
+
+
+def wants_injured(request: Request) -> bool:
+    """True when the member asks to include injured players."""
+    t = (request.text or "").lower()
+    return any(w in t for w in _ANY_HEALTH)
+
+
+async def answer_free_agents(deps: AgentDeps, request: Request) -> Reply:
+    """Free agents ranked by rest-of-matchup value (expected games left x value per game),
+    filtered by position, named categories and health; numbered, with offers to add the top
+    one and to find streamers."""
+    try:
+        ctx = await load_context(deps, with_free_agents=True, fa_size=150)
+    except EspnError as exc:
+        return _err(exc)
+    league, today = ctx.league, deps.today_date()
+    dates = matchup_dates(deps, league)
+    week_word = "rest of this matchup"
+    if not dates:
+        from datetime import timedelta
+        dates = [today + timedelta(days=k) for k in range(7)]
+        week_word = "next 7 days"
+    known = set(league.settings.categories) if not league.settings.is_points else None
+    cats = [c.upper() for c in request.categories if c.upper() in STAT_IDS]
+    ignored = [c for c in cats if known is not None and STAT_IDS[c] not in known]
+    cats = [c for c in cats if c not in ignored]
+    rostered = league.all_rostered_player_ids()
+    pool = [p for p in ctx.free_agents or [] if p.id not in rostered]
+    val = Valuer(league, ctx.schedule, dates, today, categories=cats, extra=pool)
+    slot = None
+    pos = (request.position or "").upper() or None
+    if pos:
+        try:
+            slot = parse_slot(pos)
+        except ValueError:
+            slot, pos = None, None
+    healthy_only = not wants_injured(request)
+    rows = []
+    for p in pool:
+        if slot is not None and slot not in p.eligible_slots:
+            continue
+        if healthy_only and (p.injury_status in OUT_STATUSES or
+                             p.injury_status in UNCERTAIN_STATUSES):
+            continue
+        rows.append((val.rest_value(p), val.games(p), p))
+    rows.sort(key=lambda r: (-r[0], -r[1], r[2].name))
+    n = max(1, min(request.count or FA_COUNT, FA_MAX))
+    top = rows[:n]
+    what = _POSITION_NAMES.get(pos or "", "free agents") if pos else "free agents"
+    if pos and what != "free agents":
+        what = f"free-agent {what}"
+    head = f"**Best {what}"
+    if cats:
+        head += " for " + ", ".join(cats)
+    head += f"** (ranked by value for the {week_word}: games left x "
+    head += ("projected fantasy points per game" if val.by_points else
+             ("per-game " + "/".join(cats) if cats else "per-game category value")) + ")"
+    lines = [head + ":"]
+    if ignored:
+        lines.insert(0, f"(This league doesn't score {', '.join(ignored)}; ignoring it.)")
+    listed: list[ListedPlayer] = []
+    report_rows: list[dict[str, Any]] = []
+    for k, (value, games, p) in enumerate(top, 1):
+        lines.append(f"{k}. {player_label(p)}: {_fa_detail(val, p, games, cats)}")
+        listed.append(ListedPlayer(player_id=p.id, name=p.name))
+        report_rows.append({"id": p.id, "name": p.name, "team": p.pro_team,
+                            "positions": p.positions, "games_left": games,
+                            "status": p.injury_status, "value": round(value, 3),
+                            "value_per_game": round(val.per_game(p), 3),
+                            "fpts_per_game": (round(val.fpts(p) or 0.0, 2)
+                                              if league.settings.is_points else None)})
+    if not top:
+        lines.append("No free agent matches that" + (" (healthy only)" if healthy_only else "")
+                     + ".")
+    elif healthy_only:
+        lines.append("Healthy players only; say \"include injured\" to see everyone.")
+    offers: list[Offer] = []
+    if top:
+        best = top[0][2]
+        ref = resolved_ref(best)
+        offers.append(Offer(label=f"Add {best.name}", request=Request.command(
+            Intent.EXPLICIT_MOVE, text=f"add {best.name}", players=[ref],
+            move=MoveRef(add=ref), action="add")))
+    offers.append(Offer(label="Find streamers", request=Request.command(
+        Intent.STREAMING, text="find streamers", categories=cats, position=pos)))
+    return Reply(text="\n".join(lines), listed=listed, offers=offers,
+                 report={"free_agents": report_rows, "position": pos, "categories": cats,
+                         "healthy_only": healthy_only, "dates": [d.isoformat() for d in dates]},
+                 tool_calls=["get_free_agents"])
+
+
+def _fa_detail(val: Valuer, p: Player, games: int, cats: list[str]) -> str:
+    g = f"{games} game{'s' if games != 1 else ''} left"
+    parts = [g]
+    if val.settings.is_points:
+        fp = val.fpts(p) or 0.0
+        parts.append(f"{fp:.1f} fpts/g (~{fp * val.expected_games(p):.0f} this matchup)")
+    shown = [STAT_IDS[c] for c in cats] if cats else (
+        [] if val.settings.is_points else _best_stats(val, p))
+    if shown:
+        parts.append(", ".join(f"{fmt_stat(s, val.stat(p, s))} {stat_name(s)}" for s in shown)
+                     + " per game")
+    st = status_text(p)
+    parts.append(st)
+    return ", ".join(parts)
+
+
+def _best_stats(val: Valuer, p: Player, k: int = 3) -> list[int]:
+    """The player's k strongest categories (largest contribution to his value)."""
+    pg = val.projection(p).per_game
+    contrib = []
+    for s in val.stats:
+        if s in val.reverse:
+            continue
+        if s in PERCENTAGE_STATS:
+            made, att = PERCENTAGE_STATS[s]
+            term = pg.get(made, 0.0) - val.rates.get(s, 0.0) * pg.get(att, 0.0)
+        else:
+            term = pg.get(s, 0.0)
+        contrib.append((term / val.scales.get(s, 1.0), s))
+    contrib.sort(reverse=True)
+    return [s for _, s in contrib[:k]]
+
+
+__all__ = ["answer_free_agents", "answer_matchup_status", "answer_standings", "fmt_day",
+           "fmt_stat", "player_label", "positions_text", "resolved_ref", "status_text"]

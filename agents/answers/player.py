@@ -1,0 +1,585 @@
+"""Player answers: recent form (game logs against the season), "should I drop / start /
+hold / sit X", injured players at a position (hold or stream, with the timeline), and
+`playing_on` (does his NBA team play that day) for the player-research path."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+from typing import Any
+
+from agents.answers.clarify import unresolved_reply, which_player_reply
+from agents.answers.league import (
+    fmt_day,
+    fmt_stat,
+    player_label,
+    resolved_ref,
+    status_text,
+)
+from agents.answers.types import Offer, Reply
+from agents.shared.deps import AgentDeps, LeagueContext, load_context, optimizer_for
+from agents.understanding.request import Intent, MoveRef, PlayerRef, Request
+from fantasy.constants import (
+    OUT_STATUSES,
+    SLOT_IR,
+    UNCERTAIN_STATUSES,
+    pro_team_abbrev,
+    stat_name,
+)
+from fantasy.espn.errors import EspnError
+from fantasy.models import League, Player, ProGame, ProSchedule, Team
+from fantasy.outlook import (
+    HOLD_DAYS,
+    Valuer,
+    form_summary,
+    form_word,
+    hold_or_stream,
+    out_days,
+)
+from fantasy.schedule import espn_ms_to_datetime
+
+FORM_DEFAULT = 5
+FORM_MAX = 15
+#: Stats shown in a form answer: PTS REB AST STL BLK 3PM TO, then FG% FT%.
+FORM_COLUMNS = (0, 6, 3, 2, 1, 17, 11, 19, 20)
+#: "G" = PG/SG, "F" = SF/PF, "C"/bigs = C (then PF/C).
+POSITION_GROUPS: dict[str, frozenset[str]] = {
+    "G": frozenset({"PG", "SG"}), "F": frozenset({"SF", "PF"}), "C": frozenset({"C"}),
+    "BIG": frozenset({"C", "PF"}), "BIGS": frozenset({"C", "PF"}),
+    "PG": frozenset({"PG"}), "SG": frozenset({"SG"}), "SF": frozenset({"SF"}),
+    "PF": frozenset({"PF"}),
+}
+_POS_WORD = {"G": "guard", "F": "forward", "C": "center", "BIG": "big", "BIGS": "big",
+             "PG": "point guard", "SG": "shooting guard", "SF": "small forward",
+             "PF": "power forward"}
+_STATUS_WORDS: dict[str, frozenset[str]] = {
+    "dtd": frozenset({"DAY_TO_DAY"}), "day-to-day": frozenset({"DAY_TO_DAY"}),
+    "day to day": frozenset({"DAY_TO_DAY"}), "questionable": frozenset({"QUESTIONABLE"}),
+    "gtd": frozenset(UNCERTAIN_STATUSES), "game-time": frozenset(UNCERTAIN_STATUSES),
+    "doubtful": frozenset({"DOUBTFUL"}), "probable": frozenset({"PROBABLE"}),
+    " out": frozenset(OUT_STATUSES), "ruled out": frozenset(OUT_STATUSES),
+}
+INJURED = frozenset(OUT_STATUSES | UNCERTAIN_STATUSES | {"GTD"})
+
+
+# --------------------------------------------------------------------------- shared
+
+
+def _err(exc: Exception) -> Reply:
+    return Reply(text=f"I can't read the league from ESPN right now ({exc}). Try again in a "
+                      "minute.", report={"error": str(exc)})
+
+
+def _window(deps: AgentDeps, league: League) -> list[date]:
+    today = deps.today_date()
+    return league.remaining_dates(today=today) or [today + timedelta(days=k) for k in range(7)]
+
+
+def _players_or_ask(request: Request) -> tuple[list[PlayerRef], Reply | None]:
+    refs = request.resolved_players()
+    if refs:
+        return refs, None
+    bad = request.unresolved_players()
+    if bad:
+        return [], unresolved_reply(request, bad, {})
+    return [], which_player_reply(request)
+
+
+async def _find_player(deps: AgentDeps, ctx: LeagueContext, pid: int) -> Player | None:
+    """The league's view of a player (roster entry, free agent), or his ESPN card."""
+    for t in ctx.league.teams:
+        e = t.entry_for(pid)
+        if e is not None:
+            return e.player
+    for p in ctx.free_agents or []:
+        if p.id == pid:
+            return p
+    try:
+        cards = await deps.espn.get_player_cards([pid])
+    except EspnError:
+        return None
+    return next((c for c in cards if c.id == pid), None)
+
+
+async def _card(deps: AgentDeps, pid: int) -> Player | None:
+    try:
+        cards = await deps.espn.get_player_cards([pid])
+    except EspnError:
+        return None
+    return next((c for c in cards if c.id == pid), None)
+
+
+def _game_index(schedule: ProSchedule) -> dict[int, ProGame]:
+    return {g.id: g for g in schedule.games}
+
+
+def _vs(game: ProGame | None, pro_team_id: int) -> str:
+    if game is None:
+        return ""
+    opp = pro_team_abbrev(game.opponent_of(pro_team_id))
+    return f" vs {opp}" if game.is_home(pro_team_id) else f" @ {opp}"
+
+
+def _owner(team: Team) -> str:
+    return f" ({team.owners[0]})" if team.owners else ""
+
+
+def _tipoff(game: ProGame) -> str:
+    if not game.start_ms:
+        return ""
+    t = espn_ms_to_datetime(game.start_ms)
+    return f"{t:%I:%M %p}".lstrip("0") + " ET"
+
+
+# --------------------------------------------------------------------------- playing on
+
+
+async def playing_on(deps: AgentDeps, player_id: int, day: date | None = None) -> str:
+    """Whether the player's NBA team plays on `day` (default today): opponent and tip-off
+    ("Jalen Brunson (NYK) plays tonight vs BOS, 7:30 PM ET."), or that his team is off."""
+    ctx = await load_context(deps, with_free_agents=True)
+    p = await _find_player(deps, ctx, player_id)
+    if p is None:
+        return "I can't find that player in this league."
+    today = deps.today_date()
+    d = day or today
+    when = ("tonight" if d == today else "tomorrow" if d == today + timedelta(days=1)
+            else f"on {fmt_day(d)}")
+    if not p.pro_team_id:
+        return f"{p.name} isn't on an NBA roster right now."
+    games = ctx.schedule.games_for_team(p.pro_team_id, [d])
+    if not games:
+        nxt = next((g for g in ctx.schedule.games_for_team(p.pro_team_id) if g.date > d), None)
+        tail = f" Next game: {fmt_day(nxt.date)}{_vs(nxt, p.pro_team_id)}." if nxt else ""
+        return f"{p.name} ({p.pro_team}) has no game {when}.{tail}"
+    g = games[0]
+    tip = _tipoff(g)
+    return (f"{p.name} ({p.pro_team}) plays {when}{_vs(g, p.pro_team_id)}"
+            + (f", {tip}" if tip else "") + ".")
+
+
+# --------------------------------------------------------------------------- form
+
+
+async def answer_player_form(deps: AgentDeps, request: Request) -> Reply:
+    """The last N games (request.count, default 5) with averages against the season's."""
+    refs, ask = _players_or_ask(request)
+    if ask is not None:
+        return ask
+    try:
+        ctx = await load_context(deps)
+    except EspnError as exc:
+        return _err(exc)
+    n = max(1, min(request.count or FORM_DEFAULT, FORM_MAX))
+    is_points = ctx.league.settings.is_points
+    games_by_id = _game_index(ctx.schedule)
+    today = deps.today_date()
+    parts: list[str] = []
+    report: dict[str, Any] = {"players": []}
+    for ref in refs[:3]:
+        card = await _card(deps, int(ref.player_id or 0))
+        if card is None:
+            parts.append(f"ESPN has no game log for {ref.name or ref.words} right now.")
+            continue
+        logs = sorted((g for g in card.game_log if g.stats and (g.date is None or g.date < today)),
+                      key=lambda g: g.scoring_period, reverse=True)
+        season_year = ctx.league.season
+        logs = [g for g in logs if g.date is None or g.date.year >= season_year - 1
+                and g.date >= _season_start(ctx)][:n]
+        season = card.stat_line("season")
+        season_pg = {s: season.avg(s) for s in FORM_COLUMNS}
+        summ = form_summary([g.stats for g in logs], season_pg, FORM_COLUMNS,
+                            game_points=[g.applied_points for g in logs] if is_points else (),
+                            season_points=season.applied_average if is_points else None)
+        word = form_word(summ)
+        lines = [f"**{player_label(card)}**, last {summ.games} games vs his season"
+                 f" ({season.games_played} games): {word}"
+                 + (f", {status_text(card)}" if card.injury_status != "ACTIVE" else "") + "."]
+        if summ.games:
+            avg = []
+            for s in FORM_COLUMNS:
+                r, se = summ.recent.get(s, 0.0), summ.season.get(s, 0.0)
+                avg.append(f"{stat_name(s)} {fmt_stat(s, r)} ({fmt_stat(s, se)})")
+            if is_points and summ.recent_points is not None:
+                avg.insert(0, f"fpts {summ.recent_points:.1f} ({fmt_stat(0, summ.season_points)})")
+            lines.append("Averages, last games (season): " + ", ".join(avg))
+            for g in logs:
+                game = games_by_id.get(g.game_id or -1)
+                box = _box(g.stats)
+                pts = f" = {g.applied_points:.0f} fpts" if is_points and g.applied_points \
+                    is not None else ""
+                when = fmt_day(g.date) if g.date else f"day {g.scoring_period}"
+                lines.append(f"- {when}{_vs(game, card.pro_team_id)}: {box}{pts}")
+        else:
+            lines.append("No games played this season yet.")
+        parts.append("\n".join(lines))
+        report["players"].append({
+            "id": card.id, "name": card.name, "games": summ.games, "form": word,
+            "recent": {stat_name(s): round(v, 3) for s, v in summ.recent.items()},
+            "season": {stat_name(s): round(v, 3) for s, v in summ.season.items()},
+            "recent_fpts": summ.recent_points, "season_fpts": summ.season_points,
+            "dates": [g.date.isoformat() if g.date else None for g in logs]})
+    return Reply(text="\n\n".join(parts), report=report, tool_calls=["get_player_game_log"])
+
+
+def _season_start(ctx: LeagueContext) -> date:
+    """First day of the league's season (scoring period 1)."""
+    try:
+        return ctx.schedule.date_for(max(ctx.league.settings.first_scoring_period, 1))
+    except (KeyError, ValueError, LookupError):
+        return date(ctx.league.season - 1, 10, 1)
+
+
+def _box(stats: dict[int, float]) -> str:
+    def n(s: int) -> int:
+        return int(round(stats.get(s, 0.0)))
+    out = f"{n(0)} pts, {n(6)} reb, {n(3)} ast, {n(2)} stl, {n(1)} blk, {n(17)} 3pm, {n(11)} to"
+    if stats.get(14):
+        out += f", {n(13)}-{n(14)} FG"
+    if stats.get(16):
+        out += f", {n(15)}-{n(16)} FT"
+    if stats.get(40):
+        out += f", {n(40)} min"
+    return out
+
+
+# --------------------------------------------------------------------------- decisions
+
+
+def _action(request: Request) -> str:
+    if request.action:
+        return request.action
+    t = (request.text or "").lower()
+    for word, act in (("drop", "drop"), ("cut", "drop"), ("release", "drop"), ("waive", "drop"),
+                      ("bench", "sit"), ("sit", "sit"), ("start", "start"), ("play him", "start"),
+                      ("hold", "hold"), ("keep", "hold"), ("pick up", "add"), ("add", "add"),
+                      ("trade", "trade"), ("stream", "stream")):
+        if word in t:
+            return act
+    return "hold"
+
+
+def _roster_rank(val: Valuer, team: Team, pid: int) -> tuple[int, int]:
+    """(rank by value per game, roster size) of a player on his team (1 = best)."""
+    order = sorted(team.players, key=lambda p: (-val.per_game(p), p.id))
+    ids = [p.id for p in order]
+    return (ids.index(pid) + 1 if pid in ids else len(ids), len(ids))
+
+
+def _unit(val: Valuer) -> str:
+    return "fpts" if val.by_points else "value"
+
+
+def _fmt_val(val: Valuer, x: float) -> str:
+    return f"~{x:.0f} fpts" if val.by_points else f"{x:.1f} category value"
+
+
+def _best_streamer(val: Valuer, ctx: LeagueContext, positions: set[str]
+                   ) -> tuple[Player, float] | None:
+    rostered = ctx.league.all_rostered_player_ids()
+    best: tuple[Player, float] | None = None
+    for p in ctx.free_agents or []:
+        if p.id in rostered or p.injury_status in INJURED:
+            continue
+        if positions and not positions & set(p.positions):
+            continue
+        v = val.rest_value(p)
+        if best is None or v > best[1]:
+            best = (p, v)
+    return best
+
+
+def _ir_free(league: League, team: Team) -> bool:
+    slots = league.settings.lineup_slot_counts.get(SLOT_IR, 0)
+    used = sum(1 for e in team.roster if e.lineup_slot_id == SLOT_IR)
+    return used < slots
+
+
+def _timeline(p: Player, val: Valuer, today: date) -> str:
+    games = val.games(p)
+    exp = val.expected_games(p)
+    st = status_text(p)
+    days = out_days(p.injury_status, p.expected_return_date, today)
+    g = f"{games} game{'s' if games != 1 else ''} left this matchup"
+    if p.injury_status in OUT_STATUSES:
+        if days is None:
+            return f"{st}; {g}, none of them expected without a return date"
+        return f"{st}; {g}, ~{exp:.0f} expected to play"
+    if p.injury_status in UNCERTAIN_STATUSES:
+        return f"{st}; {g}, ~{exp:.1f} expected (each is a coin flip)"
+    return f"{st}; {g}"
+
+
+async def answer_player_decision(deps: AgentDeps, request: Request) -> Reply:
+    """"Should I drop / start / hold / sit X": a direct call from status, return date, form,
+    games this week and roster context. Not my player: whose team he is on (or free agent)."""
+    refs, ask = _players_or_ask(request)
+    if ask is not None:
+        return ask
+    try:
+        ctx = await load_context(deps, with_free_agents=True, fa_size=150)
+    except EspnError as exc:
+        return _err(exc)
+    ref = refs[0]
+    pid = int(ref.player_id or 0)
+    p = await _find_player(deps, ctx, pid)
+    if p is None:
+        return Reply(text=f"I can't find {ref.name or ref.words} in this league.",
+                     report={"not_found": [ref.words]})
+    league, today = ctx.league, deps.today_date()
+    dates = _window(deps, league)
+    val = Valuer(league, ctx.schedule, dates, today, extra=ctx.free_agents or [])
+    action = _action(request)
+    owner = league.team_of_player(p.id)
+    me = ctx.my_team
+    timeline = _timeline(p, val, today)
+    card = await _card(deps, p.id)
+    form = ""
+    if card is not None:
+        logs = sorted((g for g in card.game_log if g.stats and g.date and g.date < today),
+                      key=lambda g: g.scoring_period, reverse=True)[:5]
+        s = card.stat_line("season")
+        summ = form_summary([g.stats for g in logs], {k: s.avg(k) for k in FORM_COLUMNS},
+                            FORM_COLUMNS,
+                            game_points=[g.applied_points for g in logs]
+                            if league.settings.is_points else (),
+                            season_points=s.applied_average if league.settings.is_points
+                            else None)
+        if summ.games:
+            form = f"form: {form_word(summ)} over his last {summ.games}"
+            if summ.recent_points is not None and summ.season_points:
+                form += f" ({summ.recent_points:.1f} fpts/g vs {summ.season_points:.1f} season)"
+            else:
+                form += (f" ({summ.recent.get(0, 0):.1f} pts, {summ.recent.get(6, 0):.1f} reb, "
+                         f"{summ.recent.get(3, 0):.1f} ast vs {summ.season.get(0, 0):.1f}/"
+                         f"{summ.season.get(6, 0):.1f}/{summ.season.get(3, 0):.1f} season)")
+    report: dict[str, Any] = {"player": {"id": p.id, "name": p.name}, "action": action,
+                              "status": p.injury_status,
+                              "expected_return": p.expected_return_date.isoformat()
+                              if p.expected_return_date else None,
+                              "games_left": val.games(p), "fantasy_team": owner.name if owner
+                              else None}
+    offers: list[Offer] = []
+    facts = "; ".join(x for x in (timeline, form) if x)
+    if me is None:
+        return Reply(text=f"{p.name}: {facts}. Link your team (`/link team=<id>`) and I can "
+                          "tell you what to do with him.", report=report)
+    if owner is None or owner.id != me.id:
+        if owner is None:
+            rec = "ADD?" if action == "add" else "NOT_YOURS"
+            mine_worst = min(me.players, key=lambda q: (val.per_game(q), q.id))
+            his_v, worst_v = val.rest_value(p), val.rest_value(mine_worst)
+            head = (f"{p.name} isn't on your team: he's a free agent. " if action != "add"
+                    else f"{p.name} is a free agent. ")
+            better = his_v > worst_v
+            body = (f"For the rest of this matchup he projects {_fmt_val(val, his_v)} "
+                    f"vs {_fmt_val(val, worst_v)} for your weakest player, {mine_worst.name}: "
+                    + ("worth a look as an add." if better else "not worth a roster spot now."))
+            ref_p = resolved_ref(p)
+            offers.append(Offer(label=f"Evaluate adding {p.name}", request=Request.command(
+                Intent.EXPLICIT_MOVE, text=f"add {p.name}", players=[ref_p],
+                move=MoveRef(add=ref_p), action="add")))
+            report.update(recommendation=rec, free_agent=True)
+            return Reply(text=f"{head}{body}\n{p.name}: {facts}.", report=report, offers=offers,
+                         tool_calls=["get_player_status"])
+        whose = ("your opponent's team, " if ctx.opponent and owner.id == ctx.opponent.id
+                 else "") + f"{owner.name}{_owner(owner)}"
+        verb = {"drop": "drop", "start": "start", "sit": "sit", "hold": "hold",
+                "add": "add", "stream": "stream"}.get(action, "do")
+        nothing = (f"so there's nothing for you to {verb}" if verb != "add"
+                   else "so you can't add him (a trade is the only way)")
+        report.update(recommendation="NOT_YOURS")
+        return Reply(text=f"{p.name} isn't on your team: he's on {whose}, {nothing}.\n"
+                          f"{p.name}: {facts}.", report=report, tool_calls=["get_player_status"])
+    # on my team
+    rank, size = _roster_rank(val, me, p.id)
+    rank_txt = f"your #{rank} player of {size} by projected value per game"
+    if action in ("start", "sit"):
+        return await _start_sit(deps, request, ctx, p, val, action, facts, rank_txt, report)
+    days = out_days(p.injury_status, p.expected_return_date, today)
+    core = rank <= max(size // 2, 1)
+    best = _best_streamer(val, ctx, set(p.positions))
+    his_v = val.rest_value(p)
+    if core:
+        rec = "HOLD"
+        if p.injury_status in OUT_STATUSES and (days is None or days > HOLD_DAYS):
+            why = (f"Don't drop {p.name}: he's {rank_txt}. Even out "
+                   + ("with no return date" if days is None else f"~{days} days")
+                   + ", a player this good is worth the roster spot"
+                   + ("; move him to IR and stream the spot." if _ir_free(league, me)
+                      and p.ir_eligible else "; stream around him."))
+        elif p.injury_status in OUT_STATUSES:
+            why = (f"Hold {p.name}: he's {rank_txt} and due back "
+                   f"~{fmt_day(p.expected_return_date)}"
+                   + (", so use your free IR slot meanwhile." if _ir_free(league, me)
+                      and p.ir_eligible else ".") if p.expected_return_date else
+                   f"Hold {p.name}: he's {rank_txt}.")
+        else:
+            why = f"Don't drop {p.name}: he's {rank_txt}."
+    elif p.injury_status in OUT_STATUSES and (days is None or days > HOLD_DAYS):
+        rec = "DROP"
+        why = (f"Yes, {p.name} can go: he's {rank_txt} and out "
+               + ("with no return date." if days is None else f"~{days} more days."))
+    elif best is not None and best[1] > his_v * 1.15 and best[1] - his_v > (
+            5 if val.by_points else 0.5):
+        rec = "DROP"
+        why = (f"{p.name} is droppable: he's {rank_txt}, and {best[0].name} "
+               f"({best[0].pro_team}) projects {_fmt_val(val, best[1])} for the rest of the "
+               f"matchup vs his {_fmt_val(val, his_v)}.")
+    else:
+        rec = "HOLD"
+        why = (f"Hold {p.name}: he's {rank_txt} and projects {_fmt_val(val, his_v)} for the "
+               "rest of the matchup" + (f", about as much as the best free agent, "
+                                         f"{best[0].name} ({_fmt_val(val, best[1])})."
+                                         if best else "."))
+    if rec == "DROP" and best is not None:
+        a, d = resolved_ref(best[0]), resolved_ref(p)
+        offers.append(Offer(label=f"Drop {p.name} for {best[0].name}", request=Request.command(
+            Intent.EXPLICIT_MOVE, text=f"drop {p.name} for {best[0].name}", players=[d, a],
+            move=MoveRef(drop=d, add=a), action="drop")))
+    report.update(recommendation=rec, roster_rank=rank, roster_size=size,
+                  rest_value=round(his_v, 2),
+                  best_free_agent={"id": best[0].id, "name": best[0].name,
+                                   "rest_value": round(best[1], 2)} if best else None)
+    return Reply(text=f"{why}\n{p.name}: {facts}.", report=report, offers=offers,
+                 tool_calls=["get_player_status", "get_free_agents"])
+
+
+async def _start_sit(deps: AgentDeps, request: Request, ctx: LeagueContext, p: Player,
+                     val: Valuer, action: str, facts: str, rank_txt: str,
+                     report: dict[str, Any]) -> Reply:
+    today = deps.today_date()
+    d = today
+    if request.day is not None and request.day.date:
+        try:
+            d = date.fromisoformat(request.day.date)
+        except ValueError:
+            d = today
+    assert ctx.my_team is not None
+    svc = await optimizer_for(deps)
+    lineup = svc.daily_lineup(ctx.my_team.id, d)
+    when = "today" if d == today else ("tomorrow" if d == today + timedelta(days=1)
+                                       else fmt_day(d))
+    start = next((s for s in lineup.starters if s.player_id == p.id), None)
+    bench = next((b for b in lineup.bench if b.player_id == p.id), None)
+    if start is not None:
+        rec = "START"
+        why = f"Start {p.name} {when}: he's in your best lineup ({start.slot})."
+        if p.injury_status in UNCERTAIN_STATUSES:
+            why += " He's questionable, so check his status before tip-off."
+    else:
+        rec = "SIT"
+        reason = bench.reason if bench is not None else "not in the best lineup"
+        if reason == "no game":
+            why = f"Sit {p.name} {when}: {p.pro_team} has no game."
+        elif str(reason).startswith("injured") or p.injury_status in OUT_STATUSES:
+            why = f"Sit {p.name} {when}: he's {status_text(p)}."
+        else:
+            why = (f"Sit {p.name} {when}: your best lineup has no room for him ({reason}); "
+                   f"he's {rank_txt}.")
+    report.update(recommendation=rec, day=d.isoformat())
+    return Reply(text=f"{why}\n{p.name}: {facts}.", report=report,
+                 tool_calls=["compose_daily_lineup"])
+
+
+# --------------------------------------------------------------------------- injuries
+
+
+def _asked_statuses(text: str) -> frozenset[str]:
+    t = " " + (text or "").lower()
+    out: set[str] = set()
+    for word, sts in _STATUS_WORDS.items():
+        if word in t:
+            out |= sts
+    return frozenset(out)
+
+
+async def answer_injury_check(deps: AgentDeps, request: Request) -> Reply:
+    """My injured players at the asked position (or named): hold or stream each, with the
+    timeline (status, expected return, games left vs expected games); offers a streamer."""
+    try:
+        ctx = await load_context(deps, with_free_agents=True, fa_size=150)
+    except EspnError as exc:
+        return _err(exc)
+    me = ctx.my_team
+    if me is None:
+        return Reply(text="Link your ESPN team first (`/link team=<id>`), then ask again.",
+                     report={"error": "no_team"})
+    league, today = ctx.league, deps.today_date()
+    dates = _window(deps, league)
+    val = Valuer(league, ctx.schedule, dates, today, extra=ctx.free_agents or [])
+    pos = (request.position or "").upper() or None
+    group = POSITION_GROUPS.get(pos or "", frozenset())
+    asked = _asked_statuses(request.text)
+    injured = [e.player for e in me.roster if e.player.injury_status in INJURED]
+    named_ids = {int(r.player_id) for r in request.resolved_players() if r.player_id}
+    notes: list[str] = []
+    if named_ids:
+        chosen = [p for p in me.players if p.id in named_ids]
+        others = [r.name or r.words for r in request.resolved_players()
+                  if r.player_id not in {p.id for p in chosen}]
+        if others:
+            notes.append(", ".join(others) + " isn't on your team.")
+    else:
+        chosen = [p for p in injured if not group or group & set(p.positions)]
+        if pos == "C" and not chosen:
+            chosen = [p for p in injured if {"C", "PF"} & set(p.positions)]
+        if asked:
+            exact = [p for p in chosen if p.injury_status in asked]
+            if exact:
+                chosen = exact
+            elif chosen:
+                notes.append(_status_mismatch(chosen, pos, asked))
+            elif group:
+                by_status = [p for p in injured if p.injury_status in asked]
+                if by_status:
+                    notes.append(f"None of your {_POS_WORD.get(pos or '', 'player')}s is "
+                                 "injured; the one listed that way is:")
+                    chosen = by_status
+        if not chosen and group and injured:
+            notes.append(f"None of your {_POS_WORD.get(pos or '', 'player')}s is injured. "
+                         "Your injured players:")
+            chosen = injured
+    if not chosen:
+        return Reply(text="None of your players is injured right now: nothing to hold or "
+                          "stream." if not named_ids else "\n".join(notes),
+                     report={"players": []}, tool_calls=["get_my_roster"])
+    chosen.sort(key=lambda p: (p.injury_status not in asked, -val.per_game(p), p.id))
+    lines = list(notes)
+    offers: list[Offer] = []
+    rows = []
+    for p in chosen[:4]:
+        rank, size = _roster_rank(val, me, p.id)
+        best = _best_streamer(val, ctx, set(p.positions))
+        call = hold_or_stream(status=p.injury_status, expected_return=p.expected_return_date,
+                              today=today, games_left=val.games(p),
+                              expected_games=val.expected_games(p),
+                              value_per_game=val.per_game(p), roster_rank=rank,
+                              roster_size=size, streamer_value=best[1] if best else None,
+                              ir_slot_free=_ir_free(league, me) and p.ir_eligible)
+        verdict = {"hold": "Hold", "stream": "Stream his spot",
+                   "ir": "IR him and stream"}[call.decision]
+        lines.append(f"**{player_label(p)}** is {_timeline(p, val, today)}.")
+        tail = (f" Best healthy streamer: {best[0].name} ({best[0].pro_team}, {val.games(best[0])} "
+                f"games, {_fmt_val(val, best[1])} vs his expected {_fmt_val(val, val.rest_value(p))})."
+                if best else "")
+        lines.append(f"{verdict}: {call.reason}.{tail}")
+        offers.append(Offer(label=f"Find a streamer for {p.name}", request=Request.command(
+            Intent.STREAMING, text=f"find a streamer for {p.name}",
+            players=[resolved_ref(p)], position=p.positions[0] if p.positions else None)))
+        rows.append({"id": p.id, "name": p.name, "status": p.injury_status,
+                     "expected_return": p.expected_return_date.isoformat()
+                     if p.expected_return_date else None,
+                     "games_left": val.games(p), "expected_games": round(val.expected_games(p), 2),
+                     "decision": call.decision, "roster_rank": rank,
+                     "streamer": best[0].name if best else None})
+    return Reply(text="\n".join(lines), offers=offers[:3], report={"players": rows},
+                 tool_calls=["get_my_roster", "get_free_agents"])
+
+
+def _status_mismatch(players: list[Player], pos: str | None, asked: frozenset[str]) -> str:
+    word = _POS_WORD.get(pos or "", "player")
+    names = "; ".join(f"{p.name}, {status_text(p)}" for p in players)
+    return f"No {word} of yours is listed that way; your injured {word}s: {names}."
+
+
+__all__ = ["answer_injury_check", "answer_player_decision", "answer_player_form", "playing_on"]
