@@ -22,9 +22,11 @@ import numpy as np
 from fantasy.constants import (
     OUT_STATUSES,
     PERCENTAGE_STATS,
+    REVERSE_STATS,
     SLOT_BENCH,
     SLOT_IR,
     STARTING_SLOTS,
+    STAT_IDS,
     UNCERTAIN_STATUSES,
     ScoringType,
     stat_name,
@@ -39,6 +41,7 @@ from fantasy.optimizer.categories import (
     scan_categories,
     win_probabilities,
 )
+from fantasy.optimizer.focus import focus_scores
 from fantasy.optimizer.guardrails import acquisition_budget, protected_players
 from fantasy.optimizer.lineup import Candidate, SlotLayout, best_lineup, place, slot_name
 from fantasy.optimizer.multimove import plan_moves
@@ -168,6 +171,47 @@ class MoveSuggestion(_Result):
     games_added: int
     confidence: str
     reasons: list[str]
+
+
+@dataclass
+class FocusMove(MoveSuggestion):
+    """A move ranked by named categories: `expected_gain` is the category score (see
+    fantasy.optimizer.focus), `category_delta` the added production per category over the rest
+    of the matchup, `plan_delta` the exact weekly plan's change in `plan_unit`."""
+
+    category_delta: dict[str, float] = field(default_factory=dict)
+    plan_delta: float = 0.0
+    plan_unit: str = ""
+
+
+@dataclass
+class MoveEvaluation(_Result):
+    """One named move evaluated exactly: allowed?, plan value without and with it, the gain.
+
+    verdict: "gain" (allowed, the plan improves), "no_gain" (allowed, it does not),
+    "not_allowed" (`reason` says why). With no drop named, `drop` is the best drop found
+    (`drop_chosen`), or None when no drop makes the add worth it; with no add named, the same
+    for the best add (`add_chosen`). `alternative`: the best add for the same drop when it
+    beats this one. `protected`: why the named drop is normally held (a caution)."""
+
+    team_id: int
+    drop: PlayerRef | None
+    add: PlayerRef | None
+    verdict: str
+    reason: str
+    gain_unit: str
+    base_value: float | None = None
+    planned_value: float | None = None
+    expected_gain: float | None = None
+    games_added: int = 0
+    confidence: str = ""
+    reasons: list[str] = field(default_factory=list)
+    drop_chosen: bool = False
+    add_chosen: bool = False
+    alternative: MoveSuggestion | None = None
+    acquisitions_remaining: int | None = None
+    protected: str = ""
+    notes: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -519,13 +563,22 @@ class OptimizerService:
         return res
 
     def scan_moves(self, team_id: int, *, top: int = 10, position: int | None = None,
-                   target_categories: list[str] | None = None) -> MoveScanResult:
-        """Rank every (drop, add) pair by the exact gain of the optimal plan with vs without it."""
+                   target_categories: list[str] | None = None,
+                   drops: Iterable[int] | None = None,
+                   adds: Iterable[int] | None = None) -> MoveScanResult:
+        """Rank every (drop, add) pair by the exact gain of the optimal plan with vs without it.
+
+        drops: only these drop candidates (named by the member, so protection does not apply);
+        adds: only these free agents (outside the ranked pool too)."""
         team = self._team(team_id)
         budget = acquisition_budget(self.settings, team, self.league.current_matchup_period)
         notes = [self.window_note] if self.window_note else []
         active = self._active(team)
-        pool = self._candidate_pool(position)
+        if adds is not None:
+            fa_by_id = {p.id: p for p in self.free_agents}
+            pool = [fa_by_id[a] for a in dict.fromkeys(adds) if a in fa_by_id]
+        else:
+            pool = self._candidate_pool(position)
         unit = "fantasy points" if self.is_points else "expected categories won"
         if self.is_points:
             u = self._universe(active + pool)
@@ -539,7 +592,11 @@ class OptimizerService:
         prot = protected_players(team, value_for_stars, self.today, untouchable=self.untouchable)
         holds = [Hold(PlayerRef(pid, self._name(team, pid)), pr.reason) for pid, pr in prot.items()]
         base_rows = [u.index[p.id] for p in active]
-        drop_rows = [u.index[p.id] for p in active if p.id not in prot]
+        if drops is not None:
+            wanted = set(drops)
+            drop_rows = [u.index[p.id] for p in active if p.id in wanted]
+        else:
+            drop_rows = [u.index[p.id] for p in active if p.id not in prot]
         add_rows = [u.index[p.id] for p in pool if p.id in u.index and p.id not in
                     {q.id for q in active}]
         result = MoveScanResult(team_id, "points" if self.is_points else "categories", unit, 0.0,
@@ -595,6 +652,245 @@ class OptimizerService:
                               "matchup: keep the roster as it is.")
         else:
             result.message = f"{len(result.moves)} moves with a positive gain; " + budget.describe()
+        return result
+
+    # ------------------------------------------------------------------ named moves
+
+    def _plan_value(self, plan: WeeklyPlanResult) -> float:
+        v = plan.total_points if self.is_points else plan.expected_categories_won
+        return float(v or 0.0)
+
+    def _player_name(self, pid: int, fallback: str | None = None) -> str:
+        for t in self.league.teams:
+            e = t.entry_for(pid)
+            if e is not None:
+                return e.player.name
+        p = next((q for q in self.free_agents if q.id == pid), None)
+        return p.name if p else (fallback or f"player {pid}")
+
+    def _add_problem(self, team: Team, add_id: int, name: str) -> str:
+        """Why `add_id` cannot be added now ("" when he can)."""
+        if team.entry_for(add_id) is not None:
+            return f"{name} is already on your roster"
+        owner = self.league.team_of_player(add_id)
+        if owner is not None:
+            return f"{name} is not a free agent: he is on {owner.name}"
+        p = next((q for q in self.free_agents if q.id == add_id), None)
+        if p is None:
+            return f"{name} is not among the available free agents"
+        if p.injury_status in OUT_STATUSES:
+            back = (f", expected back {p.expected_return_date.isoformat()}"
+                    if p.expected_return_date else "")
+            return f"{name} is {p.injury_status.replace('_', ' ')}{back}"
+        return ""
+
+    def _drop_problem(self, team: Team, drop_id: int, name: str) -> str:
+        """Why `drop_id` cannot be dropped for an add ("" when he can)."""
+        e = team.entry_for(drop_id)
+        if e is None:
+            owner = self.league.team_of_player(drop_id)
+            if owner is not None:
+                return f"{name} is not on your roster: he is on {owner.name}"
+            return f"{name} is not on your roster (he is a free agent)"
+        if e.lineup_slot_id == SLOT_IR:
+            return (f"{name} is in your IR slot: dropping him frees no active roster spot for "
+                    "an add")
+        return ""
+
+    def evaluate_move(self, team_id: int, drop_id: int | None, add_id: int | None, *,
+                      drop_name: str | None = None, add_name: str | None = None
+                      ) -> MoveEvaluation:
+        """Evaluate exactly the move a member named: weekly_plan with (drop, add) vs without.
+
+        With drop_id None, the best drop for this add is found first (the scan restricted to
+        add == add_id; protected players are not dropped); with add_id None, the best free
+        agent for this drop (the scan restricted to drop == drop_id)."""
+        if drop_id is None and add_id is None:
+            raise ValueError("a move needs a player to drop or to add")
+        team = self._team(team_id)
+        budget = acquisition_budget(self.settings, team, self.league.current_matchup_period)
+        unit = "fantasy points" if self.is_points else "expected categories won"
+        add = None if add_id is None else PlayerRef(add_id, self._player_name(add_id, add_name))
+        drop = (None if drop_id is None
+                else PlayerRef(drop_id, self._player_name(drop_id, drop_name)))
+        out = MoveEvaluation(team_id, drop, add, "not_allowed", "", unit,
+                             acquisitions_remaining=budget.remaining,
+                             notes=[self.window_note] if self.window_note else [])
+        problem = self._drop_problem(team, drop.id, drop.name) if drop else ""
+        problem = problem or (self._add_problem(team, add.id, add.name) if add else "")
+        if not problem and budget.remaining == 0:
+            problem = (f"no acquisitions left this matchup ({budget.used} of {budget.limit} "
+                       "used)")
+        if problem:
+            out.reason = problem
+            return out
+        base = self.weekly_plan(team_id)
+        out.base_value = self._plan_value(base)
+        floor = MIN_GAIN_POINTS if self.is_points else MIN_GAIN_CATS
+        if drop is None:
+            assert add is not None
+            out.drop_chosen = True
+            scan = self.scan_moves(team_id, top=1, adds=[add.id])
+            if not scan.moves:
+                return self._no_drop_for(team, out, scan, add)
+            drop = out.drop = scan.moves[0].drop
+        if add is None:
+            out.add_chosen = True
+            scan = self.scan_moves(team_id, top=1, drops=[drop.id])
+            if not scan.moves:
+                out.verdict = "no_gain"
+                out.reason = (f"no free agent improves your optimal plan ({out.base_value:.2f} "
+                              f"{unit}) if you drop {drop.name}: keep him")
+                return out
+            add = out.add = scan.moves[0].add
+        with_move = self.weekly_plan(team_id, moves=[(drop.id, add.id)])
+        out.planned_value = self._plan_value(with_move)
+        gain = out.planned_value - out.base_value
+        out.expected_gain = gain
+        out.games_added = with_move.games_played - base.games_played
+        out.verdict = "gain" if gain > floor else "no_gain"
+        players = [e.player for e in team.roster if e.player.id == drop.id]
+        players += [p for p in self.free_agents if p.id == add.id]
+        u = self._universe(players)
+        cat_delta = cats = None
+        if not self.is_points:
+            cats = self.cats
+            cat_delta = np.array([a.win_probability - b.win_probability
+                                  for a, b in zip(with_move.categories, base.categories,
+                                                  strict=True)])
+        out.reasons = self._reasons(u, 0, 1, out.games_added, cat_delta, cats)
+        out.confidence = self._confidence(gain, out.base_value, u.players[1])
+        if out.verdict != "gain":
+            out.reason = (f"the move changes your optimal plan by {gain:+.2f} {unit} "
+                          f"({out.base_value:.2f} without it, {out.planned_value:.2f} with it)")
+        if not out.drop_chosen:
+            alt = self.scan_moves(team_id, top=1, drops=[drop.id])
+            held = {h.player.id: h.reason for h in alt.holds}
+            if drop.id in held:
+                out.protected = held[drop.id]
+                out.reasons.append(f"caution: {drop.name} is one you would normally hold "
+                                   f"({held[drop.id]})")
+            if alt.moves and alt.moves[0].add.id != add.id and \
+                    alt.moves[0].expected_gain > gain + floor:
+                out.alternative = alt.moves[0]
+        return out
+
+    def _no_drop_for(self, team: Team, out: MoveEvaluation, scan: MoveScanResult,
+                     add: PlayerRef) -> MoveEvaluation:
+        """No drop gains with this add: say so with the least costly drop's numbers."""
+        out.verdict = "no_gain"
+        held = {h.player.id for h in scan.holds}
+        best: tuple[float, PlayerRef] | None = None
+        for p in self._active(team):
+            if p.id in held:
+                continue
+            v = self._plan_value(self.weekly_plan(team.id, moves=[(p.id, add.id)]))
+            if best is None or v > best[0]:
+                best = (v, PlayerRef(p.id, p.name))
+        base = float(out.base_value or 0.0)
+        if best is not None:
+            out.planned_value, out.expected_gain = best[0], best[0] - base
+            out.reason = (f"no drop makes adding {add.name} worth it: the least costly, "
+                          f"{best[1].name}, changes your optimal plan by "
+                          f"{out.expected_gain:+.2f} {out.gain_unit} ({base:.2f} -> "
+                          f"{best[0]:.2f})")
+        else:
+            out.reason = f"no drop makes adding {add.name} worth it"
+        if held:
+            out.reason += ("; not considered (you would hold them): "
+                           + ", ".join(h.player.name for h in scan.holds))
+        return out
+
+    def rank_by_categories(self, team_id: int, categories: Sequence[str], *, top: int = 10,
+                           position: int | None = None) -> MoveScanResult:
+        """Rank (drop, add) pairs by production in the named categories over the rest of the
+        matchup (fantasy.optimizer.focus), each with the exact weekly plan's change."""
+        team = self._team(team_id)
+        budget = acquisition_budget(self.settings, team, self.league.current_matchup_period)
+        notes = [self.window_note] if self.window_note else []
+        wanted = [c.upper() for c in categories]
+        cats: list[Category] = []
+        ids: list[int] = []
+        for name in dict.fromkeys(wanted):
+            sid = STAT_IDS.get(name)
+            if sid is None:
+                raise ValueError(f"unknown category {name!r}")
+            ids.append(sid)
+        columns = raw_stat_columns(ids)
+        col = {s: k for k, s in enumerate(columns)}
+        for sid in ids:
+            if sid in PERCENTAGE_STATS:
+                made, att = PERCENTAGE_STATS[sid]
+                cats.append(Category(stat_name(sid), col[made], col[att], sid in REVERSE_STATS))
+            else:
+                cats.append(Category(stat_name(sid), col[sid], None, sid in REVERSE_STATS))
+        label = "+".join(c.name for c in cats)
+        unit = f"{label} score"
+        active = self._active(team)
+        fas = [p for p in self.free_agents
+               if not (p.injury_status in OUT_STATUSES and p.expected_return_date is None)]
+        if position is not None:
+            fas = [p for p in fas if position in p.eligible_slots]
+        u = self._universe(active + [p for p in fas if p.id not in {q.id for q in active}])
+        ppg = ({p.id: float(u.per_game_value[i]) for i, p in enumerate(u.players)}
+               if self.is_points else self._cat_star_values(u))
+        prot = protected_players(team, ppg, self.today, untouchable=self.untouchable)
+        holds = [Hold(PlayerRef(pid, self._name(team, pid)), pr.reason) for pid, pr in prot.items()]
+        drop_rows = [u.index[p.id] for p in active if p.id not in prot]
+        add_rows = [u.index[p.id] for p in fas if p.id in u.index and team.entry_for(p.id) is None]
+        result = MoveScanResult(team_id, "points" if self.is_points else "categories", unit, 0.0,
+                                [], holds, "", budget.remaining, budget.limit,
+                                len(drop_rows) * len(add_rows), list(self.dates), notes)
+        base = self.weekly_plan(team_id)
+        result.base_value = self._plan_value(base)
+        if budget.remaining == 0:
+            result.message = (f"Acquisition limit reached ({budget.used} of {budget.limit} used "
+                              "this matchup): no add is possible until the next matchup.")
+            return result
+        if not add_rows or not drop_rows:
+            result.message = ("No free agents are available to evaluate." if not add_rows else
+                              "Every rostered player is protected (see holds): nothing to drop.")
+            return result
+        per = np.array([[self._projection(p).per_game.get(s, 0.0) for s in columns]
+                        for p in u.players]).reshape(len(u.players), len(columns))
+        games = u.prob[:, self.first_day:].sum(axis=1)
+        fs = focus_scores(per, games, cats, drop_rows, add_rows)
+        flat = [(float(fs.score[a, b]), u.keys[drop_rows[a]], u.keys[add_rows[b]], a, b)
+                for a in range(len(drop_rows)) for b in range(len(add_rows))
+                if fs.score[a, b] > 1e-9]
+        flat.sort(key=lambda t: (-t[0], t[1], t[2]))
+        plan_unit = "fantasy points" if self.is_points else "expected categories won"
+        for score, _, _, a, b in flat[:top]:
+            x, y = u.players[drop_rows[a]], u.players[add_rows[b]]
+            after = self.weekly_plan(team_id, moves=[(x.id, y.id)])
+            delta = self._plan_value(after) - result.base_value
+            starts = after.games_played - base.games_played
+            cd = {c.name: round(float(fs.delta[a, b, k]), 2) for k, c in enumerate(cats)}
+            gx = int((u.prob[drop_rows[a], self.first_day:] > 0).sum())
+            gy = int((u.prob[add_rows[b], self.first_day:] > 0).sum())
+            reasons = [", ".join(f"{n} {v:+.1f}" for n, v in cd.items())
+                       + f" over the rest of the matchup ({y.name} {gy} games left, "
+                         f"{x.name} {gx})",
+                       f"{'points' if self.is_points else 'plan'} effect: {delta:+.2f} "
+                       f"{plan_unit} in the exact weekly plan ({result.base_value:.2f} -> "
+                       f"{result.base_value + delta:.2f})"]
+            if x.injury_status != "ACTIVE":
+                reasons.append(f"{x.name} is {x.injury_status}")
+            if y.injury_status != "ACTIVE":
+                reasons.append(f"note: {y.name} is {y.injury_status}")
+            if y.status == "WAIVERS":
+                when = y.waiver_process_date.isoformat() if y.waiver_process_date else "later"
+                reasons.append(f"note: {y.name} is on waivers (claim processes {when})")
+            result.moves.append(FocusMove(
+                f"{x.id}-{y.id}", PlayerRef(x.id, x.name), PlayerRef(y.id, y.name), score, unit,
+                starts, self._confidence(max(delta, 0.0), result.base_value, y), reasons,
+                cd, delta, plan_unit))
+        if not result.moves:
+            result.message = (f"No drop/add move adds {label} production for the rest of this "
+                              "matchup.")
+        else:
+            result.message = (f"{len(result.moves)} moves ranked by {label}; "
+                              + budget.describe())
         return result
 
     def multi_move_plan(self, team_id: int, k: int) -> MultiMovePlanResult:
@@ -807,7 +1103,7 @@ def _pair(mv: Any) -> tuple[int, int]:
 
 
 __all__ = [
-    "BenchedPlayer", "CategoryOutlook", "DailyLineupResult", "DayPlan", "Hold", "LineupChange",
-    "MoveScanResult", "MoveSuggestion", "MultiMovePlanResult", "OptimizerService",
-    "PlannedMoveOut", "PlayerRef", "SlotStarter", "WeeklyPlanResult",
+    "BenchedPlayer", "CategoryOutlook", "DailyLineupResult", "DayPlan", "FocusMove", "Hold",
+    "LineupChange", "MoveEvaluation", "MoveScanResult", "MoveSuggestion", "MultiMovePlanResult",
+    "OptimizerService", "PlannedMoveOut", "PlayerRef", "SlotStarter", "WeeklyPlanResult",
 ]

@@ -1,0 +1,143 @@
+"""OptimizerService on named moves and named categories, on the embedded demo league (real
+EspnClient + parsers): evaluate_move is exactly the weekly plan's delta; scans restricted to one
+drop / one add; rank_by_categories follows the categories and reports the plan's change."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from fantasy.espn.factory import open_league_client
+from fantasy.optimizer.categories import Category
+from fantasy.optimizer.focus import focus_scores
+from fantasy.optimizer.service import OptimizerService
+
+SIMMONS, HAYWARD, BRUNSON, ISAAC = 3907387, 4249, 3934672, 4065654
+COBY_WHITE, TYUS_JONES, DONCIC, BRYANT = 4395651, 3135046, 3945274, 3934723
+
+
+async def _service(variant: str) -> OptimizerService:
+    async with open_league_client(demo_variant=variant) as client:
+        league = await client.get_league()
+        schedule = await client.get_pro_schedule()
+        fas = await client.get_free_agents(size=150)
+    return OptimizerService(league, schedule, fas)
+
+
+def _value(svc: OptimizerService, plan) -> float:
+    return plan.total_points if svc.is_points else plan.expected_categories_won
+
+
+@pytest.mark.parametrize("variant", ["points", "categories"])
+async def test_evaluate_move_is_the_exact_plan_delta(variant: str) -> None:
+    svc = await _service(variant)
+    base = _value(svc, svc.weekly_plan(1))
+    for drop, add in ((HAYWARD, COBY_WHITE), (SIMMONS, COBY_WHITE), (HAYWARD, TYUS_JONES)):
+        ev = svc.evaluate_move(1, drop, add)
+        after = _value(svc, svc.weekly_plan(1, moves=[(drop, add)]))
+        assert ev.base_value == pytest.approx(base)
+        assert ev.expected_gain == pytest.approx(after - base, abs=1e-9)
+        assert ev.verdict == ("gain" if after - base > 1e-4 else "no_gain")
+        assert ev.reasons and ev.drop.id == drop and ev.add.id == add
+        json.dumps(ev.to_dict())
+    # Hayward -> Coby White gains, but Tyus Jones gains more for the same drop
+    ev = svc.evaluate_move(1, HAYWARD, COBY_WHITE)
+    assert ev.alternative is not None and ev.alternative.add.id == TYUS_JONES
+    assert ev.alternative.expected_gain > ev.expected_gain
+
+
+async def test_evaluate_move_not_allowed_says_why() -> None:
+    svc = await _service("points")
+    ev = svc.evaluate_move(1, SIMMONS, DONCIC)
+    assert ev.verdict == "not_allowed" and ev.reason == \
+        "Luka Doncic is not a free agent: he is on Splash Bros Inc"
+    assert svc.evaluate_move(1, DONCIC, COBY_WHITE).reason == \
+        "Luka Doncic is not on your roster: he is on Splash Bros Inc"
+    assert svc.evaluate_move(1, ISAAC, BRYANT).reason == \
+        "Thomas Bryant is OUT, expected back 2023-02-01"
+    assert svc.evaluate_move(1, COBY_WHITE, TYUS_JONES).reason == \
+        "Coby White is not on your roster (he is a free agent)"
+    assert svc.evaluate_move(1, HAYWARD, BRUNSON).reason == \
+        "Jalen Brunson is already on your roster"
+
+
+async def test_points_no_gain_names_the_numbers_and_the_better_add() -> None:
+    svc = await _service("points")
+    ev = svc.evaluate_move(1, SIMMONS, COBY_WHITE)
+    assert ev.verdict == "no_gain" and ev.expected_gain < 0
+    assert f"({ev.base_value:.2f} without it, {ev.planned_value:.2f} with it)" in ev.reason
+    assert ev.alternative is not None and ev.alternative.add.id == TYUS_JONES
+    # dropping a star is evaluated (the member named him) with a caution
+    ev = svc.evaluate_move(1, BRUNSON, COBY_WHITE)
+    assert ev.protected.startswith("star") and any("caution" in r for r in ev.reasons)
+
+
+@pytest.mark.parametrize("variant", ["points", "categories"])
+async def test_pick_up_finds_the_best_drop_for_that_add(variant: str) -> None:
+    svc = await _service(variant)
+    ev = svc.evaluate_move(1, None, COBY_WHITE)
+    scan = svc.scan_moves(1, top=50, adds=[COBY_WHITE])
+    best = scan.moves[0]
+    assert all(m.add.id == COBY_WHITE for m in scan.moves)
+    assert ev.drop_chosen and ev.drop.id == best.drop.id and ev.verdict == "gain"
+    assert ev.expected_gain == pytest.approx(best.expected_gain, abs=1e-6)
+    held = {h.player.id for h in scan.holds}
+    assert ev.drop.id not in held
+
+
+async def test_pick_up_with_no_worthwhile_drop() -> None:
+    svc = await _service("categories")
+    # a healthy free agent that no drop makes worth adding (the scan restricted to him is empty)
+    weak = next(p for p in svc.free_agents if p.injury_status == "ACTIVE"
+                and not svc.scan_moves(1, top=1, adds=[p.id]).moves)
+    ev = svc.evaluate_move(1, None, weak.id)
+    assert ev.verdict == "no_gain" and ev.drop_chosen and ev.drop is None
+    assert ev.reason.startswith(f"no drop makes adding {weak.name} worth it: the least costly")
+    assert ev.expected_gain <= 1e-4 and "not considered (you would hold them)" in ev.reason
+
+
+async def test_restricted_scans() -> None:
+    svc = await _service("points")
+    only = svc.scan_moves(1, top=100, drops=[SIMMONS])
+    assert only.moves and {m.drop.id for m in only.moves} == {SIMMONS}
+    full = {m.move_id: m.expected_gain for m in svc.scan_moves(1, top=5000).moves}
+    for m in svc.scan_moves(1, top=100, adds=[TYUS_JONES]).moves:
+        assert m.add.id == TYUS_JONES and full[m.move_id] == pytest.approx(m.expected_gain)
+
+
+@pytest.mark.parametrize("variant", ["points", "categories"])
+async def test_rank_by_categories_follows_the_categories(variant: str) -> None:
+    svc = await _service(variant)
+    res = svc.rank_by_categories(1, ["AST", "STL"], top=8)
+    assert res.moves and res.gain_unit == "AST+STL score"
+    scores = [m.expected_gain for m in res.moves]
+    assert scores == sorted(scores, reverse=True) and scores[-1] > 0
+    base = _value(svc, svc.weekly_plan(1))
+    for m in res.moves:
+        assert set(m.category_delta) == {"AST", "STL"}
+        after = _value(svc, svc.weekly_plan(1, moves=[(m.drop.id, m.add.id)]))
+        assert m.plan_delta == pytest.approx(after - base, abs=1e-9)
+        assert any("effect" in r for r in m.reasons)
+    blk = svc.rank_by_categories(1, ["BLK"], top=3)
+    assert blk.moves[0].category_delta["BLK"] > 0
+    pts_top = svc.scan_moves(1, top=1).moves[0]
+    assert blk.moves[0].add.id != pts_top.add.id  # blocks rank differently from points
+    json.dumps(res.to_dict())
+    with pytest.raises(ValueError):
+        svc.rank_by_categories(1, ["XYZ"])
+
+
+def test_focus_scores_math() -> None:
+    # columns: AST, STL, TO; rows: drop 0, adds 1-2
+    per = np.array([[2.0, 0.5, 1.0], [6.0, 1.0, 3.0], [4.0, 2.0, 1.0]])
+    games = np.array([3.0, 2.0, 3.0])
+    cats = [Category("AST", 0), Category("STL", 1), Category("TO", 2, reverse=True)]
+    fs = focus_scores(per, games, cats, [0], [1, 2])
+    assert fs.delta[0, 0].tolist() == [6.0, 0.5, 3.0]     # 12-6 AST, 2-1.5 STL, 6-3 TO
+    assert fs.delta[0, 1].tolist() == [6.0, 4.5, 0.0]
+    sd = np.array([per[:, k].std() for k in range(3)])
+    want = (np.array([6.0, 0.5, -3.0]) / sd).sum()
+    assert fs.score[0, 0] == pytest.approx(want)
+    assert fs.score[0, 1] > fs.score[0, 0]
