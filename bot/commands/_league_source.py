@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from fantasy.espn.client import EspnClient
 from fantasy.espn.errors import EspnError
@@ -101,7 +102,7 @@ class LeagueSource:
                 today = date.fromisoformat(demo_today.strip())
             except ValueError:
                 raise SourceError(f"--demo-today must be a date like 2023-01-25, "
-                                  f"not {demo_today!r}") from None
+                                  f"not {shown(demo_today)}") from None
         variant = (demo_variant or "points").strip().lower()
         if state_path is None and lid is None:
             state_path = data_dir(env) / f"demo-state-{variant}.json"
@@ -137,12 +138,30 @@ def _as_int(value: Any, what: str) -> int:
     try:
         return int(str(value).strip())
     except ValueError:
-        raise SourceError(f"{what} must be a number, not {value!r}") from None
+        raise SourceError(f"{what} must be a number, not {shown(value)}") from None
+
+
+#: Longest user argument echoed back in a message (longer ones are clipped with an ellipsis).
+MAX_ECHO = 60
+#: Longest error message printed (a safety net; messages quote clipped arguments).
+MAX_MESSAGE = 1000
+
+
+def shown(value: Any, limit: int = MAX_ECHO) -> str:
+    """A user argument for a message: quoted like repr, clipped to `limit` characters."""
+    text = str(value)
+    if len(text) > limit:
+        text = text[: limit - 1] + "\u2026"
+    return repr(text)
 
 
 def fail(message: str, console: Console | None = None) -> typer.Exit:
-    """Print `error: message` to stderr and return a typer.Exit(1) to raise."""
-    (console or Console(stderr=True)).print(f"[bold red]error:[/] {message}", highlight=False)
+    """Print `error: message` to stderr (literally: user text is never Rich markup) and
+    return a typer.Exit(1) to raise."""
+    if len(message) > MAX_MESSAGE:
+        message = message[: MAX_MESSAGE - 1] + "\u2026"
+    (console or Console(stderr=True)).print(f"[bold red]error:[/] {escape(message)}",
+                                            highlight=False)
     return typer.Exit(code=1)
 
 
@@ -177,5 +196,5 @@ def run_league_command(
 
 __all__ = [
     "ENV_BASE_URL", "ENV_DATA_DIR", "ENV_LEAGUE_ID", "ENV_S2", "ENV_SEASON", "ENV_SWID", "LeagueSource",
-    "SourceError", "data_dir", "fail", "run_league_command",
+    "SourceError", "data_dir", "fail", "run_league_command", "shown",
 ]

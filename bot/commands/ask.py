@@ -19,6 +19,8 @@ import typer
 from bot.commands._league_source import LeagueSource, SourceError, data_dir, fail
 
 DEFAULT_CONVERSATION = "console:cli"
+#: Longest question accepted (the chat surfaces' limit, bot.core.service.MAX_QUESTION).
+MAX_QUESTION = 2000
 
 
 def format_move(k: int, move: dict[str, Any]) -> str:
@@ -161,6 +163,9 @@ def register(app: typer.Typer) -> None:
             raise fail("use either --yes or --no, not both")
         if not question.strip():
             raise fail("the question is empty")
+        if len(question) > MAX_QUESTION:
+            raise fail(f"the question is too long ({len(question)} characters); the limit is "
+                       f"{MAX_QUESTION}")
         root = data_dir_opt or data_dir()
         try:
             v = variant.strip().lower()

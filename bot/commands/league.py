@@ -11,9 +11,10 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
-from bot.commands._league_source import LeagueSource, fail, run_league_command
+from bot.commands._league_source import MAX_ECHO, LeagueSource, fail, run_league_command, shown
 from fantasy.constants import (
     NINE_CAT_STATS,
     PERCENTAGE_STATS,
@@ -86,7 +87,7 @@ def _status_cell(player: Player) -> str:
         return ""
     color = "red" if player.is_out else "yellow"
     ret = f" (back {player.expected_return_date:%b %d})" if player.expected_return_date else ""
-    return f"[{color}]{label}{ret}[/]"
+    return f"[{color}]{escape(label + ret)}[/]"
 
 
 def _games_left(player: Player, league: League, schedule: ProSchedule | None) -> str:
@@ -100,9 +101,9 @@ def _header(console: Console, league: League, source: LeagueSource) -> None:
     left = league.remaining_dates()
     scoring = s.scoring_type.value if not s.categories or s.is_points else (
         f"{s.scoring_type.value} ({', '.join(stat_name(c) for c in s.categories)})")
-    console.print(f"[bold]{s.name}[/]  ({source.describe()})", highlight=False)
+    console.print(f"[bold]{escape(s.name)}[/]  ({escape(source.describe())})", highlight=False)
     console.print(
-        f"{s.size} teams - scoring {scoring} - today {league.today} (scoring period "
+        f"{s.size} teams - scoring {escape(scoring)} - today {league.today} (scoring period "
         f"{league.current_scoring_period}) - matchup period {league.current_matchup_period}, "
         f"{len(left)} day(s) left", highlight=False)
 
@@ -117,8 +118,8 @@ async def _schedule_or_none(client: EspnClient) -> ProSchedule | None:
 def _stale_note(console: Console, client: EspnClient) -> None:
     info = client.last_fetch_info
     if info is not None and info.stale:
-        console.print(f"[yellow]note: ESPN is failing ({info.error}); showing cached data "
-                      f"{info.age_seconds:.0f}s old[/]", highlight=False)
+        console.print(f"[yellow]note: ESPN is failing ({escape(str(info.error))}); showing "
+                      f"cached data {info.age_seconds:.0f}s old[/]", highlight=False)
 
 
 # --------------------------------------------------------------------------- commands
@@ -143,7 +144,8 @@ def league_show(league_id: LeagueIdOpt = None, season: SeasonOpt = None,
             table.add_column("PA", justify="right")
         teams = sorted(league.teams, key=lambda t: (t.playoff_seed or 99, t.id))
         for i, t in enumerate(teams, 1):
-            row = [str(i), f"{t.name} (id {t.id})", t.abbrev, ", ".join(t.owners), str(t.record)]
+            row = [str(i), escape(f"{t.name} (id {t.id})"), escape(t.abbrev),
+                   escape(", ".join(t.owners)), str(t.record)]
             if s.is_points:
                 row += [f"{t.record.points_for:.0f}", f"{t.record.points_against:.0f}"]
             table.add_row(*row)
@@ -160,7 +162,7 @@ def league_show(league_id: LeagueIdOpt = None, season: SeasonOpt = None,
             else:
                 hs = f"{m.home.wins}-{m.home.losses}-{m.home.ties}"
                 as_ = f"{m.away.wins}-{m.away.losses}-{m.away.ties}"
-            mt.add_row(home.name, hs, away.name, as_)
+            mt.add_row(escape(home.name), hs, escape(away.name), as_)
         console.print(mt)
 
     run_league_command(lambda: _source(league_id, season, demo_variant, demo_today), body)
@@ -177,7 +179,7 @@ def team_show(team: Annotated[str, typer.Argument(help="Team id, abbreviation, n
         found = league.find_team(team)
         if found is None:
             names = ", ".join(f"{t.abbrev} ({t.name})" for t in league.teams)
-            raise fail(f"no team matches {team!r}; teams: {names}")
+            raise fail(f"no team matches {shown(team)}; teams: {names}")
         schedule = await _schedule_or_none(client)
         console = _console()
         _header(console, league, source)
@@ -186,8 +188,8 @@ def team_show(team: Annotated[str, typer.Argument(help="Team id, abbreviation, n
         limit = s.acquisition_limit_for(league.current_matchup_period)
         used = found.acquisitions_used(league.current_matchup_period)
         console.print(
-            f"[bold]{found.name}[/] ({found.abbrev}, id {found.id}) - owner "
-            f"{', '.join(found.owners) or '?'} - record {found.record} - acquisitions this "
+            f"[bold]{escape(found.name)}[/] ({escape(found.abbrev)}, id {found.id}) - owner "
+            f"{escape(', '.join(found.owners)) or '?'} - record {found.record} - acquisitions this "
             f"matchup {used}/{'unlimited' if limit is None else limit}", highlight=False)
         m = league.current_matchup(found.id)
         if m is not None and m.away is not None:
@@ -195,8 +197,8 @@ def team_show(team: Annotated[str, typer.Argument(help="Team id, abbreviation, n
             assert me is not None and opp is not None
             score = (f"{me.points:.1f} - {opp.points:.1f}" if s.is_points
                      else f"{me.wins}-{me.losses}-{me.ties}")
-            console.print(f"Current matchup vs {league.team(opp.team_id).name}: {score}",
-                          highlight=False)
+            console.print(f"Current matchup vs {escape(league.team(opp.team_id).name)}: "
+                          f"{score}", highlight=False)
         table = Table(title="Roster", title_justify="left")
         for col in ("Slot", "Player", "Pos", "NBA", "Status"):
             table.add_column(col)
@@ -211,7 +213,7 @@ def team_show(team: Annotated[str, typer.Argument(help="Team id, abbreviation, n
         table.add_column("Games left", justify="right")
         for e in sorted(found.roster, key=lambda e: (e.lineup_slot_id, e.player.name)):
             p = e.player
-            row = [e.slot, p.name, "/".join(p.positions), p.pro_team, _status_cell(p)]
+            row = [e.slot, escape(p.name), "/".join(p.positions), p.pro_team, _status_cell(p)]
             if s.is_points:
                 row += [_fmt(fantasy_points_avg(p, s, w))
                         for w in ("season", "last_7", "last_15", "projected")]
@@ -237,7 +239,8 @@ def free_agents(
         try:
             slot_id = parse_slot(slot)
         except ValueError as exc:
-            raise fail(str(exc)) from None
+            raise fail(str(exc) if len(slot) <= MAX_ECHO
+                       else f"unknown lineup slot {shown(slot)}") from None
 
     async def body(client: EspnClient, source: LeagueSource) -> None:
         league = await client.get_league()
@@ -260,7 +263,7 @@ def free_agents(
                 table.add_column(stat_name(sid), justify="right")
         table.add_column("Games left", justify="right")
         for p in players:
-            row = [p.name, "/".join(p.positions), p.pro_team, _status_cell(p),
+            row = [escape(p.name), "/".join(p.positions), p.pro_team, _status_cell(p),
                    "waivers" if p.status == "WAIVERS" else "FA", f"{p.percent_owned:.1f}"]
             if s.is_points:
                 row += [_fmt(fantasy_points_avg(p, s, w)) for w in ("season", "last_7", "last_15")]

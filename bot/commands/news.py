@@ -19,7 +19,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from bot.commands._league_source import LeagueSource, SourceError, data_dir, fail
+from bot.commands._league_source import LeagueSource, SourceError, data_dir, fail, shown
 from storage.news_ingest import DEFAULT_FEEDS, IngestReport, ingest_feeds, load_demo_news
 from storage.news_store import NewsItem, NewsStore
 
@@ -53,14 +53,16 @@ def _players_or_warn(source: LeagueSource, console: Console) -> list[tuple[int, 
     try:
         return asyncio.run(_league_players(source))
     except Exception as exc:  # noqa: BLE001 - ingest still works untagged
-        console.print(f"[yellow]warning: could not load players for tagging ({source.describe()}:"
+        console.print(f"[yellow]warning: could not load players for tagging "
+                      f"({escape(source.describe())}:"
                       f" {type(exc).__name__}); items are stored untagged[/]", highlight=False)
         return []
 
 
 def _print_report(console: Console, report: IngestReport, store: NewsStore) -> None:
-    console.print(report.summary(), highlight=False)
-    console.print(f"store: {store.count()} item(s) in {store.path} ({store.collection_name})",
+    console.print(escape(report.summary()), highlight=False)
+    console.print(escape(f"store: {store.count()} item(s) in {store.path} "
+                         f"({store.collection_name})"),
                   highlight=False)
 
 
@@ -124,7 +126,7 @@ def _since(value: str | None) -> date | None:
     try:
         return date.fromisoformat(value.strip())
     except ValueError:
-        raise fail(f"--since must be a date like 2023-01-20, not {value!r}") from None
+        raise fail(f"--since must be a date like 2023-01-20, not {shown(value)}") from None
 
 
 @news_app.command("search")
@@ -148,9 +150,9 @@ def search(
         return
     items = store.search(text, limit=limit, since=since_d, player=player)
     if not items:
-        console.print(f"No news matches {text!r}.", highlight=False)
+        console.print(f"No news matches {escape(shown(text))}.", highlight=False)
         return
-    console.print(_table(f"News for {text!r}", items, scores=True))
+    console.print(_table(f"News for {escape(shown(text))}", items, scores=True))
 
 
 @news_app.command("player")
@@ -164,9 +166,9 @@ def player_news(
     items = store.news_for_player(name.strip(), limit=limit)
     console = _console()
     if not items:
-        console.print(f"No news tagged with {name!r}.", highlight=False)
+        console.print(f"No news tagged with {escape(shown(name))}.", highlight=False)
         return
-    console.print(_table(f"News about {name}", items, scores=False))
+    console.print(_table(f"News about {escape(shown(name, 200))}", items, scores=False))
 
 
 def register(app: typer.Typer) -> None:
