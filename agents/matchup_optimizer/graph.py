@@ -3,28 +3,32 @@
     parse_intent -> gather_rosters -> analyze_schedule -> check_injuries -> identify_candidates
     -> validate_moves (widened search, at most 3 rounds) -> compose_lineup
     -> present_and_confirm (interrupt, at most 2 rounds) -> apply_moves -> replan -> finish
+    (explicit_move: check_injuries -> evaluate_move -> compose_lineup -> ...)
 
     graph = build_matchup_optimizer_graph(deps, checkpointer=saver)
     await graph.ainvoke({"request": "...", "intent": "streaming", "requester_id": "u1",
+                         "request_obj": request.model_dump(mode="json"),
                          "focus_categories": ["AST", "STL"], "day": None}, config)
     # paused: payload = state["__interrupt__"][0].value  (type "move_approval")
     await graph.ainvoke(Command(resume={interrupt_id: {"decisions": {move_id: "approve"}}}), config)
 
-All math comes from fantasy.optimizer (OptimizerService); intent parsing is keyword-based and
-the answer is templated, so a run makes no LLM call (`llm_calls` stays 0). A move is applied
+All math comes from fantasy.optimizer (OptimizerService). The graph never re-reads English: it
+takes intent, categories, day, position, count, players and the explicit move from the typed
+Request (`request_obj`, understood upstream), or from the plain inputs when there is none. The
+answer is templated, so a run makes no LLM call (`llm_calls` stays 0). A move is applied
 only after an explicit "approve" for its move_id. No valid move -> no interrupt.
 """
 
 from __future__ import annotations
 
 import logging
-import re
 from datetime import date
 from typing import Any
 
 from langgraph.config import get_stream_writer
 from langgraph.graph import END, START, StateGraph
 from langgraph.types import interrupt
+from pydantic import ValidationError
 
 from agents.matchup_optimizer import prompts
 from agents.matchup_optimizer.state import (
@@ -34,7 +38,8 @@ from agents.matchup_optimizer.state import (
     MatchupOptimizerState,
 )
 from agents.shared.deps import AgentDeps, load_context, optimizer_for
-from agents.shared.tool_registry import WEEKDAYS, FanviseTools, resolve_player
+from agents.shared.tool_registry import FanviseTools
+from agents.understanding.request import Request
 from fantasy.constants import OUT_STATUSES, UNCERTAIN_STATUSES, parse_slot
 from fantasy.espn.errors import EspnError
 
@@ -52,41 +57,67 @@ def _progress(stage: str, text: str) -> None:
     get_stream_writer()({"stage": stage, "text": text})
 
 
-def _words(text: str) -> str:
-    return " " + re.sub(r"[^a-z0-9%\-' ]+", " ", (text or "").lower()) + " "
+def _ref(p: Any) -> dict[str, Any] | None:
+    """A resolved PlayerRef as {"id", "name"}; None when absent or not resolved."""
+    if p is None or not p.resolved:
+        return None
+    return {"id": int(p.player_id), "name": p.name or p.words}
 
 
-def parse_request(text: str) -> dict[str, Any]:
-    """Keyword parse: intent, focus categories, day word and position (no LLM)."""
-    t = _words(text)
-    intent = "matchup_analysis"
-    for name, keys in prompts.INTENT_KEYWORDS:
-        if any(k in t for k in keys):
-            intent = name
-            break
-    found: dict[str, int] = {}
-    for word, cat in prompts.CATEGORY_WORDS.items():
-        m = re.search(rf"(?<![a-z0-9]){re.escape(word)}(?![a-z0-9%])", t)
-        if m and (cat not in found or m.start() < found[cat]):
-            found[cat] = m.start()
-    cats = sorted(found, key=lambda c: found[c])
-    day = None
-    for w in ("today", "tomorrow", *WEEKDAYS):
-        if re.search(rf"\b{w}\b", t):
-            day = w
-            break
-    position = None
-    for word, pos in sorted(prompts.POSITION_WORDS.items(), key=lambda kv: -len(kv[0])):
-        if re.search(rf"\b{re.escape(word)}s?\b", t):
-            position = pos
-            break
-    return {"intent": intent, "focus_categories": cats, "day": day, "position": position}
+def read_request(raw: dict[str, Any] | None) -> dict[str, Any]:
+    """What the graph needs from the typed Request (JSON): intent, focus categories, day
+    (ISO date when known, else the word), position, count, resolved player ids and the
+    explicit move. Empty when there is no request."""
+    if not raw:
+        return {}
+    req = Request.model_validate(raw)
+    out: dict[str, Any] = {"intent": req.intent.value,
+                           "focus_categories": [c.upper() for c in req.categories],
+                           "position": req.position, "count": req.count,
+                           "player_ids": [int(p.player_id) for p in req.resolved_players()],
+                           "day": None, "move": None}
+    if req.day is not None and not req.day.week:
+        out["day"] = req.day.date or req.day.word
+    mv = req.move
+    if mv is not None:
+        out["move"] = {"drop": _ref(mv.drop), "add": _ref(mv.add),
+                       "unresolved": [p.words for p in (mv.drop, mv.add)
+                                      if p is not None and not p.resolved]}
+    elif req.intent.value == "explicit_move" and req.resolved_players():
+        first = _ref(req.resolved_players()[0])
+        out["move"] = ({"drop": first, "add": None, "unresolved": []} if req.action == "drop"
+                       else {"drop": None, "add": first, "unresolved": []})
+    return out
 
 
 def _move_payload(m: dict[str, Any]) -> dict[str, Any]:
-    return {"move_id": m["move_id"], "drop": m["drop"], "add": m["add"],
-            "expected_gain": round(float(m["expected_gain"]), 3), "gain_unit": m["gain_unit"],
-            "games": m["games"], "confidence": m["confidence"], "reasons": list(m["reasons"])}
+    out = {"move_id": m["move_id"], "drop": m["drop"], "add": m["add"],
+           "expected_gain": round(float(m["expected_gain"]), 3), "gain_unit": m["gain_unit"],
+           "games": m["games"], "confidence": m["confidence"], "reasons": list(m["reasons"])}
+    if m.get("category_delta"):  # ranked by named categories: the plan's change too
+        out["category_delta"] = dict(m["category_delta"])
+        out["plan_delta"] = round(float(m.get("plan_delta") or 0.0), 3)
+        out["plan_unit"] = m.get("plan_unit") or ""
+    return out
+
+
+def _explicit_summary(ev: dict[str, Any], days: int, acq: str) -> str:
+    """Card summary for the move the member named (one move, its exact gain)."""
+    d, a, unit = ev["drop"], ev["add"], ev["gain_unit"]
+    if ev.get("drop_chosen"):
+        head = f"Best drop for adding {a['name']}: {d['name']}."
+    elif ev.get("add_chosen"):
+        head = f"Best free agent for {d['name']}'s spot: {a['name']}."
+    else:
+        head = f"The move you asked for: drop {d['name']}, add {a['name']}."
+    s = (f"{head} Exact optimizer for the rest of this matchup ({days} day(s) left, {acq}): "
+         f"{float(ev['expected_gain']):+.2f} {unit} ({float(ev['base_value']):.2f} without it, "
+         f"{float(ev['planned_value']):.2f} with it).")
+    alt = ev.get("alternative")
+    if alt:
+        s += (f" For the same drop, {alt['add']['name']} would gain "
+              f"{float(alt['expected_gain']):+.2f}.")
+    return s
 
 
 def _plan_summary(plan: dict[str, Any]) -> dict[str, Any]:
@@ -135,15 +166,23 @@ def build_matchup_optimizer_graph(deps: AgentDeps, *, checkpointer: Any = None) 
 
     async def parse_intent(state: MatchupOptimizerState) -> dict[str, Any]:
         _progress("parse_intent", "Reading your request...")
-        parsed = parse_request(state.get("request") or "")
-        intent = state.get("intent") if state.get("intent") in INTENTS else parsed["intent"]
-        focus = [c.upper() for c in (state.get("focus_categories") or [])] or \
-            parsed["focus_categories"]
-        out: dict[str, Any] = {"intent": intent, "focus_categories": focus,
-                               "day": state.get("day") or parsed["day"],
-                               "position": parsed["position"], "search_round": 0,
-                               "llm_calls": 0, "tool_calls": []}
-        return out
+        notes: list[str] = []
+        try:
+            req = read_request(state.get("request_obj"))
+        except ValidationError as exc:
+            log.warning("matchup optimizer: unreadable request_obj: %s", exc)
+            req = {}
+        intent = req.get("intent")
+        if intent not in INTENTS:
+            intent = state.get("intent") if state.get("intent") in INTENTS else \
+                "matchup_analysis"
+        focus = req.get("focus_categories") or \
+            [c.upper() for c in (state.get("focus_categories") or [])]
+        return {"intent": intent, "focus_categories": focus,
+                "day": req.get("day") or state.get("day"),
+                "position": req.get("position"), "count": req.get("count"),
+                "player_ids": req.get("player_ids") or [], "move": req.get("move"),
+                "search_round": 0, "llm_calls": 0, "tool_calls": [], "notes": notes}
 
     async def gather_rosters(state: MatchupOptimizerState) -> dict[str, Any]:
         _progress("gather_rosters", "Analyzing your roster...")
@@ -196,17 +235,8 @@ def build_matchup_optimizer_graph(deps: AgentDeps, *, checkpointer: Any = None) 
         targets: list[dict[str, Any]] = []
         notes: list[str] = []
         if state.get("intent") == "injury_reevaluation":
-            named = None
-            text = state.get("request") or ""
-            ids = {h["id"] for h in hurt}
-            for h in hurt:  # a player named in the request
-                last = h["name"].split()[-1].lower()
-                if last in text.lower():
-                    named = h
-            if named is None and text:
-                m = await resolve_player(deps, text) if len(text.split()) <= 3 else None
-                if m is not None and m.player is not None and m.player.id in ids:
-                    named = next(h for h in hurt if h["id"] == m.player.id)
+            named = next((h for h in hurt if h["id"] in set(state.get("player_ids") or [])),
+                         None)
             if named is not None:
                 targets = [named]
             else:
@@ -219,16 +249,18 @@ def build_matchup_optimizer_graph(deps: AgentDeps, *, checkpointer: Any = None) 
             if not targets:
                 notes.append("None of your players is day-to-day or questionable right now.")
         if hurt:
-            text = "Checking injuries: " + ", ".join(f"{h['name']} ({h['status'].replace('_', '-')})"
+            line = "Checking injuries: " + ", ".join(f"{h['name']} ({h['status'].replace('_', '-')})"
                                                     for h in hurt) + "..."
         else:
-            text = "Checking injuries: everyone is healthy..."
-        _progress("check_injuries", text)
+            line = "Checking injuries: everyone is healthy..."
+        _progress("check_injuries", line)
         return {"injuries": hurt, "injury_targets": targets, "notes": notes}
 
     def after_injuries(state: MatchupOptimizerState) -> str:
         if state.get("intent") == "lineup_optimization":
             return "compose_lineup"
+        if state.get("intent") == "explicit_move":
+            return "evaluate_move"
         if state.get("intent") == "injury_reevaluation" and not state.get("injury_targets"):
             return "compose_lineup"
         return "identify_candidates"
@@ -247,12 +279,13 @@ def build_matchup_optimizer_graph(deps: AgentDeps, *, checkpointer: Any = None) 
         focus = state.get("focus_categories") or []
         notes: list[str] = []
         cats = None
+        ranked_by = None
+        targets = {t["id"] for t in state.get("injury_targets") or []}
         if focus and keep_focus:
             if state.get("scoring") == "categories":
                 cats = focus
-            elif rnd == 0:
-                notes.append("This is a points league: moves are ranked by fantasy points, "
-                             f"not only by {', '.join(focus)}.")
+            elif not targets:
+                ranked_by = focus  # points league: rank by the named categories
         position = None
         if use_pos and state.get("position") and state.get("intent") in ("streaming",
                                                                          "free_agent_scan"):
@@ -260,13 +293,17 @@ def build_matchup_optimizer_graph(deps: AgentDeps, *, checkpointer: Any = None) 
                 position = parse_slot(state["position"])
             except (KeyError, ValueError):
                 position = None
-        targets = {t["id"] for t in state.get("injury_targets") or []}
         if targets:
             top = 500  # rank every pair, keep those that drop the injured player
         try:
-            scan = svc.scan_moves(team_id, top=top, position=position, target_categories=cats)
+            if ranked_by:
+                scan = svc.rank_by_categories(team_id, ranked_by, top=top, position=position)
+            else:
+                scan = svc.scan_moves(team_id, top=top, position=position,
+                                      target_categories=cats)
         except ValueError as exc:
             notes.append(str(exc))
+            ranked_by = None
             scan = svc.scan_moves(team_id, top=top, position=position)
         res = scan.to_dict()
         moves = res["moves"]
@@ -285,9 +322,43 @@ def build_matchup_optimizer_graph(deps: AgentDeps, *, checkpointer: Any = None) 
                                  "remaining": res["acquisitions_remaining"]},
                 "search_log": [{"round": rnd + 1, "top": top, "fa_limit": fa_limit,
                                 "position": state.get("position") if position is not None else None,
-                                "categories": cats, "moves": len(cands),
-                                "message": res["message"]}],
-                "notes": notes}
+                                "categories": cats or ranked_by,
+                                "ranking": "categories" if ranked_by else res["gain_unit"],
+                                "moves": len(cands), "message": res["message"]}],
+                "ranked_by": ranked_by, "notes": notes}
+
+    async def evaluate_move(state: MatchupOptimizerState) -> dict[str, Any]:
+        """The move the member named, evaluated exactly (OptimizerService.evaluate_move): one
+        valid move for the card when it is allowed and gains, else a verdict for the answer."""
+        mv = state.get("move") or {}
+        drop, add = mv.get("drop"), mv.get("add")
+        svc = await optimizer_for(deps)
+        team_id = state["team"]["id"]
+        plan = _plan_summary(svc.weekly_plan(team_id).to_dict())
+        if drop is None and add is None:
+            words = ", ".join(mv.get("unresolved") or [])
+            reason = (f"I could not tell which player you mean by {words}" if words else
+                      "I could not tell which players the move is about")
+            _progress("evaluate_move", "Reading the move you asked for...")
+            return {"move_eval": {"verdict": "missing", "reason": reason}, "plan": plan}
+        what = (f"dropping {drop['name']} for {add['name']}" if drop and add else
+                f"adding {add['name']}" if add else f"dropping {drop['name']}")
+        _progress("evaluate_move", f"Evaluating {what} with the exact optimizer...")
+        ev = svc.evaluate_move(team_id, drop["id"] if drop else None,
+                               add["id"] if add else None,
+                               drop_name=drop["name"] if drop else None,
+                               add_name=add["name"] if add else None).to_dict()
+        out: dict[str, Any] = {"move_eval": ev, "plan": plan, "valid_moves": [],
+                               "acquisitions": {**(state.get("acquisitions") or {}),
+                                                "remaining": ev["acquisitions_remaining"]}}
+        if ev["verdict"] == "gain":
+            d, a = ev["drop"], ev["add"]
+            out["valid_moves"] = [{
+                "move_id": f"{d['id']}-{a['id']}", "drop": d, "add": a,
+                "expected_gain": ev["expected_gain"], "gain_unit": ev["gain_unit"],
+                "games": ev["games_added"], "confidence": ev["confidence"],
+                "reasons": list(ev["reasons"]), "plan_delta": ev["expected_gain"]}]
+        return out
 
     async def validate_moves(state: MatchupOptimizerState) -> dict[str, Any]:
         svc = await optimizer_for(deps)
@@ -299,7 +370,8 @@ def build_matchup_optimizer_graph(deps: AgentDeps, *, checkpointer: Any = None) 
         fa = {p.id: p for p in svc.free_agents}
         declined = {k for k, v in (state.get("decisions") or {}).items() if v != "approve"}
         remaining = (state.get("acquisitions") or {}).get("remaining")
-        focus = bool(state.get("focus_categories")) and state.get("scoring") == "categories"
+        focus = bool(state.get("focus_categories")) and state.get("scoring") == "categories" \
+            or bool(state.get("ranked_by"))
         base_plan = svc.weekly_plan(team_id).to_dict()
         base_value = _plan_value(base_plan)
         valid, rejected = [], []
@@ -380,8 +452,15 @@ def build_matchup_optimizer_graph(deps: AgentDeps, *, checkpointer: Any = None) 
                     else f"{acq['remaining']} acquisition(s) left")
         title = (prompts.APPROVAL_TITLE if rnd == 0 else prompts.ALT_TITLE).format(
             team=state["team"]["name"])
-        summary = prompts.APPROVAL_SUMMARY.format(
-            n=len(batch), days=len((state.get("plan") or {}).get("dates") or []), acq=acq_text)
+        days = len((state.get("plan") or {}).get("dates") or [])
+        ev = state.get("move_eval") or {}
+        if state.get("intent") == "explicit_move" and ev.get("verdict") == "gain":
+            summary = _explicit_summary(ev, days, acq_text)
+        elif state.get("ranked_by"):
+            summary = prompts.CATEGORY_SUMMARY.format(
+                n=len(batch), cats=", ".join(state["ranked_by"]), days=days, acq=acq_text)
+        else:
+            summary = prompts.APPROVAL_SUMMARY.format(n=len(batch), days=days, acq=acq_text)
         if state.get("focus_categories") and state.get("scoring") == "categories":
             summary += f" Focus: {', '.join(state['focus_categories'])}."
         payload = {"type": "move_approval", "title": title, "summary": summary,
@@ -477,7 +556,7 @@ def build_matchup_optimizer_graph(deps: AgentDeps, *, checkpointer: Any = None) 
     for name, fn in (("parse_intent", parse_intent), ("gather_rosters", gather_rosters),
                      ("analyze_schedule", analyze_schedule), ("check_injuries", check_injuries),
                      ("identify_candidates", identify_candidates),
-                     ("validate_moves", validate_moves), ("compose_lineup", compose_lineup),
+                     ("evaluate_move", evaluate_move), ("validate_moves", validate_moves), ("compose_lineup", compose_lineup),
                      ("present_and_confirm", present_and_confirm), ("apply_moves", apply_moves),
                      ("replan", replan), ("finish", finish)):
         g.add_node(name, fn)
@@ -486,7 +565,8 @@ def build_matchup_optimizer_graph(deps: AgentDeps, *, checkpointer: Any = None) 
     g.add_conditional_edges("gather_rosters", after_gather, ["analyze_schedule", "finish"])
     g.add_edge("analyze_schedule", "check_injuries")
     g.add_conditional_edges("check_injuries", after_injuries,
-                            ["identify_candidates", "compose_lineup"])
+                            ["identify_candidates", "evaluate_move", "compose_lineup"])
+    g.add_edge("evaluate_move", "compose_lineup")
     g.add_edge("identify_candidates", "validate_moves")
     g.add_conditional_edges("validate_moves", after_validate,
                             ["identify_candidates", "compose_lineup"])
@@ -547,11 +627,38 @@ def _lineup_answer(state: MatchupOptimizerState) -> str:
     if lu.get("changes") and not future:
         lines.append("Changes from your ESPN lineup: " + "; ".join(
             f"{c['name']} {c['from_slot']} -> {c['to_slot']}" for c in lu["changes"]) + ".")
-    asked = re.search(r"\b(\d{1,2})\s+(players?\s+)?(active|playing|with games)",
-                      (state.get("request") or "").lower())
-    if asked and int(asked.group(1)) != with_games:
-        lines.insert(1, f"(You said {asked.group(1)}; the NBA schedule shows {with_games}.)")
+    asked = state.get("count")  # "11 players active Thursday" (Request.count)
+    if asked is not None and int(asked) != with_games:
+        lines.insert(1, f"(You said {int(asked)}; the NBA schedule shows {with_games}.)")
     return "\n".join(lines)
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _explicit_verdict(ev: dict[str, Any]) -> list[str]:
+    """Why the move the member named gets no card: not possible, or not worth it (numbers)."""
+    verdict, reason = ev.get("verdict"), str(ev.get("reason") or "")
+    if verdict == "missing" or not ev:
+        return [prompts.MOVE_MISSING.format(reason=reason or "I could not read the move")]
+    if verdict == "not_allowed":
+        return [prompts.MOVE_NOT_ALLOWED.format(reason=reason)]
+    d, a, unit = ev.get("drop"), ev.get("add"), ev.get("gain_unit", "")
+    if d is None or a is None:  # a pick-up with no worthwhile drop, or a drop with no add
+        return [f"Not worth it: {reason}."]
+    lines = [f"Not worth it: dropping {d['name']} for {a['name']} changes your optimal plan "
+             f"for the rest of this matchup by {float(ev['expected_gain']):+.2f} {unit} "
+             f"({float(ev['base_value']):.2f} without it, {float(ev['planned_value']):.2f} "
+             "with it)."]
+    if ev.get("reasons"):
+        lines.append("Why: " + "; ".join(ev["reasons"]) + ".")
+    alt = ev.get("alternative")
+    if alt:
+        lines.append(f"Better for the same drop: add {alt['add']['name']} "
+                     f"({float(alt['expected_gain']):+.2f} {alt.get('gain_unit') or unit}). "
+                     f"Ask \"drop {d['name']} for {alt['add']['name']}\" to get that card.")
+    return lines
 
 
 def _compose_answer(state: MatchupOptimizerState) -> tuple[str, dict[str, Any]]:
@@ -608,8 +715,15 @@ def _compose_answer(state: MatchupOptimizerState) -> tuple[str, dict[str, Any]]:
                 lines.append(f"STREAM over {t['name']}: {_fmt_move(best)}; he is "
                              f"{t['status'].replace('_', '-').lower()} with "
                              f"{t['expected_games']} expected games of {t['games_left']}.")
+    ev = state.get("move_eval") or {}
+    if ev:
+        report["move_evaluation"] = ev
     applied = state.get("applied_moves") or []
     offered = report["moves_offered"]
+    if intent == "explicit_move" and ev.get("verdict") != "gain" and not applied:
+        lines.extend(_explicit_verdict(ev))
+        lines.extend(state.get("notes") or [])
+        return "\n".join(x for x in lines if x), report
     if applied:
         ok = [a for a in applied if a["status"] in ("applied", "recorded")]
         if ok:
@@ -645,4 +759,4 @@ def _compose_answer(state: MatchupOptimizerState) -> tuple[str, dict[str, Any]]:
 
 
 __all__ = ["MAX_OFFER_ROUNDS", "MAX_SEARCH_ROUNDS", "build_matchup_optimizer_graph",
-           "parse_request"]
+           "read_request"]

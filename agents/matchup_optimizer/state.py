@@ -6,7 +6,7 @@ import operator
 from typing import Annotated, Any, TypedDict
 
 INTENTS = ("matchup_analysis", "lineup_optimization", "streaming", "injury_reevaluation",
-           "free_agent_scan")
+           "free_agent_scan", "explicit_move")
 
 
 def merge_dicts(a: dict[str, Any] | None, b: dict[str, Any] | None) -> dict[str, Any]:
@@ -20,6 +20,7 @@ class MatchupOptimizerInput(TypedDict, total=False):
     request: str
     intent: str
     requester_id: str
+    request_obj: dict[str, Any] | None  # agents.understanding.request.Request as JSON
     focus_categories: list[str]
     day: str | None
 
@@ -27,8 +28,9 @@ class MatchupOptimizerInput(TypedDict, total=False):
 class MatchupOptimizerState(TypedDict, total=False):
     """Full state.
 
-    Inputs: request, intent, requester_id, focus_categories, day.
-    parse_intent adds `position` and `target_player`; gather_rosters `team`, `opponent`,
+    Inputs: request, intent, requester_id, request_obj (the typed Request as JSON: it wins
+    over intent / focus_categories / day when given), focus_categories, day.
+    parse_intent adds `position`, `count`, `player_ids` and `move`; gather_rosters `team`, `opponent`,
     `scoring`, `matchup`, `roster`, `acquisitions`; analyze_schedule `schedule`;
     check_injuries `injuries`, `injury_targets`; identify_candidates `candidates`, `holds`,
     `scan_message`, `search_round`, `search_log`; validate_moves `valid_moves`, `rejected`;
@@ -40,10 +42,15 @@ class MatchupOptimizerState(TypedDict, total=False):
     request: str
     intent: str
     requester_id: str
+    request_obj: dict[str, Any] | None
     focus_categories: list[str]
     day: str | None
     position: str | None
-    target_player: str | None
+    count: int | None
+    player_ids: list[int]
+    move: dict[str, Any] | None
+    move_eval: dict[str, Any] | None
+    ranked_by: list[str] | None
     error: str | None
     team: dict[str, Any]
     opponent: dict[str, Any] | None

@@ -20,10 +20,12 @@ from langgraph.types import Command
 from agents.matchup_optimizer.graph import (
     MAX_SEARCH_ROUNDS,
     build_matchup_optimizer_graph,
-    parse_request,
+    read_request,
 )
 from agents.shared.deps import AgentDeps
+from agents.understanding.request import DayRef, Intent, MoveRef, PlayerRef, Request
 
+SUGGS = 4432165
 MOVE_KEYS = {"move_id", "drop", "add", "expected_gain", "games", "confidence", "reasons"}
 _threads = itertools.count(1)
 
@@ -70,6 +72,15 @@ def check_payload(payload: dict[str, Any], requester: str = "u-1") -> None:
         assert set(m["drop"]) == {"id", "name"} and set(m["add"]) == {"id", "name"}
         assert m["expected_gain"] > 0 and m["confidence"] in ("high", "medium", "low")
         assert m["reasons"] and m["move_id"] == f"{m['drop']['id']}-{m['add']['id']}"
+
+
+def req(intent: Intent, text: str = "", **fields: Any) -> dict[str, Any]:
+    """A typed Request as the supervisor passes it (JSON), built directly: no English parse."""
+    return Request(intent=intent, text=text, **fields).model_dump(mode="json")
+
+
+def player(pid: int, name: str) -> PlayerRef:
+    return PlayerRef(words=name.split()[-1].lower(), status="resolved", player_id=pid, name=name)
 
 
 async def roster_names(deps: AgentDeps, team_id: int = 1) -> set[str]:
@@ -166,8 +177,9 @@ async def test_b_midweek_streaming_for_ast_and_stl(deps_factory, saver) -> None:
 async def test_c_dtd_guard_hold_vs_stream(deps_factory) -> None:
     deps = deps_factory("points", my_team_id=7)
     run = Run(build_matchup_optimizer_graph(deps, checkpointer=InMemorySaver()))
-    intr = await run.start(request="My day-to-day guards: hold or stream?",
-                           intent="injury_reevaluation")
+    text = "My day-to-day guards: hold or stream?"
+    intr = await run.start(request=text, intent="injury_reevaluation",
+                           request_obj=req(Intent.INJURY_REEVALUATION, text, position="G"))
     vals = await run.values()
     assert {t["name"] for t in vals["injury_targets"]} == {"James Harden", "Tre Jones"}
     check_payload(intr.value)
@@ -185,8 +197,10 @@ async def test_c_dtd_guard_hold_vs_stream(deps_factory) -> None:
 async def test_c_dtd_star_is_held_without_a_card(deps_factory) -> None:
     deps = deps_factory("categories", my_team_id=6)
     run = Run(build_matchup_optimizer_graph(deps, checkpointer=InMemorySaver()))
-    intr = await run.start(request="Jalen Suggs is day-to-day: hold him or stream?",
-                           intent="injury_reevaluation")
+    text = "Jalen Suggs is day-to-day: hold him or stream?"
+    intr = await run.start(request=text, intent="injury_reevaluation",
+                           request_obj=req(Intent.INJURY_REEVALUATION, text, action="hold",
+                                           players=[player(SUGGS, "Jalen Suggs")]))
     out = await run.values()
     assert intr is None and out["applied_moves"] == []
     assert [t["name"] for t in out["injury_targets"]] == ["Jalen Suggs"]
@@ -197,9 +211,11 @@ async def test_d_eleven_players_thursday_who_sits(deps_factory) -> None:
     deps = deps_factory("points", my_team_id=7, today=date(2023, 2, 21))
     graph = build_matchup_optimizer_graph(deps, checkpointer=InMemorySaver())
     cfg = {"configurable": {"thread_id": "lineup-1"}}
-    out = await graph.ainvoke({"request": "11 players active Thursday, who sits?",
-                               "intent": "", "requester_id": "u-1", "focus_categories": [],
-                               "day": None}, cfg)
+    text = "11 players active Thursday, who sits?"
+    obj = req(Intent.LINEUP_OPTIMIZATION, text, count=11,
+              day=DayRef(word="thursday", date="2023-02-23"))
+    out = await graph.ainvoke({"request": text, "intent": "", "requester_id": "u-1",
+                               "request_obj": obj, "focus_categories": [], "day": None}, cfg)
     assert "__interrupt__" not in out
     assert set(out) >= {"answer", "report", "applied_moves", "tool_calls", "llm_calls"}
     lu = out["report"]["lineup"]
@@ -292,17 +308,32 @@ async def test_espn_down_is_a_clear_answer(switchable_demo, scripted) -> None:
     assert intr is None and out["answer"].startswith("ESPN is unavailable right now")
 
 
-def test_keyword_intent_parsing() -> None:
-    assert parse_request("11 players active Thursday, who sits?") == {
-        "intent": "lineup_optimization", "focus_categories": [], "day": "thursday",
-        "position": None}
-    s = parse_request("I need to stream for assists and steals, a guard please")
-    assert s["intent"] == "streaming" and s["focus_categories"] == ["AST", "STL"]
-    assert s["position"] == "G"
-    assert parse_request("Harden is day-to-day, hold or stream?")["intent"] == \
-        "injury_reevaluation"
-    assert parse_request("any good free agents on waivers?")["intent"] == "free_agent_scan"
-    assert parse_request("how does my week look?")["intent"] == "matchup_analysis"
+def test_the_graph_reads_the_typed_request() -> None:
+    assert read_request(None) == {}
+    got = read_request(req(Intent.LINEUP_OPTIMIZATION, "11 players active Thursday, who sits?",
+                           count=11, day=DayRef(word="thursday", date="2023-02-23")))
+    assert got["intent"] == "lineup_optimization" and got["day"] == "2023-02-23"
+    assert got["count"] == 11 and got["focus_categories"] == [] and got["move"] is None
+    got = read_request(req(Intent.STREAMING, "stream for dimes and steals, a guard please",
+                           categories=["AST", "STL"], position="G",
+                           day=DayRef(word="this week", week=True)))
+    assert got["focus_categories"] == ["AST", "STL"] and got["position"] == "G"
+    assert got["day"] is None
+    assert read_request(req(Intent.LINEUP_OPTIMIZATION, "lineup for tmrw?",
+                            day=DayRef(word="tmrw")))["day"] == "tmrw"
+    move = MoveRef(drop=player(3907387, "Ben Simmons"), add=player(4395651, "Coby White"),
+                   add_list_index=3)
+    got = read_request(req(Intent.EXPLICIT_MOVE, "drop simmons for coby white", move=move))
+    assert got["move"] == {"drop": {"id": 3907387, "name": "Ben Simmons"},
+                           "add": {"id": 4395651, "name": "Coby White"}, "unresolved": []}
+    ghost = PlayerRef(words="tyreke maldonado", status="not_found")
+    got = read_request(req(Intent.EXPLICIT_MOVE, "pick up tyreke maldonado",
+                           move=MoveRef(add=ghost)))
+    assert got["move"] == {"drop": None, "add": None, "unresolved": ["tyreke maldonado"]}
+    # an explicit move with only a player and an action (no MoveRef)
+    got = read_request(req(Intent.EXPLICIT_MOVE, "pick up coby white", action="add",
+                           players=[player(4395651, "Coby White")]))
+    assert got["move"]["add"] == {"id": 4395651, "name": "Coby White"}
 
 
 async def test_apply_is_idempotent_when_the_move_is_already_done(deps_factory) -> None:
