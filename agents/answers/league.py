@@ -42,13 +42,13 @@ def fmt_num(x: float | None, digits: int = 1) -> str:
     return f"{x:.{digits}f}"
 
 
-def fmt_stat(stat_id: int, x: float | None) -> str:
-    """A stat value: percentages as .478, counts with one decimal."""
+def fmt_stat(stat_id: int, x: float | None, digits: int = 1) -> str:
+    """A stat value: percentages as .478, counts with `digits` decimals."""
     if x is None:
         return "-"
     if stat_id in PERCENTAGE_STATS:
         return f"{x:.3f}".lstrip("0") if x < 1 else f"{x:.3f}"
-    return f"{x:.1f}"
+    return f"{x:.{digits}f}"
 
 
 def fmt_day(d: date) -> str:
@@ -166,7 +166,8 @@ async def answer_matchup_status(deps: AgentDeps, request: Request) -> Reply:
             b = opp_side.categories.get(sid) if opp_side else None
             cm, co = (a.score if a else 0.0), (b.score if b else 0.0)
             rc = category_result(cm, co, sid in rev)
-            pm, po = mine_proj.get(sid, cm), opp_proj.get(sid, co)
+            pm, po = ((mine_proj.get(sid, cm), opp_proj.get(sid, co)) if days_left
+                      else (cm, co))
             rp = category_result(pm, po, sid in rev, tol=1e-3)
             cur_res.append(rc)
             proj_res.append(rp)
@@ -176,12 +177,17 @@ async def answer_matchup_status(deps: AgentDeps, request: Request) -> Reply:
         w, lo, t = tally(cur_res)
         pw, pl, pt = tally(proj_res)
         lines.append(f"**{me.name} {_wlt(w, lo, t)} {opp.name}** in categories, {day_word}.")
-        lines.append("Category: now -> projected final (you - them)")
+        lines.append("Category: now -> projected final (you-them)" if days_left
+                     else "Category: final (you-them)")
         for r in rows:
             sid = STAT_IDS.get(r["category"], -1)
-            lines.append(f"{r['category']}: {fmt_stat(sid, r['mine'])}-{fmt_stat(sid, r['opponent'])}"
-                         f" {_wl(r['result'])} -> {fmt_stat(sid, r['my_projected'])}-"
-                         f"{fmt_stat(sid, r['opponent_projected'])} {_wl(r['projected_result'])}")
+            now = (f"{r['category']}: {fmt_stat(sid, r['mine'], 0)}-"
+                   f"{fmt_stat(sid, r['opponent'], 0)} {_wl(r['result'])}")
+            if days_left:
+                now += (f" -> {fmt_stat(sid, r['my_projected'], 0)}-"
+                        f"{fmt_stat(sid, r['opponent_projected'], 0)} "
+                        f"{_wl(r['projected_result'])}")
+            lines.append(now)
         if days_left:
             lines.append(f"Projected final (both lineups set optimally every day): "
                          f"{_wlt(pw, pl, pt)}. Games left: you {mine_plan.games_played}, "
@@ -379,8 +385,10 @@ def _fa_detail(val: Valuer, p: Player, games: int, cats: list[str]) -> str:
     if shown:
         parts.append(", ".join(f"{fmt_stat(s, val.stat(p, s))} {stat_name(s)}" for s in shown)
                      + " per game")
-    st = status_text(p)
-    parts.append(st)
+    parts.append(status_text(p))
+    if p.status == "WAIVERS":
+        parts.append("on waivers" + (f" until {fmt_day(p.waiver_process_date)}"
+                                     if p.waiver_process_date else ""))
     return ", ".join(parts)
 
 

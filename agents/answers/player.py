@@ -133,9 +133,11 @@ def _tipoff(game: ProGame) -> str:
 # --------------------------------------------------------------------------- playing on
 
 
-async def playing_on(deps: AgentDeps, player_id: int, day: date | None = None) -> str:
+async def playing_on(deps: AgentDeps, player_id: int, day: date | None = None, *,
+                     with_status: bool = False) -> str:
     """Whether the player's NBA team plays on `day` (default today): opponent and tip-off
-    ("Jalen Brunson (NYK) plays tonight vs BOS, 7:30 PM ET."), or that his team is off."""
+    ("Jalen Brunson (NYK) plays tonight vs BOS, 7:30 PM ET."), or that his team is off.
+    `with_status` appends his injury status when he is not healthy."""
     ctx = await load_context(deps, with_free_agents=True)
     p = await _find_player(deps, ctx, player_id)
     if p is None:
@@ -150,11 +152,16 @@ async def playing_on(deps: AgentDeps, player_id: int, day: date | None = None) -
     if not games:
         nxt = next((g for g in ctx.schedule.games_for_team(p.pro_team_id) if g.date > d), None)
         tail = f" Next game: {fmt_day(nxt.date)}{_vs(nxt, p.pro_team_id)}." if nxt else ""
-        return f"{p.name} ({p.pro_team}) has no game {when}.{tail}"
+        st = (f" He's listed {status_text(p)}." if with_status and p.injury_status != "ACTIVE"
+              else "")
+        return f"{p.name} ({p.pro_team}) has no game {when}.{tail}{st}"
     g = games[0]
     tip = _tipoff(g)
-    return (f"{p.name} ({p.pro_team}) plays {when}{_vs(g, p.pro_team_id)}"
-            + (f", {tip}" if tip else "") + ".")
+    out = (f"{p.name} ({p.pro_team}) plays {when}{_vs(g, p.pro_team_id)}"
+           + (f", {tip}" if tip else "") + ".")
+    if with_status and p.injury_status != "ACTIVE":
+        out += f" He's listed {status_text(p)}."
+    return out
 
 
 # --------------------------------------------------------------------------- form
@@ -319,15 +326,27 @@ async def answer_player_decision(deps: AgentDeps, request: Request) -> Reply:
         ctx = await load_context(deps, with_free_agents=True, fa_size=150)
     except EspnError as exc:
         return _err(exc)
-    ref = refs[0]
+    league, today = ctx.league, deps.today_date()
+    val = Valuer(league, ctx.schedule, _window(deps, league), today,
+                 extra=ctx.free_agents or [])
+    replies = [await _decide(deps, request, ctx, val, ref) for ref in refs[:3]]
+    if len(replies) == 1:
+        return replies[0]
+    return Reply(text="\n\n".join(r.text for r in replies),
+                 report={"players": [r.report for r in replies]},
+                 offers=[o for r in replies for o in r.offers][:3],
+                 tool_calls=sorted({c for r in replies for c in r.tool_calls}))
+
+
+async def _decide(deps: AgentDeps, request: Request, ctx: LeagueContext, val: Valuer,
+                  ref: PlayerRef) -> Reply:
+    """The call for one player (see `answer_player_decision`)."""
     pid = int(ref.player_id or 0)
     p = await _find_player(deps, ctx, pid)
     if p is None:
         return Reply(text=f"I can't find {ref.name or ref.words} in this league.",
                      report={"not_found": [ref.words]})
     league, today = ctx.league, deps.today_date()
-    dates = _window(deps, league)
-    val = Valuer(league, ctx.schedule, dates, today, extra=ctx.free_agents or [])
     action = _action(request)
     owner = league.team_of_player(p.id)
     me = ctx.my_team
@@ -393,6 +412,11 @@ async def answer_player_decision(deps: AgentDeps, request: Request) -> Reply:
     # on my team
     rank, size = _roster_rank(val, me, p.id)
     rank_txt = f"your #{rank} player of {size} by projected value per game"
+    if action in ("add", "trade"):
+        report.update(recommendation="ON_YOUR_TEAM", roster_rank=rank, roster_size=size)
+        what = "already on your team" if action == "add" else "on your team"
+        return Reply(text=f"{p.name} is {what}: {rank_txt}.\n{p.name}: {facts}.",
+                     report=report, tool_calls=["get_player_status"])
     if action in ("start", "sit"):
         return await _start_sit(deps, request, ctx, p, val, action, facts, rank_txt, report)
     days = out_days(p.injury_status, p.expected_return_date, today)
@@ -456,6 +480,20 @@ async def _start_sit(deps: AgentDeps, request: Request, ctx: LeagueContext, p: P
             d = today
     assert ctx.my_team is not None
     svc = await optimizer_for(deps)
+    if request.day is not None and request.day.week:
+        plan = svc.weekly_plan(ctx.my_team.id)
+        starts = [dp.date for dp in plan.days if any(s.player_id == p.id for s in dp.starters)]
+        games = val.games(p)
+        rec = "START" if starts else "SIT"
+        if starts:
+            why = (f"Start {p.name} this week: your best lineups use him on {len(starts)} of his "
+                   f"{games} game days ({', '.join(f'{x:%a}' for x in starts)}).")
+        else:
+            why = (f"Sit {p.name} this week: your best lineups don't use him on any of his "
+                   f"{games} game days; he's {rank_txt}.")
+        report.update(recommendation=rec, starts=[x.isoformat() for x in starts])
+        return Reply(text=f"{why}\n{p.name}: {facts}.", report=report,
+                     tool_calls=["weekly_plan"])
     lineup = svc.daily_lineup(ctx.my_team.id, d)
     when = "today" if d == today else ("tomorrow" if d == today + timedelta(days=1)
                                        else fmt_day(d))

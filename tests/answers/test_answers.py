@@ -427,3 +427,24 @@ async def test_builders_table_points_at_these_functions() -> None:
     assert answer_for(Intent.HELP) is answer_help
     assert answer_for(Intent.OUT_OF_SCOPE) is answer_out_of_scope
 
+
+
+async def test_decision_week_several_players_and_own_add(deps: AgentDeps) -> None:
+    ctx = await _ctx(deps)
+    svc = await optimizer_for(deps)
+    plan = svc.weekly_plan(ctx.my_team.id)
+    me = ctx.my_team
+    a, b = (next(p for p in me.players if p.name == n) for n in ("Jalen Brunson", "Ben Simmons"))
+    reply = await answer_player_decision(deps, Request(
+        intent=Intent.PLAYER_DECISION, text="should i start brunson or simmons this week",
+        players=[ref(a), ref(b)], action="start", day=DayRef(word="this week", week=True)))
+    assert [r["player"]["name"] for r in reply.report["players"]] == [a.name, b.name]
+    for r in reply.report["players"]:
+        want = [dp.date.isoformat() for dp in plan.days
+                if any(s.player_id == r["player"]["id"] for s in dp.starters)]
+        assert r["starts"] == want
+        assert r["recommendation"] == ("START" if want else "SIT")
+    own = await answer_player_decision(deps, Request(
+        intent=Intent.PLAYER_DECISION, text="should i pick up brunson", players=[ref(a)],
+        action="add"))
+    assert "already on your team" in own.text and not own.offers
