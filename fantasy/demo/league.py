@@ -14,6 +14,9 @@ import copy
 import functools
 import gzip
 import json
+import logging
+import os
+import tempfile
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
@@ -30,6 +33,12 @@ from fantasy.constants import (
     slot_name,
 )
 from fantasy.schedule import ScoringCalendar, espn_ms_to_date, week_scoring_periods
+
+log = logging.getLogger(__name__)
+
+#: What the user reads when a change cannot be saved (no paths, no errno).
+SAVE_FAILED = ("could not save the demo league (the disk may be full or the data folder "
+               "read-only), so the change was not applied")
 
 DATA_DIR = Path(__file__).parent / "recorded"
 DEMO_BASE_URL = "https://demo.fanvise.invalid/apis/v3/games/fba/"
@@ -174,21 +183,47 @@ class DemoLeague:
         self._clients.append(client)
         client.cache_namespace = self.cache_namespace
 
-    def _touch(self) -> None:
+    def _commit(self, change: _Change | None = None, *, clear: bool = False) -> None:
+        """Apply one change (or clear all) in memory and on disk, all or nothing: when the
+        save fails, memory is restored and DemoError(SAVE_FAILED) is raised."""
+        before = list(self.changes)
+        if clear:
+            self.changes.clear()
+        if change is not None:
+            self.changes.append(change)
+        try:
+            self._save_state()
+        except OSError as exc:
+            self.changes[:] = before
+            log.warning("demo state not saved (%s: %s); change not applied",
+                        type(exc).__name__, exc.strerror or exc)
+            raise DemoError(SAVE_FAILED) from None
         for c in self._clients:
             c.cache_namespace = self.cache_namespace
-        self._save_state()
 
     def _save_state(self) -> None:
+        """Write the state file atomically: a temp file in the same folder, fsync, replace."""
         if not self.state_path:
             return
         data = {"variant": self.variant, "today": self.today.isoformat(),
                 "changes": [c.__dict__ | {"slots": {str(k): v for k, v in (c.slots or {}).items()}}
                             for c in self.changes]}
-        self.state_path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = self.state_path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(data, indent=1))
-        tmp.replace(self.state_path)
+        folder = self.state_path.parent
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{self.state_path.name}.",
+                                   suffix=".tmp")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                fh.write(json.dumps(data, indent=1))
+                fh.flush()
+                os.fsync(fh.fileno())
+            os.replace(tmp, self.state_path)
+        except BaseException:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+            raise
 
     def _load_state(self) -> None:
         assert self.state_path is not None
@@ -204,9 +239,8 @@ class DemoLeague:
                                         c.get("drop"), c.get("add"), slots))
 
     def reset(self) -> None:
-        """Forget all moves and lineup changes."""
-        self.changes.clear()
-        self._touch()
+        """Forget all moves and lineup changes (all or nothing, like every change)."""
+        self._commit(clear=True)
 
     # ------------------------------------------------------------------ rosters
 
@@ -279,25 +313,38 @@ class DemoLeague:
 
     # ------------------------------------------------------------------ changes
 
+    def player_name(self, pid: int) -> str:
+        """A player's full name ("player <id>" only for an id the league does not know)."""
+        entry = self.base["players"].get(str(pid))
+        return entry["player"]["fullName"] if entry else f"player {pid}"
+
+    def team_name(self, team_id: int) -> str:
+        """A team's name ("team <id>" only for an unknown id)."""
+        team = next((t for t in self.base["teams"] if int(t["id"]) == int(team_id)), None)
+        return team["name"] if team else f"team {team_id}"
+
     def apply_move(self, team_id: int, drop_player_id: int, add_player_id: int) -> None:
-        """Drop a rostered player and add a free agent (to the bench) as of today."""
+        """Drop a rostered player and add a free agent (to the bench) as of today.
+
+        All or nothing: a refusal or a failed save (DemoError, readable message naming
+        players and teams, no paths) leaves memory and the state file unchanged."""
         if team_id not in self.team_ids():
             raise DemoError(f"no team with id {team_id}")
         roster = self.roster_now(team_id)
+        team = self.team_name(team_id)
         if drop_player_id not in roster:
-            raise DemoError(f"player {drop_player_id} is not on team {team_id}")
+            raise DemoError(f"{self.player_name(drop_player_id)} is not on {team}")
         if str(add_player_id) not in self.base["players"]:
             raise DemoError(f"unknown player {add_player_id}")
         owner = self.owner_of(add_player_id)
         if owner:
-            raise DemoError(f"player {add_player_id} is already on team {owner}")
+            raise DemoError(f"{self.player_name(add_player_id)} is already on "
+                            f"{self.team_name(owner)}")
         used, limit = self.acquisitions(team_id)
         if limit is not None and used >= limit:
-            raise DemoError(f"team {team_id} has used all {limit} acquisitions of matchup "
+            raise DemoError(f"{team} has used all {limit} acquisitions of matchup "
                             f"period {self.current_period}")
-        self.changes.append(_Change("move", team_id, self.today_sp, drop_player_id,
-                                    add_player_id))
-        self._touch()
+        self._commit(_Change("move", team_id, self.today_sp, drop_player_id, add_player_id))
 
     def acquisitions(self, team_id: int, period: int | None = None) -> tuple[int, int | None]:
         """(acquisitions used, limit or None) of a team in a matchup period (default current)."""
@@ -325,12 +372,12 @@ class DemoLeague:
         for pid, slot in assignments.items():
             pid, slot = int(pid), int(slot)
             if pid not in roster:
-                raise DemoError(f"player {pid} is not on team {team_id}")
+                raise DemoError(f"{self.player_name(pid)} is not on {self.team_name(team_id)}")
             if slot not in self._eligible(pid):
-                raise DemoError(f"player {pid} is not eligible at {slot_name(slot)}")
+                raise DemoError(f"{self.player_name(pid)} is not eligible at {slot_name(slot)}")
             if slot == SLOT_IR and self.injury_on(pid, self.today_sp)[0] not in ("OUT",
                                                                                  "INJURY_RESERVE"):
-                raise DemoError(f"player {pid} is not OUT, so he cannot go to IR")
+                raise DemoError(f"{self.player_name(pid)} is not OUT, so he cannot go to IR")
             new[pid] = slot
         counts = {int(k): int(v) for k, v in
                   self.settings["rosterSettings"]["lineupSlotCounts"].items()}
@@ -339,9 +386,8 @@ class DemoLeague:
             if slot != SLOT_BENCH and used > counts.get(slot, 0):
                 raise DemoError(f"too many players in {slot_name(slot)} ({used} > "
                                 f"{counts.get(slot, 0)})")
-        self.changes.append(_Change("lineup", team_id, self.today_sp,
-                                    slots={int(k): int(v) for k, v in assignments.items()}))
-        self._touch()
+        self._commit(_Change("lineup", team_id, self.today_sp,
+                             slots={int(k): int(v) for k, v in assignments.items()}))
 
     # ------------------------------------------------------------------ stats
 
