@@ -115,9 +115,9 @@ async def test_c_dtd_guard_holds_allen(points_rt: FanViseRuntime) -> None:
     final = evs[-1]
     moves = [m for e in evs if isinstance(e, ApprovalRequest) for m in e.moves]
     assert all(m["drop"]["id"] != ALLEN for m in moves)
-    if isinstance(final, Answer):
+    if isinstance(final, Answer):  # answered by the injured-player answer (hold vs stream)
         assert final.intent == "injury_reevaluation"
-        assert "HOLD Jarrett Allen" in final.text
+        assert "Jarrett Allen" in final.text and "Hold" in final.text
     else:
         assert isinstance(final, ApprovalRequest)
     assert "Jarrett Allen" in await my_roster(points_rt)
