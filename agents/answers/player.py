@@ -549,15 +549,23 @@ async def answer_injury_check(deps: AgentDeps, request: Request) -> Reply:
     group = POSITION_GROUPS.get(pos or "", frozenset())
     asked = _asked_statuses(request.text)
     injured = [e.player for e in me.roster if e.player.injury_status in INJURED]
-    named_ids = {int(r.player_id) for r in request.resolved_players() if r.player_id}
+    named = request.resolved_players()
+    mine_ids = {p.id for p in me.players}
     notes: list[str] = []
-    if named_ids:
-        chosen = [p for p in me.players if p.id in named_ids]
-        others = [r.name or r.words for r in request.resolved_players()
-                  if r.player_id not in {p.id for p in chosen}]
-        if others:
-            notes.append(", ".join(others) + " isn't on your team.")
-    else:
+    chosen = [p for p in me.players if p.id in {r.player_id for r in named}]
+    # a player carried over from an earlier turn ("my guard is DTD" after a question about
+    # someone else) does not count as named when the message does not name him
+    said = (request.text or "").lower()
+    explicit_others = [r.name or r.words for r in named if r.player_id not in mine_ids
+                       and _said(r, said)]
+    if explicit_others:
+        notes.append(", ".join(explicit_others) + (" isn't" if len(explicit_others) == 1
+                                                   else " aren't") + " on your team.")
+    if explicit_others and not chosen and not group:
+        return Reply(text=notes[0] + " Ask \"should I add him?\" or name one of your players.",
+                     report={"players": [], "not_mine": explicit_others},
+                     tool_calls=["get_my_roster"])
+    if not chosen:
         chosen = [p for p in injured if not group or group & set(p.positions)]
         if pos == "C" and not chosen:
             chosen = [p for p in injured if {"C", "PF"} & set(p.positions)]
@@ -578,8 +586,8 @@ async def answer_injury_check(deps: AgentDeps, request: Request) -> Reply:
                          "Your injured players:")
             chosen = injured
     if not chosen:
-        return Reply(text="None of your players is injured right now: nothing to hold or "
-                          "stream." if not named_ids else "\n".join(notes),
+        return Reply(text="\n".join(notes + ["None of your players is injured right now: "
+                                              "nothing to hold or stream."]),
                      report={"players": []}, tool_calls=["get_my_roster"])
     chosen.sort(key=lambda p: (p.injury_status not in asked, -val.per_game(p), p.id))
     lines = list(notes)
@@ -612,6 +620,14 @@ async def answer_injury_check(deps: AgentDeps, request: Request) -> Reply:
                      "streamer": best[0].name if best else None})
     return Reply(text="\n".join(lines), offers=offers[:3], report={"players": rows},
                  tool_calls=["get_my_roster", "get_free_agents"])
+
+
+def _said(ref: PlayerRef, text: str) -> bool:
+    """True when the message names the player (no text: a command, which names him)."""
+    if not text:
+        return True
+    words = [(ref.words or "").lower()] + ([ref.name.lower().split()[-1]] if ref.name else [])
+    return any(w and w in text for w in words)
 
 
 def _status_mismatch(players: list[Player], pos: str | None, asked: frozenset[str]) -> str:

@@ -448,3 +448,20 @@ async def test_decision_week_several_players_and_own_add(deps: AgentDeps) -> Non
         intent=Intent.PLAYER_DECISION, text="should i pick up brunson", players=[ref(a)],
         action="add"))
     assert "already on your team" in own.text and not own.offers
+
+
+async def test_injury_check_ignores_a_player_carried_from_the_last_turn(deps: AgentDeps) -> None:
+    ctx = await _ctx(deps)
+    giannis = await _player(deps, "Giannis Antetokounmpo")
+    guards = {p.name for p in ctx.my_team.players if p.injury_status in INJURED
+              and {"PG", "SG"} & set(p.positions)}
+    carried = await answer_injury_check(deps, Request(
+        intent=Intent.INJURY_REEVALUATION, position="G", followup=True,
+        text="My guard is listed DTD. Should I hold or stream his spot?",
+        players=[ref(giannis)]))
+    assert {x["name"] for x in carried.report["players"]} == guards
+    assert giannis.name not in carried.text
+    named = await answer_injury_check(deps, Request(
+        intent=Intent.INJURY_REEVALUATION, text="giannis is hurt, hold or stream?",
+        players=[ref(giannis)]))
+    assert "isn't on your team" in named.text and named.report["players"] == []
