@@ -626,7 +626,8 @@ def _said(ref: PlayerRef, text: str) -> bool:
     """True when the message names the player (no text: a command, which names him)."""
     if not text:
         return True
-    words = [(ref.words or "").lower()] + ([ref.name.lower().split()[-1]] if ref.name else [])
+    words = [(ref.words or "").lower()] + [w for w in (ref.name or "").lower().split()
+                                           if len(w) >= 3]
     return any(w and w in text for w in words)
 
 
