@@ -39,6 +39,7 @@ from agents.understanding.league_context import command_request
 from agents.understanding.request import Intent, Request
 from fantasy.espn.errors import EspnAccessDenied, EspnError, EspnNotFound
 from storage.checkpoints import CheckpointStore, RunRecord
+from storage.crashpoint import crash_point
 
 log = logging.getLogger(__name__)
 
@@ -87,6 +88,19 @@ class _LockMap:
 
     def __len__(self) -> int:
         return len(self._locks)
+
+
+class RecoveredRun(tuple):  # noqa: SLOT001 - a (conversation_id, events) pair plus its run
+    """`(conversation_id, events)` of a run finished by recovery; `.run` is its record
+    (requester, team, intent), so the chat side restores who asked and for which team."""
+
+    run: RunRecord | None
+
+    def __new__(cls, conversation_id: str, events: list[Event],
+                run: RunRecord | None = None) -> RecoveredRun:
+        self = super().__new__(cls, (conversation_id, events))
+        self.run = run
+        return self
 
 
 def _cfg(thread_id: str) -> dict[str, Any]:
@@ -226,6 +240,7 @@ class FanViseRuntime:
                 if isinstance(data, dict):
                     text = str(data.get("text") or data.get("status") or data.get("stage") or "")
                     if text:
+                        crash_point(f"stage:{data.get('stage') or ''}")
                         yield Progress(text=text, stage=str(data.get("stage") or ""))
                 elif isinstance(data, str) and data:
                     yield Progress(text=data)
@@ -298,12 +313,14 @@ class FanViseRuntime:
             return
         run_tid = new_run_thread_id(conversation_id)
         intent = str(delegate.get("intent") or "matchup_analysis")
-        await self.store.record_run(run_tid, conversation_id, status="running",
-                                    requester=user_id, team_id=deps.my_team_id, intent=intent)
         inp = {"request": str(delegate.get("request") or ""), "intent": intent,
                "requester_id": user_id, "request_obj": delegate.get("request_obj"),
                "focus_categories": list(delegate.get("focus_categories") or []),
                "day": delegate.get("day")}
+        await self.store.record_run(run_tid, conversation_id, status="running",
+                                    requester=user_id, team_id=deps.my_team_id, intent=intent,
+                                    run_input=inp)
+        crash_point("run:recorded")
         async with self._run_locks[run_tid]:
             async for ev in self._drive_run(graph, inp, run_tid, conversation_id, intent):
                 yield ev
@@ -337,6 +354,7 @@ class FanViseRuntime:
         pending = list(snap.interrupts) or interrupts
         if pending:
             await self.store.set_run_status(run_tid, "pending")
+            crash_point("run:pending")
             await self._safe_prune(run_tid)  # keep-latest: a paused run still resumes
             # One pending interrupt at most: only present_and_confirm interrupts and the
             # optimizer graph never runs two nodes in one step (pinned by
@@ -346,6 +364,7 @@ class FanViseRuntime:
             yield req
             return
         await self.store.set_run_status(run_tid, "done")
+        crash_point("run:done")
         values = snap.values or {}
         answer = str(values.get("answer") or "")
         if self.offline:
@@ -452,8 +471,10 @@ class FanViseRuntime:
                 yield Notice(str(exc), level="warning")
                 return
             log.info("run %s decided by %s: %s", run_thread_id, user_id, decisions)
-            await self.store.record_decision(run_thread_id, user_id, decisions)
-            await self.store.set_run_status(run_thread_id, "resuming")
+            # durable before it is acted on: after a crash, recovery finishes this decision
+            await self.store.record_decision(run_thread_id, user_id, decisions,
+                                             interrupt_id=interrupt_id, status="resuming")
+            crash_point("decide:recorded")
             async for ev in self._drive_run(
                     graph, Command(resume={interrupt_id: {"decisions": decisions}}),
                     run_thread_id, run.conversation_id, run.intent):
@@ -478,10 +499,17 @@ class FanViseRuntime:
         return out
 
     async def recover_crashed_runs(self) -> list[tuple[str, list[Event]]]:
-        """Finish runs left mid-flight by a crash (next set, no interrupt).
+        """Finish runs a crash left mid-flight; returns `RecoveredRun`s
+        `(conversation_id, events)` with `.run` (requester, team) for the chat side.
 
-        Also reports runs that finished but whose answer was never delivered (Answer) and
-        runs that crashed before their first checkpoint (Notice: ask again).
+        - `next` set: the run goes on from its last checkpoint.
+        - paused at the interrupt a recorded decision answers (status "resuming"): that
+          decision is applied, never asked again.
+        - paused at an interrupt nobody decided: status "pending" (the chat side shows its
+          card; see `pending_approvals`).
+        - no checkpoint to go on from (a crash before the first one, or an unfinished state):
+          the run starts again from its recorded input; without one, a Notice to ask again.
+        - finished but not delivered: its Answer.
         """
         done: list[tuple[str, list[Event]]] = []
         runs: list[RunRecord] = await self.store.list_runs(statuses=("running", "resuming"))
@@ -489,34 +517,68 @@ class FanViseRuntime:
             graph = self._optimizer(self._deps(run.team_id))
             if graph is None:
                 break
-            snap = await graph.aget_state(_cfg(run.run_thread_id))
+            tid = run.run_thread_id
+            snap = await graph.aget_state(_cfg(tid))
+            inp: Any = None
             if snap.interrupts:
-                await self.store.set_run_status(run.run_thread_id, "pending")
-                continue
-            if not snap.next:
-                if not snap.values:
-                    await self.store.set_run_status(run.run_thread_id, "failed")
-                    done.append((run.conversation_id, [Notice(
-                        "A request was interrupted by a restart before it started; "
-                        "please ask again.", level="warning")]))
+                decided = run.decisions()
+                if run.status != "resuming" or not decided or not any(
+                        i.id == run.decided_interrupt for i in snap.interrupts):
+                    await self.store.set_run_status(tid, "pending")
                     continue
-                await self.store.set_run_status(run.run_thread_id, "done")
-                answer = str(snap.values.get("answer") or "")
-                if self.offline:
-                    answer = with_offline_note(answer)
-                await self._append_outcome(run.conversation_id, answer)
-                done.append((run.conversation_id, [Answer(
-                    text=answer, intent=run.intent, report=snap.values.get("report"),
-                    offline=self.offline,
-                    tool_calls=list(snap.values.get("tool_calls") or []))]))
-                continue
+                log.info("run %s: finishing the decision recorded before a crash", tid)
+                inp = Command(resume={run.decided_interrupt: {"decisions": decided}})
+            elif not snap.next:
+                values = snap.values or {}
+                if values.get("answer"):
+                    await self.store.set_run_status(tid, "done")
+                    events = self._answer_events(values, run.intent)
+                    await self._append_outcome(run.conversation_id, events[0].text)
+                    done.append(RecoveredRun(run.conversation_id, events, run))
+                    continue
+                inp = run.run_input()
+                if inp is None:
+                    await self.store.set_run_status(tid, "failed")
+                    done.append(RecoveredRun(run.conversation_id, [Notice(
+                        "A request was interrupted by a restart before it started; "
+                        "please ask again.", level="warning")], run))
+                    continue
+                log.info("run %s: starting again from its recorded input", tid)
+                await self.store.saver.adelete_thread(tid)
             events: list[Event] = []
-            async with self._run_locks[run.run_thread_id]:
-                async for ev in self._drive_run(graph, None, run.run_thread_id,
-                                                run.conversation_id, run.intent):
+            async with self._run_locks[tid]:
+                async for ev in self._drive_run(graph, inp, tid, run.conversation_id,
+                                                run.intent):
                     events.append(ev)
-            done.append((run.conversation_id, events))
+            done.append(RecoveredRun(run.conversation_id, events, run))
         return done
+
+    def _answer_events(self, values: dict[str, Any], intent: str) -> list[Event]:
+        answer = str(values.get("answer") or "")
+        if self.offline:
+            answer = with_offline_note(answer)
+        return [Answer(text=answer, intent=intent, report=values.get("report"),
+                       offline=self.offline, tool_calls=list(values.get("tool_calls") or []))]
+
+    async def run_info(self, run_thread_id: str) -> RunRecord | None:
+        """The run record (requester, team, status, recorded decision), or None."""
+        return await self.store.get_run(run_thread_id)
+
+    async def runs_of(self, conversation_id: str) -> list[RunRecord]:
+        """Every run of a conversation, oldest first."""
+        return await self.store.list_runs(conversation_id=conversation_id)
+
+    async def run_outcome(self, run_thread_id: str) -> list[Event]:
+        """The final Answer of a finished run (to close a card whose process died after the
+        run ended); [] when the run is not finished or its checkpoints are gone."""
+        run = await self.store.get_run(run_thread_id)
+        graph = self._optimizer_reader()
+        if run is None or graph is None:
+            return []
+        snap = await graph.aget_state(_cfg(run_thread_id))
+        if snap.next or snap.interrupts or not (snap.values or {}).get("answer"):
+            return []
+        return self._answer_events(snap.values, run.intent)
 
     async def prune(self, *, max_idle_days: float = 30.0, ended_run_days: float = 1.0,
                     pending_run_days: float = 7.0) -> dict[str, int]:
@@ -580,5 +642,5 @@ def resolve_decisions(payload: Any, decision: str | dict[str, str]) -> dict[str,
     return out
 
 
-__all__ = ["ALREADY_DECIDED", "EXPIRED", "FanViseRuntime", "conversation_of", "espn_notice",
+__all__ = ["ALREADY_DECIDED", "EXPIRED", "FanViseRuntime", "RecoveredRun", "conversation_of", "espn_notice",
            "new_run_thread_id", "resolve_decisions"]

@@ -37,13 +37,16 @@ _PATTERNS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"""(?i)(\bauthorization["']?\s*[:=]\s*["']?)(?:(?:bearer|bot|basic|token)\s+)?"""
                 r"""[^\s"',;}]+"""), r"\1" + MASK),
     # Cookie / query / JSON assignments of the ESPN cookies and other named secrets
-    (re.compile(r"""(?i)(\b(?:espn_s2|swid|espn[_-]?s2|x-api-key|api[_-]?key|apikey|"""
+    (re.compile(r"""(?i)(\b(?:espn_s2|swid|espn[_-]?s2|s2|x-api-key|api[_-]?key|apikey|"""
+                r"""(?:langsmith|langchain)[_-]?api[_-]?key|"""
                 r"""access[_-]?token|bot[_-]?token|app[_-]?token|client[_-]?secret|"""
                 r"""signing[_-]?secret|password|passwd|secret)["']?\s*[:=]\s*["']?)"""
                 r"""[^\s"',;&}]+"""), r"\1" + MASK),
     # Slack tokens: xoxb-, xoxp-, xoxa-, xoxr-, xoxs-, xoxe-, xapp-
     (re.compile(r"\bxox[abeoprs]-[A-Za-z0-9-]{8,}"), MASK),
     (re.compile(r"\bxapp-[A-Za-z0-9-]{8,}"), MASK),
+    # LangSmith API keys (lsv2_pt_... / lsv2_sk_...)
+    (re.compile(r"\blsv2_[a-z]{2}_[A-Za-z0-9_]{20,}"), MASK),
     # Google API keys
     (re.compile(r"\bAIza[0-9A-Za-z_-]{30,}"), MASK),
     # Discord bot tokens: base64(user id) . timestamp . hmac
@@ -94,6 +97,44 @@ def redact(text: Any) -> str:
     return s
 
 
+#: Cookie- or token-shaped values in a chat message (never echoed, stored or logged).
+_CREDENTIAL_RES = [
+    re.compile(r"(?i)(?<![A-Za-z0-9])(?:espn[_-]?s2|s2|swid)\s*[=:]"),
+    re.compile(r"\{?" + _GUID + r"\}?"),
+    re.compile(r"(?i)%7B" + _GUID),
+    re.compile(r"\bAE[A-Za-z0-9%+/=]{60,}"),
+]
+_LONG_TOKEN = re.compile(r"[A-Za-z0-9%+/=_.\-]{100,}")
+
+
+def _token_like(run: str) -> bool:
+    """A long run that looks random (letters and digits, many distinct characters), not
+    "xxxx..." or a long word chain."""
+    return (any(c.isdigit() for c in run) and any(c.isalpha() for c in run)
+            and len(set(run)) >= 16)
+
+
+def looks_like_credentials(text: str) -> bool:
+    """True when a chat message carries cookie- or token-shaped values: `espn_s2=`, `s2=`,
+    `swid=`, a GUID (SWID, with or without braces), a token of 100+ characters, or any
+    secret `redact()` knows. Such a message must not be echoed, checkpointed or logged."""
+    if not text:
+        return False
+    if any(rx.search(text) for rx in _CREDENTIAL_RES):
+        return True
+    return any(_token_like(m.group()) for m in _LONG_TOKEN.finditer(text)) \
+        or contains_secret(text)
+
+
+def register_environment_secrets() -> None:
+    """Register API keys that libraries read from the environment themselves
+    (LANGSMITH_API_KEY / LANGCHAIN_API_KEY), so they are masked like configured secrets."""
+    import os
+
+    for name in ("LANGSMITH_API_KEY", "LANGCHAIN_API_KEY"):
+        register_secret(os.environ.get(name))
+
+
 def contains_secret(text: str) -> bool:
     """True when `redact(text)` would change it (handy for tests and assertions)."""
     return redact(text) != text
@@ -126,6 +167,7 @@ class RedactingFilter(logging.Filter):
 def install_log_redaction(logger: logging.Logger | None = None) -> RedactingFilter:
     """Add one RedactingFilter to every handler of `logger` (default: the root logger).
     Idempotent; returns the filter so callers can add it to handlers created later."""
+    register_environment_secrets()
     target = logger or logging.getLogger()
     flt = next((f for h in target.handlers for f in h.filters if isinstance(f, RedactingFilter)),
                None) or RedactingFilter()
@@ -136,6 +178,8 @@ def install_log_redaction(logger: logging.Logger | None = None) -> RedactingFilt
 
 
 __all__ = [
-    "MASK", "RedactingFilter", "contains_secret", "install_log_redaction", "redact",
-    "register_secret",
+    "MASK", "RedactingFilter", "contains_secret", "install_log_redaction",
+    "looks_like_credentials", "redact", "register_environment_secrets", "register_secret",
 ]
+
+register_environment_secrets()

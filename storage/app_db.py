@@ -11,6 +11,8 @@ Tables:
   also after a restart).
 - `processed_events`: Slack event ids already handled (Slack retries unacked events).
 - `rate_buckets`: per-user token buckets for LLM-backed commands.
+- `turns`: one row per accepted request while it runs (who asked, for which team, in which
+  thread, its progress message), so a restart can finish or re-run it instead of losing it.
 """
 
 from __future__ import annotations
@@ -52,7 +54,8 @@ CREATE TABLE IF NOT EXISTS cards (
     decided_at REAL,
     result TEXT,
     created_at REAL NOT NULL,
-    updated_at REAL NOT NULL
+    updated_at REAL NOT NULL,
+    shown INTEGER NOT NULL DEFAULT 1
 );
 CREATE INDEX IF NOT EXISTS cards_run ON cards(run_thread_id);
 CREATE INDEX IF NOT EXISTS cards_conv ON cards(conversation_id, status);
@@ -111,6 +114,25 @@ CREATE TABLE IF NOT EXISTS processed_events (
     at REAL NOT NULL
 );
 
+CREATE TABLE IF NOT EXISTS turns (
+    turn_id TEXT PRIMARY KEY,
+    conversation_id TEXT NOT NULL,
+    platform TEXT NOT NULL,
+    workspace_id TEXT NOT NULL,
+    channel_id TEXT NOT NULL,
+    thread_id TEXT NOT NULL,
+    user_id TEXT NOT NULL,
+    user_name TEXT NOT NULL DEFAULT '',
+    team_id INTEGER,
+    text TEXT NOT NULL DEFAULT '',
+    request TEXT,
+    message_id TEXT,
+    status TEXT NOT NULL DEFAULT 'running',
+    attempts INTEGER NOT NULL DEFAULT 1,
+    created_at REAL NOT NULL,
+    updated_at REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS turns_status ON turns(status, conversation_id);
 CREATE TABLE IF NOT EXISTS rate_buckets (
     user_key TEXT PRIMARY KEY,
     tokens REAL NOT NULL,
@@ -176,6 +198,29 @@ class CardRow:
     result: dict[str, Any] | None = None
     created_at: float = 0.0
     updated_at: float = 0.0
+    shown: bool = True  # False until the card's message was drawn (crash-safe posting)
+
+
+@dataclass
+class TurnRow:
+    """A request being answered: who asked, for which team, where, its progress message."""
+
+    turn_id: str
+    conversation_id: str
+    platform: str
+    workspace_id: str
+    channel_id: str
+    thread_id: str
+    user_id: str
+    user_name: str
+    team_id: int | None
+    text: str
+    request: dict[str, Any] | None
+    message_id: str | None
+    status: str
+    attempts: int
+    created_at: float
+    updated_at: float
 
 
 @dataclass
@@ -190,6 +235,7 @@ class LeagueLink:
     team_id: int
     has_cookies: bool = False
     _cookies: tuple[str, str] | None = field(default=None, repr=False, compare=False)
+    linked_at: float = 0.0  # when the link was last set (a card trusts older links only)
 
     def cookies(self) -> tuple[str, str] | None:
         """Decrypted (espn_s2, swid), or None."""
@@ -224,6 +270,9 @@ class AppDB:
                    clock: Callable[[], float] = time.time) -> AppDB:
         """Create the tables if needed."""
         await db.executescript(SCHEMA)
+        cols = {r["name"] for r in await db.fetchall("PRAGMA table_info(cards)")}
+        if "shown" not in cols:  # a cards table made before crash-safe posting
+            await db.execute("ALTER TABLE cards ADD COLUMN shown INTEGER NOT NULL DEFAULT 1")
         return cls(db, fernet=make_fernet(secret_key), clock=clock)
 
     # raw helpers of the underlying Database, for adapters' own small tables
@@ -251,17 +300,74 @@ class AppDB:
     # ------------------------------------------------------------------ cards
 
     async def create_card(self, row: CardRow) -> None:
-        """Insert a new card row."""
+        """Insert a new card row (`row.shown` False: not drawn yet, see `mark_card_shown`)."""
         now = self._clock()
         await self.db.execute(
             "INSERT INTO cards (card_id, run_thread_id, interrupt_id, conversation_id, platform,"
             " workspace_id, channel_id, thread_id, message_id, requester_id, requester_name,"
-            " team_id, title, summary, moves, decisions, status, created_at, updated_at)"
-            " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            " team_id, title, summary, moves, decisions, status, created_at, updated_at, shown)"
+            " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             (row.card_id, row.run_thread_id, row.interrupt_id, row.conversation_id, row.platform,
              row.workspace_id, row.channel_id, row.thread_id, row.message_id, row.requester_id,
              row.requester_name, row.team_id, row.title, row.summary, json.dumps(row.moves),
-             json.dumps(row.decisions), row.status, now, now))
+             json.dumps(row.decisions), row.status, now, now, int(row.shown)))
+
+    async def mark_card_shown(self, card_id: str, message_id: str | None = None) -> None:
+        """The card's message is drawn (in `message_id` when given)."""
+        if message_id:
+            await self.db.execute(
+                "UPDATE cards SET shown=1, message_id=?, updated_at=? WHERE card_id=?",
+                (message_id, self._clock(), card_id))
+        else:
+            await self.db.execute("UPDATE cards SET shown=1, updated_at=? WHERE card_id=?",
+                                  (self._clock(), card_id))
+
+    async def unshown_cards(self) -> list[CardRow]:
+        """Pending cards stored but maybe never drawn (a crash between storing and drawing)."""
+        rows = await self.db.fetchall(
+            "SELECT * FROM cards WHERE status='pending' AND (shown=0 OR message_id IS NULL)"
+            " ORDER BY created_at")
+        return [_card(r) for r in rows]
+
+    # ------------------------------------------------------------------ turns
+
+    async def start_turn(self, row: TurnRow) -> None:
+        """Record a request that is being answered."""
+        now = self._clock()
+        await self.db.execute(
+            "INSERT OR REPLACE INTO turns (turn_id, conversation_id, platform, workspace_id,"
+            " channel_id, thread_id, user_id, user_name, team_id, text, request, message_id,"
+            " status, attempts, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            (row.turn_id, row.conversation_id, row.platform, row.workspace_id, row.channel_id,
+             row.thread_id, row.user_id, row.user_name, row.team_id, row.text,
+             json.dumps(row.request) if row.request is not None else None, row.message_id,
+             row.status, row.attempts, row.created_at or now, now))
+
+    async def set_turn(self, turn_id: str, *, status: str | None = None,
+                       message_id: str | None = None, attempts: int | None = None) -> None:
+        """Update a turn's status / progress message / attempts."""
+        await self.db.execute(
+            "UPDATE turns SET status=COALESCE(?, status), message_id=COALESCE(?, message_id),"
+            " attempts=COALESCE(?, attempts), updated_at=? WHERE turn_id=?",
+            (status, message_id, attempts, self._clock(), turn_id))
+
+    async def open_turns(self) -> list[TurnRow]:
+        """Turns still running (after a crash: requests nobody answered yet), oldest first."""
+        rows = await self.db.fetchall("SELECT * FROM turns WHERE status='running' "
+                                      "ORDER BY created_at")
+        return [_turn(r) for r in rows]
+
+    async def last_turn_of(self, conversation_id: str, user_id: str) -> TurnRow | None:
+        """The newest turn of a user in a conversation (who asked, where, how named)."""
+        r = await self.db.fetchone(
+            "SELECT * FROM turns WHERE conversation_id=? AND user_id=? "
+            "ORDER BY created_at DESC LIMIT 1", (conversation_id, user_id))
+        return _turn(r) if r else None
+
+    async def prune_turns(self, older_than: float = 7 * 86400.0) -> int:
+        """Forget finished turns older than `older_than` seconds."""
+        return await self.db.execute("DELETE FROM turns WHERE status!='running' AND "
+                                     "updated_at < ?", (self._clock() - older_than,))
 
     async def set_card_message(self, card_id: str, message_id: str) -> None:
         """Remember which chat message shows the card."""
@@ -436,7 +542,8 @@ class AppDB:
             except (InvalidToken, ValueError):
                 cookies = None
         return LeagueLink(r["platform"], r["workspace_id"], r["user_id"], int(r["league_id"]),
-                          r["season"], int(r["team_id"]), blob is not None, cookies)
+                          r["season"], int(r["team_id"]), blob is not None, cookies,
+                          linked_at=float(r["updated_at"] or 0.0))
 
     # ------------------------------------------------------------------ daily posts
 
@@ -539,8 +646,19 @@ def _card(r: Any) -> CardRow:
         summary=r["summary"], moves=json.loads(r["moves"]), decisions=json.loads(r["decisions"]),
         status=r["status"], decided_by=r["decided_by"], decided_by_name=r["decided_by_name"],
         decided_at=r["decided_at"], result=json.loads(r["result"]) if r["result"] else None,
+        created_at=r["created_at"], updated_at=r["updated_at"],
+        shown=bool(r["shown"]) if "shown" in r.keys() else True)
+
+
+def _turn(r: Any) -> TurnRow:
+    return TurnRow(
+        turn_id=r["turn_id"], conversation_id=r["conversation_id"], platform=r["platform"],
+        workspace_id=r["workspace_id"], channel_id=r["channel_id"], thread_id=r["thread_id"],
+        user_id=r["user_id"], user_name=r["user_name"], team_id=r["team_id"], text=r["text"],
+        request=json.loads(r["request"]) if r["request"] else None,
+        message_id=r["message_id"], status=r["status"], attempts=int(r["attempts"]),
         created_at=r["created_at"], updated_at=r["updated_at"])
 
 
-__all__ = ["AppDB", "CardRow", "DailySchedule", "LeagueLink", "SecretKeyMissing", "make_fernet",
-           "new_card_id"]
+__all__ = ["AppDB", "CardRow", "DailySchedule", "LeagueLink", "SecretKeyMissing", "TurnRow",
+           "make_fernet", "new_card_id"]

@@ -51,7 +51,9 @@ CREATE TABLE IF NOT EXISTS fanvise_runs (
     created         REAL NOT NULL,
     updated         REAL NOT NULL,
     decided_by      TEXT NOT NULL DEFAULT '',
-    decision        TEXT NOT NULL DEFAULT ''
+    decision        TEXT NOT NULL DEFAULT '',
+    decided_interrupt TEXT NOT NULL DEFAULT '',
+    input           TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX IF NOT EXISTS fanvise_runs_conv ON fanvise_runs (conversation_id, status);
 CREATE INDEX IF NOT EXISTS fanvise_runs_status ON fanvise_runs (status);
@@ -73,6 +75,24 @@ class RunRecord:
     updated: float
     decided_by: str = ""
     decision: str = ""  # JSON {move_id: "approve"|"decline"} of the last decision
+    decided_interrupt: str = ""  # the interrupt that decision answers
+    input: str = ""  # JSON input of the run (re-run after a crash before its 1st checkpoint)
+
+    def decisions(self) -> dict[str, str]:
+        """The recorded decision as {move_id: "approve"|"decline"} ({} when none)."""
+        try:
+            out = json.loads(self.decision) if self.decision else {}
+        except ValueError:
+            return {}
+        return out if isinstance(out, dict) else {}
+
+    def run_input(self) -> dict[str, Any] | None:
+        """The run's recorded input, or None."""
+        try:
+            out = json.loads(self.input) if self.input else None
+        except ValueError:
+            return None
+        return out if isinstance(out, dict) else None
 
 
 def checkpoint_id_time(checkpoint_id: str) -> float | None:
@@ -109,7 +129,8 @@ class CheckpointStore:
             async with saver.lock:
                 await conn.execute("PRAGMA synchronous=NORMAL")
                 await conn.executescript(_RUNS_DDL)
-                for col in ("decided_by", "decision"):  # tables made before these columns
+                for col in ("decided_by", "decision", "decided_interrupt", "input"):
+                    # tables made before these columns
                     try:
                         await conn.execute(f"ALTER TABLE fanvise_runs ADD COLUMN {col} TEXT "
                                            "NOT NULL DEFAULT ''")
@@ -138,16 +159,19 @@ class CheckpointStore:
 
     async def record_run(self, run_thread_id: str, conversation_id: str, *, status: str,
                          requester: str = "", team_id: int | None = None, intent: str = "",
-                         workflow: str = "matchup_optimizer") -> None:
-        """Insert (or replace) a run row."""
+                         workflow: str = "matchup_optimizer",
+                         run_input: dict[str, Any] | None = None) -> None:
+        """Insert (or replace) a run row; `run_input` (JSON-able) lets recovery start the
+        run again when a crash came before its first checkpoint."""
         now = time.time()
         async with self.saver.lock:
             await self.conn.execute(
                 "INSERT OR REPLACE INTO fanvise_runs (run_thread_id, conversation_id, workflow,"
-                " intent, status, requester, team_id, created, updated)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " intent, status, requester, team_id, created, updated, input)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (run_thread_id, conversation_id, workflow, intent, _check_status(status),
-                 requester, team_id, now, now))
+                 requester, team_id, now, now,
+                 json.dumps(run_input, default=str) if run_input is not None else ""))
             await self.conn.commit()
 
     async def set_run_status(self, run_thread_id: str, status: str) -> None:
@@ -159,13 +183,17 @@ class CheckpointStore:
             await self.conn.commit()
 
     async def record_decision(self, run_thread_id: str, user_id: str,
-                              decisions: dict[str, str]) -> None:
-        """Record who decided a run's approval and what (for the audit trail)."""
+                              decisions: dict[str, str], *, interrupt_id: str = "",
+                              status: str | None = None) -> None:
+        """Record who decided which interrupt of a run and what, durably (one commit,
+        with the new `status`) before the decision is acted on: recovery finishes it."""
         async with self.saver.lock:
             await self.conn.execute(
-                "UPDATE fanvise_runs SET decided_by = ?, decision = ?, updated = ?"
-                " WHERE run_thread_id = ?",
-                (user_id, json.dumps(decisions, sort_keys=True), time.time(), run_thread_id))
+                "UPDATE fanvise_runs SET decided_by = ?, decision = ?, decided_interrupt = ?,"
+                " status = COALESCE(?, status), updated = ? WHERE run_thread_id = ?",
+                (user_id, json.dumps(decisions, sort_keys=True), interrupt_id,
+                 _check_status(status) if status is not None else None, time.time(),
+                 run_thread_id))
             await self.conn.commit()
 
     async def get_run(self, run_thread_id: str) -> RunRecord | None:
@@ -189,7 +217,7 @@ class CheckpointStore:
     async def _select(self, clause: str, args: tuple[Any, ...]) -> list[RunRecord]:
         async with self.saver.lock, self.conn.execute(
                 "SELECT run_thread_id, conversation_id, workflow, intent, status, requester,"
-                " team_id, created, updated, decided_by, decision"
+                " team_id, created, updated, decided_by, decision, decided_interrupt, input"
                 f" FROM fanvise_runs {clause}", args) as cur:
             rows = await cur.fetchall()
         return [RunRecord(*r) for r in rows]

@@ -170,7 +170,8 @@ def move_label(move: dict[str, Any]) -> str:
     return f"Drop {drop}, add {add}"
 
 
-def _move_field(i: int, move: dict[str, Any], decision: str | None) -> tuple[str, str]:
+def _move_field(i: int, move: dict[str, Any], decision: str | None,
+                outcome: dict[str, str] | None = None) -> tuple[str, str]:
     gain = move.get("expected_gain")
     parts = []
     if isinstance(gain, (int, float)):
@@ -186,17 +187,28 @@ def _move_field(i: int, move: dict[str, Any], decision: str | None) -> tuple[str
     if reasons:
         body += "\n" + "\n".join(f"• {r}" for r in reasons)
     icon = (_STATUS_ICONS.get(decision, "") + " ") if decision else ""
-    return (f"{icon}{i + 1}. {move_label(move)}", body or "—")
+    status = (outcome or {}).get("status")
+    if decision == "approve" and status and status not in ("applied", "recorded"):
+        # failed / skipped (an alternative for the same player was applied)
+        # approved, but it did not happen (a player was taken meanwhile, a conflict...)
+        icon = "⚠️ "
+        note = clip(str((outcome or {}).get("note") or ""), 200)
+        body = f"Not applied ({status})" + (f": {note}" if note else "") + "\n" + (body or "")
+    return (f"{icon}{i + 1}. {move_label(move)}", body.strip() or "—")
 
 
 def render_approval(card_id: str, title: str, summary: str, moves: Sequence[dict[str, Any]],
                     requester_name: str, *, decisions: dict[str, str] | None = None,
                     status: str = "pending", decided_by_name: str = "",
-                    result_text: str = "") -> Card:
+                    result_text: str = "",
+                    outcomes: dict[str, dict[str, str]] | None = None) -> Card:
     """The move card. Pending: per-move Approve/Decline buttons (+ all). Decided: buttons
-    disabled and "Approved by <name>" / "Declined by <name>"."""
+    disabled and "Approved by <name>" / "Declined by <name>"; `outcomes` ({move_id:
+    {"status", "note"}}) marks an approved move that was not applied as such."""
     decisions = decisions or {}
-    fields = [_move_field(i, m, decisions.get(str(i))) for i, m in enumerate(moves)]
+    outcomes = outcomes or {}
+    fields = [_move_field(i, m, decisions.get(str(i)), outcomes.get(str(m.get("move_id"))))
+              for i, m in enumerate(moves)]
     pending = status == "pending"
     buttons: list[Button] = []
     multi = len(moves) > 1
@@ -217,7 +229,8 @@ def render_approval(card_id: str, title: str, summary: str, moves: Sequence[dict
         color = "blue"
     else:
         footer = decided_footer(status, decided_by_name)
-        color = {"approved": "green", "declined": "red", "partial": "orange"}.get(status, "grey")
+        color = {"approved": "green", "declined": "red", "partial": "orange",
+                 "failed": "red"}.get(status, "grey")
     text = summary
     if result_text:
         text = (text + "\n\n" if text else "") + result_text
@@ -233,6 +246,8 @@ def decided_footer(status: str, name: str) -> str:
         return f"Declined by {name}"
     if status == "partial":
         return f"Partly approved by {name}"
+    if status == "failed":
+        return f"Approved by {name}, but not applied (see the answer)"
     if status == "expired":
         return "Expired: this run is no longer waiting for a decision"
     if status == "deciding":

@@ -55,7 +55,16 @@ from bot.core.render import (
     split_text,
 )
 from bot.core.surface import ChatSurface
-from storage.app_db import AppDB, CardRow, DailySchedule, SecretKeyMissing, new_card_id
+from fantasy.redact import looks_like_credentials
+from storage.app_db import (
+    AppDB,
+    CardRow,
+    DailySchedule,
+    SecretKeyMissing,
+    TurnRow,
+    new_card_id,
+)
+from storage.crashpoint import crash_point
 
 log = logging.getLogger(__name__)
 
@@ -76,6 +85,13 @@ HELP = """**FanVise commands**
 • `/daily HH:MM <Area/City>` (admins): daily lineup post in this channel, e.g. \
 `/daily 09:30 America/New_York`; `/daily off`; `/daily` shows it.
 • `/help`: this text. In a thread, just write: follow-ups continue the conversation."""
+
+CREDENTIALS_REFUSAL = (
+    "Your message contains what looks like ESPN cookies or a token (espn_s2 / SWID). "
+    "I did not read, store or repeat it.")
+CREDENTIALS_ADVICE = (
+    " Delete that message now (anyone in the channel can read it), and link your team "
+    "privately with the `/link` slash command: its reply is only visible to you.")
 
 _SLOT_WORDS = {"c": "center", "g": "guard", "f": "forward"}
 _TIME_RE = re.compile(r"^([01]?\d|2[0-3])[:h.]?([0-5]\d)$")
@@ -177,10 +193,15 @@ class ChatCore:
     # ------------------------------------------------------------------ entry points
 
     async def handle_message(self, surface: ChatSurface, thread: ThreadRef, user: UserRef,
-                             text: str) -> None:
-        """A user's message in a thread (or the console): a command line or a question."""
+                             text: str, *, message_id: str | None = None) -> None:
+        """A user's message in a thread (or the console): a command line or a question.
+        A message carrying cookies or tokens is refused before anything else (never echoed,
+        checkpointed or logged; deleted when the surface can, `message_id` being its id)."""
         text = (text or "").strip()
         if not text:
+            return
+        if looks_like_credentials(text):
+            await self._refuse_credentials(surface, thread, user, message_id)
             return
         parsed = parse_command_text(text)
         if parsed is not None:
@@ -192,6 +213,9 @@ class ChatCore:
                              name: str, args: dict[str, Any] | None = None) -> None:
         """A slash command: ask, player, optimize, lineup, stream, link, daily, help."""
         name = (name or "").strip().lstrip("/").lower()
+        if name != "link" and any(looks_like_credentials(str(v)) for v in (args or {}).values()):
+            await self._refuse_credentials(surface, thread, user, None)
+            return
         handler = {
             "ask": self._cmd_ask, "player": self._cmd_player, "optimize": self._cmd_optimize,
             "lineup": self._cmd_lineup, "stream": self._cmd_stream, "link": self._cmd_link,
@@ -201,6 +225,28 @@ class ChatCore:
             await surface.ephemeral(thread, user, f"Unknown command `{name[:40]}`.\n\n{HELP}")
             return
         await self._guarded(surface, thread, user, handler(surface, thread, user, args or {}))
+
+    async def _refuse_credentials(self, surface: ChatSurface, thread: ThreadRef,
+                                  user: UserRef, message_id: str | None) -> None:
+        """Tell the user privately that a message with cookies was not stored; delete it
+        where the surface can (Discord with Manage Messages)."""
+        deleted = False
+        delete = getattr(surface, "delete_message", None)
+        if delete is not None and message_id:
+            try:
+                deleted = bool(await delete(thread, message_id))
+            except Exception as exc:  # noqa: BLE001 - refusing matters more than deleting
+                log.warning("could not delete a message with credentials: %s",
+                            type(exc).__name__)
+        log.warning("refused a %s message with credentials (not stored, not logged)",
+                    thread.platform)
+        advice = (" I deleted it. Link your team privately with the `/link` slash command: "
+                  "its reply is only visible to you.") if deleted else CREDENTIALS_ADVICE
+        try:
+            await surface.ephemeral(thread, user, CREDENTIALS_REFUSAL + advice)
+        except Exception as exc:  # noqa: BLE001
+            log.warning("could not tell the user about refused credentials: %s",
+                        type(exc).__name__)
 
     async def _guarded(self, surface: ChatSurface, thread: ThreadRef, user: UserRef,
                        coro: Awaitable[None]) -> None:
@@ -532,19 +578,28 @@ class ChatCore:
                               budget=budget, clock=self._clock, sleep=self._sleep)
 
     async def _stream_into(self, surface: ChatSurface, thread: ThreadRef,
-                           events: AsyncIterator[Any], first_line: str
+                           events: AsyncIterator[Any], first_line: str, *,
+                           message_id: str | None = None, turn_id: str | None = None
                            ) -> tuple[ProgressEditor, list[Any]]:
-        """Post a progress message, feed Progress events to its editor, return the editor and
-        the terminal events (Answer / ApprovalRequest / Notice). If the progress message
+        """Post a progress message (or take over `message_id`, e.g. the progress message of
+        a request a crash interrupted), feed Progress events to its editor, return the editor
+        and the terminal events (Answer / ApprovalRequest / Notice). If the progress message
         cannot be posted the run goes on anyway (its result is stored); the final state is
-        then posted as a new message."""
+        then posted as a new message. `turn_id`: the message id is recorded on that turn."""
         posted = True
+        mid = message_id or ""
         try:
-            mid = await surface.post(thread, OutgoingMessage(progress_text([first_line])))
+            if message_id:
+                await surface.edit(thread, message_id,
+                                   OutgoingMessage(progress_text([first_line])))
+            else:
+                mid = await surface.post(thread, OutgoingMessage(progress_text([first_line])))
         except Exception as exc:  # noqa: BLE001 - the chat failing must not stop the run
             log.warning("could not post the progress message (%s): running anyway",
                         type(exc).__name__)
             mid, posted = "", False
+        if turn_id and mid:
+            await self.db.set_turn(turn_id, message_id=mid)
         editor = self._editor(surface, thread, mid)
         editor.gone = not posted
         lines = [first_line]
@@ -575,10 +630,23 @@ class ChatCore:
             return
         thread = await self._ensure_thread(surface, thread, user, text, title or text)
         team_id = await self._team_for(user)
+        turn_id = new_card_id()
+        await self.db.start_turn(TurnRow(
+            turn_id=turn_id, conversation_id=thread.conversation_id, platform=thread.platform,
+            workspace_id=thread.workspace_id, channel_id=thread.channel_id,
+            thread_id=thread.thread_id, user_id=user.user_id, user_name=user.name,
+            team_id=team_id, text=text,
+            request=request.model_dump(mode="json") if request is not None else None,
+            message_id=None, status="running", attempts=1, created_at=0.0, updated_at=0.0))
+        crash_point("turn:started")
         events = self.runtime.ask(thread.conversation_id, text, user_id=user.user_id,
                                   team_id=team_id, request=request)
-        editor, final = await self._stream_into(surface, thread, events, "Thinking…")
-        await self._deliver(surface, thread, user, team_id, editor, final)
+        try:
+            editor, final = await self._stream_into(surface, thread, events, "Thinking…",
+                                                    turn_id=turn_id)
+            await self._deliver(surface, thread, user, team_id, editor, final)
+        finally:
+            await self.db.set_turn(turn_id, status="done")
 
     async def _deliver(self, surface: ChatSurface, thread: ThreadRef, user: UserRef,
                        team_id: int | None, editor: ProgressEditor, final: list[Any]) -> None:
@@ -586,7 +654,12 @@ class ChatCore:
         msgs: list[tuple[OutgoingMessage, str | None]] = []  # (message, card_id)
         for ev in final or [Notice("No answer this time. Please try again.", level="warning")]:
             if isinstance(ev, ApprovalRequest):
-                msg, card_id = await self._approval_message(thread, user, team_id, ev)
+                # the card goes into the progress message when it is the first message: its
+                # id is stored before it is drawn, so after a crash recovery redraws it there
+                # (shown once) instead of posting a second copy
+                where = editor.message_id if not msgs and not editor.gone else None
+                msg, card_id = await self._approval_message(thread, user, team_id, ev,
+                                                            message_id=where or None)
                 msgs.append((msg, card_id))
             elif isinstance(ev, Answer):
                 text = with_offline_note(ev.text) if ev.offline else ev.text
@@ -601,28 +674,52 @@ class ChatCore:
         first, first_card = msgs[0]
         mid = await editor.aclose(first)
         if first_card:
-            await self.db.set_card_message(first_card, mid)
+            await self.db.mark_card_shown(first_card, mid)
         for msg, card_id in msgs[1:]:
             mid = await post_retrying(surface, thread, msg, sleep=self._sleep)
             if card_id:
-                await self.db.set_card_message(card_id, mid)
+                await self.db.mark_card_shown(card_id, mid)
 
     async def _approval_message(self, thread: ThreadRef, user: UserRef, team_id: int | None,
-                                req: ApprovalRequest) -> tuple[OutgoingMessage, str]:
+                                req: ApprovalRequest, *, message_id: str | None = None
+                                ) -> tuple[OutgoingMessage, str]:
+        """Store (once) and render the card of an approval. The requester and the team come
+        from the run record when there is one (a card drawn by recovery or after another
+        member's decision still belongs to whoever asked, for their team)."""
         existing = await self.db.card_for_run(req.run_thread_id, req.interrupt_id)
         if existing is not None:
-            card_id = existing.card_id
+            card = existing
         else:
-            card_id = new_card_id()
-            await self.db.create_card(CardRow(
-                card_id=card_id, run_thread_id=req.run_thread_id, interrupt_id=req.interrupt_id,
-                conversation_id=thread.conversation_id, platform=thread.platform,
-                workspace_id=thread.workspace_id, channel_id=thread.channel_id,
-                thread_id=thread.thread_id, message_id=None, requester_id=user.user_id,
-                requester_name=user.name, team_id=team_id, title=req.title,
-                summary=req.summary, moves=list(req.moves), decisions={}, status="pending"))
-        card = render_approval(card_id, req.title, req.summary, req.moves, user.name)
-        return OutgoingMessage(f"{user.name}, review these moves:", cards=[card]), card_id
+            requester, team_id = await self._requester_of(req.run_thread_id, user, team_id)
+            crash_point("card:create")
+            card = CardRow(
+                card_id=new_card_id(), run_thread_id=req.run_thread_id,
+                interrupt_id=req.interrupt_id, conversation_id=thread.conversation_id,
+                platform=thread.platform, workspace_id=thread.workspace_id,
+                channel_id=thread.channel_id, thread_id=thread.thread_id,
+                message_id=message_id, requester_id=requester.user_id,
+                requester_name=requester.name, team_id=team_id, title=req.title,
+                summary=req.summary, moves=list(req.moves), decisions={}, status="pending",
+                shown=False)
+            await self.db.create_card(card)
+            crash_point("card:stored")
+        return self._card_message(card), card.card_id
+
+    async def _requester_of(self, run_thread_id: str, fallback: UserRef,
+                            team_id: int | None) -> tuple[UserRef, int | None]:
+        """(requester, team) of a run from its record; `fallback` when it has none."""
+        info = getattr(self.runtime, "run_info", None)
+        run = await info(run_thread_id) if info is not None else None
+        if run is None or not run.requester:
+            return fallback, team_id
+        if (run.requester == fallback.user_id):
+            name = fallback.name
+        else:
+            turn = await self.db.last_turn_of(run.conversation_id, run.requester)
+            name = turn.user_name if turn is not None else ""
+        thread = ThreadRef.from_conversation_id(run.conversation_id)
+        platform = thread.platform if thread is not None else fallback.platform
+        return UserRef(platform, run.requester, name), run.team_id
 
     # ------------------------------------------------------------------ clicks
 
@@ -659,7 +756,10 @@ class ChatCore:
         if card.team_id is None:
             return False
         link = await self.db.get_link(user.platform, card.workspace_id, user.user_id)
+        # only a link that existed when the card was made: linking the team afterwards
+        # (e.g. the default team of an unlinked requester) gives no say over this card
         return (link is not None and link.team_id == card.team_id
+                and link.linked_at <= card.created_at
                 and (self.league_id is None or link.league_id == self.league_id))
 
     async def _click(self, surface: ChatSurface, thread: ThreadRef, user: UserRef,
@@ -733,8 +833,10 @@ class ChatCore:
                                             user_name=user.name, decisions=decisions):
                 await self._already(surface, thread, user, card, cid.decision, cid.index)
                 return
+            crash_point("click:claimed")  # the decision is durable in the card row
             card = await self.db.get_card(card.card_id) or card
             await self._edit_card(surface, card_thread, card_mid, card, decided_by=user.name)
+            crash_point("click:card-edited")
             await self._resume(surface, card_thread, card_mid, user, card)
 
     async def _already(self, surface: ChatSurface, thread: ThreadRef, user: UserRef,
@@ -743,7 +845,8 @@ class ChatCore:
                             platform=user.platform, user_id=user.user_id, user_name=user.name,
                             decision=decision, result="already-decided", move_index=index)
         who = f" ({_status_word(card.status)} by {card.decided_by_name})" \
-            if card.decided_by_name and card.status in ("approved", "declined", "partial") \
+            if card.decided_by_name \
+            and card.status in ("approved", "declined", "partial", "failed") \
             else ""
         what = "This move was" if index is not None and card.status == "pending" \
             else "This card was"
@@ -756,7 +859,8 @@ class ChatCore:
                                    card.requester_name, decisions=card.decisions,
                                    status=card.status,
                                    decided_by_name=card.decided_by_name or decided_by,
-                                   result_text=result_text)
+                                   result_text=result_text,
+                                   outcomes=(card.result or {}).get("outcomes"))
         return OutgoingMessage(f"{card.requester_name}, review these moves:"
                                if card.status == "pending" else rendered.footer,
                                cards=[rendered])
@@ -780,13 +884,14 @@ class ChatCore:
                 log.warning("card edit failed after a rate limit: %s", exc2)
 
     async def _resume(self, surface: ChatSurface, thread: ThreadRef, card_mid: str | None,
-                      user: UserRef, card: CardRow) -> None:
+                      user: UserRef, card: CardRow, *, first_line: str = "") -> None:
         by_move = {str(card.moves[int(i)].get("move_id")): d
                    for i, d in card.decisions.items() if int(i) < len(card.moves)}
         events = self.runtime.decide(card.run_thread_id, card.interrupt_id, by_move,
                                      user_id=user.user_id)
-        editor, final = await self._stream_into(surface, thread, events,
-                                                f"Applying {user.name}'s decision…")
+        editor, final = await self._stream_into(
+            surface, thread, events, first_line or f"Applying {user.name}'s decision…")
+        crash_point("click:run-finished")
         await self._finish_card(surface, thread, card_mid, user, card, editor, final)
 
     async def _finish_card(self, surface: ChatSurface, thread: ThreadRef,
@@ -810,81 +915,211 @@ class ChatCore:
             await self._edit_card(surface, thread, card_mid, fresh)
             await editor.aclose(("⚠️ " if notice.level != "info" else "ℹ️ ") + notice.text)
             return
-        values = {d for i, d in card.decisions.items() if int(i) < len(card.moves)}
-        status = "approved" if values == {"approve"} else (
-            "declined" if values <= {"decline"} else "partial")
-        applied = _applied_ids(answer.report if answer else None)
+        report = answer.report if answer else None
+        applied = _applied_ids(report)
+        outcomes = _move_outcomes(report)
+        status = card_status(card.moves, card.decisions, outcomes)
         await self.db.finish_card(card.card_id, status=status,
                                   result={"applied": sorted(applied) if applied is not None
-                                          else None,
+                                          else None, "outcomes": outcomes,
                                           "answer": (answer.text[:1000] if answer else "")})
+        crash_point("click:card-finished")
         await self._audit_moves(card, user, "", applied)
         fresh = await self.db.get_card(card.card_id) or card
         await self._edit_card(surface, thread, card_mid, fresh)
         await self._deliver(surface, thread, user, card.team_id, editor, final)
 
     async def recover(self, surfaces: dict[str, ChatSurface]) -> int:
-        """After a restart: finish runs a crash left mid-flight (runtime.recover_crashed_runs)
-        and post their outcome; cards stuck in `deciding` whose run still waits for a
-        decision are opened again; pending cards that never reached the chat (the platform
-        failed on the final post) are posted in their thread. `surfaces` maps platform ->
-        surface. Returns the number of runs finished."""
+        """After a restart (see docs: crash safety), in this order:
+
+        1. the runtime finishes runs a crash left mid-flight (and decisions it had recorded);
+        2. a card stuck in `deciding` holds a decision recorded before it was acted on: it is
+           finished (applied if the run still waits for it), never asked again;
+        3. the outcome of every other recovered run goes to its thread, for the requester and
+           team of its run record (a card keeps who asked and for which team);
+        4. every pending interrupt without a card gets one; a card stored but maybe never
+           drawn is drawn in its message (or posted), so each card is shown once;
+        5. requests that crashed before their run started are run again (once; a second
+           crash tells the requester to ask again), so no request ends silently.
+
+        `surfaces` maps platform -> surface. Returns the number of runs the runtime finished."""
         try:
-            results = await self.runtime.recover_crashed_runs()
-            waiting = {(a.run_thread_id, a.interrupt_id)
+            results = list(await self.runtime.recover_crashed_runs())
+            waiting = {(a.run_thread_id, a.interrupt_id): a
                        for a in await self.runtime.pending_approvals()}
         except Exception as exc:  # noqa: BLE001 - recovery must not stop the bot
             log.error("recovery failed: %s: %s", type(exc).__name__, exc)
             return 0
-        stuck = await self.db.cards_by_status("deciding")
-        for card in stuck:
-            if (card.run_thread_id, card.interrupt_id) in waiting:
-                await self.db.release_card(card.card_id)
-                surface = surfaces.get(card.platform)
-                if surface is not None:
-                    fresh = await self.db.get_card(card.card_id) or card
-                    await self._edit_card(surface, _card_thread(fresh), fresh.message_id, fresh)
-        await self._post_undelivered_cards(surfaces, waiting)
-        for conv, events in results:
-            thread = ThreadRef.from_conversation_id(conv)
-            surface = surfaces.get(thread.platform) if thread else None
-            if thread is None or surface is None:
-                log.warning("a recovered run has no surface here (%s)", conv.split(":")[0])
-                continue
-            final = [e for e in events if not isinstance(e, Progress)]
-            mine = [c for c in stuck if c.conversation_id == conv
-                    and (c.run_thread_id, c.interrupt_id) not in waiting]
-            for card in mine[:1]:
-                user = UserRef(card.platform, card.decided_by or card.requester_id,
-                               card.decided_by_name or card.requester_name)
-                mid = await surface.post(thread, OutgoingMessage(progress_text(
-                    ["Finishing a decision interrupted by a restart…"])))
-                await self._finish_card(surface, _card_thread(card), card.message_id, user,
-                                        card, self._editor(surface, thread, mid), final)
-                break
+        by_run: dict[str, tuple[str, list[Any], Any]] = {}
+        loose: list[tuple[str, list[Any], Any]] = []
+        for item in results:
+            conv, events = item[0], item[1]
+            run = getattr(item, "run", None)
+            if run is not None:
+                by_run[run.run_thread_id] = (conv, events, run)
             else:
-                mid = await surface.post(thread, OutgoingMessage(progress_text(
-                    ["Finishing a request interrupted by a restart…"])))
-                await self._deliver(surface, thread, UserRef(thread.platform, "fanvise",
-                                                             "FanVise"),
-                                    self.default_team_id, self._editor(surface, thread, mid),
-                                    final)
+                loose.append((conv, events, None))
+        for card in await self.db.cards_by_status("deciding"):
+            try:
+                await self._recover_decision(surfaces, card, waiting, by_run)
+            except Exception as exc:  # noqa: BLE001
+                log.error("could not finish a recorded decision: %s", type(exc).__name__)
+        for conv, events, run in [*by_run.values(), *loose]:
+            try:
+                await self._recover_run(surfaces, conv, events, run)
+            except Exception as exc:  # noqa: BLE001
+                log.error("could not deliver a recovered run: %s", type(exc).__name__)
+        try:
+            await self._post_undelivered_cards(surfaces, waiting)
+            await self._recover_turns(surfaces)
+        except Exception as exc:  # noqa: BLE001
+            log.error("recovery of cards/requests failed: %s", type(exc).__name__)
         return len(results)
 
-    async def _post_undelivered_cards(self, surfaces: dict[str, ChatSurface],
-                                      waiting: set[tuple[str, str]]) -> None:
-        """Post pending cards without a message whose run still waits for a decision."""
-        for card in await self.db.cards_by_status("pending"):
-            surface = surfaces.get(card.platform)
-            if card.message_id or surface is None \
-                    or (card.run_thread_id, card.interrupt_id) not in waiting:
-                continue
+    async def _recover_decision(self, surfaces: dict[str, ChatSurface], card: CardRow,
+                                waiting: dict[tuple[str, str], Any],
+                                by_run: dict[str, tuple[str, list[Any], Any]]) -> None:
+        """Finish the decision a `deciding` card recorded before a crash."""
+        surface = surfaces.get(card.platform)
+        if surface is None:
+            return
+        thread = _card_thread(card)
+        decider = UserRef(card.platform, card.decided_by or card.requester_id,
+                          card.decided_by_name or card.requester_name)
+        line = f"Finishing {decider.name}'s decision interrupted by a restart…"
+        if (card.run_thread_id, card.interrupt_id) in waiting:
+            # the run never received it: apply exactly the recorded decision now
+            await self._resume(surface, thread, card.message_id, decider, card, first_line=line)
+            return
+        got = by_run.pop(card.run_thread_id, None)
+        final = list(got[1]) if got is not None else \
+            await self.runtime.run_outcome(card.run_thread_id)
+        final = [e for e in final if not isinstance(e, Progress)]
+        if not final:
+            final = [Notice("The outcome of this decision was lost in a restart; check your "
+                            "roster before deciding again.", level="warning")]
+        mid = await post_retrying(surface, thread, OutgoingMessage(progress_text([line])),
+                                  sleep=self._sleep)
+        await self._finish_card(surface, thread, card.message_id, decider, card,
+                                self._editor(surface, thread, mid), final)
+
+    async def _recover_run(self, surfaces: dict[str, ChatSurface], conv: str,
+                           events: list[Any], run: Any) -> None:
+        """Deliver a run finished by recovery, as its requester, for its team."""
+        thread = ThreadRef.from_conversation_id(conv)
+        surface = surfaces.get(thread.platform) if thread else None
+        if thread is None or surface is None:
+            log.warning("a recovered run has no surface here (%s)", conv.split(":")[0])
+            return
+        final = [e for e in events if not isinstance(e, Progress)]
+        requester = run.requester if run is not None and run.requester else ""
+        turn = await self.db.last_turn_of(conv, requester) if requester else None
+        user = UserRef(thread.platform, requester or "fanvise",
+                       turn.user_name if turn is not None else ("" if requester else "FanVise"))
+        team_id = run.team_id if run is not None else self.default_team_id
+        line = "Finishing a request interrupted by a restart…"
+        reuse = turn.message_id if turn is not None and turn.status == "running" else None
+        editor = await self._recovery_editor(surface, thread, line, reuse)
+        await self._deliver(surface, thread, user, team_id, editor, final)
+        if turn is not None:
+            await self.db.set_turn(turn.turn_id, status="done")
+
+    async def _recovery_editor(self, surface: ChatSurface, thread: ThreadRef, line: str,
+                               message_id: str | None) -> ProgressEditor:
+        msg = OutgoingMessage(progress_text([line]))
+        if message_id:
             try:
-                mid = await surface.post(_card_thread(card), self._card_message(card))
+                await surface.edit(thread, message_id, msg)
+                return self._editor(surface, thread, message_id)
+            except ChatError:
+                pass
+        mid = await post_retrying(surface, thread, msg, sleep=self._sleep)
+        return self._editor(surface, thread, mid)
+
+    async def _post_undelivered_cards(self, surfaces: dict[str, ChatSurface],
+                                      waiting: dict[tuple[str, str], Any]) -> None:
+        """Every pending interrupt gets its card, drawn once: a missing card row is created
+        (requester and team from the run record) and posted; a stored card that may never
+        have been drawn is drawn in its message (or posted when it has none)."""
+        for (run_tid, iid), req in waiting.items():
+            if await self.db.card_for_run(run_tid, iid) is not None:
+                continue
+            info = getattr(self.runtime, "run_info", None)
+            run = await info(run_tid) if info is not None else None
+            thread = ThreadRef.from_conversation_id(run.conversation_id if run else "")
+            surface = surfaces.get(thread.platform) if thread else None
+            if run is None or thread is None or surface is None:
+                continue
+            turn = await self.db.last_turn_of(run.conversation_id, run.requester)
+            user = UserRef(thread.platform, run.requester,
+                           turn.user_name if turn is not None else "")
+            reuse = turn.message_id if turn is not None and turn.status == "running" else None
+            await self._approval_message(thread, user, run.team_id, req, message_id=reuse)
+            if turn is not None:
+                await self.db.set_turn(turn.turn_id, status="done")
+        for card in await self.db.unshown_cards():
+            surface = surfaces.get(card.platform)
+            if surface is None or (card.run_thread_id, card.interrupt_id) not in waiting:
+                continue
+            msg = self._card_message(card)
+            try:
+                if card.message_id:
+                    try:
+                        await surface.edit(_card_thread(card), card.message_id, msg)
+                        await self.db.mark_card_shown(card.card_id)
+                        continue
+                    except MessageGone:
+                        pass
+                mid = await post_retrying(surface, _card_thread(card), msg, sleep=self._sleep)
             except Exception as exc:  # noqa: BLE001 - recovery must not stop the bot
                 log.warning("could not post an undelivered card: %s", type(exc).__name__)
                 continue
-            await self.db.set_card_message(card.card_id, mid)
+            await self.db.mark_card_shown(card.card_id, mid)
+
+    async def _recover_turns(self, surfaces: dict[str, ChatSurface]) -> None:
+        """Requests a crash interrupted before their run was recorded: run them again once;
+        after a second crash, tell the requester to ask again."""
+        for turn in await self.db.open_turns():
+            thread = ThreadRef(turn.platform, turn.workspace_id, turn.channel_id,
+                               turn.thread_id)
+            surface = surfaces.get(turn.platform)
+            if surface is None:
+                continue
+            runs_of = getattr(self.runtime, "runs_of", None)
+            runs = await runs_of(turn.conversation_id) if runs_of is not None else []
+            if any(r.requester == turn.user_id and r.created >= turn.created_at for r in runs):
+                await self.db.set_turn(turn.turn_id, status="done")  # its run was recovered
+                continue
+            user = UserRef(turn.platform, turn.user_id, turn.user_name)
+            if turn.attempts >= 2:
+                await self.db.set_turn(turn.turn_id, status="failed")
+                text = (f"⚠️ {user.name}, your request \"{clip(turn.text, 80)}\" was "
+                        "interrupted by a restart twice. Please ask again.")
+                editor = await self._recovery_editor(surface, thread, text, turn.message_id)
+                await editor.aclose(text)
+                continue
+            await self.db.set_turn(turn.turn_id, attempts=turn.attempts + 1)
+            request = None
+            if turn.request:
+                try:
+                    request = Request.model_validate(turn.request)
+                except ValueError:
+                    request = None
+            try:
+                events = self.runtime.ask(turn.conversation_id, turn.text,
+                                          user_id=turn.user_id, team_id=turn.team_id,
+                                          request=request)
+                line = "Finishing a request interrupted by a restart…"
+                editor = await self._recovery_editor(surface, thread, line, turn.message_id)
+                final: list[Any] = []
+                async for ev in events:
+                    if isinstance(ev, Progress):
+                        editor.update(progress_text([line, ev.text], limit=surface.max_text))
+                    else:
+                        final.append(ev)
+                await self._deliver(surface, thread, user, turn.team_id, editor, final)
+            finally:
+                await self.db.set_turn(turn.turn_id, status="done")
 
     async def _audit_moves(self, card: CardRow, user: UserRef, result: str,
                            applied: set[str] | None) -> None:
@@ -923,8 +1158,46 @@ def _card_thread(card: CardRow) -> ThreadRef:
 
 
 def _status_word(status: str) -> str:
-    return {"approved": "approved", "declined": "declined", "partial": "partly approved"}.get(
-        status, status)
+    return {"approved": "approved", "declined": "declined", "partial": "partly approved",
+            "failed": "approved but not applied"}.get(status, status)
+
+
+def _move_outcomes(report: Any) -> dict[str, dict[str, str]] | None:
+    """{move_id: {"status": applied|recorded|failed|skipped, "note": ...}} from a run's
+    report (None when it does not say)."""
+    if not isinstance(report, dict):
+        return None
+    applied = report.get("applied_moves")
+    if applied is None:
+        applied = report.get("applied")
+    if not isinstance(applied, list):
+        return None
+    out: dict[str, dict[str, str]] = {}
+    for m in applied:
+        if isinstance(m, dict) and m.get("move_id") is not None:
+            out[str(m["move_id"])] = {"status": str(m.get("status") or "applied"),
+                                      "note": str(m.get("note") or "")[:300]}
+    return out
+
+
+def card_status(moves: list[dict[str, Any]], decisions: dict[str, str],
+                outcomes: dict[str, dict[str, str]] | None) -> str:
+    """A decided card's status from its decisions and the moves' real outcomes:
+    declined (none approved), failed (approved but none applied), partial (a move declined
+    or an approved one failed), approved (the rest; an alternative skipped because another
+    was applied for the same player does not count against it)."""
+    chosen = [decisions.get(str(i), "decline") for i in range(len(moves))]
+    approved = [m for m, d in zip(moves, chosen, strict=True) if d == "approve"]
+    if not approved:
+        return "declined"
+    if outcomes is None:
+        return "approved" if len(approved) == len(moves) else "partial"
+    status = [(outcomes.get(str(m.get("move_id"))) or {}).get("status") for m in approved]
+    ok = [st for st in status if st in ("applied", "recorded")]
+    if not ok:
+        return "failed"
+    failed = [st for st in status if st not in ("applied", "recorded", "skipped")]
+    return "approved" if len(approved) == len(moves) and not failed else "partial"
 
 
 def _applied_ids(report: Any) -> set[str] | None:

@@ -184,7 +184,8 @@ class FanViseDiscordBot(discord.Client):
         perms = getattr(message.author, "guild_permissions", None)
         user = user_ref(message.author, perms)
         try:
-            await self.core.handle_message(self.surface, thread, user, text)
+            await self.core.handle_message(self.surface, thread, user, text,
+                                           message_id=str(message.id))
         except Exception as exc:  # noqa: BLE001
             log.exception("thread message failed: %s", type(exc).__name__)
 

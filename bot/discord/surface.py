@@ -105,6 +105,17 @@ class DiscordSurface:
         except (discord.HTTPException, discord.RateLimited) as exc:
             raise _map_errors(exc) from exc
 
+    async def delete_message(self, thread: ThreadRef, message_id: str) -> bool:
+        """Delete a message in the thread (a member's message needs Manage Messages);
+        False when Discord refuses or it is already gone."""
+        try:
+            channel = self.client.get_partial_messageable(target_id(thread))
+            await channel.get_partial_message(int(message_id)).delete()
+            return True
+        except (discord.HTTPException, ValueError) as exc:
+            log.warning("could not delete a message (%s)", type(exc).__name__)
+            return False
+
     async def ephemeral(self, thread: ThreadRef, user: UserRef, text: str) -> None:
         """Only `user` sees `text` (interaction response/followup). Without an interaction
         (a plain thread message), or when Discord rejects an expired interaction token, there is

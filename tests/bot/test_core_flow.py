@@ -271,27 +271,38 @@ def test_parse_command_text(line: str, expected: Any) -> None:
     assert parse_command_text(line) == expected
 
 
-async def test_restart_reopens_a_card_stuck_while_deciding(tmp_path: Path) -> None:
-    """A crash between the click's claim and the runtime's resume leaves the card in
-    `deciding`; `recover()` on start opens it again and the click then applies."""
+async def test_restart_finishes_a_decision_recorded_before_a_crash(tmp_path: Path) -> None:
+    """A crash between the click's claim (the decision, durable in the card row) and the
+    runtime's resume leaves the card in `deciding`; `recover()` on start applies exactly
+    that decision (issue 12, defect 2: it used to reopen the card and let a later Decline
+    apply the earlier Approve all). A later click answers "already decided"."""
     app = await _open(tmp_path, "")
     s = RecordingSurface()
     try:
         await app.core.handle_command(s, CHANNEL, REQ, "optimize", {"text": ""})
         mid, msg = s.card_messages()[-1]
         row = (await app.app_db.pending_cards())[0]
-        assert await app.app_db.claim_card(row.card_id, user_id="U_REQ", user_name="Ann")
+        before = _roster(app)
+        all_approved = {str(i): "approve" for i in range(len(row.moves))}
+        assert await app.app_db.claim_card(row.card_id, user_id="U_REQ", user_name="Ann",
+                                           decisions=all_approved)
     finally:
         await app.close()  # "crash": the claim is stored, the run was never resumed
     app = await _open(tmp_path, "")
     s2 = RecordingSurface()
     try:
-        assert await app.core.recover({"slack": s2}) == 0
-        assert (await app.app_db.get_card(row.card_id)).status == "pending"
-        assert not any(b.disabled for b in s2.messages[mid].cards[0].buttons)
+        await app.core.recover({"slack": s2})
+        card = await app.app_db.get_card(row.card_id)
+        assert card.status in ("approved", "partial")
+        assert card.decisions == all_approved
+        assert s2.messages[mid].cards[0].footer.endswith("by Ann")
+        assert all(b.disabled for b in s2.messages[mid].cards[0].buttons)
+        assert _roster(app) != before  # the recorded approval was applied
+        after = _roster(app)
         await app.core.handle_click(s2, CHANNEL, REQ, _button(msg, "Decline all"), mid)
-        assert (await app.app_db.get_card(row.card_id)).status == "declined"
-        assert s2.messages[mid].cards[0].footer == "Declined by Ann"
+        assert "already decided" in s2.private[-1][1]
+        assert (await app.app_db.get_card(row.card_id)).status == card.status
+        assert _roster(app) == after
     finally:
         await app.close()
 

@@ -1,0 +1,24 @@
+"""Named crash points for the SIGKILL tests.
+
+`crash_point("decide:recorded")` kills the current process with SIGKILL (no clean-up, like
+a power cut or an OOM kill) when `$FANVISE_CRASH_AT` names that point; otherwise it does
+nothing (one dictionary lookup). tests/reliability uses it to kill a real bot process at
+every progress stage of a run and at every step of applying a decision, then restarts it.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+
+ENV = "FANVISE_CRASH_AT"
+
+
+def crash_point(name: str) -> None:
+    """SIGKILL this process if `$FANVISE_CRASH_AT` == `name` (a test hook; no-op otherwise)."""
+    target = os.environ.get(ENV)
+    if target and target == name:
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
+__all__ = ["ENV", "crash_point"]
