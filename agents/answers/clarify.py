@@ -48,6 +48,16 @@ def clarify_reply(request: Request) -> Reply:
 
 def which_player_reply(request: Request) -> Reply:
     """A player question that names no player (and no earlier player to refer to)."""
+    if request.intent == Intent.EXPLICIT_MOVE and request.list_ref is not None:
+        return Reply(text="Which list do you mean? I haven't shown one in this thread yet. "
+                          "Ask \"best free agents right now?\" first, then say \"add the top "
+                          "one\".", offers=[Offer(label=INTENT_LABELS[Intent.FREE_AGENT_SCAN],
+                                                  request=Request(intent=Intent.FREE_AGENT_SCAN,
+                                                                  source="clarified"))],
+                     report={"clarify": ["list"]})
+    if request.intent == Intent.EXPLICIT_MOVE:
+        return Reply(text="Which move do you mean? Name the players, e.g. \"drop simmons for "
+                          "coby white\" or \"pick up coby white\".", report={"clarify": ["move"]})
     return Reply(text="Which player do you mean? Give me his name, e.g. \"is brunson "
                       "playing tonight?\"", report={"clarify": ["player"]})
 

@@ -21,8 +21,10 @@ from __future__ import annotations
 import importlib
 import json
 import logging
+import re
 import uuid
 from collections.abc import Callable
+from datetime import date
 from typing import Any
 
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
@@ -36,6 +38,7 @@ from agents.answers.clarify import (
     unresolved_reply,
     which_player_reply,
 )
+from agents.answers.player import playing_on
 from agents.answers.types import Reply
 from agents.shared.deps import AgentDeps
 from agents.shared.llm import (
@@ -78,6 +81,7 @@ from agents.understanding.request import (
     PlayerRef,
     Request,
 )
+from fantasy.espn.errors import EspnError
 
 log = logging.getLogger(__name__)
 
@@ -269,6 +273,19 @@ def build_supervisor_graph(deps: AgentDeps, *, checkpointer: Any = None,
                                    "player_name": state.get("player_name"),
                                    "request_obj": state.get("request")})
         answer = str(out.get("answer") or "")
+        request = _request(state)
+        if request.day is not None or re.search(r"\bpla?y|\bgame|\bsuit(?:ing)? up",
+                                                 request.text.lower()):
+            day = date.fromisoformat(request.day.date) if request.day and request.day.date \
+                else None
+            lines = []
+            for ref in request.resolved_players()[:3]:
+                try:
+                    lines.append(await playing_on(deps, int(ref.player_id or 0), day))
+                except EspnError as exc:
+                    log.info("schedule unavailable for %s: %s", ref.name, type(exc).__name__)
+            if lines:
+                answer = "\n".join(lines) + "\n" + answer
         return {"messages": [AIMessage(content=answer)], "answer": answer,
                 "report": out.get("report"), "tool_calls": list(out.get("tool_calls") or []),
                 "llm_calls": int(out.get("llm_calls") or 0)}

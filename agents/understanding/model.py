@@ -19,7 +19,7 @@ from pydantic import BaseModel, Field
 
 from agents.understanding.context import UnderstandingContext
 from agents.understanding.entities import extract_entities, masked, player_ref
-from agents.understanding.request import MoveRef, PlayerRef, Request
+from agents.understanding.request import Intent, MoveRef, PlayerRef, Request
 from agents.understanding.understand import understand
 
 log = logging.getLogger(__name__)
@@ -50,7 +50,7 @@ Player names in the message may be replaced by {player}: then leave players empt
 class ModelReading(BaseModel):
     """What the model reads from a message (names as written; resolved afterwards)."""
 
-    intent: str = Field(description="one intent value from the list")
+    intent: Intent = Field(description="one intent from the list")
     players: list[str] = Field(default_factory=list, description="player names as written")
     drop_player: str | None = Field(default=None, description="explicit move: player dropped")
     add_player: str | None = Field(default=None, description="explicit move: player added")
@@ -83,7 +83,7 @@ async def understand_with_model(text: str, ctx: UnderstandingContext, model: Any
             reading = ModelReading.model_validate(reading)
         if not isinstance(reading, ModelReading):
             raise TypeError(f"unexpected structured output {type(reading).__name__}")
-        intent = type(offline.intent)(reading.intent.strip().lower())
+        intent = Intent(reading.intent)
     except Exception as exc:  # noqa: BLE001 - any model failure: the offline reading stands
         log.warning("model understanding failed (%s); using the offline router",
                     type(exc).__name__)

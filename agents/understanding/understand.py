@@ -51,8 +51,8 @@ def is_followup(text: str, ents: Entities, ctx: UnderstandingContext) -> bool:
     words = re.findall(r"[a-z0-9%']+", low)
     if ents.list_ref is not None and ctx.last_list:
         return True
-    if ents.pronoun and not ents.players:
-        return True
+    if ents.pronoun and not ents.players and ents.position is None:
+        return True  # "my guard ... his spot": the pronoun is the guard, not the last player
     return bool(lx.FOLLOWUP_OPENERS.match(low)) and len(words) <= 8
 
 
