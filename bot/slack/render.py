@@ -44,11 +44,24 @@ def split_text(text: str, limit: int = SECTION_TEXT_MAX) -> list[str]:
     return out
 
 
-def to_mrkdwn(text: str) -> str:
+_USER_MENTION = re.compile(r"<@([A-Z0-9_]+)(?:\|([^>]*))?>")
+
+
+def neutralize_mentions(text: str) -> str:
+    """`<@U123>` / `<@U123|bob>` -> `@U123` / `@bob`: readable, but no ping. Text from
+    users (questions, player names echoed back) reaches posts, so mentions never pass."""
+    return _USER_MENTION.sub(lambda m: "@" + (m.group(2) or m.group(1)).lstrip("@"), text or "")
+
+
+def to_mrkdwn(text: str, *, mentions: bool = False) -> str:
     """Common Markdown -> Slack mrkdwn: **bold** -> *bold*, [label](url) -> <url|label>,
-    and `&`, `<`, `>` escaped (except Slack's <@U…>/<#C…>/<http…> tokens; <!here>,
-    <!channel>, <!everyone> are escaped so answers never ping a whole channel)."""
+    and `&`, `<`, `>` escaped (except Slack's <#C…>/<http…> tokens; <!here>, <!channel>,
+    <!everyone> are escaped so answers never ping a whole channel). User mentions <@U…>
+    are neutralised (`neutralize_mentions`) unless `mentions=True` (the core's own
+    "Approved by <@U…>" footer)."""
     text = text or ""
+    if not mentions:
+        text = neutralize_mentions(text)
     text = re.sub(r"&(?!(amp|lt|gt);)", "&amp;", text)
     text = re.sub(r"<(?![@#]|https?://|mailto:)", "&lt;", text)
     text = re.sub(r"(?<![@#!\w|/])>", "&gt;", text)
@@ -67,7 +80,8 @@ def card_blocks(card: Any) -> list[dict[str, Any]]:
     blocks: list[dict[str, Any]] = []
     if card.title:
         blocks.append({"type": "header", "text": {"type": "plain_text", "emoji": True,
-                                                  "text": clip(card.title, HEADER_MAX)}})
+                                                  "text": clip(neutralize_mentions(card.title),
+                                                               HEADER_MAX)}})
     for chunk in split_text(to_mrkdwn(card.text or "")):
         blocks.append(_section(chunk))
     fields = [{"type": "mrkdwn",
@@ -77,7 +91,8 @@ def card_blocks(card: Any) -> list[dict[str, Any]]:
         blocks.append({"type": "section", "fields": fields[i:i + FIELDS_PER_SECTION]})
     if card.footer:
         blocks.append({"type": "context", "elements": [
-            {"type": "mrkdwn", "text": clip(to_mrkdwn(card.footer), SECTION_TEXT_MAX)}]})
+            {"type": "mrkdwn", "text": clip(to_mrkdwn(card.footer, mentions=True),
+                                            SECTION_TEXT_MAX)}]})
     buttons = [b for b in (card.buttons or []) if not b.disabled][:ACTIONS_MAX]
     if buttons:
         elements = []

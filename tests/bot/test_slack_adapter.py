@@ -279,7 +279,7 @@ def test_parse_command():
 
 def test_render_block_kit_limits_and_markdown():
     assert to_mrkdwn("**Brunson** [ESPN](https://espn.com/x) a<b & <@U1>") == \
-        "*Brunson* <https://espn.com/x|ESPN> a&lt;b &amp; <@U1>"
+        "*Brunson* <https://espn.com/x|ESPN> a&lt;b &amp; @U1"  # mentions never ping (#12)
     assert to_mrkdwn("<!channel> hi <!here>") == "&lt;!channel> hi &lt;!here>"  # no ping
     card = Card("T" * 200, "x", fields=[(f"f{i}", "v") for i in range(23)],
                 buttons=[Button("Approve", "fv:approve:0123456789ab", "primary"),
