@@ -52,14 +52,14 @@ def make_custom_id(action: str, card_id: str, index: int | None = None) -> str:
     if action not in ACTIONS:
         raise ValueError(f"unknown action {action!r}")
     cid = f"fv:{action}:{card_id}" + (f":{index}" if index is not None else "")
-    if not CUSTOM_ID_RE.match(cid) or len(cid) >= 100:
+    if not CUSTOM_ID_RE.fullmatch(cid) or len(cid) >= 100:
         raise ValueError(f"bad custom id {cid!r}")
     return cid
 
 
 def parse_custom_id(custom_id: str) -> ClickId | None:
     """Parse a button id; None when it is not one of ours."""
-    m = CUSTOM_ID_RE.match(custom_id or "")
+    m = CUSTOM_ID_RE.fullmatch(custom_id or "")  # `$` alone accepted a trailing "\n"
     if not m or (m["action"] == "do" and m["index"] is None):
         return None
     idx = m["index"]
