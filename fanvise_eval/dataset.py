@@ -17,13 +17,21 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 DATASET_PATH = Path(__file__).parent / "golden_dataset.json"
 
-#: Categories the dataset must cover (issue 6).
+#: Categories the dataset must cover (issue 6, issue 11).
 REQUIRED_CATEGORIES = frozenset({
     "player_research", "matchup_optimizer", "streaming", "injury_reevaluation", "lineup",
     "loop_guard", "supervisor_routing", "game_log", "help", "prompt_injection",
+    # issue 11: the seed's verbatim prompts, every answer kind, names and follow-ups
+    "seed_scenario", "seed_routing", "matchup_status", "standings", "free_agents",
+    "player_form", "player_decision", "playing_tonight", "explicit_move", "named_categories",
+    "howto", "out_of_scope", "invented_names", "names", "followup",
 })
-INTENTS = ("player_research", "free_agent_scan", "matchup_analysis", "lineup_optimization",
-           "injury_reevaluation", "streaming", "general_advice", "help")
+#: Cases the golden dataset must have (issue 11: at least 80; 84 with the answer kinds).
+MIN_CASES = 84
+INTENTS = ("help", "player_research", "player_form", "player_decision", "free_agent_scan",
+           "streaming", "matchup_status", "matchup_analysis", "lineup_optimization",
+           "injury_reevaluation", "explicit_move", "standings", "roster", "schedule",
+           "general_advice", "out_of_scope")
 TOOL_NAMES = ("get_my_roster", "get_opponent_roster", "get_player_status", "get_player_news",
               "search_news_by_topic", "get_free_agents", "get_schedule", "get_matchup_details",
               "get_player_game_log", "validate_slot_fit", "compose_daily_lineup")
@@ -36,6 +44,8 @@ SOURCES = frozenset({
     "lineup_benched", "lineup_starters", "game_log", "news_latest", "news_sources",
     "my_team_name", "opponent_name", "matchup_points", "schedule_total_games",
     "acquisitions_left", "my_roster", "free_agents", "star_names",
+    "free_agents_ranked", "pro_team", "pro_game", "game_log_average", "matchup_days_left",
+    "matchup_category_record", "my_injured", "day_date",
 })
 
 
@@ -72,6 +82,14 @@ class MovesExpect(_Strict):
     max_count: int | None = None
 
 
+class OffersExpect(_Strict):
+    """Expectations on the follow-up offers (buttons / numbered choices) of an answer."""
+
+    min: int | None = None
+    max: int | None = None
+    any_text: list[str] = Field(default_factory=list)
+
+
 class Expect(_Strict):
     """Machine-checkable expectations of one case (all optional)."""
 
@@ -87,6 +105,12 @@ class Expect(_Strict):
     facts: list[Any] = Field(default_factory=list)
     forbidden_text: list[str] = Field(default_factory=list)
     forbidden_names: list[str] = Field(default_factory=list)
+    #: Words that must not appear as whole words (case-insensitive), e.g. a status word.
+    forbidden_words: list[str] = Field(default_factory=list)
+    #: No answer's report states a status, return date or recommendation (invented names).
+    no_player_report: bool = False
+    #: Follow-up offers of the last answer: {"min", "max", "any_text"}.
+    offers: OffersExpect | None = None
     mentioned_players: list[str] | None = None
     roster: Literal["unchanged", "approved_moves"] = "unchanged"
     offline_notice: bool = True
@@ -166,7 +190,7 @@ class Dataset(_Strict):
         return {c.id: c for c in self.cases}
 
 
-def validate_dataset(ds: Dataset, *, min_cases: int = 30, coverage: bool = True) -> None:
+def validate_dataset(ds: Dataset, *, min_cases: int = MIN_CASES, coverage: bool = True) -> None:
     """Dataset-level rules: unique ids and known refs; with `coverage`, also enough cases and
     every required category (the golden dataset; a custom dataset may be a small subset)."""
     if coverage and len(ds.cases) < min_cases:
@@ -186,7 +210,7 @@ def validate_dataset(ds: Dataset, *, min_cases: int = 30, coverage: bool = True)
         raise EvalDatasetError(f"the dataset lacks the categories {sorted(missing)}")
 
 
-def load_dataset(path: Path | str | None = None, *, min_cases: int = 30,
+def load_dataset(path: Path | str | None = None, *, min_cases: int = MIN_CASES,
                  coverage: bool | None = None) -> Dataset:
     """Load and validate a dataset (default: the packaged golden_dataset.json).
 

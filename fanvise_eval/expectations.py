@@ -23,6 +23,18 @@ Sources (params in brackets):
     schedule_total_games            games of my non-IR players left in the matchup window
     acquisitions_left               acquisitions left this matchup (None = unlimited)
     my_roster / free_agents / star_names   name lists
+    free_agents_ranked [top | rank, position, categories, include_injured]
+                                    free agents (no fantasy team) in order of projected value
+                                    for the rest of the matchup (expected games left x value
+                                    per game, fantasy.outlook.Valuer); healthy only by default;
+                                    `rank: k` gives the k-th name alone (1 = the top one)
+    pro_team [player]               the player's NBA team abbreviation ("NYK")
+    pro_game [player, day]          his NBA team's game that day {opponent, home, date}, or None
+    game_log_average [player, n, stat]  mean of the stat over his last n games (1 decimal)
+    matchup_days_left               days left in the current matchup, today included
+    matchup_category_record         current category record vs the opponent, "W-L[-T]"
+    my_injured [position]           my players who are not ACTIVE (optionally at a position)
+    day_date [day]                  the ISO date of a day word (today, tomorrow, a weekday)
 Any reference may add `"field": key` to pick one key of a dict value.
 """
 
@@ -32,10 +44,19 @@ import copy
 from datetime import date, timedelta
 from typing import Any
 
-from fantasy.constants import SLOT_IR, stat_name
+from fantasy.constants import (
+    OUT_STATUSES,
+    SLOT_IR,
+    STAT_IDS,
+    UNCERTAIN_STATUSES,
+    parse_slot,
+    pro_team_abbrev,
+    stat_name,
+)
 from fantasy.demo import DEFAULT_TODAY, DEMO_USER_TEAM_ID, open_demo_client
 from fantasy.models import Player
 from fantasy.optimizer import OptimizerService
+from fantasy.outlook import Valuer, category_result, tally
 from fanvise_eval.dataset import Case
 
 #: Keys of a reference that tell the scorer how to compare (not parameters of the source).
@@ -144,7 +165,7 @@ class Oracle:
         t = (text or "today").strip().lower()
         if t == "today":
             return self.today
-        if t == "tomorrow":
+        if t in ("tomorrow", "tmrw", "tmr", "tomorow"):
             return self.today + timedelta(days=1)
         if t in WEEKDAYS:
             return self.today + timedelta(days=(WEEKDAYS.index(t) - self.today.weekday()) % 7)
@@ -258,8 +279,7 @@ class Oracle:
             return {"mine": round(me.points, 1) if me else None,
                     "opponent": round(opp.points, 1) if opp else None}
         if src == "schedule_total_games":
-            dates = self.league.remaining_dates(today=self.today) or [
-                self.today + timedelta(days=k) for k in range(7)]
+            dates = self._remaining_dates()
             return sum(1 for d in dates for e in self.my_team.roster
                        if e.lineup_slot_id != SLOT_IR
                        and e.player.pro_team_id in self.schedule.teams_playing_on(d))
@@ -269,7 +289,80 @@ class Oracle:
             return None if limit is None else max(limit - used, 0)
         if src in ("my_roster", "free_agents"):
             return self.group_names(src)
+        return await self._compute_more(ref, src, player)
+
+    def _remaining_dates(self) -> list[date]:
+        return self.league.remaining_dates(today=self.today) or [
+            self.today + timedelta(days=k) for k in range(7)]
+
+    async def _compute_more(self, ref: dict[str, Any], src: str, player: str | None) -> Any:
+        if src in ("pro_team", "pro_game", "game_log_average") and not player:
+            raise OracleError(f"{src} needs a 'player'")
+        if src == "free_agents_ranked":
+            return self._free_agents_ranked(ref)
+        if src == "pro_team":
+            return pro_team_abbrev(self.player(player).pro_team_id)
+        if src == "pro_game":
+            p = self.player(player)
+            d = self.day(ref.get("day"))
+            games = self.schedule.games_for_team(p.pro_team_id, [d]) if p.pro_team_id else []
+            if not games:
+                return None
+            g = games[0]
+            return {"opponent": pro_team_abbrev(g.opponent_of(p.pro_team_id)),
+                    "home": g.is_home(p.pro_team_id), "date": d.isoformat()}
+        if src == "game_log_average":
+            vals = await self._compute({"from": "game_log", "player": player,
+                                        "n": ref.get("n", 5), "stat": ref.get("stat", "PTS")})
+            return round(sum(vals) / len(vals), 1) if vals else None
+        if src == "matchup_days_left":
+            return len(self.league.remaining_dates(today=self.today))
+        if src == "matchup_category_record":
+            m = self.league.current_matchup(self.team_id)
+            if m is None or self.league.settings.is_points:
+                return None
+            me, opp = m.side_for(self.team_id), m.opponent_side(self.team_id)
+            rev = self.league.settings.reverse_categories
+            res = []
+            for sid in self.league.settings.categories:
+                a = me.categories.get(sid) if me else None
+                b = opp.categories.get(sid) if opp else None
+                res.append(category_result(a.score if a else 0.0, b.score if b else 0.0,
+                                           sid in rev))
+            w, lo, t = tally(res)
+            return f"{w}-{lo}" + (f"-{t}" if t else "")
+        if src == "my_injured":
+            slot = parse_slot(ref["position"]) if ref.get("position") else None
+            return [e.player.name for e in self.my_team.roster
+                    if e.player.injury_status not in (None, "", "ACTIVE")
+                    and (slot is None or slot in e.player.eligible_slots)]
+        if src == "day_date":
+            return self.day(ref.get("day")).isoformat()
         raise OracleError(f"unknown source {src!r}")
+
+    def _free_agents_ranked(self, ref: dict[str, Any]) -> list[str]:
+        cats = [c.upper() for c in ref.get("categories") or []]
+        bad = [c for c in cats if c not in STAT_IDS]
+        if bad:
+            raise OracleError(f"free_agents_ranked: unknown categories {bad}")
+        rostered = self.league.all_rostered_player_ids()
+        pool = [p for p in self.free_agents if p.id not in rostered]
+        val = Valuer(self.league, self.schedule, self._remaining_dates(), self.today,
+                     categories=cats, extra=pool)
+        slot = parse_slot(ref["position"]) if ref.get("position") else None
+        rows = []
+        for p in pool:
+            if slot is not None and slot not in p.eligible_slots:
+                continue
+            if not ref.get("include_injured") and (p.injury_status in OUT_STATUSES
+                                                    or p.injury_status in UNCERTAIN_STATUSES):
+                continue
+            rows.append((val.rest_value(p), val.games(p), p.name))
+        rows.sort(key=lambda r: (-r[0], -r[1], r[2]))
+        if ref.get("rank") is not None:  # one name: the k-th of the list (1 = the top one)
+            k = int(ref["rank"])
+            return rows[k - 1][2] if 0 < k <= len(rows) else None
+        return [name for _, _, name in rows[:int(ref.get("top", 8))]]
 
     # ------------------------------------------------------------------ resolving
 

@@ -264,7 +264,9 @@ class SuiteContext:
         return env
 
     def _own_env(self, case: Case) -> bool:
-        return self.isolate == "case" or bool(case.espn_outage)
+        # Earlier roster moves are league state from before the conversation: a fresh runtime
+        # sees them from its first read (a shared runtime may hold the league it read before).
+        return self.isolate == "case" or bool(case.espn_outage) or bool(case.demo_moves)
 
     async def release(self, case: Case) -> None:
         """Close a per-case environment (per-variant ones stay open until `close`)."""

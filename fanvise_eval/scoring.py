@@ -13,6 +13,10 @@ from datetime import date
 from typing import Any
 
 FINAL_KINDS = ("answer", "approval")
+#: Report keys that state something about a player (a status, a return date, a verdict):
+#: an answer about a name that is not in the league must carry none of them.
+PLAYER_VERDICT_KEYS = ("status", "injuryType", "expectedReturnDate", "expected_return",
+                       "recommendation", "confidence")
 CONFLICT_WORDS = ("conflict", "contradict", "disagree", "differ", "earlier report",
                   "older report", "mixed report")
 
@@ -312,6 +316,19 @@ def score_case(expect: dict[str, Any], obs: Observation, *, offline: bool = True
     for bad in expect.get("forbidden_names") or []:
         add(Check(f"forbidden_name:{bad}", not mentions_name(text, bad), "absent",
                   "present" if mentions_name(text, bad) else "absent"))
+    for bad in expect.get("forbidden_words") or []:
+        hit = mentions(text, bad)
+        add(Check(f"forbidden_word:{bad[:30]}", not hit, "absent (whole word)",
+                  "present" if hit else "absent"))
+    if expect.get("no_player_report"):
+        reports = [a.get("report") for a in obs.answers if a.get("report")]
+        bad = [{k: r.get(k) for k in PLAYER_VERDICT_KEYS if r.get(k) not in (None, "", [])}
+               for r in reports]
+        bad = [b for b in bad if b]
+        add(Check("no_player_report", not bad, "no status, return date or recommendation",
+                  bad or None, "a report states a status or verdict" if bad else ""))
+    if expect.get("offers") is not None:
+        checks.append(_score_offers(expect["offers"], obs))
     if expect.get("_allowed_names") is not None:
         allowed = {_norm_name(n) for n in expect["_allowed_names"]}
         named = [n for n in expect.get("_universe", []) if mentions_name(text, n)
@@ -328,6 +345,22 @@ def score_case(expect: dict[str, Any], obs: Observation, *, offline: bool = True
 
     checks += _score_roster(expect, obs)
     return checks
+
+
+def _score_offers(spec: dict[str, Any], obs: Observation) -> Check:
+    """Follow-up offers (buttons) of the scored turn's last answer: count and labels."""
+    last = obs.answers[-1] if obs.answers else {}
+    labels = [str(x.get("label", x)) if isinstance(x, dict) else str(x)
+              for x in last.get("offers") or []]
+    problems = []
+    if spec.get("min") is not None and len(labels) < spec["min"]:
+        problems.append(f"fewer than {spec['min']}")
+    if spec.get("max") is not None and len(labels) > spec["max"]:
+        problems.append(f"more than {spec['max']}")
+    words = spec.get("any_text") or []
+    if words and not any(_norm(w) in _norm(lab) for w in words for lab in labels):
+        problems.append(f"no offer mentions any of {words}")
+    return Check("offers", not problems, spec, labels, "; ".join(problems))
 
 
 def _score_fact(i: int, fact: Any, text: str) -> Check:

@@ -31,7 +31,7 @@ def _raw() -> dict:
 def test_dataset_loads_with_enough_unique_cases():
     ds = load_dataset()
     ids = [c.id for c in ds.cases]
-    assert len(ids) >= 30
+    assert len(ids) >= 84
     assert len(ids) == len(set(ids))
     assert REQUIRED_CATEGORIES <= {c.category for c in ds.cases}
     assert SPEC_IDS <= set(ids)
@@ -65,8 +65,19 @@ def test_expected_values_are_references_not_literals():
             assert st == "UNKNOWN", c.id
         if c.expect.moves:
             for m in [c.expect.moves.first, *c.expect.moves.required]:
-                if m is not None:
-                    assert "from" in m, f"{c.id}: a required move must come from the optimizer"
+                if m is not None and "from" not in m:
+                    # an explicit move: each literal side is a player the member named
+                    # (a word of his name is in the prompt); other sides are references
+                    for side in ("drop", "add"):
+                        v = m.get(side)
+                        if isinstance(v, dict):
+                            assert "from" in v, f"{c.id}: moves.{side} must be a reference"
+                        elif v is not None:
+                            words = c.prompt.lower().split()
+                            assert any(w in words for w in v.lower().split()), (
+                                f"{c.id}: a literal move side ({v!r}) must be named in the "
+                                "prompt; computed moves come from the optimizer")
+                    assert set(m) <= {"drop", "add"}, c.id
 
 
 def test_unknown_field_is_rejected(tmp_path):
@@ -102,7 +113,7 @@ def test_duplicate_ids_too_few_cases_and_missing_categories(tmp_path):
     raw = _raw()
     raw["cases"] = raw["cases"][:5]
     p.write_text(json.dumps(raw))
-    with pytest.raises(EvalDatasetError, match="at least 30"):
+    with pytest.raises(EvalDatasetError, match="at least 84"):
         load_dataset(p, coverage=True)
     assert len(load_dataset(p).cases) == 5  # a custom subset needs no coverage
     raw = _raw()
@@ -136,6 +147,7 @@ def test_sources_are_all_implemented():
 
     from fanvise_eval import expectations
 
-    body = inspect.getsource(expectations.Oracle._compute)
+    body = (inspect.getsource(expectations.Oracle._compute)
+            + inspect.getsource(expectations.Oracle._compute_more))
     missing = [s for s in SOURCES if f'"{s}"' not in body]
     assert not missing

@@ -122,3 +122,47 @@ async def test_earlier_moves_are_applied_to_the_oracles_league():
         await o.close()
     with pytest.raises(OracleError, match="Nobody"):
         await Oracle("points", demo_moves=[{"drop": "Nobody Here", "add": "Mo Bamba"}]).load()
+
+
+async def test_free_agents_ranked_filters_and_order(oracle):
+    await oracle.load()
+    fa = set(oracle.group_names("free_agents"))
+    top = await oracle.value({"from": "free_agents_ranked", "top": 5})
+    assert len(top) == 5 and set(top) <= fa
+    assert await oracle.value({"from": "free_agents_ranked", "rank": 1}) == top[0]
+    for name in top:  # healthy only by default
+        assert oracle.player(name).injury_status not in ("OUT", "DAY_TO_DAY", "QUESTIONABLE")
+    centers = await oracle.value({"from": "free_agents_ranked", "top": 3, "position": "C"})
+    assert all(4 in oracle.player(n).eligible_slots for n in centers)
+    with pytest.raises(OracleError):
+        await oracle.value({"from": "free_agents_ranked", "categories": ["XYZ"]})
+
+
+async def test_schedule_matchup_and_injury_sources(oracle):
+    demo = DemoLeague("points")
+    await oracle.load()
+    assert await oracle.value({"from": "matchup_days_left"}) == 5  # Wed..Sun (docs)
+    assert await oracle.value({"from": "day_date", "day": "tmrw"}) == "2023-01-26"
+    assert await oracle.value({"from": "my_injured"}) == [
+        "Jordan Poole", "Jarrett Allen", "Gordon Hayward"]
+    assert await oracle.value({"from": "my_injured", "position": "G"}) == ["Jordan Poole"]
+    assert await oracle.value({"from": "pro_team", "player": "Jalen Brunson"}) == "NYK"
+    # the recorded schedule: a game today exactly when the player has a box score slot today
+    g = await oracle.value({"from": "pro_game", "player": "Jalen Brunson", "day": "tomorrow"})
+    assert g is not None and g["date"] == "2023-01-26"
+    assert await oracle.value({"from": "pro_game", "player": "Jalen Brunson",
+                               "day": "today"}) is None
+    pid = _pid(demo, "Jalen Brunson")
+    games = demo.base["players"][str(pid)]["by_sp"]
+    past = sorted((sp for sp in games if sp < demo.today_sp), reverse=True)[:5]
+    want = round(sum(games[sp][1]["0"] for sp in past) / 5, 1)
+    assert await oracle.value({"from": "game_log_average", "player": "Jalen Brunson",
+                               "n": 5}) == want
+    assert await oracle.value({"from": "matchup_category_record"}) is None  # points league
+    cats = Oracle("categories")
+    try:
+        rec = await cats.value({"from": "matchup_category_record"})
+        w, lo = (int(x) for x in rec.split("-")[:2])
+        assert w + lo <= 9
+    finally:
+        await cats.close()

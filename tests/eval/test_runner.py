@@ -59,3 +59,18 @@ async def test_llm_call_counter_counts_model_calls():
     await model.bind_tools([]).ainvoke([HumanMessage(content="help")])
     await model.ainvoke([HumanMessage(content="hello")])
     assert counter.calls == 2
+
+
+def test_cases_with_earlier_moves_or_outages_get_their_own_runtime(tmp_path):
+    from fanvise_eval.dataset import Case
+    from fanvise_eval.runner import SuiteContext
+
+    ctx = SuiteContext("offline", tmp_path)
+    plain = Case(id="a", category="x", risk="low", prompt="hi", expect={})
+    moved = Case(id="b", category="x", risk="low", prompt="hi", expect={},
+                 demo_moves=[{"drop": "T.J. McConnell", "add": "Alex Caruso"}])
+    down = Case(id="c", category="x", risk="low", prompt="hi", expect={},
+                espn_outage=["*"])
+    assert not ctx._own_env(plain)
+    assert ctx._own_env(moved) and ctx._own_env(down)
+    assert SuiteContext("offline", tmp_path, isolate="case")._own_env(plain)

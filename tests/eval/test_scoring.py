@@ -248,3 +248,52 @@ def test_a_move_fact_needs_both_names():
     move = {"drop": "Gordon Hayward", "add": "Tyus Jones", "drop_id": 4249, "add_id": 1}
     assert fact_present("Drop Gordon Hayward for Tyus Jones.", move)[0]
     assert not fact_present("Add Tyus Jones.", move)[0]
+
+
+def test_forbidden_words_are_whole_words():
+    exp = base(forbidden_words=["DTD", "questionable"])
+    ok = score_case(exp, Observation(answers=[answer("(Offline mode) I can't find him.")]))
+    assert passed(ok)
+    bad = score_case(exp, Observation(answers=[answer("(Offline mode) He is DTD.")]))
+    assert [c.name for c in bad if not c.passed] == ["forbidden_word:DTD"]
+    # a word inside another word is not a hit
+    assert passed(score_case(base(forbidden_words=["out"]),
+                             Observation(answers=[answer("(Offline mode) a shoutout")])))
+
+
+def test_no_player_report_fails_on_any_status_or_verdict():
+    exp = base(no_player_report=True)
+    clean = Observation(answers=[answer("(Offline mode) I can't find a player called X.")])
+    assert passed(score_case(exp, clean))
+    # a report without player facts (e.g. a free-agent list) is fine
+    lst = Observation(answers=[answer(report={"free_agents": []})])
+    assert passed(score_case(exp, lst))
+    for rep in ({"status": "UNKNOWN"}, {"recommendation": "HOLD"},
+                {"expectedReturnDate": "2023-02-04"}):
+        obs = Observation(answers=[answer(report={"playerName": "X", **rep})])
+        failed = [c.name for c in score_case(exp, obs) if not c.passed]
+        assert failed == ["no_player_report"], rep
+
+
+def test_offers_count_and_labels():
+    exp = base(offers={"min": 1, "max": 3, "any_text": ["moves"]})
+    good = Observation(answers=[answer(offers=["Look for moves"])])
+    assert passed(score_case(exp, good))
+    none = Observation(answers=[answer(offers=[])])
+    chk = next(c for c in score_case(exp, none) if c.name == "offers")
+    assert not chk.passed and "fewer than 1" in chk.detail
+    many = Observation(answers=[answer(offers=["a", "b", "c", "d moves"])])
+    assert not next(c for c in score_case(exp, many) if c.name == "offers").passed
+    wrong = Observation(answers=[answer(offers=["Standings"])])
+    chk = next(c for c in score_case(exp, wrong) if c.name == "offers")
+    assert not chk.passed and "no offer mentions" in chk.detail
+    # only the last answer (the scored turn's reply) counts
+    two = Observation(answers=[answer(offers=["Look for moves"]), answer(offers=[])])
+    assert not next(c for c in score_case(exp, two) if c.name == "offers").passed
+
+
+def test_no_card_is_event_answer():
+    card = {"kind": "approval", "moves": [{"drop": HAYWARD, "add": TYUS}], "title": "t"}
+    obs = Observation(answers=[answer()], approvals=[card])
+    failed = [c.name for c in score_case(base(event="answer"), obs) if not c.passed]
+    assert "event" in failed
