@@ -58,6 +58,8 @@ class FakeGemini:
 @pytest.fixture
 def gemini(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeGemini]:
     fake = FakeGemini([
+        # 1: the structured understanding call (issue 11: the model reads the intent)
+        [{"text": json.dumps({"intent": "general_advice", "confidence": 0.9})}],
         [{"functionCall": {"name": "get_matchup_details", "args": {}}}],
         [{"text": "You lead Full Court Press 463 to 388 with 5 days left."}],
     ])
@@ -78,7 +80,7 @@ def _dataset(tmp_path, expect: dict[str, Any]):
 def test_gemini_mode_runs_and_scores_the_real_client(tmp_path, gemini):
     ds = _dataset(tmp_path, {
         "intent": "general_advice", "event": "answer",
-        "tools_required": ["get_matchup_details"], "max_llm_calls": 2,
+        "tools_required": ["get_matchup_details"], "max_llm_calls": 3,
         "facts": [{"from": "opponent_name"},
                   {"from": "matchup_points", "field": "mine", "tolerance": 0.5}],
         "roster": "unchanged"})
@@ -90,9 +92,9 @@ def test_gemini_mode_runs_and_scores_the_real_client(tmp_path, gemini):
     data = json.loads((tmp_path / "r.json").read_text())
     case = data["cases"][0]
     assert data["model"] == "gemini" and data["threshold"] == 0.8
-    assert case["llm_calls"] == 2 and case["tool_calls"] == ["get_matchup_details"]
+    assert case["llm_calls"] == 3 and case["tool_calls"] == ["get_matchup_details"]
     assert not any(c["name"] == "offline_notice" for c in case["checks"])
-    assert len(gemini.paths) == 2 and gemini.paths[0].endswith(":generateContent")
+    assert len(gemini.paths) == 3 and gemini.paths[0].endswith(":generateContent")
     assert API_KEY not in out and API_KEY not in (tmp_path / "r.json").read_text()
 
 
