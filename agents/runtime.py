@@ -30,7 +30,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, HumanMessage
 from langgraph.types import Command
 
-from agents.shared.deps import AgentDeps
+from agents.shared.deps import AgentDeps, with_stale_note
 from agents.shared.llm import OfflineChatModel, is_offline, make_model, with_offline_note
 from agents.shared.tool_registry import player_pool
 from agents.shared.types import Answer, ApprovalRequest, Event, Notice, Progress
@@ -293,7 +293,7 @@ class FanViseRuntime:
                     yield Notice("ESPN is not reachable right now, so I can't read your "
                                  "league. Please try again in a few minutes.", level="error")
                     return
-                yield Answer(text=str(values.get("answer") or ""),
+                yield Answer(text=with_stale_note(str(values.get("answer") or ""), deps),
                              intent=str(values.get("intent") or ""),
                              report=values.get("report"),
                              offline=self.offline or bool(values.get("model_fallback")),
@@ -323,7 +323,7 @@ class FanViseRuntime:
         crash_point("run:recorded")
         async with self._run_locks[run_tid]:
             async for ev in self._drive_run(graph, inp, run_tid, conversation_id, intent):
-                yield ev
+                yield with_stale_note(ev, deps)  # answers on stale ESPN data say how old
 
     async def _drive_run(self, graph: Any, inp: Any, run_tid: str, conversation_id: str,
                          intent: str) -> AsyncIterator[Event]:
@@ -478,7 +478,7 @@ class FanViseRuntime:
             async for ev in self._drive_run(
                     graph, Command(resume={interrupt_id: {"decisions": decisions}}),
                     run_thread_id, run.conversation_id, run.intent):
-                yield ev
+                yield with_stale_note(ev, deps)
 
     # ------------------------------------------------------------------ queries / recovery
 

@@ -244,7 +244,7 @@ def build_player_report(*, asked: str, status: dict[str, Any] | None,
         parts.append(f"{len(ignored)} news item(s) ignored: they contain instruction-like text.")
     if stale_card:
         parts.append("Data note: ESPN was unavailable, the status comes from an older cached copy "
-                     f"({fresh.get('note') or 'stale'}).")
+                     f"{fresh.get('user_note') or '(' + (fresh.get('note') or 'stale') + ')'}")
     if old_news:
         parts.append(f"Data note: the newest news is from {newest_any}, more than "
                      f"{STALE_NEWS_DAYS} days old.")
@@ -257,7 +257,9 @@ def build_player_report(*, asked: str, status: dict[str, Any] | None,
     sources += [s.cite() for s in signals]
     return {"playerName": name, "status": espn_status, "injuryType": itype,
             "expectedReturnDate": ret, "recommendation": rec, "confidence": confidence,
-            "summary": " ".join(parts), "sources": sources, "fetchedAt": fetched_at}
+            "summary": " ".join(parts), "sources": sources,
+            # stale data: when ESPN sent it, not when this report was written
+            "fetchedAt": (fresh.get("data_time") or fetched_at) if stale_card else fetched_at}
 
 
 def report_answer(report: dict[str, Any]) -> str:

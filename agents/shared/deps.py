@@ -7,15 +7,24 @@
 `today` is a zero-argument callable returning the league's "today" (a `date`), so a
 long-lived process never freezes the date; use `deps.today_date()` to read it. For the demo
 league pass `lambda: client.demo.today` (see `AgentDeps.for_client`).
+
+Staleness: when ESPN fails and the client serves an expired cached copy, the turn's deps
+remember the oldest such data (`deps.stale_age_seconds`, set by `load_context` and the
+tools through `note_fetch`). Every answer built on it must say so: `stale_note(deps)` ->
+"(ESPN is not answering; this uses data from 12 minutes ago.)" or None, and
+`with_stale_note(text_or_event, deps)` appends it to a text, an `Answer` or an
+`ApprovalRequest` summary (once).
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from fantasy.schedule import today_eastern
 
@@ -38,6 +47,8 @@ class LeagueContext:
     free_agents: list[Player] | None = None
     loaded_at: float = 0.0
     optimizer: Any = None  # OptimizerService, built lazily by `optimizer_for`
+    #: The client's FetchInfo of the league read (age / stored_at of the rosters).
+    league_fetch: Any = None
 
 
 @dataclass
@@ -52,6 +63,9 @@ class AgentDeps:
     my_team_id: int | None = None
     _ctx: LeagueContext | None = field(default=None, init=False, repr=False, compare=False)
     _lock: asyncio.Lock | None = field(default=None, init=False, repr=False, compare=False)
+    #: Wall-clock time of the oldest stale (expired, served because ESPN failed) data this
+    #: turn used; None while everything was fresh. See `stale_age_seconds`.
+    stale_since: float | None = field(default=None, init=False, compare=False)
 
     @classmethod
     def for_client(cls, espn: EspnClient, model: BaseChatModel, *, news: NewsStore | None = None,
@@ -81,6 +95,74 @@ class AgentDeps:
         """Forget the cached league context (call after a roster change)."""
         self._ctx = None
 
+    @property
+    def stale_age_seconds(self) -> float | None:
+        """Age now of the oldest stale data this turn used (None = all fresh)."""
+        if self.stale_since is None:
+            return None
+        return max(0.0, time.time() - self.stale_since)
+
+    def note_stale(self, age_seconds: float) -> None:
+        """Record that data `age_seconds` old was served because ESPN failed."""
+        since = time.time() - max(0.0, float(age_seconds))
+        if self.stale_since is None or since < self.stale_since:
+            self.stale_since = since
+
+    def note_fetch(self, info: Any) -> None:
+        """Record a client `FetchInfo` (read right after the call that set it)."""
+        if info is not None and getattr(info, "stale", False):
+            self.note_stale(info.age_seconds)
+
+
+def format_age(seconds: float) -> str:
+    """A data age for people: "a few seconds ago", "11 minutes ago", "3 hours ago"."""
+    s = max(0.0, float(seconds))
+    if s < 10:
+        return "a few seconds ago"
+    for unit, size, below in (("second", 1, 60), ("minute", 60, 3600),
+                              ("hour", 3600, 48 * 3600), ("day", 86400, None)):
+        if below is None or s < below:
+            n = max(1, int(s / size + 0.5))
+            return f"{n} {unit}{'' if n == 1 else 's'} ago"
+    raise AssertionError("unreachable")
+
+
+def stale_line(age_seconds: float) -> str:
+    """The sentence every answer on stale data carries."""
+    return f"(ESPN is not answering; this uses data from {format_age(age_seconds)}.)"
+
+
+def stale_note(deps: AgentDeps) -> str | None:
+    """The staleness line for this turn's answers, or None when its data was fresh."""
+    age = deps.stale_age_seconds
+    return None if age is None else stale_line(age)
+
+
+_T = TypeVar("_T")
+
+
+def with_stale_note(item: _T, deps: AgentDeps) -> _T:
+    """Append `stale_note(deps)` (once) to a text, an `Answer`'s text or an
+    `ApprovalRequest`'s summary; anything else, or fresh data, is returned unchanged."""
+    note = stale_note(deps)
+    if note is None:
+        return item
+
+    def add(text: str) -> str:
+        if "ESPN is not answering; this uses data from" in text:
+            return text
+        return f"{text}\n\n{note}" if text else note
+
+    if isinstance(item, str):
+        return add(item)  # type: ignore[return-value]
+    if dataclasses.is_dataclass(item) and not isinstance(item, type):
+        names = {f.name for f in dataclasses.fields(item)}
+        if "summary" in names and "moves" in names:  # ApprovalRequest
+            return dataclasses.replace(item, summary=add(item.summary))  # type: ignore[attr-defined]
+        if "text" in names and "intent" in names:  # Answer
+            return dataclasses.replace(item, text=add(item.text))  # type: ignore[attr-defined]
+    return item
+
 
 async def load_context(deps: AgentDeps, *, refresh: bool = False,
                        with_free_agents: bool = False, fa_size: int = 100) -> LeagueContext:
@@ -88,8 +170,6 @@ async def load_context(deps: AgentDeps, *, refresh: bool = False,
 
     Raises the client's `EspnError` subclasses when ESPN fails and nothing is cached.
     """
-    import time
-
     if deps._lock is None:
         deps._lock = asyncio.Lock()
     async with deps._lock:
@@ -98,7 +178,10 @@ async def load_context(deps: AgentDeps, *, refresh: bool = False,
             # schedule first: the client's last_fetch_info (what tools report as
             # freshness) must describe the league (rosters), the data that goes stale
             schedule = await deps.espn.get_pro_schedule()
+            deps.note_fetch(deps.espn.last_fetch_info)  # set by the call just made
             league = await deps.espn.get_league()
+            league_fetch = deps.espn.last_fetch_info
+            deps.note_fetch(league_fetch)
             my_team = None
             opponent = None
             if deps.my_team_id is not None:
@@ -109,10 +192,12 @@ async def load_context(deps: AgentDeps, *, refresh: bool = False,
                 if my_team is not None:
                     opponent = league.opponent_of(my_team.id)
             ctx = LeagueContext(league=league, schedule=schedule, my_team=my_team,
-                                opponent=opponent, loaded_at=time.monotonic())
+                                opponent=opponent, loaded_at=time.monotonic(),
+                                league_fetch=league_fetch)
             deps._ctx = ctx
         if with_free_agents and ctx.free_agents is None:
             ctx.free_agents = await deps.espn.get_free_agents(size=fa_size)
+            deps.note_fetch(deps.espn.last_fetch_info)
         return ctx
 
 
@@ -135,4 +220,5 @@ def describe_deps(deps: AgentDeps) -> dict[str, Any]:
             "untouchables": list(deps.untouchables), "news": deps.news is not None}
 
 
-__all__ = ["AgentDeps", "LeagueContext", "describe_deps", "load_context", "optimizer_for"]
+__all__ = ["AgentDeps", "LeagueContext", "describe_deps", "format_age", "load_context",
+           "optimizer_for", "stale_line", "stale_note", "with_stale_note"]

@@ -19,15 +19,16 @@ from __future__ import annotations
 import functools
 import json
 import logging
+import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from langchain_core.tools import BaseTool, StructuredTool
 from pydantic import BaseModel, Field, ValidationError
 
-from agents.shared.deps import AgentDeps, load_context, optimizer_for
+from agents.shared.deps import AgentDeps, load_context, optimizer_for, stale_line
 from fantasy.constants import (
     NINE_CAT_STATS,
     OUT_STATUSES,
@@ -189,15 +190,43 @@ def _team_payload(team: Team, league: League, schedule: ProSchedule, dates: list
     }
 
 
+def _iso(epoch: float) -> str:
+    return datetime.fromtimestamp(epoch, UTC).isoformat(timespec="seconds")
+
+
 def _freshness(deps: AgentDeps) -> dict[str, Any]:
+    """How fresh the client's last answer was; a stale one is also noted on the turn's deps
+    (`stale_note`) and carries `user_note` (its age for people) and `data_time` (ISO, when
+    ESPN sent it). Read it right after the ESPN call it describes."""
     info = deps.espn.last_fetch_info
     if info is None:
         return {"source": "network", "stale": False}
     out: dict[str, Any] = {"source": info.source, "stale": info.stale,
                            "age_seconds": round(info.age_seconds, 1)}
     if info.stale:
+        deps.note_fetch(info)
         out["note"] = f"ESPN failed ({info.error}); showing a cached copy {info.age_seconds:.0f}s old"
+        out["user_note"] = stale_line(info.age_seconds)
+        stored = info.stored_at if info.stored_at is not None else time.time() - info.age_seconds
+        out["data_time"] = _iso(stored)
     return out
+
+
+def _league_freshness(deps: AgentDeps, ctx: Any, error: str, *, espn_failed: bool = True
+                      ) -> dict[str, Any]:
+    """Freshness of the turn's league data, used when a live call failed and the answer
+    falls back to it: stale by definition, with that data's age."""
+    info = getattr(ctx, "league_fetch", None)
+    elapsed = max(0.0, time.monotonic() - ctx.loaded_at) if ctx.loaded_at else 0.0
+    age = (info.age_seconds if info is not None else 0.0) + elapsed
+    stored = info.stored_at if info is not None and info.stored_at is not None else None
+    if espn_failed:  # the turn's answer then says ESPN is not answering
+        deps.note_stale(age)
+    return {"source": "cache", "stale": True, "age_seconds": round(age, 1),
+            "note": f"live ESPN card unavailable ({error}); status from the cached league "
+                    f"data, {age:.0f}s old",
+            "user_note": stale_line(age),
+            "data_time": _iso(stored if stored is not None else time.time() - age)}
 
 
 def _parse_day(text: str | None, today: date, dates: Sequence[date]) -> date:
@@ -323,9 +352,8 @@ class FanviseTools:
             src = card
         except (EspnError, LookupError) as exc:
             src = p
-            fresh = {"source": "cache", "stale": True,
-                     "note": f"live ESPN card unavailable ({exc}); status from the cached "
-                             "league data"}
+            fresh = _league_freshness(self.deps, ctx, str(exc),
+                                      espn_failed=isinstance(exc, EspnError))
         team = ctx.league.team_of_player(p.id)
         dates = _window(self.deps, ctx.league)
         games = ctx.schedule.count_games(p.pro_team_id, dates) if p.pro_team_id else 0

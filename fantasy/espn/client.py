@@ -89,6 +89,8 @@ class FetchInfo:
     age_seconds: float = 0.0
     error: str | None = None
     kinds: tuple[str, ...] = field(default_factory=tuple)
+    #: When the data was fetched from ESPN (epoch seconds, the cache's clock); None = now.
+    stored_at: float | None = None
 
     @property
     def stale(self) -> bool:
@@ -325,7 +327,8 @@ class EspnClient:
         key = self._key(kind, path, params, fantasy_filter)
         entry = await self.cache.get_entry(key)
         if entry is not None and entry.fresh:
-            self._record(kind, FetchInfo("cache", entry.age_seconds))
+            self._record(kind, FetchInfo("cache", entry.age_seconds,
+                                         stored_at=getattr(entry, "stored_at", None)))
             return entry.value
         try:
             data = await self._request(path, params, fantasy_filter, view)
@@ -334,7 +337,8 @@ class EspnClient:
                 raise
             log.warning("ESPN %s failed (%s); serving cached copy %.0fs old", view, exc,
                         entry.age_seconds)
-            self._record(kind, FetchInfo("stale", entry.age_seconds, str(exc)))
+            self._record(kind, FetchInfo("stale", entry.age_seconds, str(exc),
+                                         stored_at=getattr(entry, "stored_at", None)))
             return entry.value
         await self.cache.set(key, data, ttl)
         self._record(kind, FetchInfo("network"))
@@ -355,7 +359,7 @@ class EspnClient:
             return
         worst = max((i for _, i in infos), key=lambda i: (_RANK[i.source], i.age_seconds))
         self.last_fetch_info = FetchInfo(worst.source, worst.age_seconds, worst.error,
-                                         tuple(k for k, _ in infos))
+                                         tuple(k for k, _ in infos), worst.stored_at)
 
     async def invalidate_cache(self) -> int:
         """Drop every cached response of this client's namespace."""
