@@ -522,12 +522,15 @@ class FanViseRuntime:
             inp: Any = None
             if snap.interrupts:
                 decided = run.decisions()
-                if run.status != "resuming" or not decided or not any(
-                        i.id == run.decided_interrupt for i in snap.interrupts):
+                # the decided interrupt, or the same question asked again (a crash before
+                # the resumed node's checkpoint re-runs it: same moves, a new interrupt id)
+                same = next((i for i in snap.interrupts if i.id == run.decided_interrupt
+                             or (decided and _move_ids(i.value) == set(decided))), None)
+                if run.status != "resuming" or not decided or same is None:
                     await self.store.set_run_status(tid, "pending")
                     continue
                 log.info("run %s: finishing the decision recorded before a crash", tid)
-                inp = Command(resume={run.decided_interrupt: {"decisions": decided}})
+                inp = Command(resume={same.id: {"decisions": decided}})
             elif not snap.next:
                 values = snap.values or {}
                 if values.get("answer"):
@@ -537,6 +540,15 @@ class FanViseRuntime:
                     done.append(RecoveredRun(run.conversation_id, events, run))
                     continue
                 inp = run.run_input()
+                if run.status == "resuming":
+                    # a decision was being applied and no checkpoint can go on: never start
+                    # the run over (it would plan and ask again); say so instead
+                    await self.store.set_run_status(tid, "failed")
+                    done.append(RecoveredRun(run.conversation_id, [Notice(
+                        "A restart interrupted applying this decision and it can no longer "
+                        "be finished here; check your roster before asking again.",
+                        level="warning")], run))
+                    continue
                 if inp is None:
                     await self.store.set_run_status(tid, "failed")
                     done.append(RecoveredRun(run.conversation_id, [Notice(
@@ -546,10 +558,23 @@ class FanViseRuntime:
                 log.info("run %s: starting again from its recorded input", tid)
                 await self.store.saver.adelete_thread(tid)
             events: list[Event] = []
+            decided = run.decisions() if run.status == "resuming" else {}
             async with self._run_locks[tid]:
-                async for ev in self._drive_run(graph, inp, tid, run.conversation_id,
-                                                run.intent):
-                    events.append(ev)
+                for _ in range(2):
+                    events = [ev async for ev in self._drive_run(
+                        graph, inp, tid, run.conversation_id, run.intent)]
+                    last = events[-1] if events else None
+                    # the crash lost the resume: the same question came back; answer it with
+                    # the decision recorded before the crash (never ask it twice)
+                    if not (decided and isinstance(last, ApprovalRequest)
+                            and {str(m.get("move_id")) for m in last.moves} == set(decided)):
+                        break
+                    log.info("run %s: answering a repeated approval with the recorded "
+                             "decision", tid)
+                    await self.store.record_decision(tid, run.decided_by, decided,
+                                                     interrupt_id=last.interrupt_id,
+                                                     status="resuming")
+                    inp = Command(resume={last.interrupt_id: {"decisions": decided}})
             done.append(RecoveredRun(run.conversation_id, events, run))
         return done
 
@@ -620,6 +645,11 @@ def _approval_note(req: ApprovalRequest) -> str:
     moves = "; ".join(f"drop {(m.get('drop') or {}).get('name')}, add "
                       f"{(m.get('add') or {}).get('name')}" for m in req.moves[:5])
     return f"[Waiting for approval] {req.title}: {moves}" if moves else f"[Waiting] {req.title}"
+
+
+def _move_ids(payload: Any) -> set[str]:
+    moves = payload.get("moves") if isinstance(payload, dict) else None
+    return {str(m.get("move_id")) for m in (moves or []) if isinstance(m, dict)}
 
 
 def resolve_decisions(payload: Any, decision: str | dict[str, str]) -> dict[str, str]:

@@ -323,9 +323,9 @@ class AppDB:
                                   (self._clock(), card_id))
 
     async def unshown_cards(self) -> list[CardRow]:
-        """Pending cards stored but maybe never drawn (a crash between storing and drawing)."""
+        """Cards stored (or decided) but maybe never drawn so (a crash in between)."""
         rows = await self.db.fetchall(
-            "SELECT * FROM cards WHERE status='pending' AND (shown=0 OR message_id IS NULL)"
+            "SELECT * FROM cards WHERE shown=0 OR (status='pending' AND message_id IS NULL)"
             " ORDER BY created_at")
         return [_card(r) for r in rows]
 
@@ -432,7 +432,8 @@ class AppDB:
         """Mark the card decided (`approved` | `declined` | `partial` | `expired` | `failed`)."""
         now = self._clock()
         await self.db.execute(
-            "UPDATE cards SET status=?, result=?, decided_at=?, updated_at=? WHERE card_id=?",
+            "UPDATE cards SET status=?, result=?, decided_at=?, updated_at=?, shown=0"
+            " WHERE card_id=?",
             (status, json.dumps(result) if result is not None else None, now, now, card_id))
 
     async def release_card(self, card_id: str) -> None:

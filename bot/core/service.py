@@ -913,6 +913,7 @@ class ChatCore:
             await self._audit_moves(card, user, result, {})
             fresh = await self.db.get_card(card.card_id) or card
             await self._edit_card(surface, thread, card_mid, fresh)
+            await self.db.mark_card_shown(card.card_id)
             await editor.aclose(("⚠️ " if notice.level != "info" else "ℹ️ ") + notice.text)
             return
         report = answer.report if answer else None
@@ -927,6 +928,7 @@ class ChatCore:
         await self._audit_moves(card, user, "", applied)
         fresh = await self.db.get_card(card.card_id) or card
         await self._edit_card(surface, thread, card_mid, fresh)
+        await self.db.mark_card_shown(card.card_id)
         await self._deliver(surface, thread, user, card.team_id, editor, final)
 
     async def recover(self, surfaces: dict[str, ChatSurface]) -> int:
@@ -1059,7 +1061,9 @@ class ChatCore:
                 await self.db.set_turn(turn.turn_id, status="done")
         for card in await self.db.unshown_cards():
             surface = surfaces.get(card.platform)
-            if surface is None or (card.run_thread_id, card.interrupt_id) not in waiting:
+            if surface is None or (card.status == "pending" and (
+                    card.run_thread_id, card.interrupt_id) not in waiting) \
+                    or card.status == "deciding":
                 continue
             msg = self._card_message(card)
             try:

@@ -1,0 +1,115 @@
+"""A whole bot process (FanViseApp: real ChatCore, runtime, matchup optimizer graph, SQLite,
+demo league) for the crash tests, with a chat surface that prints every post / edit /
+private reply as a JSON line (flushed), so the parent can rebuild the chat after SIGKILLs.
+
+    ops: link:USER:TEAM | optimize:USER | ask:USER:TEXT | click:USER:ACTION | recover
+         | roster:TEAM
+
+`$FANVISE_CRASH_AT` (storage.crashpoint) makes the process SIGKILL itself at a named point.
+Users are Discord users of guild G1 (ids as given); the conversation thread is T1, or a
+new thread per `optimize`/`ask` posted as a root message in channel C1. Message ids are
+`<pid>-<n>`, unique across processes. `click` uses the newest card of the app DB.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sys
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+from bot.core.app import FanViseApp
+from bot.core.models import OutgoingMessage, ThreadRef, UserRef
+from bot.settings import Settings
+
+CHANNEL = ThreadRef("discord", "G1", "C1", "")
+NAMES = {"100": "Alice", "200": "Bob", "666": "Eve"}
+
+
+def emit(obj: dict[str, Any]) -> None:
+    sys.stdout.write(json.dumps(obj, default=str) + "\n")
+    sys.stdout.flush()
+
+
+class PrintingSurface:
+    """A ChatSurface that prints what it does; every message is in channel C1 threads."""
+
+    max_text = 2000
+
+    def __init__(self) -> None:
+        self.n = 0
+
+    async def post(self, thread: ThreadRef, msg: OutgoingMessage) -> str:
+        self.n += 1
+        mid = f"{os.getpid()}-{self.n}"
+        emit({"kind": "post", "mid": mid, "thread": thread.thread_id, "msg": asdict(msg)})
+        return mid
+
+    async def edit(self, thread: ThreadRef, message_id: str, msg: OutgoingMessage) -> None:
+        emit({"kind": "edit", "mid": message_id, "thread": thread.thread_id, "msg": asdict(msg)})
+
+    async def ephemeral(self, thread: ThreadRef, user: UserRef, text: str) -> None:
+        emit({"kind": "ephemeral", "user": user.user_id, "text": text})
+
+    async def delete_message(self, thread: ThreadRef, message_id: str) -> bool:
+        emit({"kind": "delete", "mid": message_id})
+        return True
+
+
+def user(uid: str) -> UserRef:
+    return UserRef("discord", uid, NAMES.get(uid, uid))
+
+
+async def open_app(data_dir: Path) -> FanViseApp:
+    settings = Settings(data_dir=data_dir, secret_key="test passphrase", llm_per_minute=1e6,
+                        llm_burst=1e6, slack_updates_per_minute=1e6)
+    return await FanViseApp.open(settings, edit_interval=0.0)
+
+
+async def run_op(app: FanViseApp, surface: PrintingSurface, op: str) -> None:
+    name, _, rest = op.partition(":")
+    core = app.core
+    if name == "link":
+        uid, team = rest.split(":")
+        await core.handle_command(surface, CHANNEL, user(uid), "link", {"text": f"team={team}"})
+    elif name == "optimize":
+        await core.handle_command(surface, CHANNEL, user(rest), "optimize", {})
+    elif name == "ask":
+        uid, _, text = rest.partition(":")
+        await core.handle_message(surface, CHANNEL, user(uid), text, message_id="user-msg")
+    elif name == "click":
+        uid, action = rest.split(":")
+        row = await app.app_db.fetchone("SELECT card_id, message_id, thread_id FROM cards "
+                                        "ORDER BY created_at DESC LIMIT 1")
+        thread = CHANNEL.in_thread(row["thread_id"])
+        await core.handle_click(surface, thread, user(uid), f"fv:{action}:{row['card_id']}",
+                                row["message_id"] or "")
+    elif name == "recover":
+        await core.recover({"discord": surface})
+    elif name == "roster":
+        emit({"kind": "roster", "team": int(rest),
+              "players": sorted(app.espn.demo.roster_now(int(rest)))})
+    else:
+        emit({"kind": "error", "text": f"unknown op {op}"})
+    emit({"kind": "op-done", "op": op})
+
+
+async def main(argv: list[str]) -> int:
+    data_dir, ops = Path(argv[0]), argv[1:]
+    app = await open_app(data_dir)
+    try:
+        surface = PrintingSurface()
+        emit({"kind": "ready", "pid": os.getpid()})
+        for op in ops:
+            await run_op(app, surface, op)
+        emit({"kind": "end"})
+        return 0
+    finally:
+        await app.close()
+
+
+if __name__ == "__main__":
+    sys.exit(asyncio.run(main(sys.argv[1:])))
