@@ -174,6 +174,9 @@ class EspnClient:
         self.cache_namespace = cache_namespace or f"espn:{host}:{self.league_id}:{self.season}"
         self.max_retries = max(0, int(max_retries))
         self.backoff = float(backoff)
+        #: Seconds one request may take; callers that must not wait on ESPN for long (start-up)
+        #: bound their whole read with it (retries included).
+        self.timeout = float(timeout)
         self._sleep = sleep
         self._today = today
         self.last_fetch_info: FetchInfo | None = None
