@@ -42,7 +42,8 @@ class ScriptedCore:
         await surface.post(thread, OutgoingMessage("", [self.card(self.card_id)]))
 
     async def handle_message(self, surface: Any, thread: ThreadRef, user: UserRef,
-                             text: str) -> None:
+                             text: str, *, message_id: str | None = None) -> None:
+        """Same signature as ChatCore.handle_message (the adapters pass the message's id)."""
         self.calls.append(("message", thread, user, text))
         await surface.post(thread, OutgoingMessage(f"You said: {text}"))
 
