@@ -136,11 +136,12 @@ def match_player(query: str, players: Sequence[Player]) -> PlayerMatch:
 
 
 async def resolve_player(deps: AgentDeps, query: str) -> PlayerMatch:
-    """A name against the league's pool, through the league's cached resolver."""
+    """A name against the league's pool, through the league's cached resolver. An ESPN
+    failure loading the pool is raised (the tool reports ESPN's error, not NOT_FOUND)."""
     from agents.understanding.league_context import league_resolver  # noqa: PLC0415 - cycle
 
     q = (query or "").strip()
-    return _as_match(q, (await league_resolver(deps)).resolve(q))
+    return _as_match(q, (await league_resolver(deps, strict=True)).resolve(q))
 
 
 def _window(deps: AgentDeps, league: League) -> list[date]:

@@ -30,11 +30,17 @@ _RESOLVERS: OrderedDict[tuple[Any, ...], PlayerResolver] = OrderedDict()
 _MAX_RESOLVERS = 4
 
 
-async def league_resolver(deps: AgentDeps) -> PlayerResolver:
-    """The resolver over the league's player pool (cached per pool; empty if ESPN fails)."""
+async def league_resolver(deps: AgentDeps, *, strict: bool = False) -> PlayerResolver:
+    """The resolver over the league's player pool (cached per pool).
+
+    If ESPN fails, understanding resolves against no players (the answer then says ESPN is
+    down); with `strict` (a tool resolving a name) the EspnError is raised instead, so the
+    tool reports ESPN's error rather than a player that is not found."""
     try:
         pool = await player_pool(deps)
     except EspnError as exc:
+        if strict:
+            raise
         log.info("player pool unavailable (%s): resolving against no players",
                  type(exc).__name__)
         pool = []
