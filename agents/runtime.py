@@ -626,7 +626,19 @@ class FanViseRuntime:
 
 
 async def _league_names(deps: AgentDeps) -> list[str]:
-    """Names of ESPN's player list (fast), else of rosters + free agents; [] if ESPN fails."""
+    """Names of ESPN's player list (fast), else of rosters + free agents; [] if ESPN fails
+    or takes longer than one ESPN timeout in all (start-up must not wait on a slow ESPN;
+    the names are retried next turn). The demo client has no timeout and is not bounded."""
+    timeout = getattr(deps.espn, "timeout", None)
+    try:
+        return await asyncio.wait_for(_league_names_unbounded(deps), timeout=timeout)
+    except TimeoutError:
+        log.info("player names took longer than %.1fs (ESPN slow); will retry next turn",
+                 timeout)
+        return []
+
+
+async def _league_names_unbounded(deps: AgentDeps) -> list[str]:
     try:
         names = {p.name for p in await deps.espn.get_all_players()}
         if names:

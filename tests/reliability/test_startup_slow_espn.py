@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import time
 
-import pytest
-
 from fantasy.demo.league import DemoLeague
 from fantasy.espn import EspnClient
 from tests.reliability.fake_espn import FakeEspn
@@ -15,8 +13,6 @@ from tests.reliability.fake_espn import FakeEspn
 TIMEOUT = 0.5
 
 
-@pytest.mark.xfail(strict=True, reason="agents/runtime.py _league_names / ask's _load_names "
-                   "are not bounded yet (owner: runtime; see issue 12 report)")
 async def test_runtime_open_does_not_wait_on_a_slow_espn(tmp_path) -> None:
     from agents.runtime import FanViseRuntime
 
