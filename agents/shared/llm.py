@@ -16,6 +16,7 @@ optionally LANGSMITH_PROJECT) and every model, tool and graph run is traced.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import re
 import uuid
@@ -32,6 +33,8 @@ from pydantic import Field
 
 from agents.shared.tool_registry import TEAM_TOOLS, TOOL_NAMES
 from fantasy.player_resolver import PlayerResolver
+
+log = logging.getLogger(__name__)
 
 ENV_API_KEY = "GOOGLE_API_KEY"
 ENV_MODEL = "FANVISE_GEMINI_MODEL"
@@ -133,9 +136,22 @@ def _has(text: str, *patterns: str) -> bool:
     return any(re.search(p, text) for p in patterns)
 
 
+@lru_cache(maxsize=1)
+def _vocabulary() -> frozenset[str]:
+    """The embedder's English words, so that typo matching never reads an ordinary word
+    ("right") as a player ("Wright"); empty if the embedder is not installed."""
+    try:
+        from storage.minilm import vocabulary  # noqa: PLC0415 - optional, loaded once
+
+        return vocabulary()
+    except (ImportError, OSError, ValueError, KeyError) as exc:
+        log.info("embedder vocabulary unavailable (%s): typo guard off", exc)
+        return frozenset()
+
+
 @lru_cache(maxsize=8)
 def _resolver(names: tuple[str, ...]) -> PlayerResolver:
-    return PlayerResolver.from_names(names)
+    return PlayerResolver.from_names(names, vocabulary=_vocabulary())
 
 
 def find_player(text: str, player_names: Sequence[str]) -> str | None:
