@@ -9,6 +9,7 @@ extract entities; the intent comes from the router.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 
@@ -19,6 +20,8 @@ from fantasy.player_resolver import NameMatch
 
 #: Placeholder a player's name becomes before the router embeds a message.
 PLAYER_SLOT = "{player}"
+#: Placeholder a fantasy team's name becomes ("who's on {team}").
+TEAM_SLOT = "{team}"
 
 
 @dataclass
@@ -27,6 +30,7 @@ class Entities:
 
     players: list[PlayerRef] = field(default_factory=list)
     spans: list[tuple[int, int]] = field(default_factory=list)
+    team_spans: list[tuple[int, int]] = field(default_factory=list)
     categories: list[str] = field(default_factory=list)
     day: DayRef | None = None
     position: str | None = None
@@ -220,6 +224,7 @@ def extract_entities(text: str, ctx: UnderstandingContext) -> Entities:
         action=extract_action(low),
         list_ref=list_ref,
         team=extract_team(low, ctx.team_names),
+        team_spans=team_spans(text or "", ctx.team_names),
         pronoun=bool(lx.PRONOUNS.search(low)),
         injury_words=bool(lx.INJURY.search(low)),
     )
@@ -227,19 +232,38 @@ def extract_entities(text: str, ctx: UnderstandingContext) -> Entities:
     return ents
 
 
-def masked(text: str, spans: list[tuple[int, int]]) -> str:
-    """The message with each player name replaced by PLAYER_SLOT (what the router embeds)."""
+def team_spans(text: str, team_names: list[str]) -> list[tuple[int, int]]:
+    """Where fantasy team names occur in a message (case-insensitive)."""
+    low = (text or "").lower()
+    out: list[tuple[int, int]] = []
+    for name in sorted(team_names, key=len, reverse=True):
+        key = name.lower().strip()
+        if not key:
+            continue
+        for m in re.finditer(rf"(?<![\w']){re.escape(key)}(?![\w'])", low):
+            if not any(a < m.end() and m.start() < b for a, b in out):
+                out.append((m.start(), m.end()))
+    return out
+
+
+def masked(text: str, spans: list[tuple[int, int]],
+           teams: Sequence[tuple[int, int]] = ()) -> str:
+    """The message with each player name replaced by PLAYER_SLOT and each fantasy team name
+    by TEAM_SLOT (what the router embeds)."""
+    marks = [(a, b, PLAYER_SLOT) for a, b in spans]
+    marks += [(a, b, TEAM_SLOT) for a, b in teams
+              if not any(x < b and a < y for x, y in spans)]
     out, pos = [], 0
-    for a, b in sorted(spans):
+    for a, b, slot in sorted(marks):
         if a < pos:
             continue
         out.append(text[pos:a])
-        out.append(PLAYER_SLOT)
+        out.append(slot)
         pos = b
     out.append(text[pos:])
     return "".join(out)
 
 
-__all__ = ["Entities", "PLAYER_SLOT", "extract_action", "extract_categories", "extract_count",
+__all__ = ["Entities", "PLAYER_SLOT", "TEAM_SLOT", "extract_action", "extract_categories", "extract_count",
            "extract_day", "extract_entities", "extract_list_ref", "extract_move",
-           "extract_position", "extract_team", "fold", "masked", "player_ref"]
+           "extract_position", "extract_team", "fold", "masked", "player_ref", "team_spans"]

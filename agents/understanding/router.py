@@ -23,6 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
+from agents.understanding.lexicon import CATEGORIES
 from agents.understanding.request import Intent
 from storage.minilm import MiniLMEncoder, default_encoder
 
@@ -33,12 +34,20 @@ ENV_CACHE_DIR = "FANVISE_CACHE_DIR"
 #: Nearest bank utterances averaged per intent.
 K_NEAREST = 3
 #: Version of the embedding recipe: part of the cache key.
-RECIPE = "minilm-l6-v2/mean/l2/slot-v1"
+RECIPE = "minilm-l6-v2/mean/l2/slot-v2"
+
+
+#: Stat-category words ("dimes", "boards", "ft%"): one {stat} placeholder, so "am i losing in
+#: dimes" and "am i losing in blocks" read alike.
+_STAT_WORDS = re.compile("|".join(f"(?:{p})" for p in CATEGORIES.values()), re.IGNORECASE)
 
 
 def embed_text(text: str) -> str:
-    """The form of a message (or bank line) that gets embedded: one player placeholder."""
+    """The form of a message (or bank line) that gets embedded: one placeholder each for a
+    player, a fantasy team and a stat category."""
     t = re.sub(r"\{player\d*\}", "{player}", text.strip())
+    t = re.sub(r"\{team\d*\}", "{team}", t)
+    t = _STAT_WORDS.sub("{stat}", t)
     return re.sub(r"\s+", " ", t)
 
 

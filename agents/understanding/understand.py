@@ -58,7 +58,8 @@ def is_followup(text: str, ents: Entities, ctx: UnderstandingContext) -> bool:
 
 def _content_words(text: str, ents: Entities) -> list[str]:
     """Words left after removing openers, entities and stop words (what a follow-up adds)."""
-    low = fold(masked(text, ents.spans)).replace("{player}", " ")
+    low = fold(masked(text, ents.spans, ents.team_spans)).replace("{player}", " ")
+    low = low.replace("{team}", " ")
     low = lx.FOLLOWUP_OPENERS.sub(" ", low)
     for pattern in lx.CATEGORIES.values():
         low = re.sub(pattern, " ", low)
@@ -115,7 +116,8 @@ def understand(text: str, ctx: UnderstandingContext, *,
         players = [p for p in last.players if p.resolved]
     has_player = bool(players)
 
-    ranked = _adjusted(router.rank(masked(text, ents.spans)), ents, has_player=has_player)
+    ranked = _adjusted(router.rank(masked(text, ents.spans, ents.team_spans)), ents,
+                       has_player=has_player)
     best, best_score = ranked[0]
     second_score = ranked[1][1] if len(ranked) > 1 else 0.0
     alternatives = [i for i, _ in ranked[1:4]]
