@@ -248,7 +248,8 @@ def build_supervisor_graph(deps: AgentDeps, *, checkpointer: Any = None,
         request = _request(state)
         refs = unresolved_refs(request)
         names = [n for r in refs for n in r.candidates]
-        resolver = await league_resolver(deps)
+        # an ESPN outage is said as such (the runtime's notice), not as "can't find a player"
+        resolver = await league_resolver(deps, strict=True)
         return reply_update(unresolved_reply(request, refs, resolve_names(resolver, names)))
 
     async def which_player(state: SupervisorState) -> dict[str, Any]:
