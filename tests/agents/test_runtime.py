@@ -42,7 +42,7 @@ async def test_help_and_player_research_offline(rt: FanViseRuntime) -> None:
     evs = await collect(rt.ask("console:1", "hello", user_id="u1"))
     ans = evs[-1]
     assert isinstance(ans, Answer) and ans.intent == "help" and ans.offline
-    assert ans.text.count(OFFLINE_NOTE) == 1 and "Review my matchup" in ans.text
+    assert ans.text.count(OFFLINE_NOTE) == 1 and "review my matchup" in ans.text.lower()
     evs = await collect(rt.ask("console:1", "Is Jalen Brunson playing tonight?", user_id="u1"))
     assert any(isinstance(e, Progress) for e in evs)
     ans = evs[-1]
@@ -52,15 +52,18 @@ async def test_help_and_player_research_offline(rt: FanViseRuntime) -> None:
 
 
 async def test_unknown_player_is_not_invented(rt: FanViseRuntime) -> None:
+    """An invented name gets a clear not-found reply (issue 11): no status, no player report."""
     evs = await collect(rt.ask("console:2", "What's the latest on Zxqwe Blorpington?",
                                user_id="u1"))
     ans = evs[-1]
     assert isinstance(ans, Answer)
     assert ans.intent == "player_research" and "Zxqwe Blorpington" in ans.text
-    assert "no player named" in ans.text.lower() or "couldn't find" in ans.text
+    assert "can't find a player called" in ans.text
     assert "status ACTIVE" not in ans.text and "status OUT" not in ans.text
-    assert ans.report is not None  # the player-research workflow's typed report
-    assert ans.report["status"] == "UNKNOWN" and "NOT_FOUND" in str(ans.report["sources"])
+    assert "HOLD" not in ans.text and "DROP" not in ans.text and not ans.offers
+    # no research run and no player report: only the names that matched nobody
+    assert ans.report == {"not_found": ["Zxqwe Blorpington"], "ambiguous": []}
+    assert not ans.tool_calls
 
 
 async def test_empty_question_is_a_notice(rt: FanViseRuntime) -> None:
