@@ -117,3 +117,43 @@ def test_secret_never_survives_any_surrounding_text(prefix: str, suffix: str, se
 def test_redact_is_total_and_idempotent(text: str) -> None:
     once = redact(text)
     assert isinstance(once, str) and redact(once) == once
+
+
+def test_s2_alias_is_masked_in_text_and_log_lines() -> None:
+    """Issue 12 #7: the undocumented `s2=` alias escaped redaction (slack-bolt's DEBUG
+    "Received message" line logged it). A short value must go too, not only 60+ AE... ones."""
+    short = "q7ZkX2p9w3"
+    for text in (f"/fanvise link team=1 s2={short} swid={SWID}",
+                 f"text=link+team%3D1 s2={S2}&x=1",
+                 f"{{'text': 'link s2={short}'}}", f"S2={short}"):
+        out = redact(text)
+        assert short not in out and S2 not in out and SWID not in out, (text, out)
+        assert MASK in out and contains_secret(text)
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    handler.addFilter(RedactingFilter())
+    log = logging.getLogger("fanvise.test.redact.s2")
+    log.addHandler(handler)
+    log.propagate = False
+    try:
+        log.setLevel(logging.DEBUG)
+        log.debug("Received message: %s", {"text": f"link team=1 s2={short}"})
+    finally:
+        log.removeHandler(handler)
+    assert "Received message" in stream.getvalue() and short not in stream.getvalue()
+
+
+def test_langsmith_api_key_from_the_environment_is_masked(monkeypatch) -> None:
+    """Issue 12 #7: LANGSMITH_API_KEY was not redacted. Its value is masked wherever it
+    appears (registered from the environment), and as a `LANGSMITH_API_KEY=` assignment."""
+    from fantasy.redact import register_environment_secrets
+
+    key = "lsv2_pt_0123456789abcdef0123456789abcdef_0a1b2c3d4e"
+    custom = "my-own-langsmith-key-7f3a9c"  # not lsv2-shaped: only registration catches it
+    monkeypatch.setenv("LANGSMITH_API_KEY", custom)
+    register_environment_secrets()
+    for text in (f"LANGSMITH_API_KEY={key}", f"langsmith error for key {key}",
+                 f"x-api-key: {custom}", f"client created with {custom} as key"):
+        out = redact(text)
+        assert key not in out and custom not in out, (text, out)
+        assert MASK in out
