@@ -1,0 +1,91 @@
+"""Issue 12 minors, through the REAL ChatCore, runtime, matchup optimizer graph, app DB and
+demo league (offline model), with the in-memory FaultySurface (no faults injected):
+
+- a stranger who runs `/link team=1` (the default team of an unlinked requester) after the
+  card was made gets no say over it: a card belongs to its requester, and to the team's
+  linked owner only if that link existed when the card was made;
+- a move whose added player was taken by another team meanwhile shows "Not applied" on the
+  card (not ✅ / "Partly approved" as if it had happened).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.core.app import FanViseApp
+from bot.core.models import OutgoingMessage, ThreadRef, UserRef
+from bot.settings import Settings
+from tests.reliability.surface import FaultySurface
+
+REQ = UserRef("discord", "100", "Alice")
+EVE = UserRef("discord", "666", "Eve")
+CHANNEL = ThreadRef("discord", "G1", "C1", "")
+
+
+async def _open(data_dir: Path) -> FanViseApp:
+    return await FanViseApp.open(Settings(_env_file=None, data_dir=data_dir,
+                                          llm_per_minute=600, llm_burst=50))
+
+
+def _card(s: FaultySurface) -> tuple[str, OutgoingMessage]:
+    cards = [(mid, m) for mid, m in s.posts.items() if m.cards and m.cards[0].buttons]
+    assert cards, f"no card was posted: {s.all_text()[-500:]}"
+    return cards[-1]
+
+
+def _button(msg: OutgoingMessage, label: str) -> str:
+    return next(b.custom_id for b in msg.cards[0].buttons if b.label == label)
+
+
+async def test_a_link_made_after_the_card_gives_no_say_over_it(tmp_path: Path) -> None:
+    app = await _open(tmp_path)
+    s = FaultySurface()
+    try:
+        await app.core.handle_command(s, CHANNEL, REQ, "optimize", {"text": ""})
+        mid, msg = _card(s)
+        row = (await app.app_db.pending_cards())[0]
+        assert row.team_id == 1 and row.requester_id == REQ.user_id  # unlinked: default team
+        before = set(app.espn.demo.roster_now(1))
+        # the stranger links himself to that team only now, then clicks
+        await app.core.handle_command(s, CHANNEL, EVE, "link", {"text": "team=1"})
+        assert (await app.app_db.get_link("discord", "G1", EVE.user_id)).team_id == 1
+        await app.core.handle_click(s, CHANNEL, EVE, _button(msg, "Approve all"), mid)
+        assert "can decide" in s.ephemeral_for(EVE.user_id)[-1]
+        assert (await app.app_db.get_card(row.card_id)).status == "pending"
+        assert set(app.espn.demo.roster_now(1)) == before
+        assert not any(b.disabled for b in s.posts[mid].cards[0].buttons)
+        audit = await app.app_db.audit_rows(row.card_id)
+        assert [(a["user_id"], a["result"]) for a in audit] == [(EVE.user_id, "refused")]
+        # the requester still decides
+        await app.core.handle_click(s, CHANNEL, REQ, _button(msg, "Decline all"), mid)
+        assert (await app.app_db.get_card(row.card_id)).status == "declined"
+    finally:
+        await app.close()
+
+
+async def test_a_move_whose_player_was_taken_meanwhile_is_not_shown_as_applied(
+        tmp_path: Path) -> None:
+    app = await _open(tmp_path)
+    s = FaultySurface()
+    try:
+        await app.core.handle_command(s, CHANNEL, REQ, "optimize", {"text": ""})
+        mid, msg = _card(s)
+        row = (await app.app_db.pending_cards())[0]
+        demo = app.espn.demo
+        first = row.moves[0]
+        add_id = int(first["add"]["id"])
+        # another team picks up the player the first move would add
+        other = next(t for t in demo.team_ids() if t != row.team_id)
+        drop_other = sorted(demo.roster_now(other))[0]
+        demo.apply_move(other, drop_other, add_id)
+        assert demo.owner_of(add_id) == other
+        await app.core.handle_click(s, CHANNEL, REQ, _button(msg, "Approve all"), mid)
+        card = s.posts[mid].cards[0]
+        assert all(b.disabled for b in card.buttons)
+        name, value = card.fields[0]
+        assert "✅" not in name, card.fields
+        assert "Not applied" in value, card.fields
+        assert add_id not in demo.roster_now(row.team_id)
+        assert demo.owner_of(add_id) == other
+    finally:
+        await app.close()
