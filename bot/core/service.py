@@ -28,11 +28,12 @@ import time
 import zoneinfo
 from collections import defaultdict
 from collections.abc import AsyncIterator, Awaitable, Callable
-from datetime import UTC, date, datetime, timedelta
+from datetime import UTC, date, datetime
 from typing import Any
 
 from agents.shared.llm import with_offline_note
 from agents.shared.types import Answer, ApprovalRequest, Notice, Progress
+from agents.understanding.entities import extract_day
 from agents.understanding.request import Intent, Request
 from bot.core.errors import (
     ChatError,
@@ -324,16 +325,14 @@ class ChatCore:
         kv, pos = _split_args(args)
         raw = (kv.get("day") or " ".join(pos)).strip().lower()
         today = self.league_today()
-        if raw in ("", "today"):
+        ref = extract_day(raw, today) if raw else None
+        if not raw:
             day = today
-        elif raw == "tomorrow":
-            day = today + timedelta(days=1)
+        elif ref is None or ref.date is None:
+            raise InvalidInput("Use `/lineup`, `/lineup tomorrow`, `/lineup thursday` or "
+                               "`/lineup 2023-01-26`.")
         else:
-            try:
-                day = date.fromisoformat(raw)
-            except ValueError:
-                raise InvalidInput("Use `/lineup`, `/lineup tomorrow` or `/lineup 2023-01-26`."
-                                   ) from None
+            day = date.fromisoformat(ref.date)
             if abs((day - today).days) > 14:
                 raise InvalidInput(f"Pick a day within two weeks of {today.isoformat()}.")
         team_id = await self._team_for(user)
