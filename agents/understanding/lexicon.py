@@ -41,7 +41,8 @@ CATEGORIES: dict[str, str] = {
 #: Position words -> lineup position (longest phrases are tried first).
 POSITIONS: dict[str, str] = {
     "point guard": "PG", "shooting guard": "SG", "small forward": "SF",
-    "power forward": "PF", "big man": "C", "big men": "C",
+    "power forward": "PF", "point guards": "PG", "shooting guards": "SG",
+    "small forwards": "SF", "power forwards": "PF", "big man": "C", "big men": "C",
     "pg": "PG", "pgs": "PG", "sg": "SG", "sgs": "SG", "sf": "SF", "pf": "PF",
     "center": "C", "centers": "C", "centre": "C", "centres": "C", "bigs": "C", "big": "C",
     "guard": "G", "guards": "G", "forward": "F", "forwards": "F", "wing": "F", "wings": "F",
