@@ -57,6 +57,20 @@ TYPO_MARGIN = 5.0
 FULL_SCORE = 88.0
 #: Shortest unknown single word reported as an invented name.
 MIN_UNKNOWN_LEN = 5
+#: Suffix -> endings of the stem that make a known word: "optimize" (optimal), "prioritize"
+#: (priority), "hoarding", "playin" (playing). A morphological variant of an English word
+#: is an English word: never a player by typo, never an unknown name.
+MORPHOLOGY: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("izations", ("ize", "al", "y", "e", "")), ("ization", ("ize", "al", "y", "e", "")),
+    ("izing", ("ize", "al", "y", "ic", "e", "")), ("ising", ("ise", "al", "y", "ic", "e", "")),
+    ("ized", ("ize", "al", "y", "ic", "e", "")), ("ised", ("ise", "al", "y", "ic", "e", "")),
+    ("izes", ("ize", "al", "y", "ic", "e", "")), ("ises", ("ise", "al", "y", "ic", "e", "")),
+    ("ize", ("al", "y", "ic", "ity", "ation", "e", "")),
+    ("ise", ("al", "y", "ic", "ity", "ation", "e", "")),
+    ("ing", ("", "e")), ("in", ("ing",)), ("ed", ("", "e")), ("es", ("", "e")), ("s", ("",)),
+    ("ers", ("", "e")), ("er", ("", "e")), ("ly", ("",)), ("ness", ("",)), ("ment", ("",)),
+    ("able", ("", "e")), ("ful", ("",)),
+)
 
 
 def name_key(name: str) -> str:
@@ -71,6 +85,17 @@ def common_words() -> frozenset[str]:
     """English and chat words that are never read as a name without a cue."""
     words: set[str] = set()
     for line in (DATA / "common_words.txt").read_text(encoding="utf-8").splitlines():
+        if not line.startswith("#"):
+            words.update(line.split())
+    return frozenset(words)
+
+
+@lru_cache(maxsize=1)
+def first_names() -> frozenset[str]:
+    """Common given names (fantasy/lexicon/first_names.txt): the first word of a name-shaped
+    span ("<first name> <unknown surname>")."""
+    words: set[str] = set()
+    for line in (DATA / "first_names.txt").read_text(encoding="utf-8").splitlines():
         if not line.startswith("#"):
             words.update(line.split())
     return frozenset(words)
@@ -192,6 +217,7 @@ class PlayerResolver:
         self._vocab_list = sorted(self._vocab)
         self._other = {name_key(n).replace("_", " ") for n in other_names}
         self._other_words = {w for n in self._other for w in n.split()}
+        self._first_lex = (first_names() | ix.first_names) - self._common
         self._single = sorted(set(ix.last) | set(ix.first) | {a for a in ix.alias if " " not in a})
         self._full_keys = sorted(ix.full)
 
@@ -307,6 +333,11 @@ class PlayerResolver:
                 if hit is not None:
                     return NameMatch(raw, "resolved", ix.by_id[hit[0]], (), hit[1], a.start,
                                      b.end), 2
+            # a first name and a surname that is no league player's with that first name
+            # ("terrell winslowe", "cortez ambrose"): not found, never a surname typo
+            if self._first_then_surname(a, b):
+                return NameMatch(raw, "not_found", None, self._close(raw), 0.0, a.start,
+                                 b.end), 2
         t = toks[i]
         w = t.text
         if len(w) < 2 or w.isdigit():
@@ -327,7 +358,8 @@ class PlayerResolver:
                 elif table is ix.last and w in ix.first:
                     ids = list(dict.fromkeys(ids + ix.first[w]))
                 return self._match(ids, t.raw, score, t, t), 1
-        if common or (w in self._vocab and not alone) or len(w) < 4 or not w.isalpha():
+        if common or (not alone and self._english(w)) or (alone and w in self._vocab) \
+                or len(w) < 4 or not w.isalpha():
             return None
         hit = self._fuzzy_word(w)
         if hit is not None:
@@ -365,9 +397,55 @@ class PlayerResolver:
 
     # ------------------------------------------------------------------ unknown names
 
+    def _english(self, w: str) -> bool:
+        """An English / chat word or a morphological variant of one ("optimize", "hoarding",
+        "playin"), or a word of a fantasy team's name."""
+        if w in self._common or w in self._vocab or w in self._other_words:
+            return True
+        if not self._vocab:
+            return False
+        for suffix, endings in MORPHOLOGY:
+            if len(w) - len(suffix) < 3 or not w.endswith(suffix):
+                continue
+            stem = w[: -len(suffix)]
+            stems = (stem, stem[:-1]) if len(stem) > 3 and stem[-1] == stem[-2] else (stem,)
+            if any(st + e in self._vocab or st + e in self._common
+                   for st in stems for e in endings):
+                return True
+        return False
+
+    def _first_then_surname(self, a: _Token, b: _Token) -> bool:
+        """`a b` is a first name and a surname that is no league player's with that first
+        name: a given name, then a name-shaped word that is no English word (when the first
+        name is a league player's) or at least no chat word (otherwise)."""
+        ix = self._ix
+        first, last = a.text, b.text
+        if first not in self._first_lex or not last.isalpha() or len(last) < 3:
+            return False
+        if last in self._common or last in CUE_AFTER or last in CUE_BEFORE \
+                or last in self._other_words or last in self._first_lex:
+            return False
+        if last in ix.last or last in ix.alias or last in ix.first \
+                or f"{first} {last}" in ix.full:
+            return False  # an exact league name: read as such
+        if first in ix.first or first in ix.alias or first in ix.last:
+            # a league first name: "jalen playin" is jalen, "marcus thornbury" is not found
+            return not self._english(last) and not self._typo_of_word(last)
+        return not self._english(last) or last in self._vocab and not self._morph_only(last)
+
+    def _morph_only(self, w: str) -> bool:
+        """True when w is English only as an inflection (a verb or plural: "playing")."""
+        return w.endswith(("ing", "ed", "ly", "s"))
+
+    def _typo_of_word(self, w: str) -> bool:
+        if not self._vocab_list or len(w) < 4:
+            return False
+        return process.extractOne(w, self._vocab_list, scorer=Levenshtein.distance,
+                                  score_cutoff=1) is not None
+
     def _is_word(self, w: str) -> bool:
         """An ordinary word (or a typo of one), not a name."""
-        if w in self._common or w in self._vocab or w in self._other_words or not w.isalpha():
+        if self._english(w) or not w.isalpha():
             return True
         if not self._vocab_list or len(w) < 4:
             return False
@@ -397,6 +475,10 @@ class PlayerResolver:
             if name_key(words).replace("_", " ") not in self._other:
                 return NameMatch(words, "not_found", None, self._close(words), 0.0,
                                  a.start, b.end), run
+        if t.text in self._first_lex and t.text not in self._ix.first_names \
+                and t.text not in self._ix.last and self._cued(toks, i, text, alone=False):
+            # a given name no league player has, in a player's place ("start lorenzo")
+            return NameMatch(t.raw, "not_found", None, (), 0.0, t.start, t.end), 1
         if self._is_word(t.text) and t.text not in self._ix.first_names:
             return None
         # a known first name followed by an unknown word, or unknown word(s)
@@ -432,7 +514,16 @@ class PlayerResolver:
                 p = self._ix.by_id[pid]
                 if p not in out:
                     out.append(p)
+        words = key.split()
+        if len(words) >= 2:  # "terrell winslowe": players with a close surname
+            for k, _, _ in process.extract(words[-1], list(self._ix.last), scorer=fuzz.ratio,
+                                           limit=3, score_cutoff=TYPO_SCORE):
+                for pid in self._ix.last[k]:
+                    p = self._ix.by_id[pid]
+                    if p not in out:
+                        out.append(p)
         return tuple(out[:3])
 
 
-__all__ = ["ALIASES", "NameMatch", "PlayerResolver", "common_words", "name_key"]
+__all__ = ["ALIASES", "MORPHOLOGY", "NameMatch", "PlayerResolver", "common_words",
+           "first_names", "name_key"]

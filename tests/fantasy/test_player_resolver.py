@@ -1,0 +1,117 @@
+"""The one player resolver, by class of failure: invented two-word names, a known first name
+with a surname typo of another player, English words (and their variants) never read as
+players, nicknames, and plural position phrases."""
+
+from __future__ import annotations
+
+import pytest
+
+from agents.understanding.entities import extract_position, fold
+from fantasy.models import Player
+from fantasy.player_resolver import PlayerResolver, first_names
+from storage.minilm import vocabulary
+
+POOL = ["Jalen Brunson", "Jalen Green", "Rudy Gobert", "Dwight Howard", "Donte DiVincenzo",
+        "Kentavious Caldwell-Pope", "Devin Booker", "Mikal Bridges", "Marcus Smart",
+        "Talen Horton-Tucker", "Nickeil Alexander-Walker", "Tyrese Maxey"]
+
+
+@pytest.fixture(scope="module")
+def resolver() -> PlayerResolver:
+    players = [Player(id=100 + i, name=n) for i, n in enumerate(POOL)]
+    return PlayerResolver(players, vocabulary=vocabulary(), other_names=["Rim Runners"])
+
+
+def names(resolver: PlayerResolver, text: str) -> list[tuple[str, str, str | None]]:
+    return [(m.words.lower(), m.status, m.player.name if m.player else None)
+            for m in resolver.find(text)]
+
+
+# ------------------------------------------------------------------ invented names
+
+@pytest.mark.parametrize("text, words", [
+    ("is trevor blackwood good tonight", "trevor blackwood"),
+    ("how did nelson quarrington play", "nelson quarrington"),
+    ("garrett pemberly injury update", "garrett pemberly"),
+    ("add malik ostrander please", "malik ostrander"),      # a given name + invented surname
+    ("should i stash reggie holloman", "reggie holloman"),
+    ("marcus thistlewood back yet", "marcus thistlewood"),  # first name of a league player
+])
+def test_first_name_and_unknown_surname_is_not_found(resolver, text, words):
+    found = names(resolver, text)
+    assert found == [(words, "not_found", None)]
+
+
+def test_first_name_and_surname_even_if_the_surname_is_a_rare_word(resolver):
+    # "vernon" is a given name no league player has: the next word (an English place name) is his surname
+    assert names(resolver, "vernon ashford out?") == [
+        ("vernon ashford", "not_found", None)]
+
+
+def test_unknown_given_name_alone_in_a_players_place(resolver):
+    assert names(resolver, "start quincy tonight") == [("quincy", "not_found", None)]
+
+
+# ------------------------------------------------------------------ surname typo, wrong first
+
+def test_surname_typo_with_a_foreign_first_name_is_not_found_with_suggestions(resolver):
+    (m,) = resolver.find("pick up vincent gobertt")
+    assert m.status == "not_found" and m.player is None
+    assert [p.name for p in m.candidates] == ["Rudy Gobert"]
+    assert resolver.resolve("vincent gobertt").status == "not_found"
+
+
+def test_surname_typo_with_the_right_first_name_still_resolves(resolver):
+    assert names(resolver, "rudy gobertt tonight") == [("rudy gobertt", "resolved",
+                                                       "Rudy Gobert")]
+    assert names(resolver, "is gobertt playing") == [("gobertt", "resolved", "Rudy Gobert")]
+    assert names(resolver, "jalen brunsen ok?") == [("jalen brunsen", "resolved",
+                                                    "Jalen Brunson")]
+
+
+def test_league_first_name_then_ordinary_words(resolver):
+    assert names(resolver, "is tyrese playin tonight") == [("tyrese", "resolved",
+                                                          "Tyrese Maxey")]
+
+
+# ------------------------------------------------------------------ English words
+
+@pytest.mark.parametrize("text", [
+    "i dont want to lose my adds",
+    "don't overthink it",
+    "cant decide, wont decide",
+    "is hoarding bigs a good idea",
+    "should i hoard guards",
+    "optimizing my lineup for the weekend",
+    "help me prioritize streaming",
+    "how do i strategize for playoffs",
+    "who is on rim runners",
+])
+def test_english_words_and_variants_are_never_players(resolver, text):
+    assert resolver.find(text) == []
+
+
+# ------------------------------------------------------------------ nicknames
+
+@pytest.mark.parametrize("alias, name", [
+    ("kcp", "Kentavious Caldwell-Pope"), ("KCP", "Kentavious Caldwell-Pope"),
+    ("tht", "Talen Horton-Tucker"), ("naw", "Nickeil Alexander-Walker"),
+])
+def test_nicknames(resolver, alias, name):
+    (m,) = resolver.find(f"should i add {alias}")
+    assert m.resolved and m.player.name == name
+
+
+def test_first_name_lexicon_has_no_chat_words():
+    assert not first_names() & {"the", "is", "start", "drop", "out"}
+
+
+# ------------------------------------------------------------------ positions
+
+@pytest.mark.parametrize("text, pos", [
+    ("best available power forwards?", "PF"), ("need shooting guards", "SG"),
+    ("any point guards on waivers", "PG"), ("small forwards with steals", "SF"),
+    ("a power forward for tonight", "PF"), ("cheap forwards", "F"), ("guards please", "G"),
+])
+def test_plural_positions(text, pos):
+    assert extract_position(text, fold(text)) == pos
