@@ -22,6 +22,8 @@ from fantasy.demo import open_demo_client
 API_KEY = "AIzaSyFAKE-test-key-0123456789abcdef"
 ESPN_S2 = "AEBsecretS2cookie0123456789"
 SWID = "{SECRET-SWID-0000-1111}"
+#: An open question the offline router reads as general_advice (the agent loop answers it).
+OPEN_QUESTION = "Is it better to punt free throws or turnovers in a category league?"
 
 
 class FakeGemini:
@@ -77,6 +79,9 @@ class FakeGemini:
 @pytest.fixture
 def gemini(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeGemini]:
     fake = FakeGemini([
+        # 1: the structured understanding call (issue 11): the model reads the intent
+        [{"text": json.dumps({"intent": "general_advice", "players": [], "confidence": 0.9})}],
+        # 2-3: the agent loop
         [{"functionCall": {"name": "get_matchup_details", "args": {}}}],
         [{"text": "You lead Full Court Press; keep streaming guards."}],
     ])
@@ -103,8 +108,16 @@ async def test_gemini_agent_loop_through_runtime(tmp_path: Path, gemini: FakeGem
     assert isinstance(ans, Answer) and not ans.offline
     assert ans.text == "You lead Full Court Press; keep streaming guards."
     assert ans.tool_calls == ["get_matchup_details"] and ans.intent == "general_advice"
-    # the model saw the dynamic system prompt, then the tool result
-    (path1, headers1, body1), (_, _, body2) = gemini.requests[:2]
+    # first the structured classification of the message (JSON into ModelReading) ...
+    assert len(gemini.requests) == 3
+    path0, headers0, body0 = gemini.requests[0]
+    assert path0.endswith(":generateContent") and headers0.get("x-goog-api-key") == API_KEY
+    config = json.dumps(body0.get("generationConfig") or body0.get("generation_config"))
+    assert "application/json" in config and "general_advice" in config  # the intent schema
+    assert "Who will win the title?" in json.dumps(body0["contents"])
+    assert not body0.get("tools")
+    # ... then the agent loop: the dynamic system prompt, then the tool result
+    (path1, headers1, body1), (_, _, body2) = gemini.requests[1:3]
     assert path1.endswith(":generateContent") and headers1.get("x-goog-api-key") == API_KEY
     system = json.dumps(body1.get("systemInstruction") or body1.get("system_instruction"))
     assert "Days left in the matchup: 5" in system
@@ -131,12 +144,17 @@ async def test_gemini_down_degrades_to_offline_answer(tmp_path: Path,
     rt = await FanViseRuntime.open(tmp_path)
     try:
         assert not rt.offline
-        evs = [e async for e in rt.ask("c", "Who will win the title?", user_id="u")]
+        # the classification call fails first: the offline router reads this open question
+        # (general_advice), then the agent loop's model fails and the offline model answers
+        evs = [e async for e in rt.ask("c", OPEN_QUESTION, user_id="u")]
     finally:
         await rt.close()
         fake.close()
     ans = evs[-1]
-    assert fake.requests, "the real client called the fake endpoint"
+    assert len(fake.requests) >= 2, "classification and agent loop both called the endpoint"
+    assert "responseMimeType" in json.dumps(fake.requests[0][2]) or \
+        "response_mime_type" in json.dumps(fake.requests[0][2])
+    assert ans.intent == "general_advice"
     assert isinstance(ans, Answer) and ans.offline
     assert MODEL_DOWN_NOTE in ans.text and ans.text.count(OFFLINE_NOTE) == 1
     assert "Hoop Dreamers vs Full Court Press" in ans.text  # answered from league data
