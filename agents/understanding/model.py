@@ -59,6 +59,20 @@ class ModelReading(BaseModel):
     confidence: float = Field(default=0.9, ge=0.0, le=1.0)
 
 
+def _one_attempt(model: Any) -> Any:
+    """The model with a single attempt per request (no client retries with backoff), so a
+    failing Gemini falls back to the offline router at once instead of after the retries
+    configured for the agent loop (langchain-google-genai reads `max_retries` per request as
+    the number of attempts). Models without that setting are used as they are."""
+    retries = getattr(model, "max_retries", None)
+    if not isinstance(retries, int) or retries <= 1 or not hasattr(model, "model_copy"):
+        return model
+    try:
+        return model.model_copy(update={"max_retries": 1})
+    except Exception:  # noqa: BLE001 - a model that cannot be copied keeps its retries
+        return model
+
+
 def _ref(ctx: UnderstandingContext, words: str | None, found: list[PlayerRef]
          ) -> PlayerRef | None:
     if not words:
@@ -76,7 +90,7 @@ async def understand_with_model(text: str, ctx: UnderstandingContext, model: Any
     if offline.followup or offline.list_ref is not None:
         return offline  # the previous turn is the context; the router already merged it
     try:
-        structured = model.with_structured_output(ModelReading)
+        structured = _one_attempt(model).with_structured_output(ModelReading)
         reading = await asyncio.wait_for(structured.ainvoke(
             [SystemMessage(content=SYSTEM), HumanMessage(content=text)]), timeout)
         if isinstance(reading, dict):

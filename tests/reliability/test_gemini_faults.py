@@ -22,6 +22,8 @@ from agents.shared.types import Answer, event_to_dict
 
 API_KEY = "AIzaSyFAKEreliabilityKEY-0123456789abcd"
 QUESTION = "What do you think about my team chemistry?"  # an open question: the agent loop
+#: The structured understanding call's answer (issue 11: the first request of a turn).
+READING = json.dumps({"intent": "general_advice", "players": [], "confidence": 0.9})
 
 
 class FakeGemini:
@@ -128,9 +130,11 @@ async def test_persistent_gemini_error_falls_back_to_offline_answer(
     assert isinstance(final, Answer), final
     assert final.text and "not reachable right now" in final.text
     assert "Offline mode" in final.text and "Matchup" in final.text
-    assert len(fake.hits) == (1 if fault == "garbage" else 2)  # HTTP errors are retried
+    # the understanding call fails at once (one attempt, then the offline router); the
+    # agent loop's call retries HTTP errors (2 attempts), not garbage
+    assert len(fake.hits) == 1 + (1 if fault == "garbage" else 2)
     logs = stream.getvalue()
-    assert "answering offline" in logs
+    assert "using the offline router" in logs and "answering offline" in logs
     dumped = json.dumps([event_to_dict(e) for e in events]) + logs
     dumped += (tmp_path / "checkpoints.sqlite").read_bytes().decode("latin-1")
     assert API_KEY not in dumped
@@ -138,11 +142,12 @@ async def test_persistent_gemini_error_falls_back_to_offline_answer(
 
 async def test_transient_gemini_error_is_retried_and_the_model_answers(
         tmp_path: Path, gemini_factory: Any) -> None:
-    fake = gemini_factory([503, "Team chemistry looks fine: keep your starters."])
+    fake = gemini_factory([READING, 503, "Team chemistry looks fine: keep your starters."])
     events = await _ask(tmp_path, fake.model(retries=2))
     final = events[-1]
     assert isinstance(final, Answer) and "Team chemistry looks fine" in final.text
-    assert "not reachable" not in final.text and len(fake.hits) == 2
+    assert final.intent == "general_advice"  # the model's reading routed the turn
+    assert "not reachable" not in final.text and len(fake.hits) == 3
 
 
 async def test_slow_gemini_times_out_then_offline_answer(tmp_path: Path, gemini_factory) -> None:
@@ -150,4 +155,5 @@ async def test_slow_gemini_times_out_then_offline_answer(tmp_path: Path, gemini_
     t0 = time.monotonic()
     events = await _ask(tmp_path, fake.model(retries=0, timeout=0.5))
     assert isinstance(events[-1], Answer) and "not reachable" in events[-1].text
+    assert len(fake.hits) == 2  # the understanding call and the agent loop both timed out
     assert time.monotonic() - t0 < 30
