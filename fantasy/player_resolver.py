@@ -207,6 +207,17 @@ class PlayerResolver:
                             ix.last[part].append(p.id)
                 ix.first[first].append(p.id)
                 ix.first_names.add(first)
+            joined = re.sub(r"['’]", "", p.name)  # "Jae'Sean" is typed (and tokenised) whole
+            if joined != p.name:
+                jwords, jfirst, jlast = _name_parts(joined)
+                if jwords != words:
+                    ix.full[" ".join(jwords)].append(p.id)
+                    if len(jwords) >= 2:
+                        if jfirst != first:
+                            ix.first[jfirst].append(p.id)
+                            ix.first_names.add(jfirst)
+                        if jlast != last:
+                            ix.last[jlast].append(p.id)
         names = {name_key(p.name).replace("_", " "): p.id for p in ix.by_id.values()}
         for alias, full in (aliases if aliases is not None else ALIASES).items():
             pid = names.get(name_key(full).replace("_", " "))
