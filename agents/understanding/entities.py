@@ -40,6 +40,7 @@ class Entities:
     list_ref: int | None = None
     team: TeamRef = field(default_factory=TeamRef)
     pronoun: bool = False
+    games_count: bool = False   # "last 10 games", "past five games"
     injury_words: bool = False
 
 
@@ -226,6 +227,8 @@ def extract_entities(text: str, ctx: UnderstandingContext) -> Entities:
         team=extract_team(low, ctx.team_names),
         team_spans=team_spans(text or "", ctx.team_names),
         pronoun=bool(lx.PRONOUNS.search(low)),
+        games_count=bool(re.search(r"\b(?:last|past|previous|recent)\s+(?:\w+\s+)?games?\b",
+                                   low)),
         injury_words=bool(lx.INJURY.search(low)),
     )
     ents.move = extract_move(raw_low, matches, list_ref)

@@ -35,6 +35,7 @@ PLAYER_BONUS = 0.03
 MOVE_BONUS = 0.08
 LIST_ADD_BONUS = 0.12
 INJURY_BONUS = 0.03
+FORM_BONUS = 0.06
 
 _STOP = frozenset("""a an the and or but so to of in on at for with about what how is are was
 it its it's i i'm im me my we our you your he him his he's hes they their do does did can
@@ -83,6 +84,8 @@ def _adjusted(ranked: list[tuple[Intent, float]], ents: Entities, *, has_player:
                 s += LIST_ADD_BONUS if move.add_list_index is not None else MOVE_BONUS
             elif not has_player:
                 s -= NO_PLAYER_PENALTY
+        if intent == Intent.PLAYER_FORM and has_player and ents.games_count:
+            s += FORM_BONUS  # "last 10 games of brunson, brown..." asks for box scores
         if intent == Intent.INJURY_REEVALUATION and ents.injury_words and \
                 (ents.position or not has_player):
             s += INJURY_BONUS
