@@ -1,0 +1,1 @@
+"""The router's utterance bank: one <intent>.txt per intent (package data)."""
