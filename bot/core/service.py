@@ -1165,15 +1165,22 @@ def _status_word(status: str) -> str:
             "failed": "approved but not applied"}.get(status, status)
 
 
-def _move_outcomes(report: Any) -> dict[str, dict[str, str]] | None:
-    """{move_id: {"status": applied|recorded|failed|skipped, "note": ...}} from a run's
-    report (None when it does not say)."""
+def _applied_list(report: Any) -> list[Any] | None:
+    """The run report's list of applied-move records ("applied_moves", or "applied"), or
+    None when the report has none."""
     if not isinstance(report, dict):
         return None
     applied = report.get("applied_moves")
     if applied is None:
         applied = report.get("applied")
-    if not isinstance(applied, list):
+    return applied if isinstance(applied, list) else None
+
+
+def _move_outcomes(report: Any) -> dict[str, dict[str, str]] | None:
+    """{move_id: {"status": applied|recorded|failed|skipped, "note": ...}} from a run's
+    report (None when it does not say)."""
+    applied = _applied_list(report)
+    if applied is None:
         return None
     out: dict[str, dict[str, str]] = {}
     for m in applied:
@@ -1205,12 +1212,8 @@ def card_status(moves: list[dict[str, Any]], decisions: dict[str, str],
 
 def _applied_ids(report: Any) -> set[str] | None:
     """Move ids the run applied, when its report says (None when it does not)."""
-    if not isinstance(report, dict):
-        return None
-    applied = report.get("applied_moves")
+    applied = _applied_list(report)
     if applied is None:
-        applied = report.get("applied")
-    if not isinstance(applied, list):
         return None
     out: set[str] = set()
     for m in applied:
