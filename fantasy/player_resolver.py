@@ -80,25 +80,25 @@ def name_key(name: str) -> str:
     return "_".join(re.findall(r"[a-z0-9]+", ascii_.lower()))
 
 
-@lru_cache(maxsize=1)
-def common_words() -> frozenset[str]:
-    """English and chat words that are never read as a name without a cue."""
+@lru_cache(maxsize=4)
+def _word_list(filename: str) -> frozenset[str]:
+    """The words of a lexicon file (whitespace-separated, '#' lines are comments)."""
     words: set[str] = set()
-    for line in (DATA / "common_words.txt").read_text(encoding="utf-8").splitlines():
+    for line in (DATA / filename).read_text(encoding="utf-8").splitlines():
         if not line.startswith("#"):
             words.update(line.split())
     return frozenset(words)
 
 
-@lru_cache(maxsize=1)
+def common_words() -> frozenset[str]:
+    """English and chat words that are never read as a name without a cue."""
+    return _word_list("common_words.txt")
+
+
 def first_names() -> frozenset[str]:
     """Common given names (fantasy/lexicon/first_names.txt): the first word of a name-shaped
     span ("<first name> <unknown surname>")."""
-    words: set[str] = set()
-    for line in (DATA / "first_names.txt").read_text(encoding="utf-8").splitlines():
-        if not line.startswith("#"):
-            words.update(line.split())
-    return frozenset(words)
+    return _word_list("first_names.txt")
 
 
 @lru_cache(maxsize=1)
