@@ -272,6 +272,20 @@ class _Universe:
     stats: np.ndarray | None  # (n, D, K) expected raw stats (prob included)
 
 
+def _status_notes(drop: Player, add: Player) -> list[str]:
+    """A move's status reasons: the dropped player's injury, the added player's injury and
+    waiver claim date."""
+    out = []
+    if drop.injury_status != "ACTIVE":
+        out.append(f"{drop.name} is {drop.injury_status}")
+    if add.injury_status != "ACTIVE":
+        out.append(f"note: {add.name} is {add.injury_status}")
+    if add.status == "WAIVERS":
+        when = add.waiver_process_date.isoformat() if add.waiver_process_date else "later"
+        out.append(f"note: {add.name} is on waivers (claim processes {when})")
+    return out
+
+
 class OptimizerService:
     """Deterministic optimizer over one league snapshot (see module docstring)."""
 
@@ -874,13 +888,7 @@ class OptimizerService:
                        f"{'points' if self.is_points else 'plan'} effect: {delta:+.2f} "
                        f"{plan_unit} in the exact weekly plan ({result.base_value:.2f} -> "
                        f"{result.base_value + delta:.2f})"]
-            if x.injury_status != "ACTIVE":
-                reasons.append(f"{x.name} is {x.injury_status}")
-            if y.injury_status != "ACTIVE":
-                reasons.append(f"note: {y.name} is {y.injury_status}")
-            if y.status == "WAIVERS":
-                when = y.waiver_process_date.isoformat() if y.waiver_process_date else "later"
-                reasons.append(f"note: {y.name} is on waivers (claim processes {when})")
+            reasons += _status_notes(x, y)
             result.moves.append(FocusMove(
                 f"{x.id}-{y.id}", PlayerRef(x.id, x.name), PlayerRef(y.id, y.name), score, unit,
                 starts, self._confidence(max(delta, 0.0), result.base_value, y), reasons,
@@ -1064,14 +1072,7 @@ class OptimizerService:
                      if abs(cat_delta[k]) >= 0.005]
             if parts:
                 out.append("win probability change: " + ", ".join(parts))
-        if px.injury_status != "ACTIVE":
-            out.append(f"{px.name} is {px.injury_status}")
-        if py.injury_status != "ACTIVE":
-            out.append(f"note: {py.name} is {py.injury_status}")
-        if py.status == "WAIVERS":
-            when = py.waiver_process_date.isoformat() if py.waiver_process_date else "later"
-            out.append(f"note: {py.name} is on waivers (claim processes {when})")
-        return out
+        return out + _status_notes(px, py)
 
     def _confidence(self, gain: float, base: float, add: Player) -> str:
         """high: gain >= 5% of the base value (points) or >= 0.25 categories, healthy add with
