@@ -18,7 +18,7 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from pydantic import BaseModel, Field
 
 from agents.understanding.context import UnderstandingContext
-from agents.understanding.entities import extract_entities, masked, player_ref
+from agents.understanding.entities import player_ref
 from agents.understanding.request import Intent, MoveRef, PlayerRef, Request
 from agents.understanding.understand import understand
 
@@ -102,13 +102,11 @@ async def understand_with_model(text: str, ctx: UnderstandingContext, model: Any
         log.warning("model understanding failed (%s); using the offline router",
                     type(exc).__name__)
         return offline
-    ents = extract_entities(text, ctx)
-    players = list(ents.players)
+    # Not a follow-up, so the offline reading's players are exactly the names the resolver
+    # found in the text; the model may add a name it missed (never one inside a found name).
+    players = list(offline.players)
     for words in reading.players:
-        if "{player" in words or any(p.words.lower() == words.lower() for p in players):
-            continue
-        if ents.spans and words.lower() in masked(text, []).lower() and any(
-                words.lower() in text[a:b].lower() for a, b in ents.spans):
+        if "{player" in words or any(words.lower() in p.words.lower() for p in players):
             continue
         players.append(player_ref(ctx.resolver.resolve(words)))
     move = offline.move

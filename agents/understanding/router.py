@@ -144,15 +144,6 @@ class SemanticRouter:
             scores.append((intent, float(np.partition(s, -k)[-k:].mean())))
         return sorted(scores, key=lambda x: -x[1])
 
-    def nearest(self, text: str, n: int = 5) -> list[tuple[Intent, str, float]]:
-        """The n nearest bank utterances (debugging, calibration)."""
-        self.load()
-        assert self._vectors is not None
-        q = self._encoder.encode([embed_text(text)])[0]
-        sims = self._vectors @ q
-        idx = np.argsort(-sims)[:n]
-        return [(self._bank[i][0], self._bank[i][1], float(sims[i])) for i in idx]
-
 
 _default: SemanticRouter | None = None
 _default_lock = threading.Lock()

@@ -113,9 +113,10 @@ def understand(text: str, ctx: UnderstandingContext, *,
     followup = is_followup(text, ents, ctx)
     last = ctx.last if followup else None
 
+    content = _content_words(text, ents)
     players = list(ents.players)
     if not players and last is not None and last.players and (
-            ents.pronoun or not _content_words(text, ents) or ents.day or ents.categories):
+            ents.pronoun or not content or ents.day or ents.categories):
         players = [p for p in last.players if p.resolved]
     has_player = bool(players)
 
@@ -127,7 +128,7 @@ def understand(text: str, ctx: UnderstandingContext, *,
     intent = best
     inherited = False
     if last is not None and last.intent not in (Intent.HELP, Intent.OUT_OF_SCOPE) and \
-            len(_content_words(text, ents)) <= 1 and ents.list_ref is None:
+            len(content) <= 1 and ents.list_ref is None:
         intent, inherited = last.intent, True
 
     move = ents.move
@@ -135,13 +136,12 @@ def understand(text: str, ctx: UnderstandingContext, *,
     if move is not None and move.add_list_index is not None and list_player is not None:
         move = MoveRef(drop=move.drop, add=list_player, add_list_index=move.add_list_index)
     if intent == Intent.EXPLICIT_MOVE and move is None:
-        adds = [p for p in players]
         if list_player is not None:
             move = MoveRef(add=list_player, add_list_index=ents.list_ref)
-        elif ents.action in ("add", None) and len(adds) == 1:
-            move = MoveRef(add=adds[0])
-        elif ents.action == "drop" and len(adds) == 1:
-            move = MoveRef(drop=adds[0])
+        elif ents.action in ("add", None) and len(players) == 1:
+            move = MoveRef(add=players[0])
+        elif ents.action == "drop" and len(players) == 1:
+            move = MoveRef(drop=players[0])
     if list_player is not None and not ents.players and intent in PLAYER_INTENTS:
         players = [list_player]
 
