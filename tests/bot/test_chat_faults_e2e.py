@@ -12,7 +12,7 @@ Discord servers, which inject the faults at the wire:
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+import functools
 
 import discord
 from aiohttp import web
@@ -26,6 +26,7 @@ from tests.bot.harness import discord_events as ev
 from tests.bot.harness import fake_discord as fd
 from tests.bot.harness import slack_requests as sr
 from tests.bot.harness.fake_slack import Call
+from tests.bot.harness.servers import wait_for as poll_until
 from tests.bot.test_discord_e2e import REQUESTER, STRANGER, TOKEN, buttons, card_message, send
 from tests.bot.test_slack_e2e import Running, actions, card_ts
 
@@ -33,16 +34,7 @@ EDIT_INTERVAL = 0.2
 WRONG = ("went wrong", "could not be processed")
 
 
-async def wait_for(predicate, timeout: float = 30.0) -> Any:
-    loop = asyncio.get_running_loop()
-    end = loop.time() + timeout
-    while True:
-        value = predicate()
-        if value:
-            return value
-        if loop.time() > end:
-            raise AssertionError("timed out")
-        await asyncio.sleep(0.05)
+wait_for = functools.partial(poll_until, timeout=30.0)
 
 
 async def settled_status(app: FanViseApp, card_id: str, timeout: float = 15.0) -> str:

@@ -9,7 +9,6 @@ the conversation.
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 import discord
@@ -19,6 +18,7 @@ from bot.discord.app import build_discord_bot
 from bot.settings import Settings
 from tests.bot.harness import discord_events as ev
 from tests.bot.harness import fake_discord as fd
+from tests.bot.harness.servers import wait_for
 
 TOKEN = "fake.discord.token"
 REQUESTER = 510000000000000001
@@ -45,16 +45,6 @@ def card_message(fake: fd.FakeDiscord, thread_id: int) -> dict[str, Any] | None:
     return None
 
 
-async def wait_for(predicate, timeout: float = 60.0) -> Any:
-    loop = asyncio.get_running_loop()
-    end = loop.time() + timeout
-    while True:
-        value = predicate()
-        if value:
-            return value
-        if loop.time() > end:
-            raise AssertionError("timed out")
-        await asyncio.sleep(0.05)
 
 
 def buttons(msg: dict[str, Any]) -> list[dict[str, Any]]:

@@ -20,6 +20,7 @@ from bot.core.app import FanViseApp
 from bot.settings import Settings
 from bot.slack.app import build_slack_app, serve_http
 from tests.bot.harness import slack_requests as sr
+from tests.bot.harness.servers import wait_for
 
 
 class Running:
@@ -50,16 +51,6 @@ async def start(fake, data_dir) -> Running:
     return Running(app, await serve_http(bolt, host="127.0.0.1", port=0))
 
 
-async def wait_for(predicate, timeout: float = 60.0) -> Any:
-    loop = asyncio.get_running_loop()
-    end = loop.time() + timeout
-    while True:
-        value = predicate()
-        if value:
-            return value
-        if loop.time() > end:
-            raise AssertionError("timed out")
-        await asyncio.sleep(0.05)
 
 
 def actions(msg: dict[str, Any]) -> list[dict[str, Any]]:

@@ -12,11 +12,10 @@ a log call at all).
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from pathlib import Path
-from typing import Any
 
-import discord
 import pytest
 from slack_sdk.web.async_client import AsyncWebClient
 
@@ -27,8 +26,7 @@ from bot.slack.app import build_slack_app, serve_http
 from tests.bot.harness import discord_events as ev
 from tests.bot.harness import fake_discord as fd
 from tests.bot.harness import slack_requests as sr
-from tests.bot.harness.fake_discord import FakeDiscord
-from tests.bot.harness.fake_slack import FakeSlack
+from tests.bot.harness.servers import wait_for as poll_until
 
 TOKEN = "fake.discord.token"
 REQUESTER = 510000000000000001
@@ -37,33 +35,7 @@ SWID = "{12345678-ABCD-4321-9876-0123456789AB}"
 SECRETS = (S2, SWID, SWID[1:-1], S2[:40])
 
 
-@pytest.fixture
-async def fake_discord(monkeypatch):
-    fake = FakeDiscord()
-    base = await fake.start()
-    monkeypatch.setattr(discord.http.Route, "BASE", base)
-    yield fake
-    await fake.stop()
-
-
-@pytest.fixture
-async def fake_slack():
-    fake = FakeSlack()
-    fake.base_url = await fake.start()
-    yield fake
-    await fake.stop()
-
-
-async def wait_for(predicate, timeout: float = 30.0) -> Any:
-    loop = asyncio.get_running_loop()
-    end = loop.time() + timeout
-    while True:
-        value = predicate()
-        if value:
-            return value
-        if loop.time() > end:
-            raise AssertionError("timed out")
-        await asyncio.sleep(0.05)
+wait_for = functools.partial(poll_until, timeout=30.0)
 
 
 def assert_no_cookie(where: str, text: str) -> None:
