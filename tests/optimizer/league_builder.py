@@ -7,6 +7,7 @@ from datetime import date, timedelta
 import numpy as np
 
 from fantasy.constants import ScoringType
+from fantasy.espn.factory import open_league_client
 from fantasy.models import (
     AcquisitionSettings,
     CategoryResult,
@@ -25,6 +26,7 @@ from fantasy.models import (
     Team,
     TransactionCounter,
 )
+from fantasy.optimizer.service import OptimizerService
 from fantasy.optimizer.synthetic import PROFILES, eligible_slots
 from fantasy.schedule import ScoringCalendar
 
@@ -124,3 +126,12 @@ def make_snapshot(seed: int = 1, *, categories: bool = False, acq_limit: float |
     m = Matchup(1, 5, MatchupSide(1, categories=dict(cats)), MatchupSide(2, categories=dict(cats)))
     league = League(77, SEASON, settings, teams, 5, sp0, TODAY, cal, [m])
     return league, schedule, fas
+
+
+async def demo_service(variant: str) -> OptimizerService:
+    """An OptimizerService on the embedded demo league (its 150 best free agents)."""
+    async with open_league_client(demo_variant=variant) as client:
+        league = await client.get_league()
+        schedule = await client.get_pro_schedule()
+        fas = await client.get_free_agents(size=150)
+    return OptimizerService(league, schedule, fas)

@@ -6,21 +6,12 @@ import json
 
 import pytest
 
-from fantasy.espn.factory import open_league_client
-from fantasy.optimizer.service import OptimizerService
-
-
-async def _service(variant: str) -> OptimizerService:
-    async with open_league_client(demo_variant=variant) as client:
-        league = await client.get_league()
-        schedule = await client.get_pro_schedule()
-        fas = await client.get_free_agents(size=150)
-    return OptimizerService(league, schedule, fas)
+from tests.optimizer.league_builder import demo_service
 
 
 @pytest.mark.parametrize("variant", ["points", "categories"])
 async def test_demo_league_end_to_end(variant):
-    svc = await _service(variant)
+    svc = await demo_service(variant)
     team = svc.league.team(svc.league.teams[0].id)
     roster = {e.player.id: e.player for e in team.roster}
 

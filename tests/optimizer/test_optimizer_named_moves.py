@@ -9,21 +9,13 @@ import json
 import numpy as np
 import pytest
 
-from fantasy.espn.factory import open_league_client
 from fantasy.optimizer.categories import Category
 from fantasy.optimizer.focus import focus_scores
 from fantasy.optimizer.service import OptimizerService
+from tests.optimizer.league_builder import demo_service
 
 SIMMONS, HAYWARD, BRUNSON, ISAAC = 3907387, 4249, 3934672, 4065654
 COBY_WHITE, TYUS_JONES, DONCIC, BRYANT = 4395651, 3135046, 3945274, 3934723
-
-
-async def _service(variant: str) -> OptimizerService:
-    async with open_league_client(demo_variant=variant) as client:
-        league = await client.get_league()
-        schedule = await client.get_pro_schedule()
-        fas = await client.get_free_agents(size=150)
-    return OptimizerService(league, schedule, fas)
 
 
 def _value(svc: OptimizerService, plan) -> float:
@@ -32,7 +24,7 @@ def _value(svc: OptimizerService, plan) -> float:
 
 @pytest.mark.parametrize("variant", ["points", "categories"])
 async def test_evaluate_move_is_the_exact_plan_delta(variant: str) -> None:
-    svc = await _service(variant)
+    svc = await demo_service(variant)
     base = _value(svc, svc.weekly_plan(1))
     for drop, add in ((HAYWARD, COBY_WHITE), (SIMMONS, COBY_WHITE), (HAYWARD, TYUS_JONES)):
         ev = svc.evaluate_move(1, drop, add)
@@ -49,7 +41,7 @@ async def test_evaluate_move_is_the_exact_plan_delta(variant: str) -> None:
 
 
 async def test_evaluate_move_not_allowed_says_why() -> None:
-    svc = await _service("points")
+    svc = await demo_service("points")
     ev = svc.evaluate_move(1, SIMMONS, DONCIC)
     assert ev.verdict == "not_allowed" and ev.reason == \
         "Luka Doncic is not a free agent: he is on Splash Bros Inc"
@@ -64,7 +56,7 @@ async def test_evaluate_move_not_allowed_says_why() -> None:
 
 
 async def test_points_no_gain_names_the_numbers_and_the_better_add() -> None:
-    svc = await _service("points")
+    svc = await demo_service("points")
     ev = svc.evaluate_move(1, SIMMONS, COBY_WHITE)
     assert ev.verdict == "no_gain" and ev.expected_gain < 0
     assert f"({ev.base_value:.2f} without it, {ev.planned_value:.2f} with it)" in ev.reason
@@ -76,7 +68,7 @@ async def test_points_no_gain_names_the_numbers_and_the_better_add() -> None:
 
 @pytest.mark.parametrize("variant", ["points", "categories"])
 async def test_pick_up_finds_the_best_drop_for_that_add(variant: str) -> None:
-    svc = await _service(variant)
+    svc = await demo_service(variant)
     ev = svc.evaluate_move(1, None, COBY_WHITE)
     scan = svc.scan_moves(1, top=50, adds=[COBY_WHITE])
     best = scan.moves[0]
@@ -88,7 +80,7 @@ async def test_pick_up_finds_the_best_drop_for_that_add(variant: str) -> None:
 
 
 async def test_pick_up_with_no_worthwhile_drop() -> None:
-    svc = await _service("categories")
+    svc = await demo_service("categories")
     # a healthy free agent that no drop makes worth adding (the scan restricted to him is empty)
     weak = next(p for p in svc.free_agents if p.injury_status == "ACTIVE"
                 and not svc.scan_moves(1, top=1, adds=[p.id]).moves)
@@ -99,7 +91,7 @@ async def test_pick_up_with_no_worthwhile_drop() -> None:
 
 
 async def test_restricted_scans() -> None:
-    svc = await _service("points")
+    svc = await demo_service("points")
     only = svc.scan_moves(1, top=100, drops=[SIMMONS])
     assert only.moves and {m.drop.id for m in only.moves} == {SIMMONS}
     full = {m.move_id: m.expected_gain for m in svc.scan_moves(1, top=5000).moves}
@@ -109,7 +101,7 @@ async def test_restricted_scans() -> None:
 
 @pytest.mark.parametrize("variant", ["points", "categories"])
 async def test_rank_by_categories_follows_the_categories(variant: str) -> None:
-    svc = await _service(variant)
+    svc = await demo_service(variant)
     res = svc.rank_by_categories(1, ["AST", "STL"], top=8)
     assert res.moves and res.gain_unit == "AST+STL score"
     scores = [m.expected_gain for m in res.moves]
