@@ -303,7 +303,14 @@ class PlayerResolver:
         while i < n:
             m = self._at(toks, i, text, alone)
             if m is not None:
-                out.append(m[0])
+                prev = out[-1] if out else None
+                if prev is not None and prev.resolved and m[0].resolved \
+                        and prev.player == m[0].player and not text[prev.end:m[0].start].strip():
+                    # "ant edwards": a nickname and the surname of one player are one mention
+                    out[-1] = NameMatch(text[prev.start:m[0].end], "resolved", prev.player, (),
+                                        max(prev.score, m[0].score), prev.start, m[0].end)
+                else:
+                    out.append(m[0])
                 i += m[1]
                 continue
             unknown = self._unknown_span(toks, i, text)

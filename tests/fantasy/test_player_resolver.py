@@ -115,3 +115,14 @@ def test_first_name_lexicon_has_no_chat_words():
 ])
 def test_plural_positions(text, pos):
     assert extract_position(text, fold(text)) == pos
+
+
+# ------------------------------------------------------------------ one mention, one player
+
+def test_nickname_then_surname_of_one_player_is_one_mention() -> None:
+    r = PlayerResolver([Player(id=1, name="Anthony Edwards"), Player(id=2, name="Stephen Curry"),
+                        Player(id=3, name="Devin Booker")], vocabulary=vocabulary())
+    assert names(r, "is ant edwards good to go tmrw") == [
+        ("ant edwards", "resolved", "Anthony Edwards")]
+    assert names(r, "steph curry or booker tonight") == [
+        ("steph curry", "resolved", "Stephen Curry"), ("booker", "resolved", "Devin Booker")]
