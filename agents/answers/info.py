@@ -10,10 +10,12 @@ from agents.understanding.request import Request
 
 
 async def answer_roster(deps: AgentDeps, request: Request) -> Reply:
-    """Who is on my team (or my opponent's): slots, injuries, games left."""
+    """Who is on my team, my opponent's or another named team: slots, injuries, games left."""
     tools = FanviseTools(deps)
     if request.team.kind == "opponent":
         name, result = "get_opponent_roster", await tools.get_opponent_roster()
+    elif request.team.kind == "other" and request.team.name:
+        name, result = "get_team_roster", await tools.get_team_roster(request.team.name)
     else:
         name, result = "get_my_roster", await tools.get_my_roster()
     listed = [ListedPlayer(player_id=int(p["id"]), name=str(p["name"]))

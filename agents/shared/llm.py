@@ -612,6 +612,7 @@ _RENDERERS = {
     "compose_daily_lineup": _render_lineup, "get_my_roster": _render_roster,
     "get_schedule": _render_schedule, "get_player_game_log": _render_game_log,
     "get_opponent_roster": _render_roster,
+    "get_team_roster": _render_roster,
 }
 
 

@@ -455,9 +455,9 @@ class FanviseTools:
                 "target_categories": cats, "count": len(rows),
                 "players": [s for _, s in rows[:limit]], "freshness": _freshness(self.deps)}
 
-    @_safe
-    async def get_schedule(self, team: str = "mine") -> dict[str, Any]:
-        """Games per day in the matchup window for a fantasy team's players."""
+    async def _team_ref(self, team: str) -> tuple[Any, Team] | dict[str, Any]:
+        """(context, fantasy team) for "mine", "opponent" or a team's name; an error payload
+        when there is no such team."""
         ctx = await load_context(self.deps)
         t = team.strip().lower()
         if t in ("mine", "me", "my", "my team", ""):
@@ -471,6 +471,25 @@ class FanviseTools:
             if fteam is None:
                 return error_result(f"No fantasy team matches {team!r}.", "not_found",
                                     teams=[x.name for x in ctx.league.teams])
+        return ctx, fteam
+
+    @_safe
+    async def get_team_roster(self, team: str) -> dict[str, Any]:
+        """A fantasy team's roster by name ("mine" and "opponent" work too)."""
+        found = await self._team_ref(team)
+        if isinstance(found, dict):
+            return found
+        ctx, fteam = found
+        return _team_payload(fteam, ctx.league, ctx.schedule, _window(self.deps, ctx.league),
+                             self.deps.today_date())
+
+    @_safe
+    async def get_schedule(self, team: str = "mine") -> dict[str, Any]:
+        """Games per day in the matchup window for a fantasy team's players."""
+        found = await self._team_ref(team)
+        if isinstance(found, dict):
+            return found
+        ctx, fteam = found
         dates = _window(self.deps, ctx.league)
         days = []
         for d in dates:

@@ -465,3 +465,14 @@ async def test_injury_check_ignores_a_player_carried_from_the_last_turn(deps: Ag
         intent=Intent.INJURY_REEVALUATION, text="giannis is hurt, hold or stream?",
         players=[ref(giannis)]))
     assert "isn't on your team" in named.text and named.report["players"] == []
+
+
+async def test_roster_of_another_team_by_name(deps: AgentDeps) -> None:
+    ctx = await _ctx(deps)
+    other = next(t for t in ctx.league.teams if ctx.opponent is None or t.id != ctx.opponent.id
+                 if t.id != deps.my_team_id)
+    req = Request(intent=Intent.ROSTER, team={"kind": "other", "name": other.name})
+    reply = await answer_for(Intent.ROSTER)(deps, req)
+    assert reply.tool_calls == ["get_team_roster"]
+    assert other.name in reply.text
+    assert [p.player_id for p in reply.listed] == [e.player.id for e in other.roster]
