@@ -494,7 +494,7 @@ class FanViseRuntime:
             snap = await graph.aget_state(_cfg(run.run_thread_id))
             if snap.interrupts:
                 out.extend(self._approval(run.run_thread_id, i) for i in snap.interrupts[:1])
-            elif not snap.next:
+            elif not snap.next and not snap.tasks:
                 await self.store.set_run_status(run.run_thread_id, "done")
         return out
 
@@ -502,7 +502,9 @@ class FanViseRuntime:
         """Finish runs a crash left mid-flight; returns `RecoveredRun`s
         `(conversation_id, events)` with `.run` (requester, team) for the chat side.
 
-        - `next` set: the run goes on from its last checkpoint.
+        - `next` set, or a step whose tasks all saved their writes before the crash (the
+          next checkpoint was lost; LangGraph's `next` omits tasks with writes, so the
+          snapshot still lists them in `tasks`): the run goes on from its last checkpoint.
         - paused at the interrupt a recorded decision answers (status "resuming"): that
           decision is applied, never asked again.
         - paused at an interrupt nobody decided: status "pending" (the chat side shows its
@@ -531,7 +533,7 @@ class FanViseRuntime:
                     continue
                 log.info("run %s: finishing the decision recorded before a crash", tid)
                 inp = Command(resume={same.id: {"decisions": decided}})
-            elif not snap.next:
+            elif not snap.next and not snap.tasks:
                 values = snap.values or {}
                 if values.get("answer"):
                     await self.store.set_run_status(tid, "done")

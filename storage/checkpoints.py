@@ -28,7 +28,10 @@ from pathlib import Path
 from typing import Any
 
 import aiosqlite
+from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
+
+from storage.crashpoint import crash_point
 
 log = logging.getLogger(__name__)
 
@@ -107,6 +110,18 @@ def checkpoint_id_time(checkpoint_id: str) -> float | None:
     return (ticks - _UUID_EPOCH_OFFSET) / 1e7
 
 
+class CrashPointSaver(AsyncSqliteSaver):
+    """`AsyncSqliteSaver` with one crash point: `writes:<node>` right after a node's writes
+    are committed and before the step's next checkpoint (LangGraph then lists the node in
+    the snapshot's `tasks` but not in `next`; recovery must go on from there)."""
+
+    async def aput_writes(self, config: RunnableConfig, writes: Any, task_id: str,
+                          task_path: str = "") -> None:
+        await super().aput_writes(config, writes, task_id, task_path)
+        if task_path.startswith("~__pregel_pull, "):
+            crash_point(f"writes:{task_path.rsplit(', ', 1)[-1]}")
+
+
 class CheckpointStore:
     """The process-wide `AsyncSqliteSaver`, its connection and the runs table."""
 
@@ -124,7 +139,7 @@ class CheckpointStore:
         p.parent.mkdir(parents=True, exist_ok=True)
         conn = await aiosqlite.connect(str(p), timeout=busy_timeout)
         try:
-            saver = AsyncSqliteSaver(conn)
+            saver = CrashPointSaver(conn)
             await saver.setup()  # WAL + LangGraph tables
             async with saver.lock:
                 await conn.execute("PRAGMA synchronous=NORMAL")

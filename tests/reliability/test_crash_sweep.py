@@ -7,7 +7,8 @@ is applied at most once and never reversed by a later click, and no request ends
 
 Defect regressions among the points: #1 `stage:gather_rosters` (authority), #2
 `click:claimed` / `decide:recorded` (a Decline after a crash applied the earlier Approve
-all), #3 `stage:check_injuries` (empty answer, no card), #4 `card:create` (orphan
+all), `writes:apply_moves` (the moves' writes saved, the next checkpoint lost: the snapshot
+has no `next`, and recovery took the run for finished without an answer), #3 `stage:check_injuries` (empty answer, no card), #4 `card:create` (orphan
 interrupt without a card)."""
 
 from __future__ import annotations
@@ -34,12 +35,7 @@ REQUEST_POINTS = [
 #: kill points of applying an "Approve all"
 DECISION_POINTS = [
     "click:claimed", "click:card-edited", "decide:recorded",
-    pytest.param("stage:apply_moves", marks=pytest.mark.xfail(
-        strict=False, reason="open: after a kill at apply_moves the resumed run's checkpoint "
-        "has neither next nor interrupt nor answer; recovery says so but cannot finish it")),
-    pytest.param("stage:replan", marks=pytest.mark.xfail(
-        strict=False, reason="open, intermittent: same as apply_moves when the kill lands "
-        "before the apply checkpoint")),
+    "stage:apply_moves", "writes:apply_moves", "stage:replan", "writes:replan",
     "run:done", "click:run-finished", "click:card-finished",
 ]
 
