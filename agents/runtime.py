@@ -124,7 +124,7 @@ class FanViseRuntime:
         self._owns_espn = owns_espn
         self._optimizer_build = optimizer_graph_builder
         self._owns_model = owns_model
-        self._reader: Any = None  # an optimizer graph used only to read run state
+        self._optimizer_graph: Any = None  # compiled once, on first use (see _optimizer)
         # weak: a lock lives while someone holds or waits for it (no unbounded growth)
         self._conv_locks: _LockMap = _LockMap()
         self._run_locks: _LockMap = _LockMap()
@@ -139,7 +139,9 @@ class FanViseRuntime:
         """Open the checkpoint store in `data_dir`; `espn=None` -> demo league (state in
         data_dir), `model=None` -> `make_model()` (Gemini if GOOGLE_API_KEY else offline).
 
-        `optimizer_graph_builder` replaces `build_matchup_optimizer_graph` (same signature).
+        `optimizer_graph_builder` replaces `build_matchup_optimizer_graph` (same signature:
+        `(*, checkpointer) -> compiled graph` reading the turn's AgentDeps from its runtime
+        context).
         """
         data_dir = Path(data_dir)
         data_dir.mkdir(parents=True, exist_ok=True)
@@ -220,21 +222,22 @@ class FanViseRuntime:
     def _optimizer_builder(self) -> Callable[..., Any] | None:
         return self._optimizer_build or optimizer_builder()
 
-    def _optimizer(self, deps: AgentDeps) -> Any | None:
-        build = self._optimizer_builder()
-        return None if build is None else build(deps, checkpointer=self.store.saver)
-
-    def _optimizer_reader(self) -> Any | None:
-        """A compiled optimizer graph for aget_state only (no node runs; built once)."""
-        if self._reader is None:
-            self._reader = self._optimizer(self._deps(None))
-        return self._reader
+    def _optimizer(self) -> Any | None:
+        """The optimizer graph, compiled once on this runtime's checkpointer (None when the
+        workflow is not installed); each run passes its deps as the runtime context."""
+        if self._optimizer_graph is None:
+            build = self._optimizer_builder()
+            if build is None:
+                return None
+            self._optimizer_graph = build(checkpointer=self.store.saver)
+        return self._optimizer_graph
 
     async def _stream(self, graph: Any, inp: Any, thread_id: str, *, durability: str,
-                      sink: list[Any]) -> AsyncIterator[Progress]:
-        """Run a graph, yielding Progress; interrupts seen are appended to `sink`."""
+                      sink: list[Any], deps: AgentDeps) -> AsyncIterator[Progress]:
+        """Run a graph with `deps` as its runtime context, yielding Progress; interrupts
+        seen are appended to `sink`."""
         async for item in graph.astream(inp, _cfg(thread_id), stream_mode=["custom", "updates"],
-                                        subgraphs=True, durability=durability):
+                                        subgraphs=True, durability=durability, context=deps):
             _ns, mode, data = item
             if mode == "custom":
                 if isinstance(data, dict):
@@ -273,8 +276,8 @@ class FanViseRuntime:
                 inp = {"messages": [HumanMessage(content=text)], "user_id": user_id,
                        "request_in": (request.model_dump(mode="json")
                                       if request is not None else None)}
-                async for ev in self._stream(sup, inp,
-                                             conversation_id, durability="exit", sink=[]):
+                async for ev in self._stream(sup, inp, conversation_id, durability="exit",
+                                             sink=[], deps=deps):
                     yield ev
                 values = (await sup.aget_state(_cfg(conversation_id))).values
             except EspnError as exc:
@@ -307,7 +310,7 @@ class FanViseRuntime:
 
     async def _start_run(self, conversation_id: str, delegate: dict[str, Any],
                          deps: AgentDeps, user_id: str) -> AsyncIterator[Event]:
-        graph = self._optimizer(deps)
+        graph = self._optimizer()
         if graph is None:
             yield Notice("The matchup optimizer is not available in this build.", level="error")
             return
@@ -322,19 +325,21 @@ class FanViseRuntime:
                                     run_input=inp)
         crash_point("run:recorded")
         async with self._run_locks[run_tid]:
-            async for ev in self._drive_run(graph, inp, run_tid, conversation_id, intent):
+            async for ev in self._drive_run(graph, inp, run_tid, conversation_id, intent,
+                                            deps=deps):
                 yield with_stale_note(ev, deps)  # answers on stale ESPN data say how old
 
     async def _drive_run(self, graph: Any, inp: Any, run_tid: str, conversation_id: str,
-                         intent: str) -> AsyncIterator[Event]:
-        """Stream a workflow run until it pauses or ends; record status and outcome."""
+                         intent: str, *, deps: AgentDeps) -> AsyncIterator[Event]:
+        """Stream a workflow run (context `deps`) until it pauses or ends; record status
+        and outcome."""
         interrupts: list[Any] = []
         # a resumed node runs again from its start: its "Waiting for your approval" line
         # (emitted before interrupt()) would be replayed after the decision
         replay = "present_and_confirm" if isinstance(inp, Command) else None
         try:
             async for ev in self._stream(graph, inp, run_tid, durability="async",
-                                         sink=interrupts):
+                                         sink=interrupts, deps=deps):
                 if replay is not None and ev.stage == replay:
                     replay = None
                     continue
@@ -452,7 +457,7 @@ class FanViseRuntime:
             return
         async with self._run_locks[run_thread_id]:
             deps = self._deps(run.team_id)
-            graph = self._optimizer(deps)
+            graph = self._optimizer()
             if graph is None:
                 yield Notice("The matchup optimizer is not available in this build.",
                              level="error")
@@ -477,7 +482,7 @@ class FanViseRuntime:
             crash_point("decide:recorded")
             async for ev in self._drive_run(
                     graph, Command(resume={interrupt_id: {"decisions": decisions}}),
-                    run_thread_id, run.conversation_id, run.intent):
+                    run_thread_id, run.conversation_id, run.intent, deps=deps):
                 yield with_stale_note(ev, deps)
 
     # ------------------------------------------------------------------ queries / recovery
@@ -487,7 +492,7 @@ class FanViseRuntime:
         """Approvals waiting for a click (survive restarts), oldest first."""
         out: list[ApprovalRequest] = []
         runs = await self.store.list_runs(statuses=("pending",), conversation_id=conversation_id)
-        graph = self._optimizer_reader() if runs else None
+        graph = self._optimizer() if runs else None
         for run in runs:
             if graph is None:
                 break
@@ -516,9 +521,10 @@ class FanViseRuntime:
         done: list[tuple[str, list[Event]]] = []
         runs: list[RunRecord] = await self.store.list_runs(statuses=("running", "resuming"))
         for run in runs:
-            graph = self._optimizer(self._deps(run.team_id))
+            graph = self._optimizer()
             if graph is None:
                 break
+            deps = self._deps(run.team_id)
             tid = run.run_thread_id
             snap = await graph.aget_state(_cfg(tid))
             inp: Any = None
@@ -564,7 +570,7 @@ class FanViseRuntime:
             async with self._run_locks[tid]:
                 for _ in range(2):
                     events = [ev async for ev in self._drive_run(
-                        graph, inp, tid, run.conversation_id, run.intent)]
+                        graph, inp, tid, run.conversation_id, run.intent, deps=deps)]
                     last = events[-1] if events else None
                     # the crash lost the resume: the same question came back; answer it with
                     # the decision recorded before the crash (never ask it twice)
@@ -599,7 +605,7 @@ class FanViseRuntime:
         """The final Answer of a finished run (to close a card whose process died after the
         run ended); [] when the run is not finished or its checkpoints are gone."""
         run = await self.store.get_run(run_thread_id)
-        graph = self._optimizer_reader()
+        graph = self._optimizer()
         if run is None or graph is None:
             return []
         snap = await graph.aget_state(_cfg(run_thread_id))

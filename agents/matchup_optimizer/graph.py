@@ -5,12 +5,17 @@
     -> present_and_confirm (interrupt, at most 2 rounds) -> apply_moves -> replan -> finish
     (explicit_move: check_injuries -> evaluate_move -> compose_lineup -> ...)
 
-    graph = build_matchup_optimizer_graph(deps, checkpointer=saver)
+    graph = build_matchup_optimizer_graph(checkpointer=saver)     # once per process
     await graph.ainvoke({"request": "...", "intent": "streaming", "requester_id": "u1",
                          "request_obj": request.model_dump(mode="json"),
-                         "focus_categories": ["AST", "STL"], "day": None}, config)
+                         "focus_categories": ["AST", "STL"], "day": None}, config,
+                        context=deps)
     # paused: payload = state["__interrupt__"][0].value  (type "move_approval")
-    await graph.ainvoke(Command(resume={interrupt_id: {"decisions": {move_id: "approve"}}}), config)
+    await graph.ainvoke(Command(resume={interrupt_id: {"decisions": {move_id: "approve"}}}),
+                        config, context=deps)
+
+Nodes are top-level functions; those that read the league take `runtime: Runtime[AgentDeps]`
+and use `runtime.context` (the turn's deps), so they can be named and tested alone.
 
 All math comes from fantasy.optimizer (OptimizerService). The graph never re-reads English: it
 takes intent, categories, day, position, count, players and the explicit move from the typed
@@ -27,6 +32,7 @@ from typing import Any
 
 from langgraph.config import get_stream_writer
 from langgraph.graph import END, START, StateGraph
+from langgraph.runtime import Runtime
 from langgraph.types import interrupt
 from pydantic import ValidationError
 
@@ -158,405 +164,442 @@ def _decisions(value: Any, offered: list[dict[str, Any]]) -> dict[str, str]:
     return out
 
 
-def build_matchup_optimizer_graph(deps: AgentDeps, *, checkpointer: Any = None) -> Any:
-    """Compile the matchup optimizer graph bound to `deps` (see module docstring)."""
+# --------------------------------------------------------------------------- nodes
+
+
+async def parse_intent(state: MatchupOptimizerState) -> dict[str, Any]:
+    _progress("parse_intent", "Reading your request...")
+    notes: list[str] = []
+    try:
+        req = read_request(state.get("request_obj"))
+    except ValidationError as exc:
+        log.warning("matchup optimizer: unreadable request_obj: %s", exc)
+        req = {}
+    intent = req.get("intent")
+    if intent not in INTENTS:
+        intent = state.get("intent") if state.get("intent") in INTENTS else \
+            "matchup_analysis"
+    focus = req.get("focus_categories") or \
+        [c.upper() for c in (state.get("focus_categories") or [])]
+    return {"intent": intent, "focus_categories": focus,
+            "day": req.get("day") or state.get("day"),
+            "position": req.get("position"), "count": req.get("count"),
+            "player_ids": req.get("player_ids") or [], "move": req.get("move"),
+            "search_round": 0, "llm_calls": 0, "tool_calls": [], "notes": notes}
+
+
+async def gather_rosters(state: MatchupOptimizerState,
+                         runtime: Runtime[AgentDeps]) -> dict[str, Any]:
+    deps = runtime.context
     tools = FanviseTools(deps)
+    _progress("gather_rosters", "Analyzing your roster...")
+    try:
+        await load_context(deps, with_free_agents=True, fa_size=150)
+    except EspnError as exc:
+        return {"error": f"ESPN is unavailable right now ({exc}). Try again in a few minutes."}
+    roster = await tools.get_my_roster()
+    if "error" in roster:
+        return {"error": roster["error"], "tool_calls": ["get_my_roster"]}
+    matchup = await tools.get_matchup_details()
+    ctx = await load_context(deps)
+    opp = ctx.opponent
+    acq = {"used": matchup.get("acquisitions_used"), "limit": matchup.get("acquisition_limit")}
+    if acq["limit"] is not None and acq["used"] is not None:
+        acq["remaining"] = max(int(acq["limit"]) - int(acq["used"]), 0)
+    else:
+        acq["remaining"] = None
+    return {"team": {"id": roster["team_id"], "name": roster["team"]},
+            "opponent": {"id": opp.id, "name": opp.name} if opp else None,
+            "scoring": "points" if ctx.league.settings.is_points else "categories",
+            "matchup": {k: v for k, v in matchup.items() if k != "window"},
+            "roster": roster["players"], "acquisitions": acq,
+            "tool_calls": ["get_my_roster", "get_matchup_details"]}
 
-    # ------------------------------------------------------------------ nodes
 
-    async def parse_intent(state: MatchupOptimizerState) -> dict[str, Any]:
-        _progress("parse_intent", "Reading your request...")
-        notes: list[str] = []
-        try:
-            req = read_request(state.get("request_obj"))
-        except ValidationError as exc:
-            log.warning("matchup optimizer: unreadable request_obj: %s", exc)
-            req = {}
-        intent = req.get("intent")
-        if intent not in INTENTS:
-            intent = state.get("intent") if state.get("intent") in INTENTS else \
-                "matchup_analysis"
-        focus = req.get("focus_categories") or \
-            [c.upper() for c in (state.get("focus_categories") or [])]
-        return {"intent": intent, "focus_categories": focus,
-                "day": req.get("day") or state.get("day"),
-                "position": req.get("position"), "count": req.get("count"),
-                "player_ids": req.get("player_ids") or [], "move": req.get("move"),
-                "search_round": 0, "llm_calls": 0, "tool_calls": [], "notes": notes}
+def after_gather(state: MatchupOptimizerState) -> str:
+    return "finish" if state.get("error") else "analyze_schedule"
 
-    async def gather_rosters(state: MatchupOptimizerState) -> dict[str, Any]:
-        _progress("gather_rosters", "Analyzing your roster...")
-        try:
-            await load_context(deps, with_free_agents=True, fa_size=150)
-        except EspnError as exc:
-            return {"error": f"ESPN is unavailable right now ({exc}). Try again in a few minutes."}
-        roster = await tools.get_my_roster()
-        if "error" in roster:
-            return {"error": roster["error"], "tool_calls": ["get_my_roster"]}
-        matchup = await tools.get_matchup_details()
-        ctx = await load_context(deps)
-        opp = ctx.opponent
-        acq = {"used": matchup.get("acquisitions_used"), "limit": matchup.get("acquisition_limit")}
-        if acq["limit"] is not None and acq["used"] is not None:
-            acq["remaining"] = max(int(acq["limit"]) - int(acq["used"]), 0)
+
+async def analyze_schedule(state: MatchupOptimizerState,
+                           runtime: Runtime[AgentDeps]) -> dict[str, Any]:
+    tools = FanviseTools(runtime.context)
+    mine = await tools.get_schedule("mine")
+    opp = await tools.get_schedule("opponent") if state.get("opponent") else {}
+    sched = {"days": [{"date": d["date"], "weekday": d["weekday"],
+                       "players_with_games": d["players_with_games"]}
+                      for d in mine.get("days", [])],
+             "total_games": mine.get("total_games", 0),
+             "opponent_total_games": opp.get("total_games") if "error" not in opp else None}
+    text = f"Checking the schedule: {sched['total_games']} player-games left for you"
+    if sched["opponent_total_games"] is not None and state.get("opponent"):
+        text += f" vs {sched['opponent_total_games']} for {state['opponent']['name']}"
+    _progress("analyze_schedule", text + "...")
+    return {"schedule": sched, "tool_calls": ["get_schedule"] * (2 if opp else 1)}
+
+
+async def check_injuries(state: MatchupOptimizerState) -> dict[str, Any]:
+    hurt = [{"id": p["id"], "name": p["name"], "status": p["injury_status"],
+             "expected_return": p["expected_return"], "positions": p["positions"],
+             "games_left": p["games_left"], "expected_games": p["expected_games"],
+             "slot": p.get("slot")}
+            for p in state.get("roster") or []
+            if p["injury_status"] in OUT_STATUSES | UNCERTAIN_STATUSES]
+    targets: list[dict[str, Any]] = []
+    notes: list[str] = []
+    if state.get("intent") == "injury_reevaluation":
+        named = next((h for h in hurt if h["id"] in set(state.get("player_ids") or [])),
+                     None)
+        if named is not None:
+            targets = [named]
         else:
-            acq["remaining"] = None
-        return {"team": {"id": roster["team_id"], "name": roster["team"]},
-                "opponent": {"id": opp.id, "name": opp.name} if opp else None,
-                "scoring": "points" if ctx.league.settings.is_points else "categories",
-                "matchup": {k: v for k, v in matchup.items() if k != "window"},
-                "roster": roster["players"], "acquisitions": acq,
-                "tool_calls": ["get_my_roster", "get_matchup_details"]}
-
-    def after_gather(state: MatchupOptimizerState) -> str:
-        return "finish" if state.get("error") else "analyze_schedule"
-
-    async def analyze_schedule(state: MatchupOptimizerState) -> dict[str, Any]:
-        mine = await tools.get_schedule("mine")
-        opp = await tools.get_schedule("opponent") if state.get("opponent") else {}
-        sched = {"days": [{"date": d["date"], "weekday": d["weekday"],
-                           "players_with_games": d["players_with_games"]}
-                          for d in mine.get("days", [])],
-                 "total_games": mine.get("total_games", 0),
-                 "opponent_total_games": opp.get("total_games") if "error" not in opp else None}
-        text = f"Checking the schedule: {sched['total_games']} player-games left for you"
-        if sched["opponent_total_games"] is not None and state.get("opponent"):
-            text += f" vs {sched['opponent_total_games']} for {state['opponent']['name']}"
-        _progress("analyze_schedule", text + "...")
-        return {"schedule": sched, "tool_calls": ["get_schedule"] * (2 if opp else 1)}
-
-    async def check_injuries(state: MatchupOptimizerState) -> dict[str, Any]:
-        hurt = [{"id": p["id"], "name": p["name"], "status": p["injury_status"],
-                 "expected_return": p["expected_return"], "positions": p["positions"],
-                 "games_left": p["games_left"], "expected_games": p["expected_games"],
-                 "slot": p.get("slot")}
-                for p in state.get("roster") or []
-                if p["injury_status"] in OUT_STATUSES | UNCERTAIN_STATUSES]
-        targets: list[dict[str, Any]] = []
-        notes: list[str] = []
-        if state.get("intent") == "injury_reevaluation":
-            named = next((h for h in hurt if h["id"] in set(state.get("player_ids") or [])),
-                         None)
-            if named is not None:
-                targets = [named]
-            else:
-                pos = state.get("position")
-                want = {"G": {"PG", "SG"}, "F": {"SF", "PF"}}.get(pos or "", {pos} if pos else None)
-                targets = [h for h in hurt if h["status"] in UNCERTAIN_STATUSES
-                           and (want is None or want & set(h["positions"]))]
-                if not targets:
-                    targets = [h for h in hurt if h["status"] in UNCERTAIN_STATUSES]
+            pos = state.get("position")
+            want = {"G": {"PG", "SG"}, "F": {"SF", "PF"}}.get(pos or "", {pos} if pos else None)
+            targets = [h for h in hurt if h["status"] in UNCERTAIN_STATUSES
+                       and (want is None or want & set(h["positions"]))]
             if not targets:
-                notes.append("None of your players is day-to-day or questionable right now.")
-        if hurt:
-            line = "Checking injuries: " + ", ".join(f"{h['name']} ({h['status'].replace('_', '-')})"
-                                                    for h in hurt) + "..."
-        else:
-            line = "Checking injuries: everyone is healthy..."
-        _progress("check_injuries", line)
-        return {"injuries": hurt, "injury_targets": targets, "notes": notes}
+                targets = [h for h in hurt if h["status"] in UNCERTAIN_STATUSES]
+        if not targets:
+            notes.append("None of your players is day-to-day or questionable right now.")
+    if hurt:
+        line = "Checking injuries: " + ", ".join(f"{h['name']} ({h['status'].replace('_', '-')})"
+                                                for h in hurt) + "..."
+    else:
+        line = "Checking injuries: everyone is healthy..."
+    _progress("check_injuries", line)
+    return {"injuries": hurt, "injury_targets": targets, "notes": notes}
 
-    def after_injuries(state: MatchupOptimizerState) -> str:
-        if state.get("intent") == "lineup_optimization":
-            return "compose_lineup"
-        if state.get("intent") == "explicit_move":
-            return "evaluate_move"
-        if state.get("intent") == "injury_reevaluation" and not state.get("injury_targets"):
-            return "compose_lineup"
-        return "identify_candidates"
 
-    async def identify_candidates(state: MatchupOptimizerState) -> dict[str, Any]:
-        rnd = int(state.get("search_round") or 0)
-        top, use_pos, fa_limit, keep_focus = SEARCH_ROUNDS[min(rnd, len(SEARCH_ROUNDS) - 1)]
-        ctx = await load_context(deps, with_free_agents=True, fa_size=150)
-        base = await optimizer_for(deps)
-        svc = base
-        if fa_limit != base.fa_limit:
-            svc = type(base)(ctx.league, ctx.schedule, ctx.free_agents or [],
-                             today=deps.today_date(), untouchable=deps.untouchables,
-                             fa_limit=fa_limit)
-        team_id = state["team"]["id"]
-        focus = state.get("focus_categories") or []
-        notes: list[str] = []
-        cats = None
-        ranked_by = None
-        targets = {t["id"] for t in state.get("injury_targets") or []}
-        if focus and keep_focus:
-            if state.get("scoring") == "categories":
-                cats = focus
-            elif not targets:
-                ranked_by = focus  # points league: rank by the named categories
-        position = None
-        if use_pos and state.get("position") and state.get("intent") in ("streaming",
-                                                                         "free_agent_scan"):
-            try:
-                position = parse_slot(state["position"])
-            except (KeyError, ValueError):
-                position = None
-        if targets:
-            top = 500  # rank every pair, keep those that drop the injured player
-        try:
-            if ranked_by:
-                scan = svc.rank_by_categories(team_id, ranked_by, top=top, position=position)
-            else:
-                scan = svc.scan_moves(team_id, top=top, position=position,
-                                      target_categories=cats)
-        except ValueError as exc:
-            notes.append(str(exc))
-            ranked_by = None
-            scan = svc.scan_moves(team_id, top=top, position=position)
-        res = scan.to_dict()
-        moves = res["moves"]
-        if targets:
-            moves = [m for m in moves if m["drop"]["id"] in targets][:8]
-        cands = [{**m, "games": m["games_added"]} for m in moves]
-        drops = list(dict.fromkeys(m["drop"]["name"] for m in cands))
-        label = "Found" if rnd == 0 else f"Widened search (round {rnd + 1} of {MAX_SEARCH_ROUNDS}):"
-        _progress("identify_candidates",
-                  f"{label} {len(drops)} drop candidate(s) and {len(cands)} move(s) with a "
-                  f"positive gain...")
-        return {"candidates": cands, "holds": [{"player": h["player"], "reason": h["reason"]}
-                                               for h in res["holds"]],
-                "scan_message": res["message"], "search_round": rnd + 1,
-                "acquisitions": {**(state.get("acquisitions") or {}),
-                                 "remaining": res["acquisitions_remaining"]},
-                "search_log": [{"round": rnd + 1, "top": top, "fa_limit": fa_limit,
-                                "position": state.get("position") if position is not None else None,
-                                "categories": cats or ranked_by,
-                                "ranking": "categories" if ranked_by else res["gain_unit"],
-                                "moves": len(cands), "message": res["message"]}],
-                "ranked_by": ranked_by, "notes": notes}
-
-    async def evaluate_move(state: MatchupOptimizerState) -> dict[str, Any]:
-        """The move the member named, evaluated exactly (OptimizerService.evaluate_move): one
-        valid move for the card when it is allowed and gains, else a verdict for the answer."""
-        mv = state.get("move") or {}
-        drop, add = mv.get("drop"), mv.get("add")
-        svc = await optimizer_for(deps)
-        team_id = state["team"]["id"]
-        plan = _plan_summary(svc.weekly_plan(team_id).to_dict())
-        if drop is None and add is None:
-            words = ", ".join(mv.get("unresolved") or [])
-            reason = (f"I could not tell which player you mean by {words}" if words else
-                      "I could not tell which players the move is about")
-            _progress("evaluate_move", "Reading the move you asked for...")
-            return {"move_eval": {"verdict": "missing", "reason": reason}, "plan": plan}
-        what = (f"dropping {drop['name']} for {add['name']}" if drop and add else
-                f"adding {add['name']}" if add else f"dropping {drop['name']}")
-        _progress("evaluate_move", f"Evaluating {what} with the exact optimizer...")
-        ev = svc.evaluate_move(team_id, drop["id"] if drop else None,
-                               add["id"] if add else None,
-                               drop_name=drop["name"] if drop else None,
-                               add_name=add["name"] if add else None).to_dict()
-        out: dict[str, Any] = {"move_eval": ev, "plan": plan, "valid_moves": [],
-                               "acquisitions": {**(state.get("acquisitions") or {}),
-                                                "remaining": ev["acquisitions_remaining"]}}
-        if ev["verdict"] == "gain":
-            d, a = ev["drop"], ev["add"]
-            out["valid_moves"] = [{
-                "move_id": f"{d['id']}-{a['id']}", "drop": d, "add": a,
-                "expected_gain": ev["expected_gain"], "gain_unit": ev["gain_unit"],
-                "games": ev["games_added"], "confidence": ev["confidence"],
-                "reasons": list(ev["reasons"]), "plan_delta": ev["expected_gain"]}]
-        return out
-
-    async def validate_moves(state: MatchupOptimizerState) -> dict[str, Any]:
-        svc = await optimizer_for(deps)
-        ctx = await load_context(deps)
-        team_id = state["team"]["id"]
-        team = ctx.league.team(team_id)
-        roster_ids = {e.player.id for e in team.roster}
-        rostered = ctx.league.all_rostered_player_ids()
-        fa = {p.id: p for p in svc.free_agents}
-        declined = {k for k, v in (state.get("decisions") or {}).items() if v != "approve"}
-        remaining = (state.get("acquisitions") or {}).get("remaining")
-        focus = bool(state.get("focus_categories")) and state.get("scoring") == "categories" \
-            or bool(state.get("ranked_by"))
-        base_plan = svc.weekly_plan(team_id).to_dict()
-        base_value = _plan_value(base_plan)
-        valid, rejected = [], []
-        for m in state.get("candidates") or []:
-            why = None
-            add = fa.get(m["add"]["id"])
-            if remaining == 0:
-                why = "no acquisitions left this matchup"
-            elif m["move_id"] in declined:
-                why = "declined earlier"
-            elif m["drop"]["id"] not in roster_ids:
-                why = f"{m['drop']['name']} is no longer on your roster"
-            elif m["add"]["id"] in rostered or add is None:
-                why = f"{m['add']['name']} is no longer a free agent"
-            elif add.injury_status in OUT_STATUSES:
-                why = f"{m['add']['name']} is {add.injury_status}"
-            elif float(m["expected_gain"]) <= 0:
-                why = "no positive gain"
-            if why is None:
-                try:
-                    with_move = svc.weekly_plan(team_id, moves=[(m["drop"]["id"],
-                                                                 m["add"]["id"])]).to_dict()
-                except ValueError as exc:
-                    why = str(exc)
-                else:
-                    delta = _plan_value(with_move) - base_value
-                    if delta <= 1e-9 and not focus:
-                        why = "the exact weekly plan does not improve with it"
-                    m = {**m, "plan_delta": round(delta, 3)}
-            if why is None:
-                valid.append(m)
-            else:
-                rejected.append({"move_id": m["move_id"], "reason": why})
-        valid.sort(key=lambda x: -float(x["expected_gain"]))
-        _progress("validate_moves", f"Validated {len(valid)} of {len(state.get('candidates') or [])}"
-                                    " move(s) against the exact weekly plan...")
-        return {"valid_moves": valid, "rejected": rejected, "plan": _plan_summary(base_plan)}
-
-    def after_validate(state: MatchupOptimizerState) -> str:
-        if state.get("valid_moves"):
-            return "compose_lineup"
-        if (state.get("acquisitions") or {}).get("remaining") == 0 or \
-                state.get("intent") == "injury_reevaluation":
-            return "compose_lineup"  # widening cannot help
-        if int(state.get("search_round") or 0) < MAX_SEARCH_ROUNDS:
-            _progress("validate_moves", "No valid move yet: widening the search...")
-            return "identify_candidates"
+def after_injuries(state: MatchupOptimizerState) -> str:
+    if state.get("intent") == "lineup_optimization":
         return "compose_lineup"
+    if state.get("intent") == "explicit_move":
+        return "evaluate_move"
+    if state.get("intent") == "injury_reevaluation" and not state.get("injury_targets"):
+        return "compose_lineup"
+    return "identify_candidates"
 
-    async def compose_lineup(state: MatchupOptimizerState) -> dict[str, Any]:
-        _progress("compose_lineup", "Composing your lineup...")
-        if state.get("intent") == "lineup_optimization":
-            res = await tools.compose_daily_lineup(state.get("day"))
-            return {"lineup": res, "tool_calls": ["compose_daily_lineup"]}
-        if state.get("plan"):
-            return {}
-        svc = await optimizer_for(deps)
-        return {"plan": _plan_summary(svc.weekly_plan(state["team"]["id"]).to_dict())}
 
-    def after_compose(state: MatchupOptimizerState) -> str:
-        if state.get("intent") != "lineup_optimization" and state.get("valid_moves"):
-            return "present_and_confirm"
-        return "finish"
-
-    def _next_batch(state: MatchupOptimizerState) -> list[dict[str, Any]]:
-        offered = set(state.get("offered_ids") or [])
-        return [m for m in state.get("valid_moves") or [] if m["move_id"] not in offered][
-            :MOVES_PER_CARD]
-
-    async def present_and_confirm(state: MatchupOptimizerState) -> dict[str, Any]:
-        # Everything before interrupt() is deterministic: the node re-runs on resume.
-        batch = _next_batch(state)
-        if not batch:
-            return {}
-        rnd = int(state.get("offer_rounds") or 0)
-        acq = state.get("acquisitions") or {}
-        acq_text = ("no acquisition limit" if acq.get("remaining") is None
-                    else f"{acq['remaining']} acquisition(s) left")
-        title = (prompts.APPROVAL_TITLE if rnd == 0 else prompts.ALT_TITLE).format(
-            team=state["team"]["name"])
-        days = len((state.get("plan") or {}).get("dates") or [])
-        ev = state.get("move_eval") or {}
-        if state.get("intent") == "explicit_move" and ev.get("verdict") == "gain":
-            summary = _explicit_summary(ev, days, acq_text)
-        elif state.get("ranked_by"):
-            summary = prompts.CATEGORY_SUMMARY.format(
-                n=len(batch), cats=", ".join(state["ranked_by"]), days=days, acq=acq_text)
-        else:
-            summary = prompts.APPROVAL_SUMMARY.format(n=len(batch), days=days, acq=acq_text)
-        if state.get("focus_categories") and state.get("scoring") == "categories":
-            summary += f" Focus: {', '.join(state['focus_categories'])}."
-        payload = {"type": "move_approval", "title": title, "summary": summary,
-                   "moves": [_move_payload(m) for m in batch],
-                   "requester_id": state.get("requester_id") or "", "round": rnd + 1}
-        _progress("present_and_confirm", f"Waiting for your approval of {len(batch)} move(s)...")
-        value = interrupt(payload)
-        decisions = _decisions(value, batch)
-        approved = [m for m in batch if decisions.get(m["move_id"]) == "approve"]
-        return {"offered_ids": [m["move_id"] for m in batch], "offer_rounds": 1,
-                "decisions": decisions, "last_approved": approved}
-
-    def after_present(state: MatchupOptimizerState) -> str:
-        if state.get("last_approved"):
-            return "apply_moves"
-        if int(state.get("offer_rounds") or 0) < MAX_OFFER_ROUNDS and _next_batch(state):
-            return "present_and_confirm"
-        return "finish"
-
-    async def apply_moves(state: MatchupOptimizerState) -> dict[str, Any]:
-        approved = state.get("last_approved") or []
-        _progress("apply_moves", f"Applying {len(approved)} approved move(s)...")
-        team_id = state["team"]["id"]
-        demo = getattr(deps.espn, "demo", None)
-        out: list[dict[str, Any]] = []
-        used_drop: set[int] = set()
-        used_add: set[int] = set()
-        changed = False
-        for m in approved:
-            rec = {"move_id": m["move_id"], "drop": m["drop"], "add": m["add"],
-                   "expected_gain": m["expected_gain"], "gain_unit": m["gain_unit"]}
-            d, a = m["drop"]["id"], m["add"]["id"]
-            if d in used_drop or a in used_add:
-                out.append({**rec, "status": "skipped",
-                            "note": "conflicts with an approved move above (same player)"})
-                continue
-            if demo is not None:
-                roster = demo.roster_now(team_id)
-                if d not in roster and a in roster:
-                    out.append({**rec, "status": "applied", "note": "already applied"})
-                    used_drop.add(d)
-                    used_add.add(a)
-                    continue
-                try:
-                    demo.apply_move(team_id, d, a)
-                except Exception as exc:  # noqa: BLE001 - DemoError and friends: report it
-                    out.append({**rec, "status": "failed", "note": str(exc)})
-                    continue
-                changed = True
-                out.append({**rec, "status": "applied",
-                            "note": f"dropped {m['drop']['name']}, added {m['add']['name']}"})
-            else:
-                link = ESPN_ADD_URL.format(league_id=deps.espn.league_id)
-                out.append({**rec, "status": "recorded", "espn_link": link,
-                            "note": prompts.OFFLINE_LIVE_NOTE.format(link=link)})
-            used_drop.add(d)
-            used_add.add(a)
-        if changed:
-            deps.reset_context()
-        return {"applied_moves": (state.get("applied_moves") or []) + out}
-
-    async def replan(state: MatchupOptimizerState) -> dict[str, Any]:
-        _progress("replan", "Re-planning your week with the new roster...")
-        team_id = state["team"]["id"]
-        done = [m for m in state.get("applied_moves") or [] if m["status"] in
-                ("applied", "recorded")]
-        if not done:
-            return {"replan": None}
+async def identify_candidates(state: MatchupOptimizerState,
+                              runtime: Runtime[AgentDeps]) -> dict[str, Any]:
+    deps = runtime.context
+    rnd = int(state.get("search_round") or 0)
+    top, use_pos, fa_limit, keep_focus = SEARCH_ROUNDS[min(rnd, len(SEARCH_ROUNDS) - 1)]
+    ctx = await load_context(deps, with_free_agents=True, fa_size=150)
+    base = await optimizer_for(deps)
+    svc = base
+    if fa_limit != base.fa_limit:
+        svc = type(base)(ctx.league, ctx.schedule, ctx.free_agents or [],
+                         today=deps.today_date(), untouchable=deps.untouchables,
+                         fa_limit=fa_limit)
+    team_id = state["team"]["id"]
+    focus = state.get("focus_categories") or []
+    notes: list[str] = []
+    cats = None
+    ranked_by = None
+    targets = {t["id"] for t in state.get("injury_targets") or []}
+    if focus and keep_focus:
+        if state.get("scoring") == "categories":
+            cats = focus
+        elif not targets:
+            ranked_by = focus  # points league: rank by the named categories
+    position = None
+    if use_pos and state.get("position") and state.get("intent") in ("streaming",
+                                                                     "free_agent_scan"):
         try:
-            if any(m["status"] == "applied" for m in done):
-                svc = await optimizer_for(deps, refresh=True)
-                plan = svc.weekly_plan(team_id).to_dict()
+            position = parse_slot(state["position"])
+        except (KeyError, ValueError):
+            position = None
+    if targets:
+        top = 500  # rank every pair, keep those that drop the injured player
+    try:
+        if ranked_by:
+            scan = svc.rank_by_categories(team_id, ranked_by, top=top, position=position)
+        else:
+            scan = svc.scan_moves(team_id, top=top, position=position,
+                                  target_categories=cats)
+    except ValueError as exc:
+        notes.append(str(exc))
+        ranked_by = None
+        scan = svc.scan_moves(team_id, top=top, position=position)
+    res = scan.to_dict()
+    moves = res["moves"]
+    if targets:
+        moves = [m for m in moves if m["drop"]["id"] in targets][:8]
+    cands = [{**m, "games": m["games_added"]} for m in moves]
+    drops = list(dict.fromkeys(m["drop"]["name"] for m in cands))
+    label = "Found" if rnd == 0 else f"Widened search (round {rnd + 1} of {MAX_SEARCH_ROUNDS}):"
+    _progress("identify_candidates",
+              f"{label} {len(drops)} drop candidate(s) and {len(cands)} move(s) with a "
+              f"positive gain...")
+    return {"candidates": cands, "holds": [{"player": h["player"], "reason": h["reason"]}
+                                           for h in res["holds"]],
+            "scan_message": res["message"], "search_round": rnd + 1,
+            "acquisitions": {**(state.get("acquisitions") or {}),
+                             "remaining": res["acquisitions_remaining"]},
+            "search_log": [{"round": rnd + 1, "top": top, "fa_limit": fa_limit,
+                            "position": state.get("position") if position is not None else None,
+                            "categories": cats or ranked_by,
+                            "ranking": "categories" if ranked_by else res["gain_unit"],
+                            "moves": len(cands), "message": res["message"]}],
+            "ranked_by": ranked_by, "notes": notes}
+
+
+async def evaluate_move(state: MatchupOptimizerState,
+                        runtime: Runtime[AgentDeps]) -> dict[str, Any]:
+    """The move the member named, evaluated exactly (OptimizerService.evaluate_move): one
+    valid move for the card when it is allowed and gains, else a verdict for the answer."""
+    deps = runtime.context
+    mv = state.get("move") or {}
+    drop, add = mv.get("drop"), mv.get("add")
+    svc = await optimizer_for(deps)
+    team_id = state["team"]["id"]
+    plan = _plan_summary(svc.weekly_plan(team_id).to_dict())
+    if drop is None and add is None:
+        words = ", ".join(mv.get("unresolved") or [])
+        reason = (f"I could not tell which player you mean by {words}" if words else
+                  "I could not tell which players the move is about")
+        _progress("evaluate_move", "Reading the move you asked for...")
+        return {"move_eval": {"verdict": "missing", "reason": reason}, "plan": plan}
+    what = (f"dropping {drop['name']} for {add['name']}" if drop and add else
+            f"adding {add['name']}" if add else f"dropping {drop['name']}")
+    _progress("evaluate_move", f"Evaluating {what} with the exact optimizer...")
+    ev = svc.evaluate_move(team_id, drop["id"] if drop else None,
+                           add["id"] if add else None,
+                           drop_name=drop["name"] if drop else None,
+                           add_name=add["name"] if add else None).to_dict()
+    out: dict[str, Any] = {"move_eval": ev, "plan": plan, "valid_moves": [],
+                           "acquisitions": {**(state.get("acquisitions") or {}),
+                                            "remaining": ev["acquisitions_remaining"]}}
+    if ev["verdict"] == "gain":
+        d, a = ev["drop"], ev["add"]
+        out["valid_moves"] = [{
+            "move_id": f"{d['id']}-{a['id']}", "drop": d, "add": a,
+            "expected_gain": ev["expected_gain"], "gain_unit": ev["gain_unit"],
+            "games": ev["games_added"], "confidence": ev["confidence"],
+            "reasons": list(ev["reasons"]), "plan_delta": ev["expected_gain"]}]
+    return out
+
+
+async def validate_moves(state: MatchupOptimizerState,
+                         runtime: Runtime[AgentDeps]) -> dict[str, Any]:
+    deps = runtime.context
+    svc = await optimizer_for(deps)
+    ctx = await load_context(deps)
+    team_id = state["team"]["id"]
+    team = ctx.league.team(team_id)
+    roster_ids = {e.player.id for e in team.roster}
+    rostered = ctx.league.all_rostered_player_ids()
+    fa = {p.id: p for p in svc.free_agents}
+    declined = {k for k, v in (state.get("decisions") or {}).items() if v != "approve"}
+    remaining = (state.get("acquisitions") or {}).get("remaining")
+    focus = bool(state.get("focus_categories")) and state.get("scoring") == "categories" \
+        or bool(state.get("ranked_by"))
+    base_plan = svc.weekly_plan(team_id).to_dict()
+    base_value = _plan_value(base_plan)
+    valid, rejected = [], []
+    for m in state.get("candidates") or []:
+        why = None
+        add = fa.get(m["add"]["id"])
+        if remaining == 0:
+            why = "no acquisitions left this matchup"
+        elif m["move_id"] in declined:
+            why = "declined earlier"
+        elif m["drop"]["id"] not in roster_ids:
+            why = f"{m['drop']['name']} is no longer on your roster"
+        elif m["add"]["id"] in rostered or add is None:
+            why = f"{m['add']['name']} is no longer a free agent"
+        elif add.injury_status in OUT_STATUSES:
+            why = f"{m['add']['name']} is {add.injury_status}"
+        elif float(m["expected_gain"]) <= 0:
+            why = "no positive gain"
+        if why is None:
+            try:
+                with_move = svc.weekly_plan(team_id, moves=[(m["drop"]["id"],
+                                                             m["add"]["id"])]).to_dict()
+            except ValueError as exc:
+                why = str(exc)
             else:
-                svc = await optimizer_for(deps)
-                plan = svc.weekly_plan(team_id, moves=[(m["drop"]["id"], m["add"]["id"])
-                                                       for m in done]).to_dict()
-        except (EspnError, ValueError) as exc:
-            return {"replan": None, "notes": [f"Could not re-plan the week: {exc}"]}
-        summary = _plan_summary(plan)
-        before = state.get("plan") or {}
-        key = "total_points" if "total_points" in summary else "expected_categories_won"
-        if key in before and key in summary:
-            summary["change"] = round(summary[key] - before[key], 2)
-        return {"replan": summary}
+                delta = _plan_value(with_move) - base_value
+                if delta <= 1e-9 and not focus:
+                    why = "the exact weekly plan does not improve with it"
+                m = {**m, "plan_delta": round(delta, 3)}
+        if why is None:
+            valid.append(m)
+        else:
+            rejected.append({"move_id": m["move_id"], "reason": why})
+    valid.sort(key=lambda x: -float(x["expected_gain"]))
+    _progress("validate_moves", f"Validated {len(valid)} of {len(state.get('candidates') or [])}"
+                                " move(s) against the exact weekly plan...")
+    return {"valid_moves": valid, "rejected": rejected, "plan": _plan_summary(base_plan)}
 
-    async def finish(state: MatchupOptimizerState) -> dict[str, Any]:
-        answer, report = _compose_answer(state)
-        return {"answer": answer, "report": report,
-                "applied_moves": state.get("applied_moves") or []}
 
-    g = StateGraph(MatchupOptimizerState, input_schema=MatchupOptimizerInput,
-                   output_schema=MatchupOptimizerOutput)
+def after_validate(state: MatchupOptimizerState) -> str:
+    if state.get("valid_moves"):
+        return "compose_lineup"
+    if (state.get("acquisitions") or {}).get("remaining") == 0 or \
+            state.get("intent") == "injury_reevaluation":
+        return "compose_lineup"  # widening cannot help
+    if int(state.get("search_round") or 0) < MAX_SEARCH_ROUNDS:
+        _progress("validate_moves", "No valid move yet: widening the search...")
+        return "identify_candidates"
+    return "compose_lineup"
+
+
+async def compose_lineup(state: MatchupOptimizerState,
+                         runtime: Runtime[AgentDeps]) -> dict[str, Any]:
+    deps = runtime.context
+    tools = FanviseTools(deps)
+    _progress("compose_lineup", "Composing your lineup...")
+    if state.get("intent") == "lineup_optimization":
+        res = await tools.compose_daily_lineup(state.get("day"))
+        return {"lineup": res, "tool_calls": ["compose_daily_lineup"]}
+    if state.get("plan"):
+        return {}
+    svc = await optimizer_for(deps)
+    return {"plan": _plan_summary(svc.weekly_plan(state["team"]["id"]).to_dict())}
+
+
+def after_compose(state: MatchupOptimizerState) -> str:
+    if state.get("intent") != "lineup_optimization" and state.get("valid_moves"):
+        return "present_and_confirm"
+    return "finish"
+
+
+def _next_batch(state: MatchupOptimizerState) -> list[dict[str, Any]]:
+    offered = set(state.get("offered_ids") or [])
+    return [m for m in state.get("valid_moves") or [] if m["move_id"] not in offered][
+        :MOVES_PER_CARD]
+
+
+async def present_and_confirm(state: MatchupOptimizerState) -> dict[str, Any]:
+    # Everything before interrupt() is deterministic: the node re-runs on resume.
+    batch = _next_batch(state)
+    if not batch:
+        return {}
+    rnd = int(state.get("offer_rounds") or 0)
+    acq = state.get("acquisitions") or {}
+    acq_text = ("no acquisition limit" if acq.get("remaining") is None
+                else f"{acq['remaining']} acquisition(s) left")
+    title = (prompts.APPROVAL_TITLE if rnd == 0 else prompts.ALT_TITLE).format(
+        team=state["team"]["name"])
+    days = len((state.get("plan") or {}).get("dates") or [])
+    ev = state.get("move_eval") or {}
+    if state.get("intent") == "explicit_move" and ev.get("verdict") == "gain":
+        summary = _explicit_summary(ev, days, acq_text)
+    elif state.get("ranked_by"):
+        summary = prompts.CATEGORY_SUMMARY.format(
+            n=len(batch), cats=", ".join(state["ranked_by"]), days=days, acq=acq_text)
+    else:
+        summary = prompts.APPROVAL_SUMMARY.format(n=len(batch), days=days, acq=acq_text)
+    if state.get("focus_categories") and state.get("scoring") == "categories":
+        summary += f" Focus: {', '.join(state['focus_categories'])}."
+    payload = {"type": "move_approval", "title": title, "summary": summary,
+               "moves": [_move_payload(m) for m in batch],
+               "requester_id": state.get("requester_id") or "", "round": rnd + 1}
+    _progress("present_and_confirm", f"Waiting for your approval of {len(batch)} move(s)...")
+    value = interrupt(payload)
+    decisions = _decisions(value, batch)
+    approved = [m for m in batch if decisions.get(m["move_id"]) == "approve"]
+    return {"offered_ids": [m["move_id"] for m in batch], "offer_rounds": 1,
+            "decisions": decisions, "last_approved": approved}
+
+
+def after_present(state: MatchupOptimizerState) -> str:
+    if state.get("last_approved"):
+        return "apply_moves"
+    if int(state.get("offer_rounds") or 0) < MAX_OFFER_ROUNDS and _next_batch(state):
+        return "present_and_confirm"
+    return "finish"
+
+
+async def apply_moves(state: MatchupOptimizerState,
+                      runtime: Runtime[AgentDeps]) -> dict[str, Any]:
+    deps = runtime.context
+    approved = state.get("last_approved") or []
+    _progress("apply_moves", f"Applying {len(approved)} approved move(s)...")
+    team_id = state["team"]["id"]
+    demo = getattr(deps.espn, "demo", None)
+    out: list[dict[str, Any]] = []
+    used_drop: set[int] = set()
+    used_add: set[int] = set()
+    changed = False
+    for m in approved:
+        rec = {"move_id": m["move_id"], "drop": m["drop"], "add": m["add"],
+               "expected_gain": m["expected_gain"], "gain_unit": m["gain_unit"]}
+        d, a = m["drop"]["id"], m["add"]["id"]
+        if d in used_drop or a in used_add:
+            out.append({**rec, "status": "skipped",
+                        "note": "conflicts with an approved move above (same player)"})
+            continue
+        if demo is not None:
+            roster = demo.roster_now(team_id)
+            if d not in roster and a in roster:
+                out.append({**rec, "status": "applied", "note": "already applied"})
+                used_drop.add(d)
+                used_add.add(a)
+                continue
+            try:
+                demo.apply_move(team_id, d, a)
+            except Exception as exc:  # noqa: BLE001 - DemoError and friends: report it
+                out.append({**rec, "status": "failed", "note": str(exc)})
+                continue
+            changed = True
+            out.append({**rec, "status": "applied",
+                        "note": f"dropped {m['drop']['name']}, added {m['add']['name']}"})
+        else:
+            link = ESPN_ADD_URL.format(league_id=deps.espn.league_id)
+            out.append({**rec, "status": "recorded", "espn_link": link,
+                        "note": prompts.OFFLINE_LIVE_NOTE.format(link=link)})
+        used_drop.add(d)
+        used_add.add(a)
+    if changed:
+        deps.reset_context()
+    return {"applied_moves": (state.get("applied_moves") or []) + out}
+
+
+async def replan(state: MatchupOptimizerState,
+                 runtime: Runtime[AgentDeps]) -> dict[str, Any]:
+    deps = runtime.context
+    _progress("replan", "Re-planning your week with the new roster...")
+    team_id = state["team"]["id"]
+    done = [m for m in state.get("applied_moves") or [] if m["status"] in
+            ("applied", "recorded")]
+    if not done:
+        return {"replan": None}
+    try:
+        if any(m["status"] == "applied" for m in done):
+            svc = await optimizer_for(deps, refresh=True)
+            plan = svc.weekly_plan(team_id).to_dict()
+        else:
+            svc = await optimizer_for(deps)
+            plan = svc.weekly_plan(team_id, moves=[(m["drop"]["id"], m["add"]["id"])
+                                                   for m in done]).to_dict()
+    except (EspnError, ValueError) as exc:
+        return {"replan": None, "notes": [f"Could not re-plan the week: {exc}"]}
+    summary = _plan_summary(plan)
+    before = state.get("plan") or {}
+    key = "total_points" if "total_points" in summary else "expected_categories_won"
+    if key in before and key in summary:
+        summary["change"] = round(summary[key] - before[key], 2)
+    return {"replan": summary}
+
+
+async def finish(state: MatchupOptimizerState) -> dict[str, Any]:
+    answer, report = _compose_answer(state)
+    return {"answer": answer, "report": report,
+            "applied_moves": state.get("applied_moves") or []}
+
+
+def build_matchup_optimizer_graph(*, checkpointer: Any = None) -> Any:
+    """Compile the matchup optimizer graph (see module docstring). It binds no deps: each
+    run passes its `AgentDeps` as `context=`, so one compiled graph serves every turn."""
+    g = StateGraph(MatchupOptimizerState, context_schema=AgentDeps,
+                   input_schema=MatchupOptimizerInput, output_schema=MatchupOptimizerOutput)
     for name, fn in (("parse_intent", parse_intent), ("gather_rosters", gather_rosters),
                      ("analyze_schedule", analyze_schedule), ("check_injuries", check_injuries),
                      ("identify_candidates", identify_candidates),
-                     ("evaluate_move", evaluate_move), ("validate_moves", validate_moves), ("compose_lineup", compose_lineup),
+                     ("evaluate_move", evaluate_move), ("validate_moves", validate_moves),
+                     ("compose_lineup", compose_lineup),
                      ("present_and_confirm", present_and_confirm), ("apply_moves", apply_moves),
                      ("replan", replan), ("finish", finish)):
         g.add_node(name, fn)

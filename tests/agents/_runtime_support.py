@@ -6,6 +6,7 @@ from typing import Any
 
 from langgraph.config import get_stream_writer
 from langgraph.graph import END, START, StateGraph
+from langgraph.runtime import Runtime
 from langgraph.types import interrupt
 from typing_extensions import TypedDict
 
@@ -30,12 +31,13 @@ class _OptState(TypedDict, total=False):
     llm_calls: int
 
 
-def contract_optimizer(deps: AgentDeps, *, checkpointer: Any = None) -> Any:
+def contract_optimizer(*, checkpointer: Any = None) -> Any:
     """A minimal graph with the matchup optimizer's contract: drop the OUT player, add the
-    best healthy free agent, ask for approval, apply approved moves to the demo league."""
-    tools = FanviseTools(deps)
+    best healthy free agent, ask for approval, apply approved moves to the demo league.
+    Each run's AgentDeps is its runtime context."""
 
-    async def propose(state: _OptState) -> dict[str, Any]:
+    async def propose(state: _OptState, runtime: Runtime[AgentDeps]) -> dict[str, Any]:
+        tools = FanviseTools(runtime.context)
         get_stream_writer()({"stage": "gather", "text": "Analyzing your roster..."})
         roster = await tools.get_my_roster()
         fas = await tools.get_free_agents(limit=2, min_games=1)
@@ -54,7 +56,8 @@ def contract_optimizer(deps: AgentDeps, *, checkpointer: Any = None) -> Any:
                             "moves": state["moves"], "requester_id": state["requester_id"]})
         return {"decisions": answer["decisions"]}
 
-    async def apply(state: _OptState) -> dict[str, Any]:
+    async def apply(state: _OptState, runtime: Runtime[AgentDeps]) -> dict[str, Any]:
+        deps = runtime.context
         done = []
         for m in state["moves"]:
             if state["decisions"].get(m["move_id"]) == "approve" and not done:
@@ -66,7 +69,7 @@ def contract_optimizer(deps: AgentDeps, *, checkpointer: Any = None) -> Any:
         return {"applied_moves": done, "answer": text, "report": {"applied": done},
                 "llm_calls": 0}
 
-    b = StateGraph(_OptState)
+    b = StateGraph(_OptState, context_schema=AgentDeps)
     b.add_node("propose", propose)
     b.add_node("present_and_confirm", present_and_confirm)
     b.add_node("apply", apply)

@@ -33,13 +33,14 @@ _threads = itertools.count(1)
 class Run:
     """Drives one graph run on one thread: start, resume, progress, pending interrupt."""
 
-    def __init__(self, graph: Any) -> None:
+    def __init__(self, graph: Any, deps: AgentDeps) -> None:
         self.graph = graph
+        self.deps = deps  # the runtime context of every run on this graph
         self.config = {"configurable": {"thread_id": f"chat:opt:{next(_threads):012x}"}}
         self.progress: list[str] = []
 
     async def _stream(self, value: Any) -> None:
-        async for mode, data in self.graph.astream(value, self.config,
+        async for mode, data in self.graph.astream(value, self.config, context=self.deps,
                                                    stream_mode=["custom", "updates"]):
             if mode == "custom":
                 assert set(data) == {"stage", "text"}
@@ -104,7 +105,7 @@ async def test_a_full_review_with_an_approved_move(deps_factory, tmp_path: Path)
     try:
         saver = AsyncSqliteSaver(conn)
         await saver.setup()
-        run = Run(build_matchup_optimizer_graph(deps, checkpointer=saver))
+        run = Run(build_matchup_optimizer_graph(checkpointer=saver), deps)
         intr = await run.start(request="Review my matchup and optimize my week",
                                intent="matchup_analysis")
         assert intr is not None
@@ -122,7 +123,7 @@ async def test_a_full_review_with_an_approved_move(deps_factory, tmp_path: Path)
     conn = await aiosqlite.connect(path, timeout=30)  # "process 2" resumes it
     try:
         saver = AsyncSqliteSaver(conn)
-        run2 = Run(build_matchup_optimizer_graph(deps, checkpointer=saver))
+        run2 = Run(build_matchup_optimizer_graph(checkpointer=saver), deps)
         run2.config = run.config
         pending = await run2.pending()
         assert pending is not None and pending.id == intr.id
@@ -147,7 +148,7 @@ async def test_a_full_review_with_an_approved_move(deps_factory, tmp_path: Path)
 
 async def test_b_midweek_streaming_for_ast_and_stl(deps_factory, saver) -> None:
     deps = deps_factory("categories")
-    run = Run(build_matchup_optimizer_graph(deps, checkpointer=saver))
+    run = Run(build_matchup_optimizer_graph(checkpointer=saver), deps)
     intr = await run.start(request="stream for AST and STL", intent="streaming",
                            focus_categories=["AST", "STL"])
     check_payload(intr.value)
@@ -176,7 +177,7 @@ async def test_b_midweek_streaming_for_ast_and_stl(deps_factory, saver) -> None:
 
 async def test_c_dtd_guard_hold_vs_stream(deps_factory) -> None:
     deps = deps_factory("points", my_team_id=7)
-    run = Run(build_matchup_optimizer_graph(deps, checkpointer=InMemorySaver()))
+    run = Run(build_matchup_optimizer_graph(checkpointer=InMemorySaver()), deps)
     text = "My day-to-day guards: hold or stream?"
     intr = await run.start(request=text, intent="injury_reevaluation",
                            request_obj=req(Intent.INJURY_REEVALUATION, text, position="G"))
@@ -196,7 +197,7 @@ async def test_c_dtd_guard_hold_vs_stream(deps_factory) -> None:
 
 async def test_c_dtd_star_is_held_without_a_card(deps_factory) -> None:
     deps = deps_factory("categories", my_team_id=6)
-    run = Run(build_matchup_optimizer_graph(deps, checkpointer=InMemorySaver()))
+    run = Run(build_matchup_optimizer_graph(checkpointer=InMemorySaver()), deps)
     text = "Jalen Suggs is day-to-day: hold him or stream?"
     intr = await run.start(request=text, intent="injury_reevaluation",
                            request_obj=req(Intent.INJURY_REEVALUATION, text, action="hold",
@@ -209,13 +210,14 @@ async def test_c_dtd_star_is_held_without_a_card(deps_factory) -> None:
 
 async def test_d_eleven_players_thursday_who_sits(deps_factory) -> None:
     deps = deps_factory("points", my_team_id=7, today=date(2023, 2, 21))
-    graph = build_matchup_optimizer_graph(deps, checkpointer=InMemorySaver())
+    graph = build_matchup_optimizer_graph(checkpointer=InMemorySaver())
     cfg = {"configurable": {"thread_id": "lineup-1"}}
     text = "11 players active Thursday, who sits?"
     obj = req(Intent.LINEUP_OPTIMIZATION, text, count=11,
               day=DayRef(word="thursday", date="2023-02-23"))
     out = await graph.ainvoke({"request": text, "intent": "", "requester_id": "u-1",
-                               "request_obj": obj, "focus_categories": [], "day": None}, cfg)
+                               "request_obj": obj, "focus_categories": [], "day": None}, cfg,
+                              context=deps)
     assert "__interrupt__" not in out
     assert set(out) >= {"answer", "report", "applied_moves", "tool_calls", "llm_calls"}
     lu = out["report"]["lineup"]
@@ -235,7 +237,7 @@ async def test_no_valid_stream_says_so(deps_factory) -> None:
     demo = deps.espn.demo
     demo.apply_move(1, 4249, 3135046)          # Hayward -> Tyus Jones
     demo.apply_move(1, 2530530, 4277919)       # McConnell -> Mo Bamba: 4 of 4 used
-    run = Run(build_matchup_optimizer_graph(deps, checkpointer=InMemorySaver()))
+    run = Run(build_matchup_optimizer_graph(checkpointer=InMemorySaver()), deps)
     intr = await run.start(request="stream for AST and STL", intent="streaming",
                            focus_categories=["AST", "STL"])
     out = await run.values()
@@ -249,7 +251,7 @@ async def test_loop_guard_widened_search_ends_after_three_rounds(deps_factory) -
     probe = deps_factory("points")
     roster = [e.player.id for e in (await probe.espn.get_league()).team(1).roster]
     deps = deps_factory("points", untouchables=tuple(roster))
-    run = Run(build_matchup_optimizer_graph(deps, checkpointer=InMemorySaver()))
+    run = Run(build_matchup_optimizer_graph(checkpointer=InMemorySaver()), deps)
     intr = await run.start(request="find me a streamer", intent="streaming")
     out = await run.values()
     assert intr is None and out["search_round"] == MAX_SEARCH_ROUNDS == 3
@@ -261,7 +263,7 @@ async def test_loop_guard_widened_search_ends_after_three_rounds(deps_factory) -
 
 async def test_approve_all_applies_one_of_conflicting_alternatives(deps_factory) -> None:
     deps = deps_factory("points")
-    run = Run(build_matchup_optimizer_graph(deps, checkpointer=InMemorySaver()))
+    run = Run(build_matchup_optimizer_graph(checkpointer=InMemorySaver()), deps)
     intr = await run.start(request="free agent scan", intent="free_agent_scan")
     assert {m["drop"]["name"] for m in intr.value["moves"]} == {"Gordon Hayward"}
     assert await run.resume(intr, "approve") is None
@@ -280,7 +282,7 @@ async def test_live_league_records_the_move_and_links_espn(switchable_demo, scri
     deps = AgentDeps(espn=client, news=None, model=scripted(),
                      today=lambda: demo.today, my_team_id=1)
     try:
-        run = Run(build_matchup_optimizer_graph(deps, checkpointer=InMemorySaver()))
+        run = Run(build_matchup_optimizer_graph(checkpointer=InMemorySaver()), deps)
         intr = await run.start(request="review my matchup", intent="matchup_analysis")
         top = intr.value["moves"][0]
         await run.resume(intr, {top["move_id"]: "approve"})
@@ -300,7 +302,7 @@ async def test_espn_down_is_a_clear_answer(switchable_demo, scripted) -> None:
     transport.fail = True
     deps = AgentDeps.for_client(client, scripted())
     try:
-        run = Run(build_matchup_optimizer_graph(deps, checkpointer=InMemorySaver()))
+        run = Run(build_matchup_optimizer_graph(checkpointer=InMemorySaver()), deps)
         intr = await run.start(request="review my matchup", intent="matchup_analysis")
         out = await run.values()
     finally:
@@ -338,7 +340,7 @@ def test_the_graph_reads_the_typed_request() -> None:
 
 async def test_apply_is_idempotent_when_the_move_is_already_done(deps_factory) -> None:
     deps = deps_factory("points")
-    run = Run(build_matchup_optimizer_graph(deps, checkpointer=InMemorySaver()))
+    run = Run(build_matchup_optimizer_graph(checkpointer=InMemorySaver()), deps)
     intr = await run.start(request="review my matchup", intent="matchup_analysis")
     top = intr.value["moves"][0]
     deps.espn.demo.apply_move(1, top["drop"]["id"], top["add"]["id"])  # e.g. a racing click
@@ -352,7 +354,7 @@ async def test_apply_is_idempotent_when_the_move_is_already_done(deps_factory) -
 async def test_no_linked_team_is_a_clear_answer(deps_factory) -> None:
     deps = deps_factory("points")
     deps.my_team_id = None
-    run = Run(build_matchup_optimizer_graph(deps, checkpointer=InMemorySaver()))
+    run = Run(build_matchup_optimizer_graph(checkpointer=InMemorySaver()), deps)
     assert await run.start(request="review my matchup", intent="matchup_analysis") is None
     out = await run.values()
     assert "link your ESPN team" in out["answer"] and out["applied_moves"] == []

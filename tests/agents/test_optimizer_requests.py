@@ -41,12 +41,13 @@ def move_request(text: str, drop: PlayerRef | None, add: PlayerRef | None) -> di
 
 class Run:
     def __init__(self, deps: AgentDeps) -> None:
-        self.graph = build_matchup_optimizer_graph(deps, checkpointer=InMemorySaver())
+        self.graph = build_matchup_optimizer_graph(checkpointer=InMemorySaver())
+        self.deps = deps  # the runtime context of each run
         self.config = {"configurable": {"thread_id": f"chat:opt:req{next(_threads)}"}}
         self.progress: list[str] = []
 
     async def _stream(self, value: Any) -> Any:
-        async for mode, data in self.graph.astream(value, self.config,
+        async for mode, data in self.graph.astream(value, self.config, context=self.deps,
                                                    stream_mode=["custom", "updates"]):
             if mode == "custom":
                 self.progress.append(data["text"])

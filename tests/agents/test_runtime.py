@@ -169,20 +169,20 @@ async def test_recover_crashed_run(tmp_path: Path) -> None:
     rt1 = await open_rt(tmp_path)
     try:
         deps = rt1._deps(None)
-        graph = rt1._optimizer(deps)
+        graph = rt1._optimizer()
         tid = "console:crash:opt:aaaaaaaaaaaa"
         await rt1.store.record_run(tid, "console:crash", status="running", requester="u1",
                                    team_id=1, intent="matchup_analysis")
         inp = {"request": "optimize", "intent": "matchup_analysis", "requester_id": "u1",
                "focus_categories": [], "day": None}
-        async for _ in graph.astream(inp, {"configurable": {"thread_id": tid}},
+        async for _ in graph.astream(inp, {"configurable": {"thread_id": tid}}, context=deps,
                                      stream_mode="updates", durability="sync"):
             break  # "crash" after the first node
     finally:
         await rt1.close()
     rt2 = await open_rt(tmp_path)
     try:
-        snap = await rt2._optimizer(rt2._deps(1)).aget_state(
+        snap = await rt2._optimizer().aget_state(
             {"configurable": {"thread_id": tid}})
         assert snap.next and not snap.interrupts
         out = await rt2.recover_crashed_runs()
@@ -263,10 +263,11 @@ async def test_recover_reports_unstarted_and_undelivered_runs(tmp_path: Path) ->
                                    requester="u1", team_id=1)
         # finished (declined) but the process died before delivering the answer
         req = await _request_moves(rt1, "console:y")
-        graph = rt1._optimizer(rt1._deps(1))
+        graph = rt1._optimizer()
         from langgraph.types import Command
         await graph.ainvoke(Command(resume={req.interrupt_id: {"decisions": {}}}),
-                            {"configurable": {"thread_id": req.run_thread_id}})
+                            {"configurable": {"thread_id": req.run_thread_id}},
+                            context=rt1._deps(1))
         await rt1.store.set_run_status(req.run_thread_id, "resuming")
     finally:
         await rt1.close()

@@ -30,6 +30,7 @@ from typing import Any
 
 from langgraph.config import get_stream_writer
 from langgraph.graph import END, START, StateGraph
+from langgraph.runtime import Runtime
 from langgraph.types import interrupt
 from typing_extensions import TypedDict
 
@@ -55,12 +56,12 @@ class _State(TypedDict, total=False):
 
 
 def slow_optimizer_for(data_dir: Path):
-    """A builder (deps, *, checkpointer) -> compiled graph, writing to data_dir."""
+    """A builder (*, checkpointer) -> compiled graph, writing to data_dir; each run's
+    AgentDeps is its runtime context (as for the real optimizer)."""
 
-    def build(deps: AgentDeps, *, checkpointer: Any = None) -> Any:
-        tools = FanviseTools(deps)
-
-        async def propose(state: _State) -> dict[str, Any]:
+    def build(*, checkpointer: Any = None) -> Any:
+        async def propose(state: _State, runtime: Runtime[AgentDeps]) -> dict[str, Any]:
+            tools = FanviseTools(runtime.context)
             get_stream_writer()({"stage": "gather", "text": "Analyzing your roster..."})
             roster = await tools.get_my_roster()
             fas = await tools.get_free_agents(limit=1, min_games=1)
@@ -85,7 +86,8 @@ def slow_optimizer_for(data_dir: Path):
                                 "requester_id": state["requester_id"]})
             return {"decisions": answer["decisions"]}
 
-        async def apply(state: _State) -> dict[str, Any]:
+        async def apply(state: _State, runtime: Runtime[AgentDeps]) -> dict[str, Any]:
+            deps = runtime.context
             get_stream_writer()({"stage": "apply", "text": "Applying your decision..."})
             await asyncio.sleep(float(os.environ.get("FV_APPLY_SECONDS", "0")))
             done = [m for m in state["moves"]
@@ -99,7 +101,7 @@ def slow_optimizer_for(data_dir: Path):
             return {"applied_moves": done, "answer": text, "report": {"applied": done},
                     "llm_calls": 0}
 
-        b = StateGraph(_State)
+        b = StateGraph(_State, context_schema=AgentDeps)
         for name, fn in (("propose", propose), ("crunch", crunch),
                          ("present_and_confirm", present_and_confirm), ("apply", apply)):
             b.add_node(name, fn)
