@@ -1,7 +1,7 @@
 """Optimizer benchmark: `python benchmarks/optimizer.py` prints medians and whether targets are met.
 
 Synthetic seeded leagues (fantasy.optimizer.synthetic): ESPN default slots, 13 rostered players,
-50 free agents, 7 days.  The baseline does the same points scan with one PuLP (CBC) solve per
+50 free agents, 7 days; the move plan on 150 free agents and up to 7 acquisitions.  The baseline does the same points scan with one PuLP (CBC) solve per
 pair-day that needs a solve; it is timed on a sample of pair-days and extrapolated.
 """
 
@@ -17,14 +17,19 @@ import pulp
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from fantasy.optimizer.categories import scan_categories  # noqa: E402
+from fantasy.optimizer.categories import baseline_weights, scan_categories  # noqa: E402
 from fantasy.optimizer.lineup import solve_day  # noqa: E402
 from fantasy.optimizer.multimove import plan_moves  # noqa: E402
+from fantasy.optimizer.plan import best_plan  # noqa: E402
 from fantasy.optimizer.scan import scan_points  # noqa: E402
 from fantasy.optimizer.solver import cbc  # noqa: E402
 from fantasy.optimizer.synthetic import make_league, nine_cats, random_day  # noqa: E402
 
-TARGETS_MS = {"daily": 0.1, "points_scan": 50.0, "categories_scan": 150.0, "multi_move": 500.0}
+TARGETS_MS = {"daily": 0.1, "points_scan": 50.0, "categories_scan": 150.0, "plan_points": 500.0,
+              "plan_categories": 500.0}
+PLAN_FA = 150
+PLAN_KS = range(1, 8)
+PULP_PLAN_KS = (1, 3, 5, 7)
 SPEEDUP_TARGET = 300.0
 
 
@@ -91,7 +96,8 @@ def demo_service_timings() -> dict[str, float]:
     for name, call in (("daily_lineup", lambda s: s.daily_lineup(1)),
                        ("weekly_plan", lambda s: s.weekly_plan(1)),
                        ("scan_moves", lambda s: s.scan_moves(1)),
-                       ("multi_move_plan(k=2)", lambda s: s.multi_move_plan(1, 2))):
+                       ("multi_move_plan(k=2)", lambda s: s.multi_move_plan(1, 2)),
+                       ("move_plan", lambda s: s.move_plan(1))):
         out[name] = statistics.median(
             timed(lambda call=call: call(OptimizerService(league, schedule, fas)), 3))
     return out
@@ -127,14 +133,32 @@ def main() -> None:
                                                    lg.roster, lg.pool, lg.matchup), 3)
     results["categories_scan"] = statistics.median(cts)
 
-    mm = []
-    plan_moves(leagues[0].values, leagues[0].masks, leagues[0].layout.caps, leagues[0].keys,
-               leagues[0].roster, leagues[0].pool, 1)  # cold CBC start
-    for lg in leagues[:3]:
-        for k in (1, 2, 3):
-            mm += timed(lambda lg=lg, k=k: plan_moves(lg.values, lg.masks, lg.layout.caps,
-                                                      lg.keys, lg.roster, lg.pool, k), 1)
-    results["multi_move"] = statistics.median(mm)
+    plan_leagues = [make_league(910_000 + s, n_fa=PLAN_FA) for s in range(5)]
+    best_plan(np.zeros((2, 2)), [1, 1], [1], [1, 2], [0], [1], 2)  # warm the solver import
+    plans: dict[str, list[float]] = {"plan_points": [], "plan_categories": []}
+    pruned: list[float] = []
+    for lg in plan_leagues:
+        w, _ = baseline_weights(cats, lg.stats, lg.plays, lg.masks, lg.layout.caps, lg.keys,
+                                lg.roster, lg.matchup)
+        lin = np.maximum(np.einsum("idk,k->id", lg.stats, w), 0.0) * lg.plays
+        for key, vals in (("plan_points", lg.values), ("plan_categories", lin)):
+            for k in PLAN_KS:
+                t0 = time.perf_counter()
+                sol = best_plan(vals, lg.masks, lg.layout.caps, lg.keys, lg.roster, lg.pool, k)
+                plans[key].append((time.perf_counter() - t0) * 1e3)
+                pruned.append(sol.pruned_pool_size / max(sol.pool_size, 1))
+    for key, ts in plans.items():
+        results[key] = statistics.median(ts)
+    pulp_ms, ours_ms = [], []
+    for lg in plan_leagues[:3]:
+        for k in PULP_PLAN_KS:
+            ours_ms += timed(lambda lg=lg, k=k: best_plan(lg.values, lg.masks, lg.layout.caps,
+                                                          lg.keys, lg.roster, lg.pool, k), 1)
+            pulp_ms += timed(lambda lg=lg, k=k: plan_moves(lg.values, lg.masks, lg.layout.caps,
+                                                           lg.keys, lg.roster, lg.pool, k,
+                                                           time_limit=None), 1)
+    plan_ratio = statistics.median(pulp_ms) / statistics.median(ours_ms)
+    plan_p90 = {key: float(np.percentile(ts, 90)) for key, ts in plans.items()}
 
     demo = demo_service_timings()
     per_solve, n_needed = pulp_scan_sample(leagues[0], 150, rng)
@@ -144,7 +168,8 @@ def main() -> None:
     print("FanVise optimizer benchmark (medians; 13 roster x 50 FA x 7 days, ESPN default slots)")
     labels = {"daily": "daily lineup", "points_scan": "points scan (650 pairs x 7 days)",
               "categories_scan": "categories scan (9-cat, 650 pairs x 7 days)",
-              "multi_move": "multi-move PuLP plan (k = 1..3, any day)"}
+              "plan_points": "move plan, points (150 FA, k = 1..7, p50)",
+              "plan_categories": "move plan, 9-cat linearised (150 FA, k = 1..7, p50)"}
     for key, label in labels.items():
         val, tgt = results[key], TARGETS_MS[key]
         unit = f"{val * 1000:.1f} us" if key == "daily" else f"{val:.1f} ms"
@@ -153,6 +178,13 @@ def main() -> None:
     print(f"  baseline: one PuLP/CBC solve per pair-day: {per_solve:.2f} ms/solve x {n_needed} "
           f"pair-days = {baseline_ms / 1000:.1f} s (timed on a sample of 150 pair-days, "
           f"extrapolated)")
+    for key in plans:
+        print(f"  {'  p90 ' + key:<46} {plan_p90[key]:>9.1f} ms")
+    print(f"  move plan: free agents kept by dominance pruning: median "
+          f"{statistics.median(pruned):.0%} of {PLAN_FA}")
+    print(f"  move plan vs one PuLP/CBC model of the same plan (points, k = "
+          f"{', '.join(map(str, PULP_PLAN_KS))}, 3 leagues): {statistics.median(pulp_ms):.0f} ms "
+          f"vs {statistics.median(ours_ms):.0f} ms p50 = {plan_ratio:.1f}x faster")
     for name, ms in demo.items():
         print(f"  demo league OptimizerService.{name:<30} {ms:>10.1f} ms   (incl. projections)")
     print(f"  speed ratio points scan vs per-solve PuLP: {speedup:,.0f}x   target >= "

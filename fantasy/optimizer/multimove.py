@@ -1,5 +1,8 @@
 """Multi-move plan: up to k (drop, add) moves and the day each happens, under the acquisition
-limit, as ONE PuLP (CBC) model per request (a time-indexed streaming plan).
+limit, as ONE PuLP (CBC) model (a time-indexed streaming plan, no pruning).
+
+The product uses fantasy.optimizer.plan.best_plan (exact, much faster); this model is its test
+oracle and the benchmark's baseline.
 
 Variables: on[i, d] (player i on the roster on day d), add[y, d] (free agent y acquired on day d),
 x[i, d, t] (player i starts in slot type t on day d).  Rostered players can only leave (once);
@@ -17,7 +20,7 @@ import numpy as np
 import pulp
 
 from fantasy.optimizer.solver import cbc
-from fantasy.optimizer.week import plan_week
+from fantasy.optimizer.week import plan_week, plan_week_pulp
 
 
 @dataclass
@@ -43,17 +46,24 @@ def plan_moves(values: np.ndarray, masks: Sequence[int], caps: Sequence[int],
                keys: Sequence[int], roster: Sequence[int], pool: Sequence[int], max_adds: int,
                *, first_day: int = 0, protected: Collection[int] = (),
                adds_on_first_day_only: bool = False,
+               slot_caps: dict[int, int] | None = None, games_cap: int | None = None,
                time_limit: float | None = 20.0) -> MultiMovePlan:
     """Best plan with at most `max_adds` acquisitions from `first_day` on.
 
     values: (players, days) projected value (0 = does not play); roster/pool: row indices;
-    protected: row indices that may not be dropped.
+    protected: row indices that may not be dropped; slot_caps: slot-type index -> starts
+    left (games-played limits); games_cap: total starts left.  `total` is the model's own
+    lineup value (caps included).
     """
     values = np.asarray(values, dtype=float)
     roster, pool = list(roster), list(pool)
     n_days = values.shape[1]
-    base = plan_week(values[roster].tolist(), [masks[i] for i in roster], caps,
-                     [keys[i] for i in roster])
+    if slot_caps or games_cap is not None:
+        base = plan_week_pulp(values[roster].tolist(), [masks[i] for i in roster], caps,
+                              games_cap=games_cap, slot_caps=slot_caps)
+    else:
+        base = plan_week(values[roster].tolist(), [masks[i] for i in roster], caps,
+                         [keys[i] for i in roster])
     max_adds = max(int(max_adds), 0)
     if max_adds == 0 or not pool or first_day >= n_days or not roster:
         return MultiMovePlan(base.total, base.total, [], "NoMovesPossible")
@@ -88,6 +98,8 @@ def plan_moves(values: np.ndarray, masks: Sequence[int], caps: Sequence[int],
     for d in range(first_day, n_days):
         prob += pulp.lpSum(on[i, d] for i in roster + pool) <= len(roster)
     obj = []
+    xs_all: list[tuple[float, pulp.LpVariable]] = []
+    by_slot: dict[int, list] = {}
     for d in days:
         by_t: dict[int, list] = {}
         for i in roster + pool:
@@ -98,12 +110,19 @@ def plan_moves(values: np.ndarray, masks: Sequence[int], caps: Sequence[int],
                 v = prob.add_variable(f"x_{i}_{d}_{t}", 0, 1, cat=pulp.LpBinary)
                 xs.append(v)
                 by_t.setdefault(t, []).append(v)
+                by_slot.setdefault(t, []).append(v)
                 obj.append(float(values[i, d]) * v)
+                xs_all.append((float(values[i, d]), v))
             if xs:
                 prob += pulp.lpSum(xs) <= on[i, d]
         for t, vs in by_t.items():
             if len(vs) > caps[t]:
                 prob += pulp.lpSum(vs) <= caps[t]
+    for t, cap in (slot_caps or {}).items():
+        if t in by_slot:
+            prob += pulp.lpSum(by_slot[t]) <= max(int(cap), 0)
+    if games_cap is not None:
+        prob += pulp.lpSum(v for _, v in xs_all) <= max(int(games_cap), 0)
     keep = [on[i, d] for i in roster + pool for d in range(first_day, n_days)
             if isinstance(on[i, d], pulp.LpVariable)]
     prob += pulp.lpSum(obj) + eps * pulp.lpSum(keep) - 10 * eps * pulp.lpSum(add.values())
@@ -125,9 +144,5 @@ def plan_moves(values: np.ndarray, masks: Sequence[int], caps: Sequence[int],
             drops.append((0, keys[i]))
     drops.sort()
     moves = [PlannedMove(da, dk, ak) for (da, ak), (_, dk) in zip(adds, drops, strict=False)]
-    total = 0.0
-    for d in days:
-        members = [i for i in roster + pool if val(on[i, d]) > 0.5]
-        total += plan_week(values[members, d:d + 1].tolist(), [masks[i] for i in members], caps,
-                           [keys[i] for i in members]).total
+    total = sum(w for w, v in xs_all if val(v) > 0.5)
     return MultiMovePlan(base.total, total, moves, status)

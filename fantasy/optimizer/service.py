@@ -32,6 +32,18 @@ from fantasy.constants import (
     stat_name,
 )
 from fantasy.models import League, Player, ProSchedule, Team
+from fantasy.moves import (
+    CATEGORIES_UNIT,
+    POINTS_UNIT,
+    Alternative,
+    Move,
+    Plan,
+    move_id,
+)
+from fantasy.moves import (
+    Hold as MoveHold,
+)
+from fantasy.moves import PlayerRef as MovePlayer
 from fantasy.optimizer.categories import (
     DEFAULT_DISPERSION,
     Category,
@@ -45,11 +57,13 @@ from fantasy.optimizer.focus import focus_scores
 from fantasy.optimizer.guardrails import acquisition_budget, protected_players
 from fantasy.optimizer.lineup import Candidate, SlotLayout, best_lineup, place, slot_name
 from fantasy.optimizer.multimove import plan_moves
+from fantasy.optimizer.plan import PlanStep, apply_steps, best_plan, evaluate_members, prune_pool
 from fantasy.optimizer.scan import scan_points
 from fantasy.optimizer.week import plan_week, plan_week_pulp
 from fantasy.projections import Projection, play_probability, project, raw_stat_columns
 
 FA_LIMIT = 50
+MAX_PLAN_MOVES = 7  # a plan never has more moves than this (one a day in a 7-day matchup)
 MIN_GAIN_POINTS = 1e-6
 MIN_GAIN_CATS = 1e-4
 
@@ -283,6 +297,18 @@ def _status_notes(drop: Player, add: Player) -> list[str]:
     if add.status == "WAIVERS":
         when = add.waiver_process_date.isoformat() if add.waiver_process_date else "later"
         out.append(f"note: {add.name} is on waivers (claim processes {when})")
+    return out
+
+
+def _injury_notes(drop: Player, add: Player) -> list[str]:
+    """_status_notes with the expected return date of an injured player."""
+    out = []
+    for line in _status_notes(drop, add):
+        p = drop if line.startswith(drop.name) else add
+        if p.expected_return_date and p.injury_status != "ACTIVE" and "waivers" not in line:
+            line += f", expected back {p.expected_return_date.strftime('%a %b')} " \
+                    f"{p.expected_return_date.day}"
+        out.append(line)
     return out
 
 
@@ -954,6 +980,175 @@ class OptimizerService:
                                    planned_value if moves else base_value,
                                    gain if moves else 0.0, msg, budget.remaining,
                                    list(self.dates), notes)
+
+    def move_plan(self, team_id: int, *, max_moves: int | None = None,
+                  focus_categories: Sequence[str] = (), alternatives: int = 2) -> Plan:
+        """The exact best plan for the rest of the matchup (fantasy.optimizer.plan): at most
+        the acquisitions left (and `max_moves`, default MAX_PLAN_MOVES) drop/add moves, each
+        with its day, streaming chains included; protected players and players coming back
+        within the hold window stay; no OUT free agent is added; games-played limits apply.
+        Category leagues: lineups and moves on the gradient of expected categories won against
+        the actual opponent (only `focus_categories` when named), values reported exactly.
+        Each move carries its labelled per-game values, injury notes and up to `alternatives`
+        other free agents for the same spot and day."""
+        team = self._team(team_id)
+        budget = acquisition_budget(self.settings, team, self.league.current_matchup_period)
+        notes = [self.window_note] if self.window_note else []
+        cap = MAX_PLAN_MOVES if max_moves is None else max(int(max_moves), 0)
+        k = cap if budget.remaining is None else min(cap, budget.remaining)
+        active = self._active(team)
+        roster_ids = {e.player.id for e in team.roster}
+        pool = [p for p in self.free_agents
+                if p.id not in roster_ids and p.injury_status not in OUT_STATUSES]
+        focus = [c.upper() for c in focus_categories]
+        if self.is_points:
+            u = self._universe(active + pool)
+            values = self._values_points(u)
+            per_game = {p.id: float(u.per_game_value[i]) for i, p in enumerate(u.players)}
+            m = None
+            label = "projected fantasy points per game"
+        else:
+            _, _, u, m, note = self._cat_context(team_id, pool)
+            if note:
+                notes.append(note)
+            cats = self.cats
+            if focus:
+                cats = [c for c in self.cats if c.name.upper() in set(focus)] or self.cats
+                notes.append("moves chosen for " + ", ".join(c.name for c in cats))
+            w, _ = baseline_weights(cats, u.stats, self._plays(u), u.masks, self.layout.caps,
+                                    u.keys, [u.index[p.id] for p in active], m)
+            values = np.maximum(np.einsum("idk,k->id", u.stats, w), 0.0) * self._plays(u)
+            per_game = self._cat_star_values(u)
+            label = "category value per game (sum of z-scores)"
+        for p in pool:  # a waiver claim is worth nothing before it processes
+            if p.status == "WAIVERS" and p.waiver_process_date is not None:
+                for d, day in enumerate(self.dates):
+                    if day < p.waiver_process_date:
+                        values[u.index[p.id], d] = 0.0
+        prot = protected_players(team, per_game, self.today, untouchable=self.untouchable)
+        roster_rows = [u.index[p.id] for p in active]
+        pool_rows = [u.index[p.id] for p in pool]
+        prot_rows = {u.index[pid] for pid in prot if pid in u.index}
+        slot_caps = self._slot_games_caps(team_id) or None
+        if slot_caps:
+            notes.append("games-played limits applied")
+        sol = best_plan(values, u.masks, self.layout.caps, u.keys, roster_rows, pool_rows, k,
+                        first_day=self.first_day, protected=prot_rows, slot_caps=slot_caps)
+        single = sol if k <= 1 else best_plan(
+            values, u.masks, self.layout.caps, u.keys, roster_rows, pool_rows, 1,
+            first_day=self.first_day, protected=prot_rows, slot_caps=slot_caps)
+        n_days = len(self.dates)
+
+        def value_of(members: list[list[int]]) -> tuple[float, int]:
+            v, starts = evaluate_members(values, u.masks, self.layout.caps, u.keys, members,
+                                         slot_caps=slot_caps)
+            if m is not None:
+                v = self._cat_expected(u, values, m, [set(x) for x in members])
+            return v, starts
+
+        base_value, base_starts = value_of(apply_steps(roster_rows, [], n_days))
+        steps = sorted(sol.steps, key=lambda s: (s.day, u.keys[s.drop]))
+        used = {s.add for s in steps}
+        alts: list[list[Alternative]] = []
+        for j in range(len(steps)):
+            best, ranked = self._alternatives(u, values, steps, j, pool_rows, used,
+                                              alternatives, value_of, per_game, roster_rows)
+            if best is not None:  # categories: exact value beats the linearised pick
+                used = (used - {steps[j].add}) | {best}
+                steps = [PlanStep(s.day, best if (k > j and s.drop == steps[j].add) else s.drop,
+                                  best if k == j else s.add) for k, s in enumerate(steps)]
+            alts.append(ranked)
+        prev_v, prev_s = base_value, base_starts
+        moves: list[Move] = []
+        for j, st in enumerate(steps):
+            v, starts = value_of(apply_steps(roster_rows, steps[:j + 1], n_days))
+            mv = self._plan_move(u, st, v - prev_v, starts - prev_s, per_game,
+                                 chain={s.add for s in steps[:j]})
+            mv.alternatives = [a for a in alts[j] if a.add.id != mv.add.id][:alternatives]
+            moves.append(mv)
+            prev_v, prev_s = v, starts
+        planned_value, planned_starts = prev_v, prev_s
+        best_single = best_single_value = None
+        if single.steps:
+            s0 = single.steps[0]
+            better, _ = self._alternatives(u, values, [s0], 0, pool_rows, {s0.add}, 1,
+                                           value_of, per_game, roster_rows)
+            if better is not None:
+                s0 = PlanStep(s0.day, s0.drop, better)
+            v1, s1 = value_of(apply_steps(roster_rows, [s0], n_days))
+            best_single = self._plan_move(u, s0, v1 - base_value, s1 - base_starts, per_game,
+                                          chain=set())
+            best_single_value = v1
+        if planned_value <= base_value + (MIN_GAIN_POINTS if self.is_points else MIN_GAIN_CATS):
+            moves, planned_value, planned_starts = [], base_value, base_starts
+        if k == 0:
+            msg = ("Acquisition limit reached: no add is possible this matchup."
+                   if budget.remaining == 0 else "No moves requested.")
+        elif sol.status not in ("Optimal", "NoMovesPossible"):
+            msg = f"The optimizer did not finish ({sol.status}); no plan."
+        elif not moves:
+            msg = "No move improves your optimal lineups for the rest of this matchup."
+        else:
+            msg = (f"{len(moves)} move{'s' if len(moves) != 1 else ''}; "
+                   + budget.describe())
+        holds = [MoveHold(player=MovePlayer(id=pid, name=self._name(team, pid)), reason=pr.reason)
+                 for pid, pr in prot.items()]
+        return Plan(team_id=team_id, scoring="points" if self.is_points else "categories",
+                    unit=POINTS_UNIT if self.is_points else CATEGORIES_UNIT,
+                    dates=list(self.dates), moves=moves, base_value=base_value,
+                    planned_value=planned_value,
+                    best_single_value=best_single_value, best_single=best_single,
+                    base_starts=base_starts, planned_starts=planned_starts,
+                    n_categories=None if self.is_points else len(self.cats),
+                    focus_categories=focus, acquisitions_left=budget.remaining,
+                    acquisition_limit=budget.limit, max_moves=k, holds=holds, notes=notes,
+                    message=msg, per_game_label=label)
+
+    def _plan_move(self, u: _Universe, st: PlanStep, gain: float, games: int,
+                   per_game: dict[int, float], chain: set[int]) -> Move:
+        x, y = u.players[st.drop], u.players[st.add]
+        return Move(move_id=move_id(self.dates[st.day], x.id, y.id), day=self.dates[st.day],
+                    drop=MovePlayer(id=x.id, name=x.name), add=MovePlayer(id=y.id, name=y.name),
+                    gain=float(gain), games_added=int(games),
+                    drop_per_game=float(per_game.get(x.id, 0.0)),
+                    add_per_game=float(per_game.get(y.id, 0.0)),
+                    drop_games=int((u.prob[st.drop, st.day:] > 0).sum()),
+                    add_games=int((u.prob[st.add, st.day:] > 0).sum()),
+                    replaces_added=st.drop in chain, notes=_injury_notes(x, y))
+
+    def _alternatives(self, u: _Universe, values: np.ndarray, steps: list[PlanStep], j: int,
+                      pool_rows: list[int], used: set[int], n: int, value_of,
+                      per_game: dict[int, float], roster_rows: list[int]
+                      ) -> tuple[int | None, list[Alternative]]:
+        """The best other free agents for step j's spot and day, the rest of the plan
+        unchanged (a later step that drops j's add drops the alternative instead).  Exact
+        dominance pruning keeps the candidates that can be among the best n + 1.
+        Returns (a better pick than the plan's, category leagues only: the linearised model
+        chose the plan, the exact expected categories won rank the picks; the ranked list)."""
+        st = steps[j]
+        free = [y for y in pool_rows if y not in used]
+        cands = prune_pool(values, u.masks, free, n + 1, first_day=st.day, keys=u.keys)
+        cands = [st.add, *cands]
+        n_days = len(self.dates)
+        scored = []
+        for y in cands:
+            alt = [PlanStep(s.day, y if (k > j and s.drop == st.add) else s.drop,
+                            y if k == j else s.add) for k, s in enumerate(steps)]
+            v, _ = value_of(apply_steps(roster_rows, alt, n_days))
+            scored.append((v, u.keys[y], y))
+        scored.sort(key=lambda t: (-t[0], t[1]))
+        better = None
+        if not self.is_points and scored[0][2] != st.add and scored[0][0] > scored[
+                [t[2] for t in scored].index(st.add)][0] + MIN_GAIN_CATS:
+            better = scored[0][2]
+        out = []
+        for v, _, y in scored[:n + 1]:
+            p = u.players[y]
+            out.append(Alternative(add=MovePlayer(id=p.id, name=p.name), plan_value=float(v),
+                                   per_game=float(per_game.get(p.id, 0.0)),
+                                   games=int((u.prob[y, st.day:] > 0).sum()),
+                                   notes=_injury_notes(u.players[st.drop], p)))
+        return better, out
 
     # ------------------------------------------------------------------ helpers
 

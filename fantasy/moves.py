@@ -1,0 +1,183 @@
+"""Typed moves and plans: what the optimizer proposes, the graph checkpoints, the card shows.
+
+Pydantic models, so they cross the layers typed and still dump to plain JSON for the
+LangGraph checkpoint (`plan.model_dump(mode="json")`, `Plan.model_validate(data)`).
+
+`move_text` is THE one place that writes "drop X, add Y"; `move_line` the timeline line of a
+card ("Wed: drop Hayward, add Tyus Jones: +1 game started, +94 fantasy points this week").
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+POINTS_UNIT = "fantasy points"
+CATEGORIES_UNIT = "expected categories won"
+
+
+def move_text(drop: str, add: str, *, capital: bool = False) -> str:
+    """'drop X, add Y' (the only formatter of a move; capital=True: 'Drop X, add Y')."""
+    return f"{'Drop' if capital else 'drop'} {drop}, add {add}"
+
+
+def names_of(move: Any) -> tuple[str, str]:
+    """(drop name, add name) of a Move or of a move dict ({"drop": {"name"}, "add": ...})."""
+    if isinstance(move, Move):
+        return move.drop.name, move.add.name
+    d, a = move.get("drop") or {}, move.get("add") or {}
+    return str(d.get("name") or d.get("id") or "?"), str(a.get("name") or a.get("id") or "?")
+
+
+def text_of(move: Any, *, capital: bool = False) -> str:
+    """move_text for a Move or a move dict."""
+    return move_text(*names_of(move), capital=capital)
+
+
+class PlayerRef(BaseModel):
+    id: int
+    name: str
+
+
+class Alternative(BaseModel):
+    """Another free agent for the same roster spot on the same day (the rest of the plan
+    unchanged): `plan_value` is the whole plan's value with him instead."""
+
+    add: PlayerRef
+    plan_value: float
+    per_game: float = 0.0
+    games: int = 0
+    notes: list[str] = Field(default_factory=list)
+
+
+class Move(BaseModel):
+    """One move of a plan.  `gain` / `games_added`: what this move adds to the plan given the
+    moves before it in the timeline (the moves' gains sum to the plan's gain)."""
+
+    move_id: str
+    day: date
+    drop: PlayerRef
+    add: PlayerRef
+    gain: float
+    games_added: int = 0
+    drop_per_game: float = 0.0
+    add_per_game: float = 0.0
+    drop_games: int = 0
+    add_games: int = 0
+    replaces_added: bool = False  # a streaming chain: drops a player added earlier in the plan
+    notes: list[str] = Field(default_factory=list)
+    alternatives: list[Alternative] = Field(default_factory=list)
+
+    @property
+    def weekday(self) -> str:
+        return self.day.strftime("%a")
+
+    def text(self, *, capital: bool = False) -> str:
+        return move_text(self.drop.name, self.add.name, capital=capital)
+
+    def with_add(self, alt: Alternative) -> Move:
+        """This move with an alternative's free agent picked instead."""
+        others = [a for a in self.alternatives if a.add.id != alt.add.id]
+        mine = Alternative(add=self.add, plan_value=float("nan"), per_game=self.add_per_game,
+                           games=self.add_games)
+        return self.model_copy(update={
+            "add": alt.add, "add_per_game": alt.per_game, "add_games": alt.games,
+            "move_id": move_id(self.day, self.drop.id, alt.add.id),
+            "notes": list(alt.notes), "alternatives": [mine, *others]})
+
+
+def move_id(day: date, drop: int, add: int) -> str:
+    return f"{day.isoformat()}:{drop}-{add}"
+
+
+class Hold(BaseModel):
+    player: PlayerRef
+    reason: str
+
+
+class Plan(BaseModel):
+    """The best plan for the rest of the matchup (fantasy.optimizer.plan.best_plan).
+
+    points leagues: values are fantasy points over the remaining days; category leagues:
+    expected categories won against the actual opponent (`n_categories` in all)."""
+
+    team_id: int
+    scoring: Literal["points", "categories"]
+    unit: str
+    dates: list[date]
+    moves: list[Move] = Field(default_factory=list)
+    base_value: float = 0.0
+    planned_value: float = 0.0
+    best_single_value: float | None = None
+    best_single: Move | None = None
+    base_starts: int = 0
+    planned_starts: int = 0
+    n_categories: int | None = None
+    focus_categories: list[str] = Field(default_factory=list)
+    acquisitions_left: int | None = None
+    acquisition_limit: int | None = None
+    max_moves: int = 0
+    holds: list[Hold] = Field(default_factory=list)
+    notes: list[str] = Field(default_factory=list)
+    message: str = ""
+    per_game_label: str = ""
+    exact: bool = True
+
+    @property
+    def gain(self) -> float:
+        return self.planned_value - self.base_value
+
+    def to_json(self) -> dict[str, Any]:
+        return self.model_dump(mode="json")
+
+    def value_text(self, v: float) -> str:
+        """A plan value in its unit: '812.4 fantasy points' / '5.2 of 9'."""
+        if self.scoring == "points":
+            return f"{v:.1f} {POINTS_UNIT}"
+        return f"{v:.1f} of {self.n_categories or 0}"
+
+    def gain_text(self, g: float) -> str:
+        """A change in the plan's unit: '+94 fantasy points this week' / '+0.31 categories'."""
+        if self.scoring == "points":
+            return f"{g:+.0f} {POINTS_UNIT} this week" if abs(g) >= 9.5 else \
+                f"{g:+.1f} {POINTS_UNIT} this week"
+        return f"{g:+.2f} expected categories"
+
+    def move_line(self, m: Move) -> str:
+        """'Wed: drop Hayward, add Tyus Jones: +1 game started, +94 fantasy points this week'."""
+        parts = []
+        if m.games_added:
+            n = abs(m.games_added)
+            parts.append(f"{m.games_added:+d} game{'s' if n != 1 else ''} started")
+        parts.append(self.gain_text(m.gain))
+        return f"{m.weekday}: {m.text()}: " + ", ".join(parts)
+
+    def per_game_text(self, m: Move) -> str:
+        """The labelled per-game projections of a move's two players."""
+        label = self.per_game_label or ("fantasy points per game" if self.scoring == "points"
+                                        else "category score per game")
+        return (f"{label}: {m.add.name} {m.add_per_game:.1f} ({m.add_games} games left), "
+                f"{m.drop.name} {m.drop_per_game:.1f} ({m.drop_games} games left)")
+
+    def totals_line(self) -> str:
+        """The plan against doing nothing and against the best single move."""
+        if self.scoring == "points":
+            s = (f"Plan: {self.value_text(self.planned_value)} over the rest of the matchup vs "
+                 f"{self.planned_value - self.gain:.1f} doing nothing ({self.gain:+.1f})")
+        else:
+            s = (f"Plan: expected categories won vs your opponent {self.base_value:.1f} -> "
+                 f"{self.planned_value:.1f} of {self.n_categories or 0}")
+        if self.best_single is not None and self.best_single_value is not None and \
+                len(self.moves) > 1:
+            bs = self.best_single_value - self.base_value
+            if self.scoring == "points":
+                s += f"; the best single move alone: {bs:+.1f}"
+            else:
+                s += f"; the best single move alone: {bs:+.2f}"
+        return s + "."
+
+
+__all__ = ["CATEGORIES_UNIT", "POINTS_UNIT", "Alternative", "Hold", "Move", "Plan", "PlayerRef",
+           "move_id", "move_text", "names_of", "text_of"]

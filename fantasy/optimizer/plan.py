@@ -1,0 +1,370 @@
+"""The exact move plan: the best drop/add moves for the rest of a matchup, each with its day.
+
+A plan is a set of roster changes under the acquisition limit: on day d a rostered player (or a
+free agent added earlier, a streaming chain) leaves and a free agent joins; the roster never
+grows.  Its value is the sum over the remaining days of that day's optimal lineup (the exact
+max-weight assignment of lineup.py), optionally under per-slot games-played caps and a total
+starts cap.  Protected players stay all week; a free agent is added at most once.
+
+Solved exactly in two steps:
+
+1. **Dominance pruning** (exact): free agent y can be removed when at least `max_adds` other
+   kept free agents z each have eligibility ⊇ y's and value ≥ y's on every plannable day.
+   A plan uses at most max_adds free agents, so if it uses y at least one such z is unused,
+   and putting z into y's stint (same days, same slots) is worth at least as much.  Candidates
+   are examined best first, and dominators must themselves be kept, so pruning is safe.
+2. **One time-indexed MILP** on what remains (HiGHS through scipy.optimize.milp, in process):
+   binary on[i, d] (player i on the roster on day d) and add[y, d]; continuous lineup
+   variables x[i, d, t], which are integral for fixed rosters (the lineup part, including
+   the games caps, is a network flow).  The MIP gap is 0.
+
+A tiny tie-break in the objective keeps rostered players until the day their replacement
+is needed (so each drop happens on its add's day) and refuses moves worth nothing; it moves
+the optimum by at most ~1e-3 of a value unit.  The test oracle is multimove.plan_moves
+(the same plan as one PuLP/CBC model, no pruning) and brute force on tiny instances.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from fantasy.optimizer.lineup import solve_day
+
+KEEP_ROSTER = 1e-5   # per rostered-player-day kept: drop as late as the add allows
+KEEP_ADDED = 0.5e-5  # per added-player-day
+ADD_COST = 1e-4      # per acquisition: never spend one on a move worth nothing
+
+
+@dataclass(frozen=True)
+class PlanStep:
+    """One move of a plan: on `day` (index into the planning days) `drop` leaves and `add`
+    joins.  drop/add are row indices into the value arrays."""
+
+    day: int
+    drop: int
+    add: int
+
+
+@dataclass
+class PlanSolution:
+    """Exact plan: `total` = value of the remaining days with the moves, `base_total` without.
+    `members[d]` = rows on the roster on day d; `starts` = player-days started."""
+
+    base_total: float
+    total: float
+    steps: list[PlanStep] = field(default_factory=list)
+    members: list[list[int]] = field(default_factory=list)
+    starts: int = 0
+    base_starts: int = 0
+    status: str = "Optimal"
+    pool_size: int = 0
+    pruned_pool_size: int = 0
+
+    @property
+    def gain(self) -> float:
+        return self.total - self.base_total
+
+
+def prune_pool(values: np.ndarray, masks: Sequence[int], pool: Sequence[int], max_adds: int,
+               *, first_day: int = 0, keys: Sequence[int] | None = None) -> list[int]:
+    """The free agents an optimal plan may need (exact dominance pruning, module docstring).
+
+    Free agents with no value on any plannable day are dropped too (adding one gains nothing).
+    """
+    if max_adds <= 0 or not len(pool):
+        return []
+    v = np.asarray(values, dtype=float)[:, first_day:]
+    keys = list(range(len(v))) if keys is None else keys
+    cands = [y for y in pool if v[y].max(initial=0.0) > 0]
+    cands.sort(key=lambda y: (-float(v[y].sum()), keys[y]))
+    kept: list[int] = []
+    kept_vals = np.zeros((len(cands), v.shape[1]))
+    kept_masks = np.zeros(len(cands), dtype=np.int64)
+    for y in cands:
+        n = len(kept)
+        if n >= max_adds:
+            dom = (kept_vals[:n] >= v[y][None, :]).all(axis=1)
+            dom &= (kept_masks[:n] & masks[y]) == masks[y]
+            if int(dom.sum()) >= max_adds:
+                continue
+        kept_vals[n] = v[y]
+        kept_masks[n] = masks[y]
+        kept.append(y)
+    return kept
+
+
+def evaluate_members(values: np.ndarray, masks: Sequence[int], caps: Sequence[int],
+                     keys: Sequence[int], members: Sequence[Collection[int]], *,
+                     slot_caps: Mapping[int, int] | None = None,
+                     games_cap: int | None = None) -> tuple[float, int]:
+    """(value, starts) of the optimal lineups when the roster on day d is members[d]."""
+    values = np.asarray(values, dtype=float)
+    if slot_caps or games_cap is not None:
+        sol = _milp(values, masks, caps, roster=[], pool=[], max_adds=0, first_day=len(members),
+                    protected=(), slot_caps=slot_caps, games_cap=games_cap,
+                    fixed_members=members, time_limit=None)
+        return sol.total, sol.starts
+    total, starts = 0.0, 0
+    for d, mem in enumerate(members):
+        rows = sorted(mem)
+        if not rows:
+            continue
+        t, assign = solve_day([float(values[i, d]) for i in rows], [masks[i] for i in rows], caps,
+                              [keys[i] for i in rows])
+        total += t
+        starts += sum(1 for a in assign if a >= 0)
+    return total, starts
+
+
+def best_plan(values: np.ndarray, masks: Sequence[int], caps: Sequence[int],
+              keys: Sequence[int], roster: Sequence[int], pool: Sequence[int], max_adds: int, *,
+              first_day: int = 0, protected: Collection[int] = (),
+              slot_caps: Mapping[int, int] | None = None, games_cap: int | None = None,
+              prune: bool = True, time_limit: float | None = 30.0) -> PlanSolution:
+    """Best plan with at most `max_adds` acquisitions on days first_day.. (module docstring).
+
+    values: (players, days) projected value, 0 when he does not play or cannot (OUT);
+    roster/pool: row indices (pool = free agents that may be added; leave OUT players out);
+    protected: roster rows that may not be dropped; slot_caps: slot-type index -> starts left;
+    games_cap: total starts left.
+    """
+    values = np.asarray(values, dtype=float)
+    roster, pool = list(roster), [y for y in pool if y not in set(roster)]
+    n_days = values.shape[1]
+    base_members = [list(roster) for _ in range(n_days)]
+    base_total, base_starts = evaluate_members(values, masks, caps, keys, base_members,
+                                               slot_caps=slot_caps, games_cap=games_cap)
+    max_adds = max(int(max_adds), 0)
+    droppable = [i for i in roster if i not in set(protected)]
+    kept = (prune_pool(values, masks, pool, max_adds, first_day=first_day, keys=keys)
+            if prune else list(pool))
+    out = PlanSolution(base_total, base_total, [], base_members, base_starts, base_starts,
+                       "NoMovesPossible", len(pool), len(kept))
+    if max_adds == 0 or not kept or not droppable or first_day >= n_days:
+        return out
+    if max_adds == 1 and not slot_caps and games_cap is None:
+        sol = _best_single(values, masks, caps, keys, roster, droppable, kept, first_day)
+    else:
+        sol = _milp(values, masks, caps, roster, kept, max_adds, first_day, set(protected),
+                    slot_caps, games_cap, None, time_limit)
+    if sol.status != "Optimal":
+        out.status = sol.status
+        return out
+    if sol.total <= base_total + 1e-9 or not sol.steps:
+        out.status = "Optimal"
+        return out
+    sol.base_total, sol.base_starts = base_total, base_starts
+    sol.pool_size, sol.pruned_pool_size = len(pool), len(kept)
+    return sol
+
+
+def _best_single(values: np.ndarray, masks: Sequence[int], caps: Sequence[int],
+                 keys: Sequence[int], roster: list[int], drops: list[int], adds: list[int],
+                 first_day: int) -> PlanSolution:
+    """One acquisition, no games caps: the days separate, so the exact per-day gains of every
+    (drop, add) pair (scan.scan_points on each day) summed from each possible move day give
+    the best (drop, add, day) directly.  Same tie-break as the model: the latest day."""
+    from fantasy.optimizer.scan import scan_points  # noqa: PLC0415 - scan imports week
+
+    n_days = values.shape[1]
+    per_day = [scan_points(values[:, d:d + 1], masks, caps, keys, roster, drops, adds).gains
+               for d in range(first_day, n_days)]
+    best: tuple[float, int, int, int] | None = None
+    suffix = np.zeros((len(drops), len(adds)))
+    for k in range(len(per_day) - 1, -1, -1):
+        suffix = suffix + per_day[k]
+        a, b = np.unravel_index(int(np.argmax(suffix)), suffix.shape)
+        g = float(suffix[a, b])
+        if g > ADD_COST and (best is None or g > best[0] + KEEP_ROSTER):
+            best = (g, first_day + k, int(a), int(b))
+    if best is None:
+        return PlanSolution(0.0, 0.0, status="Optimal")
+    _, day, a, b = best
+    steps = [PlanStep(day, drops[a], adds[b])]
+    members = apply_steps(roster, steps, n_days)
+    total, starts = evaluate_members(values, masks, caps, keys, members)
+    return PlanSolution(total, total, steps, members, starts, starts, "Optimal")
+
+
+def _milp(values: np.ndarray, masks: Sequence[int], caps: Sequence[int], roster: list[int],
+          pool: list[int], max_adds: int, first_day: int, protected: Collection[int],
+          slot_caps: Mapping[int, int] | None, games_cap: int | None,
+          fixed_members: Sequence[Collection[int]] | None,
+          time_limit: float | None) -> PlanSolution:
+    """The time-indexed model.  With fixed_members, the rosters are given (evaluation only)."""
+    from scipy.optimize import Bounds, LinearConstraint, milp  # noqa: PLC0415 - heavy import
+    from scipy.sparse import coo_array  # noqa: PLC0415
+
+    n_days = values.shape[1]
+    elig = [[t for t in range(len(caps)) if (m >> t) & 1 and caps[t] > 0] for m in masks]
+    lb: list[float] = []
+    ub: list[float] = []
+    cost: list[float] = []
+    integ: list[int] = []
+
+    def var(lo: float, hi: float, c: float, is_int: bool) -> int:
+        lb.append(lo)
+        ub.append(hi)
+        cost.append(c)
+        integ.append(1 if is_int else 0)
+        return len(lb) - 1
+
+    # on[(i, d)]: a variable index, or the constant True (always on).  Absent = off.
+    on: dict[tuple[int, int], int | bool] = {}
+    if fixed_members is not None:
+        for d, mem in enumerate(fixed_members):
+            for i in mem:
+                on[i, d] = True
+        members_all = sorted({i for mem in fixed_members for i in mem})
+    else:
+        prot = set(protected)
+        for i in roster:
+            for d in range(n_days):
+                on[i, d] = True if (i in prot or d < first_day) else var(0, 1, -KEEP_ROSTER, True)
+        for y in pool:
+            for d in range(first_day, n_days):
+                on[y, d] = var(0, 1, -KEEP_ADDED, True)
+        members_all = roster + pool
+    add: dict[tuple[int, int], int] = {}
+    for y in pool:
+        for d in range(first_day, n_days):
+            add[y, d] = var(0, 1, ADD_COST, True)
+    x: dict[tuple[int, int, int], int] = {}
+    for d in range(n_days):
+        for i in members_all:
+            if (i, d) in on and values[i, d] > 0:
+                for t in elig[i]:
+                    x[i, d, t] = var(0, 1, -float(values[i, d]), False)
+    rows: list[int] = []
+    cols: list[int] = []
+    data: list[float] = []
+    rlo: list[float] = []
+    rhi: list[float] = []
+
+    def con(terms: list[tuple[int, float]], lo: float, hi: float) -> None:
+        r = len(rlo)
+        for j, a in terms:
+            rows.append(r)
+            cols.append(j)
+            data.append(a)
+        rlo.append(lo)
+        rhi.append(hi)
+
+    inf = np.inf
+    for i in roster:  # a rostered player leaves once, for good
+        for d in range(first_day + 1, n_days):
+            a, b = on[i, d], on[i, d - 1]
+            if a is not True and b is not True:
+                con([(a, 1.0), (b, -1.0)], -inf, 0.0)
+    for y in pool:  # a free agent joins once (a stint); he may leave again
+        for d in range(first_day, n_days):
+            terms = [(on[y, d], 1.0), (add[y, d], -1.0)]
+            if d > first_day:
+                terms.append((on[y, d - 1], -1.0))
+            con(terms, -inf, 0.0)
+        con([(add[y, d], 1.0) for d in range(first_day, n_days)], -inf, 1.0)
+    if add:
+        con([(j, 1.0) for j in add.values()], -inf, float(max_adds))
+    if fixed_members is None:
+        for d in range(first_day, n_days):
+            const = sum(1 for i in roster if on[i, d] is True)
+            terms = [(on[i, d], 1.0) for i in roster + pool if on[i, d] is not True]
+            if terms:
+                con(terms, -inf, float(len(roster) - const))
+    by_id: dict[tuple[int, int], list[int]] = {}
+    by_dt: dict[tuple[int, int], list[int]] = {}
+    by_t: dict[int, list[int]] = {}
+    for (i, d, t), j in x.items():
+        by_id.setdefault((i, d), []).append(j)
+        by_dt.setdefault((d, t), []).append(j)
+        by_t.setdefault(t, []).append(j)
+    for (i, d), js in by_id.items():
+        o = on[i, d]
+        if o is True:
+            if len(js) > 1:
+                con([(j, 1.0) for j in js], -inf, 1.0)
+        else:
+            con([(j, 1.0) for j in js] + [(o, -1.0)], -inf, 0.0)
+    for (_, t), js in by_dt.items():
+        if len(js) > caps[t]:
+            con([(j, 1.0) for j in js], -inf, float(caps[t]))
+    for t, cap in (slot_caps or {}).items():
+        if t in by_t and len(by_t[t]) > cap:
+            con([(j, 1.0) for j in by_t[t]], -inf, float(max(int(cap), 0)))
+    if games_cap is not None and len(x) > games_cap:
+        con([(j, 1.0) for j in x.values()], -inf, float(max(int(games_cap), 0)))
+
+    n_var = len(lb)
+    if n_var == 0:
+        return PlanSolution(0.0, 0.0, [], [sorted(m) for m in (fixed_members or [])], 0, 0,
+                            "Optimal")
+    constraints = []
+    if rlo:
+        a = coo_array((data, (rows, cols)), shape=(len(rlo), n_var)).tocsr()
+        constraints = [LinearConstraint(a, np.array(rlo), np.array(rhi))]
+    options: dict[str, object] = {"disp": False, "mip_rel_gap": 0.0}
+    if time_limit is not None:
+        options["time_limit"] = float(time_limit)
+    res = milp(np.array(cost), integrality=np.array(integ), bounds=Bounds(lb, ub),
+               constraints=constraints, options=options)
+    if res.status != 0 or res.x is None:
+        return PlanSolution(0.0, 0.0, status={1: "TimeLimit", 2: "Infeasible"}.get(
+            res.status, f"SolverStatus{res.status}"))
+    sol = res.x
+
+    def is_on(i: int, d: int) -> bool:
+        o = on.get((i, d))
+        return o is True or (o is not None and sol[o] > 0.5)
+
+    members = [[i for i in members_all if is_on(i, d)] for d in range(n_days)]
+    total = 0.0
+    starts = 0
+    for (i, d, _), j in x.items():
+        if sol[j] > 0.5:
+            total += float(values[i, d])
+            starts += 1
+    steps: list[PlanStep] = []
+    if fixed_members is None:
+        for d in range(first_day, n_days):
+            prev = set(roster) if d == 0 else set(members[d - 1])
+            now = set(members[d])
+            steps += _pair(sorted(prev - now), sorted(now - prev), d, masks)
+    return PlanSolution(total, total, steps, members, starts, starts, "Optimal")
+
+
+def _pair(drops: list[int], adds: list[int], day: int, masks: Sequence[int]) -> list[PlanStep]:
+    """Pair the day's drops with its adds: most shared eligibility first (the same roster
+    spot, as a member sees it), then row order."""
+    out: list[PlanStep] = []
+    left = list(drops)
+    for y in adds:
+        if not left:
+            break
+        x = max(left, key=lambda i: (bin(masks[i] & masks[y]).count("1"), -i))
+        left.remove(x)
+        out.append(PlanStep(day, x, y))
+    return out
+
+
+def apply_steps(roster: Sequence[int], steps: Sequence[PlanStep], n_days: int
+                ) -> list[list[int]]:
+    """Roster rows per day when `steps` are made (each from its day on)."""
+    members = []
+    cur = list(roster)
+    by_day: dict[int, list[PlanStep]] = {}
+    for s in steps:
+        by_day.setdefault(s.day, []).append(s)
+    for d in range(n_days):
+        for s in by_day.get(d, []):
+            if s.drop in cur:
+                cur.remove(s.drop)
+            cur.append(s.add)
+        members.append(list(cur))
+    return members
+
+
+__all__ = ["PlanSolution", "PlanStep", "apply_steps", "best_plan", "evaluate_members",
+           "prune_pool"]
