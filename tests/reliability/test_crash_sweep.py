@@ -28,7 +28,8 @@ ALICE, BOB = "100", "200"
 #: stages, interrupt, card row)
 REQUEST_POINTS = [
     "turn:started", "run:recorded", "stage:parse_intent", "stage:gather_rosters",
-    "stage:analyze_schedule", "stage:check_injuries", "stage:identify_candidates",
+    "stage:analyze_schedule", "stage:check_injuries", "writes:check_injuries",
+    "stage:identify_candidates",
     "stage:validate_moves", "stage:compose_lineup", "stage:present_and_confirm",
     "run:pending", "card:create", "card:stored",
 ]
