@@ -35,6 +35,7 @@ from agents.shared.llm import OfflineChatModel, is_offline, make_model, with_off
 from agents.shared.tool_registry import player_pool
 from agents.shared.types import Answer, ApprovalRequest, Event, Notice, Progress
 from agents.supervisor.graph import build_supervisor_graph, optimizer_builder
+from agents.supervisor.state import SupervisorContext
 from agents.understanding.league_context import command_request
 from agents.understanding.request import Intent, Request
 from fantasy.espn.errors import EspnAccessDenied, EspnError, EspnNotFound
@@ -125,6 +126,7 @@ class FanViseRuntime:
         self._optimizer_build = optimizer_graph_builder
         self._owns_model = owns_model
         self._optimizer_graph: Any = None  # compiled once, on first use (see _optimizer)
+        self._supervisor_graph: Any = None  # compiled once, on first use (see _supervisor)
         # weak: a lock lives while someone holds or waits for it (no unbounded growth)
         self._conv_locks: _LockMap = _LockMap()
         self._run_locks: _LockMap = _LockMap()
@@ -200,9 +202,15 @@ class FanViseRuntime:
 
     # ------------------------------------------------------------------ graphs
 
-    def _deps(self, team_id: int | None) -> AgentDeps:
-        return AgentDeps.for_client(self.espn, self.model, news=self.news,
-                                    my_team_id=team_id if team_id is not None else self.my_team_id)
+    def _deps(self, team_id: int | None) -> SupervisorContext:
+        """The turn's deps: the runtime context of the supervisor, and of the optimizer run
+        it delegates to (a SupervisorContext is an AgentDeps)."""
+        return SupervisorContext.for_client(
+            self.espn, self.model, news=self.news,
+            player_names=tuple(self.player_names),
+            can_delegate=self._optimizer_builder() is not None,
+            understanding_model=None if self.offline else self.model,
+            my_team_id=team_id if team_id is not None else self.my_team_id)
 
     async def _load_names(self, deps: AgentDeps) -> None:
         """Player names for intent classification (retried when ESPN failed at start)."""
@@ -213,11 +221,12 @@ class FanViseRuntime:
         if isinstance(model, OfflineChatModel):
             model.player_names = list(self.player_names)
 
-    def _supervisor(self, deps: AgentDeps) -> Any:
-        return build_supervisor_graph(deps, checkpointer=self.store.saver,
-                                      player_names=self.player_names,
-                                      can_delegate=self._optimizer_builder() is not None,
-                                      understanding_model=None if self.offline else self.model)
+    def _supervisor(self) -> Any:
+        """The supervisor graph, compiled once on this runtime's checkpointer; each turn
+        passes its SupervisorContext (`_deps`) as the runtime context."""
+        if self._supervisor_graph is None:
+            self._supervisor_graph = build_supervisor_graph(checkpointer=self.store.saver)
+        return self._supervisor_graph
 
     def _optimizer_builder(self) -> Callable[..., Any] | None:
         return self._optimizer_build or optimizer_builder()
@@ -269,10 +278,11 @@ class FanViseRuntime:
         deps = self._deps(team_id)
         if not self.player_names:
             await self._load_names(deps)
+            deps.player_names = tuple(self.player_names)
         delegate: dict[str, Any] | None = None
         async with self._conv_locks[conversation_id]:
             try:
-                sup = self._supervisor(deps)
+                sup = self._supervisor()
                 inp = {"messages": [HumanMessage(content=text)], "user_id": user_id,
                        "request_in": (request.model_dump(mode="json")
                                       if request is not None else None)}
@@ -393,7 +403,7 @@ class FanViseRuntime:
         if not text:
             return
         try:
-            sup = self._supervisor(self._deps(None))
+            sup = self._supervisor()
             async with self._conv_locks[conversation_id]:
                 await sup.aupdate_state(_cfg(conversation_id),
                                         {"messages": [AIMessage(content=text)]},
@@ -413,7 +423,7 @@ class FanViseRuntime:
         """(label, request) of offer `index` of the conversation's last answer, or None when
         the offers were replaced by a newer answer (a stale button) or do not exist."""
         try:
-            values = (await self._supervisor(self._deps(None)).aget_state(
+            values = (await self._supervisor().aget_state(
                 _cfg(conversation_id))).values or {}
         except Exception as exc:  # noqa: BLE001 - a bad id is a stale button, not a crash
             log.warning("could not read offers of a conversation: %s", type(exc).__name__)

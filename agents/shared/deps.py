@@ -1,8 +1,9 @@
 """Dependencies the agent graphs and tools share: ESPN client, news store, model, clock.
 
-`AgentDeps` is built once per turn (or per process) by the runtime and passed to
-`build_tools(deps)`, `build_player_research_graph(deps)` and
-`build_matchup_optimizer_graph(deps)`. It is never stored in graph state (state stays JSON).
+`AgentDeps` is built once per turn by the runtime and passed to the graphs as their LangGraph
+runtime context (`graph.astream(..., context=deps)`; nodes read `runtime.context`), so each
+graph is compiled once per process. It is never stored in graph state (state stays JSON).
+`tools_for(deps)` gives the turn's LangChain tools, built once per turn.
 
 `today` is a zero-argument callable returning the league's "today" (a `date`), so a
 long-lived process never freezes the date; use `deps.today_date()` to read it. For the demo
@@ -30,6 +31,7 @@ from fantasy.schedule import today_eastern
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from langchain_core.language_models import BaseChatModel
+    from langchain_core.tools import BaseTool
 
     from fantasy.espn.client import EspnClient
     from fantasy.models import League, Player, ProSchedule, Team
@@ -51,6 +53,9 @@ class LeagueContext:
     league_fetch: Any = None
 
 
+_D = TypeVar("_D", bound="AgentDeps")
+
+
 @dataclass
 class AgentDeps:
     """What the tools and graphs need. `today` is a callable (never a fixed date)."""
@@ -63,14 +68,17 @@ class AgentDeps:
     my_team_id: int | None = None
     _ctx: LeagueContext | None = field(default=None, init=False, repr=False, compare=False)
     _lock: asyncio.Lock | None = field(default=None, init=False, repr=False, compare=False)
+    _tools: list[BaseTool] | None = field(default=None, init=False, repr=False, compare=False)
     #: Wall-clock time of the oldest stale (expired, served because ESPN failed) data this
     #: turn used; None while everything was fresh. See `stale_age_seconds`.
     stale_since: float | None = field(default=None, init=False, compare=False)
 
     @classmethod
-    def for_client(cls, espn: EspnClient, model: BaseChatModel, *, news: NewsStore | None = None,
-                   my_team_id: int | None = None, untouchables: tuple[int, ...] = ()) -> AgentDeps:
-        """Deps for a client: uses the demo league's clock (and team 1) when it is the demo."""
+    def for_client(cls: type[_D], espn: EspnClient, model: BaseChatModel, *,
+                   news: NewsStore | None = None, my_team_id: int | None = None,
+                   untouchables: tuple[int, ...] = (), **settings: Any) -> _D:
+        """Deps for a client: uses the demo league's clock (and team 1) when it is the demo.
+        `settings` are the fields of a subclass (e.g. the supervisor's context)."""
         demo = getattr(espn, "demo", None)
         if demo is not None:
             today: Callable[[], date] = lambda: demo.today  # noqa: E731
@@ -80,7 +88,7 @@ class AgentDeps:
         else:
             today = today_eastern
         return cls(espn=espn, news=news, model=model, today=today,
-                   untouchables=tuple(untouchables), my_team_id=my_team_id)
+                   untouchables=tuple(untouchables), my_team_id=my_team_id, **settings)
 
     @property
     def is_demo(self) -> bool:
@@ -213,6 +221,15 @@ async def optimizer_for(deps: AgentDeps, *, refresh: bool = False, fa_size: int 
     return ctx.optimizer
 
 
+def tools_for(deps: AgentDeps) -> list[BaseTool]:
+    """The FanVise tools bound to `deps`, built on first use and kept for the turn."""
+    if deps._tools is None:
+        from agents.shared.tool_registry import build_tools  # noqa: PLC0415 - import cycle
+
+        deps._tools = build_tools(deps)
+    return deps._tools
+
+
 def describe_deps(deps: AgentDeps) -> dict[str, Any]:
     """A JSON-able summary (no secrets) for logs and state."""
     return {"league_id": deps.espn.league_id, "season": deps.espn.season,
@@ -221,4 +238,4 @@ def describe_deps(deps: AgentDeps) -> dict[str, Any]:
 
 
 __all__ = ["AgentDeps", "LeagueContext", "describe_deps", "format_age", "load_context",
-           "optimizer_for", "stale_line", "stale_note", "with_stale_note"]
+           "optimizer_for", "stale_line", "stale_note", "tools_for", "with_stale_note"]

@@ -1,6 +1,8 @@
 """Supervisor graph: classify_intent -> one answer path per intent -> synthesize.
 
-    graph = build_supervisor_graph(deps, checkpointer=saver)
+    graph = build_supervisor_graph(checkpointer=saver)           # once per process
+    ctx = SupervisorContext.for_client(espn, model, my_team_id=1)  # per turn
+    await graph.ainvoke({"messages": [HumanMessage(text)], "user_id": "u"}, cfg, context=ctx)
 
 * `classify_intent` understands the message once, into a typed `Request`
   (agents.understanding: one structured model call when a model is configured, else the
@@ -18,6 +20,7 @@
 
 from __future__ import annotations
 
+import functools
 import importlib
 import json
 import logging
@@ -28,8 +31,8 @@ from datetime import date
 from typing import Any
 
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
-from langgraph.config import get_stream_writer
 from langgraph.graph import END, START, StateGraph
+from langgraph.runtime import Runtime
 
 from agents.answers import answer_for, has_answer
 from agents.answers.clarify import (
@@ -40,7 +43,7 @@ from agents.answers.clarify import (
 )
 from agents.answers.player import playing_on
 from agents.answers.types import Reply
-from agents.shared.deps import AgentDeps
+from agents.shared.deps import tools_for
 from agents.shared.llm import (
     OfflineChatModel,
     is_offline,
@@ -57,7 +60,7 @@ from agents.shared.middleware import (
     trim_history,
     update_error_streak,
 )
-from agents.shared.tool_registry import FanviseTools, build_tools, error_result
+from agents.shared.tool_registry import FanviseTools, error_result
 from agents.supervisor.prompts import (
     ANSWER_PROGRESS,
     BREAKER_ANSWER,
@@ -67,7 +70,7 @@ from agents.supervisor.prompts import (
     SYSTEM_BASE,
     TOOL_BUDGET_ANSWER,
 )
-from agents.supervisor.state import TURN_DEFAULTS, SupervisorState
+from agents.supervisor.state import TURN_DEFAULTS, SupervisorContext, SupervisorState
 from agents.understanding import understand, understand_with_model
 from agents.understanding.league_context import (
     league_resolver,
@@ -115,13 +118,14 @@ def optimizer_builder() -> Callable[..., Any] | None:
                                  "build_matchup_optimizer_graph")
 
 
-def _progress(stage: str, **fmt: Any) -> None:
+def _progress(runtime: Runtime[Any], stage: str, **fmt: Any) -> None:
+    """A progress line on the run's custom stream (a no-op outside a streamed run)."""
     text = PROGRESS.get(stage, stage)
     try:
         text = text.format(**fmt)
     except (KeyError, IndexError):
         pass
-    get_stream_writer()({"stage": stage, "text": text})
+    runtime.stream_writer({"stage": stage, "text": text})
 
 
 def _last_human_text(state: SupervisorState) -> str:
@@ -190,244 +194,284 @@ def _request(state: SupervisorState) -> Request:
     return Request.model_validate(state.get("request") or {"intent": Intent.HELP})
 
 
-def build_supervisor_graph(deps: AgentDeps, *, checkpointer: Any = None,
-                           player_names: Any = (), use_workflows: bool = True,
-                           can_delegate: bool | None = None,
-                           understanding_model: Any = None) -> Any:
-    """Compile the supervisor for `deps` (tools, model and workflow graphs bound to it).
+@functools.cache
+def research_subgraph() -> Any | None:
+    """The player-research graph, compiled once per process (None while it is not
+    available). Invoked inside the `player_research` node it runs as a subgraph: it inherits
+    the supervisor's saver and runtime context (a SupervisorContext is an AgentDeps)."""
+    graph = load_workflow_builder("agents.player_research.graph", "research_graph")
+    return None if graph is None else graph()
 
-    `understanding_model` classifies messages with one structured-output call (the runtime
-    passes its Gemini model); None -> the offline semantic router.
-    `use_workflows=False` sends every understood message to the agent loop (tests of the
-    loop); `can_delegate` overrides whether an optimizer is available to delegate to.
-    `player_names` seeds the offline fallback model (names also come from the resolver).
-    """
-    model = deps.model
-    offline = is_offline(model)
-    tools = build_tools(deps)
-    impl = FanviseTools(deps)
-    build_research = research_builder() if use_workflows else None
-    if can_delegate is None:
-        can_delegate = optimizer_builder() is not None
-    can_delegate = use_workflows and can_delegate
-    team_linked = deps.my_team_id is not None
-    fallback = OfflineChatModel(player_names=list(player_names or ()))
 
-    async def classify(state: SupervisorState) -> dict[str, Any]:
-        _progress("classify")
-        text = _last_human_text(state)
-        given = state.get("request_in")
-        if given:
-            request = Request.model_validate(given)
-            if not request.text:
-                request = request.model_copy(update={"text": text})
+def _can_delegate(ctx: SupervisorContext) -> bool:
+    if not ctx.use_workflows:
+        return False
+    return ctx.can_delegate if ctx.can_delegate is not None else optimizer_builder() is not None
+
+
+def _fallback_model(ctx: SupervisorContext) -> OfflineChatModel:
+    """The offline model that answers when the configured model fails (built on demand)."""
+    return OfflineChatModel(player_names=list(ctx.player_names))
+
+
+async def classify(state: SupervisorState,
+                   runtime: Runtime[SupervisorContext]) -> dict[str, Any]:
+    """Understand the message once, into a typed Request, and pick its route."""
+    deps = runtime.context
+    _progress(runtime, "classify")
+    text = _last_human_text(state)
+    given = state.get("request_in")
+    if given:
+        request = Request.model_validate(given)
+        if not request.text:
+            request = request.model_copy(update={"text": text})
+    else:
+        ctx = await understanding_context(deps, last=state.get("last_request"),
+                                          last_list=state.get("last_list") or ())
+        if deps.understanding_model is None:
+            request = understand(text, ctx)
         else:
-            ctx = await understanding_context(deps, last=state.get("last_request"),
-                                              last_list=state.get("last_list") or ())
-            if understanding_model is None:
-                request = understand(text, ctx)
-            else:
-                request = await understand_with_model(text, ctx, understanding_model)
-        route = route_for(request, team_linked=team_linked, can_delegate=can_delegate,
-                          can_research=build_research is not None)
-        if not use_workflows and route not in ("needs_team",):
-            route = "agent"
-        removed = compact_stored(list(state.get("messages") or []))
-        player = request.resolved_players()[0] if request.resolved_players() else None
-        return {**TURN_DEFAULTS, "request_in": None,
-                "request": request.model_dump(mode="json"), "intent": request.intent.value,
-                "route": route, **({"messages": removed} if removed else {}),
-                "player_name": player.name if player else None,
-                "focus_categories": list(request.categories),
-                "day": (request.day.date or request.day.word) if request.day else None}
+            request = await understand_with_model(text, ctx, deps.understanding_model)
+    route = route_for(request, team_linked=deps.my_team_id is not None,
+                      can_delegate=_can_delegate(deps),
+                      can_research=deps.use_workflows and research_subgraph() is not None)
+    if not deps.use_workflows and route not in ("needs_team",):
+        route = "agent"
+    removed = compact_stored(list(state.get("messages") or []))
+    player = request.resolved_players()[0] if request.resolved_players() else None
+    return {**TURN_DEFAULTS, "request_in": None,
+            "request": request.model_dump(mode="json"), "intent": request.intent.value,
+            "route": route, **({"messages": removed} if removed else {}),
+            "player_name": player.name if player else None,
+            "focus_categories": list(request.categories),
+            "day": (request.day.date or request.day.word) if request.day else None}
 
-    async def clarify(state: SupervisorState) -> dict[str, Any]:
-        return reply_update(clarify_reply(_request(state)))
 
-    async def unresolved(state: SupervisorState) -> dict[str, Any]:
-        request = _request(state)
-        refs = unresolved_refs(request)
-        names = [n for r in refs for n in r.candidates]
-        # an ESPN outage is said as such (the runtime's notice), not as "can't find a player"
-        resolver = await league_resolver(deps, strict=True)
-        return reply_update(unresolved_reply(request, refs, resolve_names(resolver, names)))
+async def clarify(state: SupervisorState) -> dict[str, Any]:
+    return reply_update(clarify_reply(_request(state)))
 
-    async def which_player(state: SupervisorState) -> dict[str, Any]:
-        return reply_update(which_player_reply(_request(state)))
 
-    async def needs_team(state: SupervisorState) -> dict[str, Any]:
-        return {"messages": [AIMessage(content=NEEDS_TEAM_ANSWER)], "answer": NEEDS_TEAM_ANSWER}
+async def unresolved(state: SupervisorState,
+                     runtime: Runtime[SupervisorContext]) -> dict[str, Any]:
+    request = _request(state)
+    refs = unresolved_refs(request)
+    names = [n for r in refs for n in r.candidates]
+    # an ESPN outage is said as such (the runtime's notice), not as "can't find a player"
+    resolver = await league_resolver(runtime.context, strict=True)
+    return reply_update(unresolved_reply(request, refs, resolve_names(resolver, names)))
 
-    async def answer_node(state: SupervisorState) -> dict[str, Any]:
-        request = _request(state)
-        text = ANSWER_PROGRESS.get(request.intent.value)
-        if text:
-            get_stream_writer()({"stage": "answer", "text": text})
-        reply = await answer_for(request.intent)(deps, request)
-        return reply_update(reply)
 
-    async def research(state: SupervisorState) -> dict[str, Any]:
-        _progress("research", player=state.get("player_name") or "the player")
-        assert build_research is not None
-        graph = build_research(deps)
-        out = await graph.ainvoke({"query": _last_human_text(state),
-                                   "player_name": state.get("player_name"),
-                                   "request_obj": state.get("request")})
-        answer = str(out.get("answer") or "")
-        request = _request(state)
-        if request.day is not None or re.search(r"\bpla?y|\bgame|\bsuit(?:ing)? up",
-                                                 request.text.lower()):
-            day = date.fromisoformat(request.day.date) if request.day and request.day.date \
-                else None
-            lines = []
-            for ref in request.resolved_players()[:3]:
-                try:
-                    lines.append(await playing_on(deps, int(ref.player_id or 0), day))
-                except EspnError as exc:
-                    log.info("schedule unavailable for %s: %s", ref.name, type(exc).__name__)
-            if lines:
-                answer = "\n".join(lines) + "\n" + answer
-        return {"messages": [AIMessage(content=answer)], "answer": answer,
-                "report": out.get("report"), "tool_calls": list(out.get("tool_calls") or []),
-                "llm_calls": int(out.get("llm_calls") or 0)}
+async def which_player(state: SupervisorState) -> dict[str, Any]:
+    return reply_update(which_player_reply(_request(state)))
 
-    async def delegate(state: SupervisorState) -> dict[str, Any]:
-        return {"delegate": {
-            "workflow": "matchup_optimizer", "intent": state.get("intent", ""),
-            "request": _last_human_text(state), "requester_id": state.get("user_id", ""),
-            "request_obj": state.get("request"),
-            "focus_categories": list(state.get("focus_categories") or []),
-            "day": state.get("day")},
-            "last_request": state.get("request")}
 
-    async def agent(state: SupervisorState) -> dict[str, Any]:
-        update: dict[str, Any] = {}
-        ctx = state.get("context") or {}
-        if not ctx:
-            _progress("context")
-            ctx = await matchup_context(impl, team_linked=team_linked)
-            update["context"] = ctx
-        _progress("agent")
-        allowed = filter_tools(tools, team_linked=team_linked)
-        history = [m for m in state.get("messages") or [] if not isinstance(m, SystemMessage)]
-        msgs = [system_prompt(ctx, base=SYSTEM_BASE), *trim_history(history)]
-        use = fallback if state.get("model_fallback") else model
-        try:
-            reply = await (use.bind_tools(allowed) if allowed else use).ainvoke(msgs)
-        except Exception as exc:  # noqa: BLE001 - a failing model degrades to offline
-            if use is fallback:
-                raise
-            log.warning("model call failed (%s); answering offline this turn",
-                        type(exc).__name__)
-            update["model_fallback"] = True
-            reply = await (fallback.bind_tools(allowed) if allowed else fallback).ainvoke(msgs)
-        if not isinstance(reply, AIMessage):
-            reply = AIMessage(content=str(getattr(reply, "content", reply)))
-        update["messages"] = [reply]
-        update["llm_calls"] = int(state.get("llm_calls") or 0) + 1
-        return update
+async def needs_team(state: SupervisorState) -> dict[str, Any]:
+    return {"messages": [AIMessage(content=NEEDS_TEAM_ANSWER)], "answer": NEEDS_TEAM_ANSWER}
 
-    def after_agent(state: SupervisorState) -> str:
-        last = (state.get("messages") or [None])[-1]
-        calls = getattr(last, "tool_calls", None) or []
-        if not calls:
-            return "synthesize"
-        if int(state.get("tool_call_count") or 0) + len(calls) > MAX_TOOL_CALLS:
-            return "tool_budget"
-        return "tools"
 
-    async def tools_node(state: SupervisorState) -> dict[str, Any]:
-        last = state["messages"][-1]
-        calls = list(getattr(last, "tool_calls", None) or [])
-        _progress("tools", tools=", ".join(c["name"] for c in calls))
-        allowed = {t.name: t for t in filter_tools(tools, team_linked=team_linked)}
-        results: list[ToolMessage] = []
-        for call in calls:
-            tool = allowed.get(call["name"])
-            if tool is None:
-                payload: Any = error_result(
-                    f"tool {call['name']!r} is not available"
-                    + ("" if team_linked else " (no team is linked)"), "unavailable")
-            else:
-                try:
-                    payload = await tool.ainvoke(call.get("args") or {})
-                except Exception as exc:  # noqa: BLE001 - tool errors become messages
-                    payload = error_result(f"{type(exc).__name__}: {exc}", "internal_error")
-            content = payload if isinstance(payload, str) else json.dumps(payload, default=str)
-            results.append(ToolMessage(content=content, name=call["name"],
-                                       tool_call_id=call["id"]))
-        return {"messages": results,
-                "tool_calls": [*(state.get("tool_calls") or []), *(c["name"] for c in calls)],
-                "tool_call_count": int(state.get("tool_call_count") or 0) + len(calls),
-                "error_streak": update_error_streak(int(state.get("error_streak") or 0),
-                                                    results)}
+async def answer_node(state: SupervisorState,
+                      runtime: Runtime[SupervisorContext]) -> dict[str, Any]:
+    """A deterministic answer of agents.answers for the request's intent."""
+    request = _request(state)
+    text = ANSWER_PROGRESS.get(request.intent.value)
+    if text:
+        runtime.stream_writer({"stage": "answer", "text": text})
+    reply = await answer_for(request.intent)(runtime.context, request)
+    return reply_update(reply)
 
-    def after_tools(state: SupervisorState) -> str:
-        if int(state.get("error_streak") or 0) >= MAX_CONSECUTIVE_TOOL_ERRORS:
-            return "circuit_breaker"
-        return "agent"
 
-    def _espn_down(state: SupervisorState) -> bool:
-        """True when this turn's tool results exist and every one is an ESPN failure."""
-        kinds = []
-        for m in reversed(state.get("messages") or []):
-            if isinstance(m, HumanMessage):
-                break
-            if isinstance(m, ToolMessage):
-                p = _json(m.content)
-                kinds.append(p.get("error_type") if isinstance(p, dict) else None)
-        return bool(kinds) and all(k == "espn_error" for k in kinds)
+async def research(state: SupervisorState,
+                   runtime: Runtime[SupervisorContext]) -> dict[str, Any]:
+    """The player-research subgraph (compiled once; it inherits this run's context and
+    saver), plus the player's next game when the question is about playing."""
+    deps = runtime.context
+    _progress(runtime, "research", player=state.get("player_name") or "the player")
+    graph = research_subgraph()
+    assert graph is not None
+    out = await graph.ainvoke({"query": _last_human_text(state),
+                               "player_name": state.get("player_name"),
+                               "request_obj": state.get("request")})
+    answer = str(out.get("answer") or "")
+    request = _request(state)
+    if request.day is not None or re.search(r"\bpla?y|\bgame|\bsuit(?:ing)? up",
+                                             request.text.lower()):
+        day = date.fromisoformat(request.day.date) if request.day and request.day.date \
+            else None
+        lines = []
+        for ref in request.resolved_players()[:3]:
+            try:
+                lines.append(await playing_on(deps, int(ref.player_id or 0), day))
+            except EspnError as exc:
+                log.info("schedule unavailable for %s: %s", ref.name, type(exc).__name__)
+        if lines:
+            answer = "\n".join(lines) + "\n" + answer
+    return {"messages": [AIMessage(content=answer)], "answer": answer,
+            "report": out.get("report"), "tool_calls": list(out.get("tool_calls") or []),
+            "llm_calls": int(out.get("llm_calls") or 0)}
 
-    def _recent_results(state: SupervisorState, k: int = 3) -> list[str]:
-        out = []
-        for m in reversed(state.get("messages") or []):
-            if isinstance(m, HumanMessage):
-                break
-            if isinstance(m, ToolMessage) and len(out) < k:
-                out.append(render_tool_result(m.name or "tool", _json(m.content)))
-        return list(reversed(out))
 
-    async def tool_budget(state: SupervisorState) -> dict[str, Any]:
-        last = state["messages"][-1]
-        skipped = [ToolMessage(content=json.dumps(error_result(
-            "not executed: tool-call budget for this question is used up", "budget")),
-            name=c["name"], tool_call_id=c["id"]) for c in (last.tool_calls or [])]
-        found = _recent_results(state) or ["nothing useful yet."]
-        text = "\n".join([TOOL_BUDGET_ANSWER.format(n=MAX_TOOL_CALLS), *found])
-        return {"messages": [*skipped, AIMessage(content=text)], "stop_reason": "tool_budget"}
+async def delegate(state: SupervisorState) -> dict[str, Any]:
+    return {"delegate": {
+        "workflow": "matchup_optimizer", "intent": state.get("intent", ""),
+        "request": _last_human_text(state), "requester_id": state.get("user_id", ""),
+        "request_obj": state.get("request"),
+        "focus_categories": list(state.get("focus_categories") or []),
+        "day": state.get("day")},
+        "last_request": state.get("request")}
 
-    async def circuit_breaker(state: SupervisorState) -> dict[str, Any]:
-        err = "unknown"
-        for m in reversed(state.get("messages") or []):
-            if isinstance(m, ToolMessage):
-                p = _json(m.content)
-                err = p.get("error", err) if isinstance(p, dict) else err
-                break
-        text = BREAKER_ANSWER.format(n=MAX_CONSECUTIVE_TOOL_ERRORS, error=err)
-        return {"messages": [AIMessage(content=text)], "stop_reason": "circuit_breaker"}
 
-    async def synthesize(state: SupervisorState) -> dict[str, Any]:
-        _progress("synthesize")
-        answer = state.get("answer") or ""
-        if not answer:
-            last = (state.get("messages") or [None])[-1]
-            if isinstance(last, AIMessage):
-                c = last.content
-                answer = c if isinstance(c, str) else " ".join(
-                    p.get("text", "") if isinstance(p, dict) else str(p) for p in c)
-        if not answer.strip():
-            answer = "I couldn't find an answer to that; try rephrasing or ask for help."
+async def agent(state: SupervisorState,
+                runtime: Runtime[SupervisorContext]) -> dict[str, Any]:
+    """One model call with the allowed tools bound (offline model if the model fails)."""
+    deps = runtime.context
+    team_linked = deps.my_team_id is not None
+    update: dict[str, Any] = {}
+    ctx = state.get("context") or {}
+    if not ctx:
+        _progress(runtime, "context")
+        ctx = await matchup_context(FanviseTools(deps), team_linked=team_linked)
+        update["context"] = ctx
+    _progress(runtime, "agent")
+    allowed = filter_tools(tools_for(deps), team_linked=team_linked)
+    history = [m for m in state.get("messages") or [] if not isinstance(m, SystemMessage)]
+    msgs = [system_prompt(ctx, base=SYSTEM_BASE), *trim_history(history)]
+    use = _fallback_model(deps) if state.get("model_fallback") else deps.model
+    try:
+        reply = await (use.bind_tools(allowed) if allowed else use).ainvoke(msgs)
+    except Exception as exc:  # noqa: BLE001 - a failing model degrades to offline
         if state.get("model_fallback"):
-            answer = with_offline_note(f"{MODEL_DOWN_NOTE}\n{answer}")
-        elif offline:
-            answer = with_offline_note(answer)
-        update: dict[str, Any] = {"answer": answer, "espn_down": _espn_down(state)}
-        request = state.get("request")
-        if request and state.get("route") not in ("clarify", "which_player"):
-            update["last_request"] = request
-        return update
+            raise
+        log.warning("model call failed (%s); answering offline this turn",
+                    type(exc).__name__)
+        update["model_fallback"] = True
+        fallback = _fallback_model(deps)
+        reply = await (fallback.bind_tools(allowed) if allowed else fallback).ainvoke(msgs)
+    if not isinstance(reply, AIMessage):
+        reply = AIMessage(content=str(getattr(reply, "content", reply)))
+    update["messages"] = [reply]
+    update["llm_calls"] = int(state.get("llm_calls") or 0) + 1
+    return update
 
-    b = StateGraph(SupervisorState)
+
+def after_agent(state: SupervisorState) -> str:
+    last = (state.get("messages") or [None])[-1]
+    calls = getattr(last, "tool_calls", None) or []
+    if not calls:
+        return "synthesize"
+    if int(state.get("tool_call_count") or 0) + len(calls) > MAX_TOOL_CALLS:
+        return "tool_budget"
+    return "tools"
+
+
+async def tools_node(state: SupervisorState,
+                     runtime: Runtime[SupervisorContext]) -> dict[str, Any]:
+    """Run the model's tool calls; errors become tool messages (never exceptions)."""
+    team_linked = runtime.context.my_team_id is not None
+    last = state["messages"][-1]
+    calls = list(getattr(last, "tool_calls", None) or [])
+    _progress(runtime, "tools", tools=", ".join(c["name"] for c in calls))
+    allowed = {t.name: t for t in filter_tools(tools_for(runtime.context),
+                                               team_linked=team_linked)}
+    results: list[ToolMessage] = []
+    for call in calls:
+        tool = allowed.get(call["name"])
+        if tool is None:
+            payload: Any = error_result(
+                f"tool {call['name']!r} is not available"
+                + ("" if team_linked else " (no team is linked)"), "unavailable")
+        else:
+            try:
+                payload = await tool.ainvoke(call.get("args") or {})
+            except Exception as exc:  # noqa: BLE001 - tool errors become messages
+                payload = error_result(f"{type(exc).__name__}: {exc}", "internal_error")
+        content = payload if isinstance(payload, str) else json.dumps(payload, default=str)
+        results.append(ToolMessage(content=content, name=call["name"],
+                                   tool_call_id=call["id"]))
+    return {"messages": results,
+            "tool_calls": [*(state.get("tool_calls") or []), *(c["name"] for c in calls)],
+            "tool_call_count": int(state.get("tool_call_count") or 0) + len(calls),
+            "error_streak": update_error_streak(int(state.get("error_streak") or 0),
+                                                results)}
+
+
+def after_tools(state: SupervisorState) -> str:
+    if int(state.get("error_streak") or 0) >= MAX_CONSECUTIVE_TOOL_ERRORS:
+        return "circuit_breaker"
+    return "agent"
+
+
+def _espn_down(state: SupervisorState) -> bool:
+    """True when this turn's tool results exist and every one is an ESPN failure."""
+    kinds = []
+    for m in reversed(state.get("messages") or []):
+        if isinstance(m, HumanMessage):
+            break
+        if isinstance(m, ToolMessage):
+            p = _json(m.content)
+            kinds.append(p.get("error_type") if isinstance(p, dict) else None)
+    return bool(kinds) and all(k == "espn_error" for k in kinds)
+
+
+def _recent_results(state: SupervisorState, k: int = 3) -> list[str]:
+    out = []
+    for m in reversed(state.get("messages") or []):
+        if isinstance(m, HumanMessage):
+            break
+        if isinstance(m, ToolMessage) and len(out) < k:
+            out.append(render_tool_result(m.name or "tool", _json(m.content)))
+    return list(reversed(out))
+
+
+async def tool_budget(state: SupervisorState) -> dict[str, Any]:
+    last = state["messages"][-1]
+    skipped = [ToolMessage(content=json.dumps(error_result(
+        "not executed: tool-call budget for this question is used up", "budget")),
+        name=c["name"], tool_call_id=c["id"]) for c in (last.tool_calls or [])]
+    found = _recent_results(state) or ["nothing useful yet."]
+    text = "\n".join([TOOL_BUDGET_ANSWER.format(n=MAX_TOOL_CALLS), *found])
+    return {"messages": [*skipped, AIMessage(content=text)], "stop_reason": "tool_budget"}
+
+
+async def circuit_breaker(state: SupervisorState) -> dict[str, Any]:
+    err = "unknown"
+    for m in reversed(state.get("messages") or []):
+        if isinstance(m, ToolMessage):
+            p = _json(m.content)
+            err = p.get("error", err) if isinstance(p, dict) else err
+            break
+    text = BREAKER_ANSWER.format(n=MAX_CONSECUTIVE_TOOL_ERRORS, error=err)
+    return {"messages": [AIMessage(content=text)], "stop_reason": "circuit_breaker"}
+
+
+async def synthesize(state: SupervisorState,
+                     runtime: Runtime[SupervisorContext]) -> dict[str, Any]:
+    """The turn's answer text (offline note when the offline model answered)."""
+    _progress(runtime, "synthesize")
+    answer = state.get("answer") or ""
+    if not answer:
+        last = (state.get("messages") or [None])[-1]
+        if isinstance(last, AIMessage):
+            c = last.content
+            answer = c if isinstance(c, str) else " ".join(
+                p.get("text", "") if isinstance(p, dict) else str(p) for p in c)
+    if not answer.strip():
+        answer = "I couldn't find an answer to that; try rephrasing or ask for help."
+    if state.get("model_fallback"):
+        answer = with_offline_note(f"{MODEL_DOWN_NOTE}\n{answer}")
+    elif is_offline(runtime.context.model):
+        answer = with_offline_note(answer)
+    update: dict[str, Any] = {"answer": answer, "espn_down": _espn_down(state)}
+    request = state.get("request")
+    if request and state.get("route") not in ("clarify", "which_player"):
+        update["last_request"] = request
+    return update
+
+
+def build_supervisor_graph(*, checkpointer: Any = None) -> Any:
+    """Compile the supervisor (see module docstring). It binds no deps: each turn passes a
+    `SupervisorContext` (the turn's deps and how it may answer) as `context=`, so one
+    compiled graph serves every turn; the research subgraph gets the same context."""
+    b = StateGraph(SupervisorState, context_schema=SupervisorContext)
     b.add_node("classify_intent", classify)
     b.add_node("clarify", clarify)
     b.add_node("unresolved", unresolved)
@@ -456,5 +500,6 @@ def build_supervisor_graph(deps: AgentDeps, *, checkpointer: Any = None,
     return b.compile(checkpointer=checkpointer, name="supervisor")
 
 
-__all__ = ["ROUTES", "build_supervisor_graph", "load_workflow_builder", "optimizer_builder",
-           "reply_update", "research_builder", "route_for", "unresolved_refs"]
+__all__ = ["ROUTES", "SupervisorContext", "build_supervisor_graph", "load_workflow_builder",
+           "optimizer_builder", "reply_update", "research_builder", "research_subgraph",
+           "route_for", "unresolved_refs"]

@@ -1,12 +1,17 @@
-"""Supervisor graph state: plain JSON-able values plus the conversation's messages."""
+"""Supervisor graph state (plain JSON-able values plus the conversation's messages) and its
+runtime context (the turn's deps; never stored in state)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Annotated, Any
 
+from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
 from typing_extensions import TypedDict
+
+from agents.shared.deps import AgentDeps
 
 
 class SupervisorState(TypedDict, total=False):
@@ -50,4 +55,24 @@ TURN_DEFAULTS: dict[str, Any] = {
     "espn_down": False, "model_fallback": False, "offers": [], "offers_id": "",
 }
 
-__all__ = ["SupervisorState", "TURN_DEFAULTS"]
+
+
+@dataclass
+class SupervisorContext(AgentDeps):
+    """The supervisor's runtime context: the turn's `AgentDeps` plus how this turn may be
+    answered. Build it with `SupervisorContext.for_client(espn, model, ..., **settings)`.
+
+    - `player_names`: names that seed the offline fallback model;
+    - `can_delegate`: an optimizer is available to delegate to (None: if it is installed);
+    - `use_workflows`: False sends every understood message to the agent loop (tests);
+    - `understanding_model`: classifies with one structured-output call; None: the offline
+      semantic router.
+    """
+
+    player_names: tuple[str, ...] = ()
+    can_delegate: bool | None = None
+    use_workflows: bool = True
+    understanding_model: BaseChatModel | None = None
+
+
+__all__ = ["SupervisorContext", "SupervisorState", "TURN_DEFAULTS"]

@@ -24,9 +24,9 @@ def call(name: str, **args: Any) -> AIMessage:
 
 
 async def run(deps: AgentDeps, query: str, player: str | None, **kw: Any) -> dict[str, Any]:
-    graph = build_player_research_graph(deps, **kw)
+    graph = build_player_research_graph(**kw)
     config = {"configurable": {"thread_id": f"t{next(_ids)}"}} if kw else None
-    out = await graph.ainvoke({"query": query, "player_name": player}, config)
+    out = await graph.ainvoke({"query": query, "player_name": player}, config, context=deps)
     assert tuple(out["report"]) == REPORT_KEYS
     return out
 

@@ -114,7 +114,7 @@ async def test_unknown_run_is_expired(rt: FanViseRuntime) -> None:
 async def test_new_message_keeps_pending_approval(rt: FanViseRuntime) -> None:
     APPLIED.clear()
     req = await _request_moves(rt, "console:keep")
-    sup = rt._supervisor(rt._deps(None))
+    sup = rt._supervisor()
     hist = (await sup.aget_state({"configurable": {"thread_id": "console:keep"}})).values
     assert hist["messages"][-1].content.startswith("[Waiting for approval] Approve these moves?")
     evs = await collect(rt.ask("console:keep", "Is Jalen Brunson playing tonight?", user_id="u1"))
@@ -142,7 +142,7 @@ async def test_restart_then_decide(tmp_path: Path) -> None:
                                        user_id="u1"))
         assert isinstance(evs[-1], Answer) and len(APPLIED) == 1
         # the outcome is appended to the conversation's history
-        sup = rt2._supervisor(rt2._deps(None))
+        sup = rt2._supervisor()
         msgs = (await sup.aget_state({"configurable": {"thread_id": "discord:g:c:t"}})
                 ).values["messages"]
         assert "Applied: drop Jordan Poole" in msgs[-1].content

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
+from dataclasses import dataclass, fields
 from typing import Any
 
 import httpx
@@ -36,6 +37,7 @@ from agents.shared.middleware import (
 from agents.shared.tool_registry import TEAM_TOOLS, build_tools
 from agents.shared.types import Notice
 from agents.supervisor.graph import build_supervisor_graph
+from agents.supervisor.state import SupervisorContext
 from fantasy.demo import DEMO_BASE_URL, DemoLeague, open_demo_client
 from fantasy.espn.client import EspnClient
 
@@ -103,16 +105,35 @@ async def client() -> Any:
     await c.aclose()
 
 
-async def run_turn(graph: Any, text: str, thread: str = "t") -> dict[str, Any]:
+@dataclass
+class Supervisor:
+    """A compiled supervisor and the runtime context of every turn it runs."""
+
+    graph: Any
+    context: SupervisorContext
+
+
+def supervisor(deps: AgentDeps, **settings: Any) -> Supervisor:
+    """The supervisor on an InMemorySaver; its turns run with `deps` plus `settings`
+    (use_workflows, can_delegate, player_names) as their SupervisorContext."""
+    base = {f.name: getattr(deps, f.name) for f in fields(AgentDeps) if f.init}
+    if "player_names" in settings:
+        settings["player_names"] = tuple(settings["player_names"])
+    return Supervisor(build_supervisor_graph(checkpointer=InMemorySaver()),
+                      SupervisorContext(**base, **settings))
+
+
+async def run_turn(sup: Supervisor, text: str, thread: str = "t") -> dict[str, Any]:
     cfg = {"configurable": {"thread_id": thread}}
-    await graph.ainvoke({"messages": [HumanMessage(text)], "user_id": "u"}, cfg)
-    return (await graph.aget_state(cfg)).values
+    await sup.graph.ainvoke({"messages": [HumanMessage(text)], "user_id": "u"}, cfg,
+                            context=sup.context)
+    return (await sup.graph.aget_state(cfg)).values
 
 
 async def test_loop_guard_stops_after_budget(client: Any) -> None:
     model = Scripted(script=[call("get_schedule", team="mine")], repeat_last=True)
     deps = AgentDeps.for_client(client, model)
-    g = build_supervisor_graph(deps, checkpointer=InMemorySaver(), use_workflows=False)
+    g = supervisor(deps, use_workflows=False)
     v = await run_turn(g, "Who will win the title?")
     assert v["stop_reason"] == "tool_budget"
     assert len(v["tool_calls"]) == MAX_TOOL_CALLS
@@ -136,7 +157,7 @@ async def test_circuit_breaker_on_espn_outage() -> None:
                          repeat_last=True)
         deps = AgentDeps(espn=c, news=None, model=model, today=lambda: league.today,
                          my_team_id=1)
-        g = build_supervisor_graph(deps, checkpointer=InMemorySaver(), use_workflows=False)
+        g = supervisor(deps, use_workflows=False)
         v = await run_turn(g, "What should I do this week?")
         assert v["stop_reason"] == "circuit_breaker"
         assert len(v["tool_calls"]) == MAX_CONSECUTIVE_TOOL_ERRORS
@@ -169,7 +190,7 @@ async def test_no_team_tools_before_link(client: Any) -> None:
     model = Scripted(script=[AIMessage(content="ok")])
     deps = AgentDeps(espn=client, news=None, model=model, today=lambda: client.demo.today,
                      my_team_id=None)
-    g = build_supervisor_graph(deps, checkpointer=InMemorySaver(), use_workflows=False)
+    g = supervisor(deps, use_workflows=False)
     v = await run_turn(g, "Who will win the title?")
     assert v["answer"] == "ok"
     assert model.bound and not set(model.bound[0]) & TEAM_TOOLS
@@ -186,7 +207,7 @@ async def test_dynamic_prompt_from_categories_matchup() -> None:
     try:
         model = Scripted(script=[AIMessage(content="fine")])
         deps = AgentDeps.for_client(c, model)
-        g = build_supervisor_graph(deps, checkpointer=InMemorySaver(), use_workflows=False)
+        g = supervisor(deps, use_workflows=False)
         await run_turn(g, "Any general advice?")
         system = model.calls[0][0].content
         assert "Days left in the matchup: 5" in system
@@ -199,7 +220,7 @@ async def test_dynamic_prompt_from_categories_matchup() -> None:
 async def test_history_kept_across_turns_and_trimmed(client: Any) -> None:
     model = Scripted(script=[AIMessage(content="first"), AIMessage(content="second")])
     deps = AgentDeps.for_client(client, model)
-    g = build_supervisor_graph(deps, checkpointer=InMemorySaver(), use_workflows=False)
+    g = supervisor(deps, use_workflows=False)
     await run_turn(g, "Who will win the title?")
     await run_turn(g, "And who finishes last?")
     seen = [m.content for m in model.calls[1]]
@@ -242,7 +263,7 @@ def test_circuit_breaker_counts_consecutive_errors() -> None:
 
 async def test_routes_and_delegation(client: Any) -> None:
     deps = AgentDeps.for_client(client, OfflineChatModel())
-    g = build_supervisor_graph(deps, checkpointer=InMemorySaver(), can_delegate=True)
+    g = supervisor(deps, can_delegate=True)
     v = await run_turn(g, "I need a streamer for assists and steals", "d")
     assert v["route"] == "delegate"
     assert v["delegate"]["intent"] == "streaming"
@@ -258,7 +279,7 @@ async def test_stored_history_is_compacted(client: Any) -> None:
     model = Scripted(script=[AIMessage(content=f"answer {k} " + "word " * 1200)
                              for k in range(20)])
     deps = AgentDeps.for_client(client, model)
-    g = build_supervisor_graph(deps, checkpointer=InMemorySaver(), use_workflows=False)
+    g = supervisor(deps, use_workflows=False)
     for k in range(20):
         v = await run_turn(g, f"Who will win the title, take {k}?", "long")
     msgs = v["messages"]
@@ -289,8 +310,7 @@ async def test_follow_up_and_info_questions_route(client: Any) -> None:
 
     names = [e["player"]["fullName"] for e in load_base()["players"].values()]
     deps = AgentDeps.for_client(client, OfflineChatModel(player_names=names))
-    g = build_supervisor_graph(deps, checkpointer=InMemorySaver(), player_names=names,
-                               can_delegate=True)
+    g = supervisor(deps, player_names=names, can_delegate=True)
     v = await run_turn(g, "What's the latest on Jordan Poole?", "f")
     assert v["route"] == "research" and v["report"]["playerName"] == "Jordan Poole"
     v = await run_turn(g, "When is he expected back?", "f")
