@@ -13,6 +13,10 @@ Design:
 - Decoded values of recently read keys are kept in memory (`memo_size`) and reused while the
   row's `stored_at` is unchanged, so a hit costs one small query instead of decoding megabytes
   of JSON on every turn. Values are shared between readers: treat them as read-only.
+  Each remembered row also has a `derived` dict (`CacheEntry.derived`) where a reader keeps
+  what it built from the value (the ESPN client keeps its parsed League, schedule and player
+  lists there); it lives exactly as long as the row is unchanged in memory: a write, a delete,
+  an invalidation or a row changed by another process starts a new one.
 
 TTL constants follow DESIGN.md: rosters/matchups 45 s, free agents 5 min, player status
 15 min, schedule 1 h, finished game logs forever (`FOREVER` = None).
@@ -24,7 +28,7 @@ import json
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from storage.db import Database
@@ -56,6 +60,8 @@ class CacheEntry:
     stored_at: float
     expires_at: float | None
     now: float
+    #: Objects built from `value` by readers, shared while the row is unchanged (see module doc).
+    derived: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def fresh(self) -> bool:
@@ -83,13 +89,16 @@ class CachedResult:
 class TTLCache:
     """JSON TTL cache stored in the `espn_cache` table of a Database."""
 
+    #: `set(..., decoded=True)` is supported (the ESPN client keeps response bodies decoded).
+    keeps_decoded = True
+
     def __init__(self, db: Database, *, clock: Callable[[], float] = time.time,
                  memo_size: int = 32) -> None:
         self.db = db
         self.clock = clock
         self._ready = False
         self.memo_size = memo_size
-        self._memo: OrderedDict[str, tuple[float, Any]] = OrderedDict()
+        self._memo: OrderedDict[str, tuple[float, Any, dict[Any, Any]]] = OrderedDict()
 
     async def _ensure(self) -> None:
         if not self._ready:
@@ -108,42 +117,58 @@ class TTLCache:
                 if key in self._memo:
                     self._memo.move_to_end(key)
                 return CacheEntry(key=key, value=memo[1], stored_at=row["stored_at"],
-                                  expires_at=row["expires_at"], now=self.clock())
+                                  expires_at=row["expires_at"], now=self.clock(),
+                                  derived=memo[2])
         row = await self.db.fetchone(
             "SELECT value, stored_at, expires_at FROM espn_cache WHERE key = ?", (key,))
         if row is None:
             self._memo.pop(key, None)
             return None
         value = json.loads(row["value"])
-        self._remember(key, row["stored_at"], value)
+        derived = self._remember(key, row["stored_at"], value)
         return CacheEntry(key=key, value=value, stored_at=row["stored_at"],
-                          expires_at=row["expires_at"], now=self.clock())
+                          expires_at=row["expires_at"], now=self.clock(), derived=derived)
 
-    def _remember(self, key: str, stored_at: float, value: Any) -> None:
+    def _remember(self, key: str, stored_at: float, value: Any) -> dict[Any, Any]:
+        derived: dict[Any, Any] = {}
         if self.memo_size <= 0:
-            return
-        self._memo[key] = (stored_at, value)
+            return derived
+        self._memo[key] = (stored_at, value, derived)
         self._memo.move_to_end(key)
         while len(self._memo) > self.memo_size:
             self._memo.popitem(last=False)
+        return derived
 
     async def get(self, key: str) -> Any | None:
         """The value when present and fresh, else None."""
         entry = await self.get_entry(key)
         return entry.value if entry is not None and entry.fresh else None
 
-    async def set(self, key: str, value: Any, ttl: float | None) -> None:
-        """Store a JSON-able value for `ttl` seconds (None = forever)."""
+    async def set(self, key: str, value: Any, ttl: float | None, *,
+                  decoded: bool = False) -> CacheEntry:
+        """Store a JSON-able value for `ttl` seconds (None = forever); returns its entry.
+
+        `decoded=True` says `value` is exactly what decoding its JSON gives (plain dicts with
+        string keys, lists, str, numbers, bools, None; e.g. a parsed HTTP body) and that the
+        caller will not change it: it is then kept in memory as the decoded copy, so the next
+        read needs no decoding. Otherwise the stored copy is decoded once on the next read.
+        """
         await self._ensure()
         now = self.clock()
         expires = None if ttl is None else now + ttl
-        self._memo.pop(key, None)  # the stored copy is re-read (and decoded) once
+        self._memo.pop(key, None)
+        text = json.dumps(value, separators=(",", ":"))
         await self.db.execute(
             "INSERT INTO espn_cache(key, value, stored_at, expires_at) VALUES (?, ?, ?, ?) "
             "ON CONFLICT(key) DO UPDATE SET value = excluded.value, "
             "stored_at = excluded.stored_at, expires_at = excluded.expires_at",
-            (key, json.dumps(value, separators=(",", ":")), now, expires),
+            (key, text, now, expires),
         )
+        # a concurrent set of the same key may have landed meanwhile: its row wins, and
+        # the next read sees a stored_at other than `now` and decodes that row
+        derived = self._remember(key, now, value) if decoded else {}
+        return CacheEntry(key=key, value=value, stored_at=now, expires_at=expires, now=now,
+                          derived=derived)
 
     async def delete(self, key: str) -> None:
         """Remove one key."""

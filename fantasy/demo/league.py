@@ -13,6 +13,7 @@ from __future__ import annotations
 import copy
 import functools
 import gzip
+import hashlib
 import json
 import logging
 import os
@@ -175,13 +176,21 @@ class DemoLeague:
 
     @property
     def cache_namespace(self) -> str:
-        """Cache namespace of this league state (changes with every move)."""
-        return f"demo:{self.variant}:{self.today.isoformat()}:v{len(self.changes)}"
+        """Cache namespace of this league state: changes with every move or lineup change,
+        and names the changes themselves (a reset then another move is a new state)."""
+        digest = hashlib.sha1(json.dumps([c.__dict__ for c in self.changes], sort_keys=True,
+                                         default=str).encode()).hexdigest()[:12]
+        return f"demo:{self.variant}:{self.today.isoformat()}:v{len(self.changes)}-{digest}"
+
+    #: Cache namespace of what no move changes (the pro schedule and the player universe,
+    #: the same recorded data for both variants and every demo date).
+    STATIC_NAMESPACE = "demo:static"
 
     def attach_client(self, client: Any) -> None:
         """Keep a client's cache namespace in step with this state."""
         self._clients.append(client)
         client.cache_namespace = self.cache_namespace
+        client.static_namespace = self.STATIC_NAMESPACE
 
     def _commit(self, change: _Change | None = None, *, clear: bool = False) -> None:
         """Apply one change (or clear all) in memory and on disk, all or nothing: when the

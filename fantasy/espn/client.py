@@ -4,15 +4,26 @@ One `httpx.AsyncClient`; cookies espn_s2/SWID only when both are given, sent as 
 per-request header and only to ESPN's own hosts (the base URL's origin and https
 `*.espn.com`); redirects are followed by hand, and one to another host or to a sign-in page
 is treated as expired credentials (`EspnAccessDenied`), never followed. Retries with
-exponential backoff on 429/5xx/timeouts/connection errors; typed errors
-(`fantasy.espn.errors`) whose messages never contain cookies.
+exponential backoff and jitter on 429/5xx/timeouts/connection errors (Retry-After is
+honoured as sent); typed errors (`fantasy.espn.errors`) whose messages never contain cookies.
 
 Caching (optional): pass any object with `get_entry(key)`, `set(key, value, ttl)` and
 `invalidate_prefix(prefix)` (e.g. `storage.cache.TTLCache`). Raw JSON responses are
-cached per request under `"{cache_namespace}:{kind}:{hash}"`. When ESPN fails and an
-expired copy exists, the copy is used ("stale-while-error"). How fresh the last answer
-was is in `client.last_fetch_info` (a `FetchInfo`: source "network" | "cache" | "stale",
-age_seconds, error), set by every public method (the stalest of its requests).
+cached per request under `"{cache_namespace}:{kind}:{hash}"` (kinds that never change with
+league state use `static_namespace` when set: the demo league's pro schedule and player
+universe survive its moves). When ESPN fails and an expired copy exists, the copy is used
+("stale-while-error"). How fresh the last answer was is in `client.last_fetch_info` (a
+`FetchInfo`: source "network" | "cache" | "stale", age_seconds, error), set by every public
+method (the stalest of its requests).
+
+Parsed objects: when the cache's entries carry a `derived` dict (TTLCache does), the parsed
+League, ProSchedule, box scores and player lists are kept there, so a hit returns the same
+objects without decoding or parsing while the cache row is unchanged. Every parsed object is
+read-only (`fantasy.espn.readonly.freeze`), cached or not: callers share them and must copy
+to change one. Lists returned by the player methods are fresh lists of shared players.
+
+Single flight: concurrent misses of one key in one client make one ESPN request; the others
+wait for its outcome (value, stale copy or error).
 
 The demo league uses this same class with `transport=DemoTransport(...)`.
 """
@@ -25,6 +36,7 @@ import hashlib
 import http.cookiejar
 import json
 import logging
+import random
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
@@ -46,6 +58,7 @@ from fantasy.espn.errors import (
     EspnServerError,
     EspnTimeout,
 )
+from fantasy.espn.readonly import freeze
 from fantasy.models import ActivityItem, League, Matchup, Player, ProSchedule
 from fantasy.redact import register_secret
 from fantasy.schedule import ScoringCalendar, today_eastern
@@ -98,6 +111,20 @@ class FetchInfo:
         return self.source == "stale"
 
 
+#: Request kinds whose responses never change with league state (see `static_namespace`).
+STATIC_KINDS: frozenset[str] = frozenset({"schedule", "players"})
+
+
+@dataclass(frozen=True)
+class _Response:
+    """Decoded JSON of one request, its freshness, and the cache row's `derived` dict
+    (None when there is no cache row to keep parsed objects next to)."""
+
+    data: Any
+    info: FetchInfo
+    derived: dict[Any, Any] | None = None
+
+
 #: Errors after which a stale cached copy may be served (not NotFound: that is final).
 _STALE_OK = (EspnRateLimited, EspnServerError, EspnTimeout, EspnConnectionError,
              EspnMalformedResponse, EspnAccessDenied, EspnCircuitOpen)
@@ -140,6 +167,8 @@ class EspnClient:
         timeout: float = 10.0,
         max_retries: int = 3,
         backoff: float = 0.5,
+        retry_jitter: float = 0.5,
+        rng: Callable[[], float] = random.random,
         base_url: str = ESPN_READS_BASE_URL,
         cache_policy: CachePolicy | None = None,
         cache_namespace: str | None = None,
@@ -172,8 +201,16 @@ class EspnClient:
         self.cache_policy = cache_policy or CachePolicy()
         host = urlsplit(base_url).netloc or "espn"
         self.cache_namespace = cache_namespace or f"espn:{host}:{self.league_id}:{self.season}"
+        #: Namespace of STATIC_KINDS when they must outlive `cache_namespace` (the demo league
+        #: starts a new namespace per move); None = `cache_namespace`.
+        self.static_namespace: str | None = None
         self.max_retries = max(0, int(max_retries))
         self.backoff = float(backoff)
+        #: Each backoff delay is shortened by a random part of up to this fraction ("equal
+        #: jitter"), so clients that failed together do not retry in lockstep.
+        self.retry_jitter = min(1.0, max(0.0, float(retry_jitter)))
+        self._rng = rng
+        self._inflight: dict[str, asyncio.Future[_Response]] = {}
         #: Seconds one request may take; callers that must not wait on ESPN for long (start-up)
         #: bound their whole read with it (retries included).
         self.timeout = float(timeout)
@@ -240,7 +277,7 @@ class EspnClient:
             headers["x-fantasy-filter"] = json.dumps(fantasy_filter, separators=(",", ":"))
         last: EspnError | None = None
         for attempt in range(self.max_retries + 1):
-            delay = self.backoff * (2 ** attempt)
+            delay = self.backoff * (2 ** attempt) * (1.0 - self.retry_jitter * self._rng())
             try:
                 resp = await self._fetch(path, params, headers, view)
             except httpx.TimeoutException:
@@ -318,21 +355,67 @@ class EspnClient:
              fantasy_filter: dict[str, Any] | None) -> str:
         raw = json.dumps([path, [list(p) for p in params], fantasy_filter], sort_keys=True,
                          default=str)
-        return f"{self.cache_namespace}:{kind}:{hashlib.sha1(raw.encode()).hexdigest()[:20]}"
+        namespace = self.cache_namespace
+        if kind in STATIC_KINDS and self.static_namespace:
+            namespace = self.static_namespace
+        return f"{namespace}:{kind}:{hashlib.sha1(raw.encode()).hexdigest()[:20]}"
 
     async def _get(self, kind: str, path: str, params: Sequence[tuple[str, Any]],
-                   fantasy_filter: dict[str, Any] | None, ttl: float | None) -> Any:
+                   fantasy_filter: dict[str, Any] | None, ttl: float | None) -> _Response:
         view = ",".join(v for k, v in params if k == "view") or kind
         if self.cache is None:
             data = await self._request(path, params, fantasy_filter, view)
-            self._record(kind, FetchInfo("network"))
-            return data
-        key = self._key(kind, path, params, fantasy_filter)
-        entry = await self.cache.get_entry(key)
-        if entry is not None and entry.fresh:
-            self._record(kind, FetchInfo("cache", entry.age_seconds,
-                                         stored_at=getattr(entry, "stored_at", None)))
-            return entry.value
+            resp = _Response(data, FetchInfo("network"))
+        else:
+            key = self._key(kind, path, params, fantasy_filter)
+            entry = await self.cache.get_entry(key)
+            if entry is not None and entry.fresh:
+                resp = _Response(entry.value, FetchInfo(
+                    "cache", entry.age_seconds, stored_at=getattr(entry, "stored_at", None)),
+                    getattr(entry, "derived", None))
+            else:
+                resp = await self._single_flight(key, lambda: self._refresh(
+                    key, entry, path, params, fantasy_filter, view, ttl))
+        self._record(kind, resp.info)
+        return resp
+
+    async def _single_flight(self, key: str,
+                             fetch: Callable[[], Awaitable[_Response]]) -> _Response:
+        """`fetch()` once for concurrent callers of one key; the others share its outcome.
+        When the leading caller is cancelled, a waiting caller fetches instead."""
+        while True:
+            pending = self._inflight.get(key)
+            if pending is None:
+                break
+            try:
+                return await asyncio.shield(pending)
+            except asyncio.CancelledError:
+                if not pending.cancelled():
+                    raise  # this caller was cancelled, not the leading one
+        done: asyncio.Future[_Response] = asyncio.get_running_loop().create_future()
+        # nobody may wait: mark a failure as retrieved so asyncio does not log it
+        done.add_done_callback(lambda f: f.cancelled() or f.exception())
+        self._inflight[key] = done
+        try:
+            resp = await fetch()
+        except asyncio.CancelledError:
+            done.cancel()
+            raise
+        except BaseException as exc:
+            done.set_exception(exc)
+            raise
+        else:
+            done.set_result(resp)
+            return resp
+        finally:
+            if self._inflight.get(key) is done:
+                del self._inflight[key]
+
+    async def _refresh(self, key: str, entry: Any, path: str,
+                       params: Sequence[tuple[str, Any]], fantasy_filter: dict[str, Any] | None,
+                       view: str, ttl: float | None) -> _Response:
+        """Fetch from ESPN and store; on a failure, the expired `entry` (stale) if any."""
+        assert self.cache is not None
         try:
             data = await self._request(path, params, fantasy_filter, view)
         except _STALE_OK as exc:
@@ -340,12 +423,27 @@ class EspnClient:
                 raise
             log.warning("ESPN %s failed (%s); serving cached copy %.0fs old", view, exc,
                         entry.age_seconds)
-            self._record(kind, FetchInfo("stale", entry.age_seconds, str(exc),
-                                         stored_at=getattr(entry, "stored_at", None)))
-            return entry.value
-        await self.cache.set(key, data, ttl)
-        self._record(kind, FetchInfo("network"))
-        return data
+            return _Response(entry.value, FetchInfo(
+                "stale", entry.age_seconds, str(exc), stored_at=getattr(entry, "stored_at", None)),
+                getattr(entry, "derived", None))
+        if getattr(self.cache, "keeps_decoded", False):
+            stored = await self.cache.set(key, data, ttl, decoded=True)
+        else:
+            stored = await self.cache.set(key, data, ttl)
+        return _Response(data, FetchInfo("network"), getattr(stored, "derived", None))
+
+    def _parsed(self, resp: _Response, slot: Any, view: str, fn: Callable[[], Any]) -> Any:
+        """The read-only result of `fn()` (a parse of `resp.data`), built once per cache
+        row and `slot` (what else the parse depends on) when the row can keep it."""
+        derived = resp.derived
+        if derived is not None:
+            hit = derived.get(slot)
+            if hit is not None:
+                return hit
+        obj = freeze(self._parse(view, fn))
+        if derived is not None:
+            derived[slot] = obj
+        return obj
 
     def _record(self, kind: str, info: FetchInfo) -> None:
         infos = _CALL_INFOS.get()
@@ -365,10 +463,13 @@ class EspnClient:
                                          tuple(k for k, _ in infos), worst.stored_at)
 
     async def invalidate_cache(self) -> int:
-        """Drop every cached response of this client's namespace."""
+        """Drop every cached response of this client's namespaces."""
         if self.cache is None:
             return 0
-        return await self.cache.invalidate_prefix(self.cache_namespace + ":")
+        dropped = await self.cache.invalidate_prefix(self.cache_namespace + ":")
+        if self.static_namespace:
+            dropped += await self.cache.invalidate_prefix(self.static_namespace + ":")
+        return dropped
 
     def _parse(self, view: str, fn: Callable[[], Any]) -> Any:
         try:
@@ -391,10 +492,10 @@ class EspnClient:
             self._finish(token)
 
     async def _pro_schedule(self) -> ProSchedule:
-        data = await self._get("schedule", self.season_path, [("view", "proTeamSchedules_wl")],
+        resp = await self._get("schedule", self.season_path, [("view", "proTeamSchedules_wl")],
                                None, self.cache_policy.schedule)
-        sched = self._parse("proTeamSchedules_wl",
-                            lambda: parse.parse_pro_schedule(data, self.season))
+        sched: ProSchedule = self._parsed(resp, "schedule", "proTeamSchedules_wl",
+                                          lambda: parse.parse_pro_schedule(resp.data, self.season))
         self._calendar = sched.calendar
         return sched
 
@@ -409,7 +510,7 @@ class EspnClient:
         """League settings, teams, rosters, standings and all matchups (cached 45 s)."""
         token = self._begin()
         try:
-            data = await self._get("league", self.league_path,
+            resp = await self._get("league", self.league_path,
                                    [("view", v) for v in LEAGUE_VIEWS], None,
                                    self.cache_policy.league)
             try:
@@ -417,10 +518,11 @@ class EspnClient:
             except EspnError as exc:
                 log.warning("pro schedule unavailable (%s); deriving calendar from today", exc)
                 cal = None
-            view = ",".join(LEAGUE_VIEWS)
-            league = self._parse(view, lambda: parse.parse_league(
-                data, league_id=self.league_id, season=self.season, calendar=cal,
-                today=None if cal else self._today()))
+            today = None if cal else self._today()
+            league: League = self._parsed(
+                resp, ("league", cal, today), ",".join(LEAGUE_VIEWS),
+                lambda: parse.parse_league(resp.data, league_id=self.league_id,
+                                           season=self.season, calendar=cal, today=today))
             self._status = {"scoring_period": league.current_scoring_period,
                             "matchup_period": league.current_matchup_period,
                             "final_scoring_period": league.settings.final_scoring_period}
@@ -442,10 +544,11 @@ class EspnClient:
             cur_mp = self._status.get("matchup_period")
             final = cur_mp is not None and matchup_period < cur_mp
             ttl = self.cache_policy.final_box_scores if final else self.cache_policy.box_scores
-            data = await self._get("box", self.league_path, params, flt, ttl)
+            resp = await self._get("box", self.league_path, params, flt, ttl)
             cal = await self._calendar_or_none()
-            return self._parse(",".join(BOX_SCORE_VIEWS), lambda: parse.parse_box_scores(
-                data, self.season, cal, matchup_period))
+            return list(self._parsed(
+                resp, ("box", cal, matchup_period), ",".join(BOX_SCORE_VIEWS),
+                lambda: parse.parse_box_scores(resp.data, self.season, cal, matchup_period)))
         finally:
             self._finish(token)
 
@@ -477,12 +580,17 @@ class EspnClient:
             sp = scoring_period or self._status.get("scoring_period")
             if sp:
                 params.append(("scoringPeriodId", sp))
-            data = await self._get("free_agents", self.league_path, params, flt,
+            resp = await self._get("free_agents", self.league_path, params, flt,
                                    self.cache_policy.free_agents)
             cal = await self._calendar_or_none()
-            players = self._parse("kona_player_info",
-                                  lambda: parse.parse_players_response(data, self.season, cal))
-            players.sort(key=lambda p: p.percent_owned, reverse=True)
+
+            def most_owned_first() -> list[Player]:
+                found = parse.parse_players_response(resp.data, self.season, cal)
+                found.sort(key=lambda p: p.percent_owned, reverse=True)
+                return found
+
+            players: list[Player] = self._parsed(resp, ("free_agents", cal), "kona_player_info",
+                                                 most_owned_first)
             self._player_names.update({p.id: p.name for p in players})
             return players[:size]
         finally:
@@ -503,13 +611,14 @@ class EspnClient:
                     "additionalValue": [f"00{self.season}", f"10{self.season}"],
                 },
             }}
-            data = await self._get("cards", self.league_path, [("view", "kona_playercard")], flt,
+            resp = await self._get("cards", self.league_path, [("view", "kona_playercard")], flt,
                                    self.cache_policy.player_cards)
             cal = await self._calendar_or_none()
-            players = self._parse("kona_playercard",
-                                  lambda: parse.parse_players_response(data, self.season, cal))
+            players: list[Player] = self._parsed(
+                resp, ("cards", cal), "kona_playercard",
+                lambda: parse.parse_players_response(resp.data, self.season, cal))
             self._player_names.update({p.id: p.name for p in players})
-            return players
+            return list(players)
         finally:
             self._finish(token)
 
@@ -517,10 +626,11 @@ class EspnClient:
         """Every active NBA player of the season (`players_wl`; no stats), cached 1 h."""
         token = self._begin()
         try:
-            data = await self._get("players", f"{self.season_path}/players",
+            resp = await self._get("players", f"{self.season_path}/players",
                                    [("view", "players_wl")], {"filterActive": {"value": True}},
                                    self.cache_policy.players)
-            return self._parse("players_wl", lambda: parse.parse_player_list(data, self.season))
+            return list(self._parsed(resp, "players", "players_wl",
+                                     lambda: parse.parse_player_list(resp.data, self.season)))
         finally:
             self._finish(token)
 
@@ -537,12 +647,14 @@ class EspnClient:
                 "sortFor": {"sortPriority": 2, "sortAsc": False},
                 "filterIncludeMessageTypeIds": {"value": ACTIVITY_MESSAGE_TYPES},
             }}
-            data = await self._get("activity", f"{self.league_path}/communication/",
+            resp = await self._get("activity", f"{self.league_path}/communication/",
                                    [("view", "kona_league_communication")], flt,
                                    self.cache_policy.activity)
-            items = self._parse("kona_league_communication",
-                                lambda: parse.parse_activity(data, self._player_names))
-            return items[:limit]
+            # names come from what this client has seen so far: parsed per call, not cached
+            items = freeze(self._parse("kona_league_communication",
+                                       lambda: parse.parse_activity(resp.data,
+                                                                    self._player_names)))
+            return list(items[:limit])
         finally:
             self._finish(token)
 

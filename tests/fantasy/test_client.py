@@ -60,6 +60,7 @@ def make(handler, sleeps: list[float] | None = None, **kw) -> EspnClient:
 
     kw.setdefault("espn_s2", S2)
     kw.setdefault("swid", SWID)
+    kw.setdefault("retry_jitter", 0.0)  # exact backoff here; jitter: test_client_cache.py
     return EspnClient(1234, 2023, transport=httpx.MockTransport(handler), sleep=fake_sleep, **kw)
 
 

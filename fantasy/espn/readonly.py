@@ -1,0 +1,166 @@
+"""Read-only views of parsed model objects that are shared between callers.
+
+The ESPN client keeps the League, ProSchedule, Matchup and Player objects it parsed next to
+the cached JSON and hands the same objects to every caller while the cache row is unchanged.
+`freeze(obj)` makes such an object graph read-only in place, so a caller that changes one by
+accident fails loudly (`dataclasses.FrozenInstanceError`, `TypeError`) instead of changing
+the answers of every other conversation:
+
+- dataclass instances get a read-only subclass of their class (`isinstance`, `==`,
+  `repr`, `dataclasses.fields`/`asdict`/`replace` and `to_dict` behave as before);
+- their lists and dicts become `ReadOnlyList` / `ReadOnlyDict` (subclasses of list / dict:
+  iteration, indexing, slicing, `+` and JSON encoding work; mutating methods raise).
+
+`copy.copy(obj)` / `copy.deepcopy(obj)` give ordinary, mutable objects (a shallow copy's
+inner lists stay read-only; a deep copy is mutable throughout): that is the way to change
+one. Frozen dataclasses, tuples, dates and other values are left as they are.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+from typing import Any, NoReturn
+
+_READ_ONLY_CLASSES: dict[type, type] = {}
+_READ_ONLY_SET: set[type] = set()
+
+
+def _refuse(self: Any, *args: Any, **kwargs: Any) -> NoReturn:
+    raise TypeError(f"this {type(self).__bases__[0].__name__} is shared cached data and "
+                    "read-only; copy it first (list(x), dict(x), copy.deepcopy(x))")
+
+
+class ReadOnlyList(list):  # type: ignore[type-arg]
+    """A list whose mutating methods raise TypeError; copies are plain lists."""
+
+    append = extend = insert = remove = pop = clear = sort = reverse = _refuse
+    __setitem__ = __delitem__ = __iadd__ = __imul__ = _refuse
+
+    def __copy__(self) -> list[Any]:
+        return list(self)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> list[Any]:
+        return [copy.deepcopy(v, memo) for v in self]
+
+    def __reduce_ex__(self, protocol: Any) -> tuple[Any, ...]:
+        return (list, (list(self),))
+
+
+class ReadOnlyDict(dict):  # type: ignore[type-arg]
+    """A dict whose mutating methods raise TypeError; copies are plain dicts."""
+
+    __setitem__ = __delitem__ = __ior__ = _refuse
+    update = pop = popitem = clear = setdefault = _refuse
+
+    def __copy__(self) -> dict[Any, Any]:
+        return dict(self)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> dict[Any, Any]:
+        return {copy.deepcopy(k, memo): copy.deepcopy(v, memo) for k, v in self.items()}
+
+    def __reduce_ex__(self, protocol: Any) -> tuple[Any, ...]:
+        return (dict, (dict(self),))
+
+
+def _read_only_class(cls: type) -> type:
+    """The read-only subclass of a (non-frozen) dataclass, made once per class."""
+    ro = _READ_ONLY_CLASSES.get(cls)
+    if ro is not None:
+        return ro
+    names = tuple(f.name for f in dataclasses.fields(cls))
+
+    def __setattr__(self: Any, name: str, value: Any) -> None:
+        raise dataclasses.FrozenInstanceError(
+            f"cannot assign to {cls.__name__}.{name}: shared cached data is read-only "
+            "(change a copy.copy() of it)")
+
+    def __delattr__(self: Any, name: str) -> None:
+        raise dataclasses.FrozenInstanceError(
+            f"cannot delete {cls.__name__}.{name}: shared cached data is read-only")
+
+    def __eq__(self: Any, other: Any) -> Any:
+        if not isinstance(other, cls):
+            return NotImplemented
+        return all(getattr(self, n) == getattr(other, n) for n in names)
+
+    def __copy__(self: Any) -> Any:
+        new = cls.__new__(cls)
+        new.__dict__.update(self.__dict__)
+        return new
+
+    def __deepcopy__(self: Any, memo: dict[int, Any]) -> Any:
+        new = cls.__new__(cls)
+        memo[id(self)] = new
+        for k, v in self.__dict__.items():
+            new.__dict__[k] = copy.deepcopy(v, memo)
+        return new
+
+    def __reduce_ex__(self: Any, protocol: Any) -> tuple[Any, ...]:
+        return (_rebuild, (cls, dict(self.__dict__)))
+
+    def __new__(ro_cls: type, *args: Any, **kwargs: Any) -> Any:
+        # dataclasses.replace(obj, ...) calls type(obj)(**fields): an ordinary, mutable object
+        return cls(*args, **kwargs)
+
+    ro = type(cls.__name__, (cls,), {
+        "__new__": __new__, "__setattr__": __setattr__, "__delattr__": __delattr__,
+        "__eq__": __eq__, "__hash__": cls.__hash__, "__copy__": __copy__,
+        "__deepcopy__": __deepcopy__, "__reduce_ex__": __reduce_ex__,
+        "__module__": cls.__module__, "__qualname__": cls.__qualname__, "__slots__": (),
+    })
+    _READ_ONLY_CLASSES[cls] = ro
+    _READ_ONLY_SET.add(ro)
+    return ro
+
+
+def _rebuild(cls: type, state: dict[str, Any]) -> Any:
+    new = cls.__new__(cls)
+    new.__dict__.update(state)
+    return new
+
+
+def is_read_only(obj: Any) -> bool:
+    """True for objects made read-only by `freeze`."""
+    return type(obj) in _READ_ONLY_SET or isinstance(obj, ReadOnlyList | ReadOnlyDict)
+
+
+def freeze(obj: Any) -> Any:
+    """Make an object graph of dataclasses, lists and dicts read-only in place; returns
+    the (possibly new) read-only object. Idempotent; shared sub-objects are frozen once."""
+    return _freeze(obj, {})
+
+
+def _freeze(obj: Any, seen: dict[int, Any]) -> Any:
+    done = seen.get(id(obj))
+    if done is not None:
+        return done
+    if isinstance(obj, ReadOnlyList | ReadOnlyDict) or type(obj) in _RO_VALUES:
+        return obj
+    if isinstance(obj, list):
+        out: Any = ReadOnlyList()
+        seen[id(obj)] = out
+        list.extend(out, (_freeze(v, seen) for v in obj))
+        return out
+    if isinstance(obj, dict):
+        out = ReadOnlyDict()
+        seen[id(obj)] = out
+        for k, v in obj.items():
+            dict.__setitem__(out, k, _freeze(v, seen))
+        return out
+    cls = type(obj)
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type) and hasattr(obj, "__dict__"):
+        seen[id(obj)] = obj
+        state = obj.__dict__
+        for k, v in list(state.items()):
+            state[k] = _freeze(v, seen)
+        if not cls.__dataclass_params__.frozen and cls not in _READ_ONLY_SET:  # type: ignore[attr-defined]
+            object.__setattr__(obj, "__class__", _read_only_class(cls))
+        return obj
+    return obj
+
+
+_RO_VALUES = (str, int, float, bool, type(None))
+
+
+__all__ = ["ReadOnlyDict", "ReadOnlyList", "freeze", "is_read_only"]
