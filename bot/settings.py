@@ -6,6 +6,7 @@ values to fantasy.redact so logs and exceptions mask them. Variable names (case-
 | variable | meaning |
 |---|---|
 | FANVISE_DATA_DIR | data directory (default ./fanvise-data) |
+| FANVISE_DATABASE_URL | postgresql://... selects Postgres for app tables and checkpoints (unset: SQLite in the data directory) |
 | FANVISE_ESPN_LEAGUE_ID, FANVISE_ESPN_SEASON | live ESPN league (unset: the demo league) |
 | FANVISE_TEAM_ID | default fantasy team of this deployment (demo: 1) |
 | ESPN_S2, ESPN_SWID | cookies of a private league |
@@ -41,6 +42,8 @@ class Settings(BaseSettings):
 
     data_dir: Path = Field(Path("fanvise-data"), validation_alias=_env("FANVISE_DATA_DIR",
                                                                         "data_dir"))
+    database_url: SecretStr | None = Field(None, validation_alias=_env("FANVISE_DATABASE_URL",
+                                                                        "database_url"))
     espn_league_id: int | None = Field(None, validation_alias=_env("FANVISE_ESPN_LEAGUE_ID",
                                                                     "espn_league_id"))
     espn_season: int | None = Field(None, validation_alias=_env("FANVISE_ESPN_SEASON",
@@ -95,7 +98,8 @@ class Settings(BaseSettings):
     llm_burst: float = Field(3.0, ge=1, validation_alias=_env("FANVISE_LLM_BURST", "llm_burst"))
 
     @field_validator("espn_s2", "espn_swid", "google_api_key", "secret_key", "discord_token",
-                     "slack_bot_token", "slack_app_token", "slack_signing_secret", mode="before")
+                     "slack_bot_token", "slack_app_token", "slack_signing_secret",
+                     "database_url", mode="before")
     @classmethod
     def _blank_secret(cls, v: object) -> object:
         """Secrets never hold whitespace: strip it (a pasted trailing space would make every
@@ -113,6 +117,14 @@ class Settings(BaseSettings):
         if v is not None and not v.get_secret_value().startswith("xapp-"):
             raise ValueError("an app-level token starts with xapp- (Slack app settings > Basic "
                              "Information > App-Level Tokens); unset it for HTTP mode")
+        return v
+
+    @field_validator("database_url")
+    @classmethod
+    def _database_url(cls, v: SecretStr | None) -> SecretStr | None:
+        if v is not None:
+            from storage.backend import check_database_url
+            check_database_url(v.get_secret_value())
         return v
 
     @field_validator("espn_season")
@@ -142,10 +154,18 @@ class Settings(BaseSettings):
             else None
 
     def secret_values(self) -> list[str]:
-        """Every configured secret (for log redaction)."""
+        """Every configured secret (for log redaction); of the database URL, its password."""
         names = ("espn_s2", "espn_swid", "google_api_key", "secret_key", "discord_token",
                  "slack_bot_token", "slack_app_token", "slack_signing_secret")
-        return [v for v in (self.secret(n) for n in names) if v]
+        out = [v for v in (self.secret(n) for n in names) if v]
+        url = self.secret("database_url")
+        if url:
+            from storage.backend import url_password
+            password = url_password(url)
+            if password:
+                out.append(password)
+        return out
+
 
     def register_secrets(self) -> None:
         """Teach fantasy.redact every configured secret."""

@@ -1,4 +1,12 @@
-"""App tables of the chat surfaces on the shared `storage.db.Database` (fanvise.sqlite).
+"""App tables of the chat surfaces on the shared app database: `storage.db.Database`
+(fanvise.sqlite) or, with FANVISE_DATABASE_URL, `storage.postgres.PgDatabase` (one Postgres
+database shared by several processes; see storage.backend).
+
+Claims that must hold across processes are single atomic statements or row-locked
+transactions (`db.row_lock`): a card is claimed by one caller (`claim_card`, `SELECT ... FOR
+UPDATE` on Postgres), a day's post by one process (`claim_daily_post`, a conditional
+upsert on the ledger's primary key), an event id once (`mark_event_processed`, primary key),
+and token buckets (`take_token`, also the shared Slack edit budget) are row-locked.
 
 Tables:
 - `cards`: one row per approval card (card_id 12 hex -> run_thread_id, interrupt_id,
@@ -10,7 +18,8 @@ Tables:
 - `daily_schedules` + `daily_posts` (ledger keyed by channel + local date: one post a day,
   also after a restart).
 - `processed_events`: Slack event ids already handled (Slack retries unacked events).
-- `rate_buckets`: per-user token buckets for LLM-backed commands.
+- `rate_buckets`: per-user token buckets for LLM-backed commands, and per-workspace buckets
+  of the Slack edit budget shared by processes (`storage.shared_budget`).
 - `turns`: one row per accepted request while it runs (who asked, for which team, in which
   thread, its progress message), so a restart can finish or re-run it instead of losing it.
 """
@@ -28,7 +37,7 @@ from typing import Any
 
 from cryptography.fernet import Fernet, InvalidToken
 
-from storage.db import Database
+from storage.db import Database  # or storage.postgres.PgDatabase (same methods)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS cards (
@@ -270,7 +279,7 @@ class AppDB:
                    clock: Callable[[], float] = time.time) -> AppDB:
         """Create the tables if needed."""
         await db.executescript(SCHEMA)
-        cols = {r["name"] for r in await db.fetchall("PRAGMA table_info(cards)")}
+        cols = await db.columns("cards")
         if "shown" not in cols:  # a cards table made before crash-safe posting
             await db.execute("ALTER TABLE cards ADD COLUMN shown INTEGER NOT NULL DEFAULT 1")
         return cls(db, fernet=make_fernet(secret_key), clock=clock)
@@ -389,8 +398,8 @@ class AppDB:
     async def record_move_decision(self, card_id: str, move_index: int, decision: str) -> bool:
         """Record one move's decision on a pending card; False if already decided (atomic)."""
         async with self.db.transaction():
-            r = await self.db.fetchone("SELECT status, decisions FROM cards WHERE card_id=?",
-                                       (card_id,))
+            r = await self.db.fetchone("SELECT status, decisions FROM cards WHERE card_id=?"
+                                       + self.db.row_lock, (card_id,))
             if r is None or r["status"] != "pending":
                 return False
             decisions = json.loads(r["decisions"])
@@ -410,7 +419,7 @@ class AppDB:
         now = self._clock()
         async with self.db.transaction():
             r = await self.db.fetchone("SELECT status, decisions, updated_at FROM cards "
-                                       "WHERE card_id=?", (card_id,))
+                                       "WHERE card_id=?" + self.db.row_lock, (card_id,))
             if r is None:
                 return False
             if r["status"] == "deciding" and now - r["updated_at"] < stale_after:
@@ -580,17 +589,14 @@ class AppDB:
         """Claim the day's post for a channel; False if it was already posted or is being
         posted. A failed attempt can be claimed again after `retry_failed_after` seconds."""
         now = self._clock()
-        async with self.db.transaction():
-            r = await self.db.fetchone(
-                "SELECT status, at FROM daily_posts WHERE channel_key=? AND local_date=?",
-                (channel_key, local_date))
-            if r is not None:
-                if r["status"] != "failed" or now - r["at"] < retry_failed_after:
-                    return False
-            await self.db.execute(
-                "INSERT OR REPLACE INTO daily_posts (channel_key, local_date, status, at) "
-                "VALUES (?,?,?,?)", (channel_key, local_date, "posting", now), commit=False)
-            return True
+        # one atomic statement: a concurrent claim (another process) waits for this row
+        # and then sees it taken
+        n = await self.db.execute(
+            "INSERT INTO daily_posts (channel_key, local_date, status, at) VALUES (?,?,?,?) "
+            "ON CONFLICT(channel_key, local_date) DO UPDATE SET status=excluded.status, "
+            "at=excluded.at WHERE daily_posts.status='failed' AND daily_posts.at <= ?",
+            (channel_key, local_date, "posting", now, now - retry_failed_after))
+        return n > 0
 
     async def finish_daily_post(self, channel_key: str, local_date: str, *, ok: bool,
                                 message_id: str | None = None) -> None:
@@ -613,7 +619,8 @@ class AppDB:
         """True the first time an event id is seen; False for a retry/duplicate."""
         now = self._clock()
         n = await self.db.execute(
-            "INSERT OR IGNORE INTO processed_events (event_id, at) VALUES (?,?)", (event_id, now))
+            "INSERT INTO processed_events (event_id, at) VALUES (?,?) "
+            "ON CONFLICT(event_id) DO NOTHING", (event_id, now))
         if n and secrets.randbelow(50) == 0:
             await self.db.execute("DELETE FROM processed_events WHERE at < ?",
                                   (now - keep_seconds,))
@@ -625,16 +632,28 @@ class AppDB:
         now = self._clock()
         rate = per_minute / 60.0
         async with self.db.transaction():
-            r = await self.db.fetchone("SELECT tokens, updated FROM rate_buckets WHERE user_key=?",
-                                       (user_key,))
-            tokens = capacity if r is None else min(
-                capacity, r["tokens"] + max(0.0, now - r["updated"]) * rate)
+            # the row exists before it is locked, so two processes' first takes serialise
+            await self.db.execute(
+                "INSERT INTO rate_buckets (user_key, tokens, updated) VALUES (?,?,?) "
+                "ON CONFLICT(user_key) DO NOTHING", (user_key, capacity, now), commit=False)
+            r = await self.db.fetchone("SELECT tokens, updated FROM rate_buckets WHERE "
+                                       "user_key=?" + self.db.row_lock, (user_key,))
+            tokens = min(capacity, r["tokens"] + max(0.0, now - r["updated"]) * rate)
             if tokens < 1.0:
                 return (1.0 - tokens) / rate if rate > 0 else float("inf")
             await self.db.execute(
-                "INSERT OR REPLACE INTO rate_buckets (user_key, tokens, updated) VALUES (?,?,?)",
-                (user_key, tokens - 1.0, now), commit=False)
+                "UPDATE rate_buckets SET tokens=?, updated=? WHERE user_key=?",
+                (tokens - 1.0, now, user_key), commit=False)
             return 0.0
+
+    async def penalize_bucket(self, user_key: str, seconds: float, *, per_minute: float
+                              ) -> None:
+        """Empty a bucket so it refills only after `seconds` (e.g. after an HTTP 429)."""
+        tokens = -max(0.0, seconds) * per_minute / 60.0
+        await self.db.execute(
+            "INSERT INTO rate_buckets (user_key, tokens, updated) VALUES (?,?,?) "
+            "ON CONFLICT(user_key) DO UPDATE SET tokens=excluded.tokens, "
+            "updated=excluded.updated", (user_key, tokens, self._clock()))
 
 
 def _card(r: Any) -> CardRow:

@@ -123,7 +123,12 @@ class CrashPointSaver(AsyncSqliteSaver):
 
 
 class CheckpointStore:
-    """The process-wide `AsyncSqliteSaver`, its connection and the runs table."""
+    """The process-wide `AsyncSqliteSaver`, its connection and the runs table.
+
+    `storage.postgres.PgCheckpointStore` has the same methods on AsyncPostgresSaver;
+    `storage.backend.open_checkpoint_store` picks one."""
+
+    dialect = "sqlite"
 
     def __init__(self, conn: aiosqlite.Connection, saver: AsyncSqliteSaver, path: Path) -> None:
         self.conn = conn
@@ -169,6 +174,11 @@ class CheckpointStore:
             return
         self._closed = True
         await self.conn.close()
+
+    async def ping(self) -> None:
+        """One query (health check)."""
+        async with self.saver.lock, self.conn.execute("SELECT 1") as cur:
+            await cur.fetchone()
 
     # ------------------------------------------------------------------ runs table
 

@@ -97,7 +97,15 @@ def check_database_file(path: str | Path, what: str = "database") -> None:
 
 
 class Database:
-    """A single aiosqlite connection guarded by an asyncio.Lock."""
+    """A single aiosqlite connection guarded by an asyncio.Lock.
+
+    `dialect` and `row_lock` are shared with `storage.postgres.PgDatabase` (the other
+    back end, see storage.backend): SQLite needs no row lock, as one process holds the file
+    and every transaction takes the connection's lock.
+    """
+
+    dialect = "sqlite"
+    row_lock = ""
 
     def __init__(self, conn: aiosqlite.Connection, path: str) -> None:
         self._conn = conn
@@ -182,6 +190,14 @@ class Database:
         async with self._locked():
             async with self._conn.execute(sql, params) as cur:
                 return list(await cur.fetchall())
+
+    async def columns(self, table: str) -> set[str]:
+        """Column names of a table (empty when it does not exist)."""
+        return {r["name"] for r in await self.fetchall(f"PRAGMA table_info({table})")}
+
+    async def ping(self) -> None:
+        """One query (health check)."""
+        await self.fetchone("SELECT 1")
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Database]:
