@@ -1,8 +1,12 @@
 """Matchup optimizer graph with a human approval gate.
 
-    parse_intent -> gather_rosters -> analyze_schedule -> check_injuries -> identify_candidates
-    -> validate_moves (widened search, at most 3 rounds) -> compose_lineup
-    -> present_and_confirm (interrupt, at most 2 rounds) -> apply_moves -> replan -> finish
+    parse_intent -> gather_rosters -> analyze_schedule -> check_injuries -> plan_moves
+    -> compose_lineup -> present_and_confirm (interrupt: the plan card) -> apply_moves
+    -> replan -> (a partial decision: plan_moves again, the rest as a new card) -> finish
+    (matchup / streaming / free-agent requests: the card is the exact multi-move plan;
+    injury re-evaluation and a points league ranked by named categories:
+    check_injuries -> identify_candidates -> validate_moves (widened search, at most 3
+    rounds) -> compose_lineup -> present_and_confirm (at most 2 rounds) -> ...)
     (explicit_move: check_injuries -> evaluate_move -> compose_lineup -> ...)
 
     graph = build_matchup_optimizer_graph(checkpointer=saver)     # once per process
@@ -26,6 +30,7 @@ only after an explicit "approve" for its move_id. No valid move -> no interrupt.
 
 from __future__ import annotations
 
+import json
 import logging
 from datetime import date
 from typing import Any
@@ -48,6 +53,7 @@ from agents.shared.tool_registry import FanviseTools
 from agents.understanding.request import Request
 from fantasy.constants import OUT_STATUSES, UNCERTAIN_STATUSES, parse_slot
 from fantasy.espn.errors import EspnError
+from fantasy.moves import Plan, text_of
 
 log = logging.getLogger(__name__)
 
@@ -57,6 +63,13 @@ MOVES_PER_CARD = 3
 #: (top, drop position filter?, fa_limit, keep focus categories?) per search round.
 SEARCH_ROUNDS = ((8, True, 50, True), (15, False, 100, True), (30, False, 200, False))
 ESPN_ADD_URL = "https://fantasy.espn.com/basketball/players/add?leagueId={league_id}"
+#: The player's add page in the member's league (ESPN has no write API: the member adds there).
+ESPN_PLAYER_ADD_URL = ("https://fantasy.espn.com/basketball/players/add?leagueId={league_id}"
+                       "&playerId={player_id}")
+#: Progress stage carrying a plan card's move outcomes as JSON (bot/core reads it).
+OUTCOMES_STAGE = "move_outcomes"
+#: Intents answered with the exact multi-move plan (the card is the plan).
+PLAN_INTENTS = ("matchup_analysis", "streaming", "free_agent_scan")
 
 
 def _progress(stage: str, text: str) -> None:
@@ -155,6 +168,9 @@ def _decisions(value: Any, offered: list[dict[str, Any]]) -> dict[str, str]:
     ids = [m["move_id"] for m in offered]
     if isinstance(value, str):
         d = "approve" if value.strip().lower() in ("approve", "approveall", "yes") else "decline"
+        if d == "approve":  # "approve all" of a plan card: the plan's picks, not the choices
+            return {m["move_id"]: "decline" if m.get("alternative_of") else "approve"
+                    for m in offered}
         return {i: d for i in ids}
     out = {i: "decline" for i in ids}
     if isinstance(value, dict):
@@ -162,6 +178,34 @@ def _decisions(value: Any, offered: list[dict[str, Any]]) -> dict[str, str]:
             if str(k) in out and str(v).strip().lower() in ("approve", "approved", "yes"):
                 out[str(k)] = "approve"
     return out
+
+
+def plan_card_moves(plan: Plan) -> list[dict[str, Any]]:
+    """A plan's moves as the card's move dicts, in timeline order: the Move JSON plus its
+    timeline line and labelled per-game line; then each move's alternatives (another free
+    agent for the same spot and day) as moves of their own with `alternative_of` = the plan
+    move's id, so the card offers them as a choice and a decision names exactly one."""
+    out, alts = [], []
+    for m in plan.moves:
+        d = m.model_dump(mode="json", exclude={"alternatives"})
+        d.update({"expected_gain": round(m.gain, 3), "gain_unit": plan.unit,
+                  "games": m.games_added, "confidence": "", "reasons": [],
+                  "line": plan.move_line(m), "per_game": plan.per_game_text(m),
+                  "scoring": plan.scoring})
+        out.append(d)
+        for a in m.alternatives:
+            alt = m.with_add(a)
+            diff = a.plan_value - plan.planned_value
+            ad = alt.model_dump(mode="json", exclude={"alternatives"})
+            ad.update({"expected_gain": round(m.gain + diff, 3), "gain_unit": plan.unit,
+                       "games": m.games_added, "confidence": "", "reasons": [],
+                       "alternative_of": m.move_id, "vs_pick": round(diff, 3),
+                       "vs_pick_text": plan.gain_text(diff).replace(" this week", ""),
+                       "line": f"{m.weekday}: {alt.text()}: "
+                               f"{plan.gain_text(m.gain + diff)}",
+                       "per_game": plan.per_game_text(alt), "scoring": plan.scoring})
+            alts.append(ad)
+    return out + alts
 
 
 # --------------------------------------------------------------------------- nodes
@@ -276,7 +320,55 @@ def after_injuries(state: MatchupOptimizerState) -> str:
         return "evaluate_move"
     if state.get("intent") == "injury_reevaluation" and not state.get("injury_targets"):
         return "compose_lineup"
+    if _plan_route(state):
+        return "plan_moves"
     return "identify_candidates"
+
+
+def _plan_route(state: MatchupOptimizerState) -> bool:
+    """The plan answers matchup / streaming / free-agent requests; a points league ranked by
+    named categories keeps the category ranking (identify_candidates)."""
+    if state.get("intent") not in PLAN_INTENTS:
+        return False
+    return not (state.get("focus_categories") and state.get("scoring") == "points")
+
+
+async def plan_moves(state: MatchupOptimizerState,
+                     runtime: Runtime[AgentDeps]) -> dict[str, Any]:
+    """The exact best plan for the rest of the matchup (OptimizerService.move_plan): the card.
+    After a partial decision (round 2) it re-plans the rest: moves the member skipped are
+    neither re-offered (their drops held, their adds left out)."""
+    deps = runtime.context
+    refresh = bool(state.get("applied_moves"))
+    try:
+        svc = await optimizer_for(deps, refresh=refresh)
+    except EspnError as exc:
+        return {"notes": [f"Could not re-plan: {exc}"], "valid_moves": []}
+    team_id = state["team"]["id"]
+    skipped = [a for a in state.get("applied_moves") or [] if a["status"] == "declined"]
+    focus = state.get("focus_categories") if state.get("scoring") == "categories" else []
+    position = None
+    if state.get("position") and state.get("intent") in ("streaming", "free_agent_scan"):
+        try:
+            position = parse_slot(state["position"])
+        except (KeyError, ValueError):
+            position = None
+    _progress("plan_moves", "Planning the best moves for the rest of the matchup..."
+              if not refresh else "Re-planning the rest of your matchup...")
+    plan = svc.move_plan(team_id, focus_categories=focus or (),
+                         hold=[m["drop"]["id"] for m in skipped],
+                         exclude_adds=[m["add"]["id"] for m in skipped], position=position)
+    moves = plan_card_moves(plan)
+    _progress("plan_moves",
+              f"Exact plan: {len(plan.moves)} move(s), {plan.totals_line()[:-1]}...")
+    out = {"move_plan": plan.to_json(), "valid_moves": moves,
+           "holds": [h.model_dump(mode="json") for h in plan.holds],
+           "scan_message": plan.message,
+           "acquisitions": {**(state.get("acquisitions") or {}),
+                            "remaining": plan.acquisitions_left}}
+    if not refresh:  # the week before any move (a re-plan keeps it for the answer)
+        out["plan"] = _plan_summary(svc.weekly_plan(team_id).to_dict())
+    return out
 
 
 async def identify_candidates(state: MatchupOptimizerState,
@@ -484,7 +576,18 @@ async def present_and_confirm(state: MatchupOptimizerState) -> dict[str, Any]:
         team=state["team"]["name"])
     days = len((state.get("plan") or {}).get("dates") or [])
     ev = state.get("move_eval") or {}
-    if state.get("intent") == "explicit_move" and ev.get("verdict") == "gain":
+    mp = state.get("move_plan")
+    if mp:
+        plan = Plan.model_validate(mp)
+        batch = [m for m in state.get("valid_moves") or []
+                 if m["move_id"] not in set(state.get("offered_ids") or [])]
+        title = (prompts.PLAN_TITLE if rnd == 0 else prompts.REST_TITLE).format(
+            team=state["team"]["name"])
+        summary = prompts.PLAN_SUMMARY.format(totals=plan.totals_line(), days=days,
+                                              acq=acq_text)
+        if plan.focus_categories:
+            summary += f" Focus: {', '.join(plan.focus_categories)}."
+    elif state.get("intent") == "explicit_move" and ev.get("verdict") == "gain":
         summary = _explicit_summary(ev, days, acq_text)
     elif state.get("ranked_by"):
         summary = prompts.CATEGORY_SUMMARY.format(
@@ -494,19 +597,22 @@ async def present_and_confirm(state: MatchupOptimizerState) -> dict[str, Any]:
     if state.get("focus_categories") and state.get("scoring") == "categories":
         summary += f" Focus: {', '.join(state['focus_categories'])}."
     payload = {"type": "move_approval", "title": title, "summary": summary,
-               "moves": [_move_payload(m) for m in batch],
+               "moves": list(batch) if mp else [_move_payload(m) for m in batch],
                "requester_id": state.get("requester_id") or "", "round": rnd + 1}
     _progress("present_and_confirm", f"Waiting for your approval of {len(batch)} move(s)...")
     value = interrupt(payload)
     decisions = _decisions(value, batch)
     approved = [m for m in batch if decisions.get(m["move_id"]) == "approve"]
     return {"offered_ids": [m["move_id"] for m in batch], "offer_rounds": 1,
-            "decisions": decisions, "last_approved": approved}
+            "decisions": decisions, "last_approved": approved,
+            "last_offered": [m["move_id"] for m in batch]}
 
 
 def after_present(state: MatchupOptimizerState) -> str:
     if state.get("last_approved"):
         return "apply_moves"
+    if state.get("move_plan"):
+        return "finish"  # every move of the plan skipped: nothing to re-plan
     if int(state.get("offer_rounds") or 0) < MAX_OFFER_ROUNDS and _next_batch(state):
         return "present_and_confirm"
     return "finish"
@@ -515,6 +621,8 @@ def after_present(state: MatchupOptimizerState) -> str:
 async def apply_moves(state: MatchupOptimizerState,
                       runtime: Runtime[AgentDeps]) -> dict[str, Any]:
     deps = runtime.context
+    if state.get("move_plan"):
+        return await _apply_plan(state, deps)
     approved = state.get("last_approved") or []
     _progress("apply_moves", f"Applying {len(approved)} approved move(s)...")
     team_id = state["team"]["id"]
@@ -541,17 +649,101 @@ async def apply_moves(state: MatchupOptimizerState,
             try:
                 demo.apply_move(team_id, d, a)
             except Exception as exc:  # noqa: BLE001 - DemoError and friends: report it
-                out.append({**rec, "status": "failed", "note": str(exc)})
+                out.append({**rec, "status": "failed", "note": _why_not(demo, team_id, m, exc)})
                 continue
             changed = True
             out.append({**rec, "status": "applied",
-                        "note": f"dropped {m['drop']['name']}, added {m['add']['name']}"})
+                        "note": f"{text_of(m)}: done"})
         else:
-            link = ESPN_ADD_URL.format(league_id=deps.espn.league_id)
-            out.append({**rec, "status": "recorded", "espn_link": link,
-                        "note": prompts.OFFLINE_LIVE_NOTE.format(link=link)})
+            out.append(_handoff(deps, rec, m))
         used_drop.add(d)
         used_add.add(a)
+    if changed:
+        deps.reset_context()
+    return {"applied_moves": (state.get("applied_moves") or []) + out}
+
+
+def _why_not(demo: Any, team_id: int, m: dict[str, Any], exc: Exception) -> str:
+    """Why the demo could not make a move, with names ("Coby White was claimed by Bench
+    Mob")."""
+    try:
+        owner = demo.owner_of(int(m["add"]["id"]))
+    except Exception:  # noqa: BLE001 - the reason below is enough
+        owner = 0
+    if owner and owner != team_id:
+        return f"{m['add']['name']} was claimed by {demo.team_name(owner)}"
+    return str(exc)
+
+
+def _handoff(deps: AgentDeps, rec: dict[str, Any], m: dict[str, Any]) -> dict[str, Any]:
+    """A live league: ESPN has no write API, so the member makes the move on ESPN. The
+    record says how (steps, the add page link) and waits for the next league read."""
+    link = ESPN_PLAYER_ADD_URL.format(league_id=deps.espn.league_id,
+                                      player_id=int(m["add"]["id"]))
+    when = f" on {m['day']}" if m.get("day") else ""
+    steps = [f"Open the link to {m['add']['name']}'s add page in your ESPN league{when}.",
+             f"Click + next to {m['add']['name']}.",
+             f"Choose {m['drop']['name']} to drop, then Submit."]
+    return {**rec, "status": "waiting", "espn_link": link, "steps": steps,
+            "note": "waiting for ESPN: " + " ".join(steps)}
+
+
+async def _apply_plan(state: MatchupOptimizerState, deps: AgentDeps) -> dict[str, Any]:
+    """Make the decided moves of a plan card, in its timeline order. Each offered move gets
+    its real outcome: applied (demo), waiting for ESPN (live), declined (skipped by you), or
+    failed with the reason. A move that drops a player an earlier move was to add follows
+    that move: it drops the alternative picked instead, or fails when that add was not made."""
+    team_id = state["team"]["id"]
+    offered = set(state.get("last_offered") or [])
+    decisions = state.get("decisions") or {}
+    batch = [m for m in state.get("valid_moves") or [] if m["move_id"] in offered]
+    picked: dict[str, dict[str, Any]] = {}  # plan move id -> the approved move (or choice)
+    for m in batch:
+        if decisions.get(m["move_id"]) == "approve":
+            picked.setdefault(m.get("alternative_of") or m["move_id"], m)
+    _progress("apply_moves", f"Applying {len(picked)} approved move(s)...")
+    demo = getattr(deps.espn, "demo", None)
+    not_made: set[int] = set()     # plan add ids whose move was not made
+    swapped: dict[int, dict[str, Any]] = {}  # plan add id -> the alternative made instead
+    out: list[dict[str, Any]] = []
+    changed = False
+    for orig in [m for m in batch if not m.get("alternative_of")]:
+        m = picked.get(orig["move_id"], orig)
+        drop = swapped.get(int(m["drop"]["id"]), m["drop"])
+        m = {**m, "drop": drop}
+        rec = {"move_id": m["move_id"], "plan_move_id": orig["move_id"], "drop": drop,
+               "add": m["add"], "day": m.get("day"), "expected_gain": m["expected_gain"],
+               "gain_unit": m["gain_unit"], "line": m.get("line", "")}
+        add_id = int(orig["add"]["id"])
+        if orig["move_id"] not in picked:
+            out.append({**rec, "status": "declined", "note": "skipped by you"})
+            not_made.add(add_id)
+            continue
+        if int(orig["drop"]["id"]) in not_made:
+            out.append({**rec, "status": "failed",
+                        "note": f"{drop['name']} is not on your roster: the move that adds "
+                                "him was not made"})
+            not_made.add(add_id)
+            continue
+        if demo is None:
+            out.append(_handoff(deps, rec, m))
+        elif int(drop["id"]) not in (roster := demo.roster_now(team_id)) and \
+                int(m["add"]["id"]) in roster:  # made already (a racing click, a recovery)
+            out.append({**rec, "status": "applied", "note": "already applied"})
+        else:
+            try:
+                demo.apply_move(team_id, int(drop["id"]), int(m["add"]["id"]))
+            except Exception as exc:  # noqa: BLE001 - DemoError and friends: report it
+                out.append({**rec, "status": "failed",
+                            "note": _why_not(demo, team_id, m, exc)})
+                not_made.add(add_id)
+                continue
+            changed = True
+            out.append({**rec, "status": "applied", "note": "applied"})
+        if int(m["add"]["id"]) != add_id:
+            swapped[add_id] = m["add"]
+    # the outcomes as data for the card (the run may pause again with the rest of the plan)
+    get_stream_writer()({"stage": OUTCOMES_STAGE, "text": json.dumps(out)})
     if changed:
         deps.reset_context()
     return {"applied_moves": (state.get("applied_moves") or []) + out}
@@ -563,7 +755,7 @@ async def replan(state: MatchupOptimizerState,
     _progress("replan", "Re-planning your week with the new roster...")
     team_id = state["team"]["id"]
     done = [m for m in state.get("applied_moves") or [] if m["status"] in
-            ("applied", "recorded")]
+            ("applied", "recorded", "waiting")]
     if not done:
         return {"replan": None}
     try:
@@ -584,6 +776,20 @@ async def replan(state: MatchupOptimizerState,
     return {"replan": summary}
 
 
+def after_replan(state: MatchupOptimizerState) -> str:
+    """A partial decision on a demo plan card re-plans the rest (a new card in the thread).
+    A live league waits for ESPN first: its roster does not show the moves yet."""
+    if not state.get("move_plan") or int(state.get("offer_rounds") or 0) >= MAX_OFFER_ROUNDS:
+        return "finish"
+    offered = set(state.get("last_offered") or [])
+    this_round = [a for a in state.get("applied_moves") or []
+                  if a.get("plan_move_id") in offered]
+    if any(a["status"] == "declined" for a in this_round) and \
+            any(a["status"] == "applied" for a in this_round):
+        return "plan_moves"
+    return "finish"
+
+
 async def finish(state: MatchupOptimizerState) -> dict[str, Any]:
     answer, report = _compose_answer(state)
     return {"answer": answer, "report": report,
@@ -599,6 +805,7 @@ def build_matchup_optimizer_graph(*, checkpointer: Any = None) -> Any:
                      ("analyze_schedule", analyze_schedule), ("check_injuries", check_injuries),
                      ("identify_candidates", identify_candidates),
                      ("evaluate_move", evaluate_move), ("validate_moves", validate_moves),
+                     ("plan_moves", plan_moves),
                      ("compose_lineup", compose_lineup),
                      ("present_and_confirm", present_and_confirm), ("apply_moves", apply_moves),
                      ("replan", replan), ("finish", finish)):
@@ -608,7 +815,9 @@ def build_matchup_optimizer_graph(*, checkpointer: Any = None) -> Any:
     g.add_conditional_edges("gather_rosters", after_gather, ["analyze_schedule", "finish"])
     g.add_edge("analyze_schedule", "check_injuries")
     g.add_conditional_edges("check_injuries", after_injuries,
-                            ["identify_candidates", "evaluate_move", "compose_lineup"])
+                            ["identify_candidates", "evaluate_move", "compose_lineup",
+                             "plan_moves"])
+    g.add_edge("plan_moves", "compose_lineup")
     g.add_edge("evaluate_move", "compose_lineup")
     g.add_edge("identify_candidates", "validate_moves")
     g.add_conditional_edges("validate_moves", after_validate,
@@ -617,7 +826,7 @@ def build_matchup_optimizer_graph(*, checkpointer: Any = None) -> Any:
     g.add_conditional_edges("present_and_confirm", after_present,
                             ["apply_moves", "present_and_confirm", "finish"])
     g.add_edge("apply_moves", "replan")
-    g.add_edge("replan", "finish")
+    g.add_conditional_edges("replan", after_replan, ["plan_moves", "finish"])
     g.add_edge("finish", END)
     return g.compile(checkpointer=checkpointer, name="matchup_optimizer")
 
@@ -626,8 +835,24 @@ def build_matchup_optimizer_graph(*, checkpointer: Any = None) -> Any:
 
 
 def _fmt_move(m: dict[str, Any]) -> str:
-    return (f"drop {m['drop']['name']}, add {m['add']['name']} "
+    return (f"{text_of(m)} "
             f"(+{float(m['expected_gain']):.2f} {m.get('gain_unit', '')})").rstrip()
+
+
+def _plan_outcome_lines(applied: list[dict[str, Any]]) -> list[str]:
+    """Each decided plan move with what really happened to it."""
+    out = []
+    for a in applied:
+        what = a.get("line") or text_of(a)
+        if a["status"] == "applied":
+            out.append(f"Done: {what}.")
+        elif a["status"] == "waiting":
+            out.append(f"Waiting for ESPN: {text_of(a)}. " + " ".join(a.get("steps") or []))
+        elif a["status"] == "declined":
+            out.append(f"Skipped by you: {text_of(a)}.")
+        else:
+            out.append(f"Not possible: {text_of(a)}: {a.get('note') or 'failed'}.")
+    return out
 
 
 def _plan_line(plan: dict[str, Any] | None) -> str:
@@ -767,7 +992,15 @@ def _compose_answer(state: MatchupOptimizerState) -> tuple[str, dict[str, Any]]:
         lines.extend(_explicit_verdict(ev))
         lines.extend(state.get("notes") or [])
         return "\n".join(x for x in lines if x), report
-    if applied:
+    if applied and state.get("move_plan"):
+        lines.extend(_plan_outcome_lines(applied))
+        rp = state.get("replan")
+        if rp:
+            lines.append("Re-planned week: " + _plan_line(rp)[len(
+                "Optimal plan for the rest of the matchup: "):])
+        if any(a["status"] == "waiting" for a in applied):
+            lines.append(prompts.LIVE_HANDOFF_NOTE)
+    elif applied:
         ok = [a for a in applied if a["status"] in ("applied", "recorded")]
         if ok:
             lines.append("Done: " + "; ".join(_fmt_move(a) for a in ok) + ".")
@@ -783,6 +1016,10 @@ def _compose_answer(state: MatchupOptimizerState) -> tuple[str, dict[str, Any]]:
             if rp.get("change") is not None:
                 line += f" Change: {rp['change']:+.2f}."
             lines.append(line)
+    elif offered and state.get("move_plan"):
+        lines.append(f"You skipped all {len(offered)} move(s) of the plan; your roster is "
+                     "unchanged.")
+        lines.append(_plan_line(state.get("plan")))
     elif offered:
         lines.append(f"You declined {len(offered)} suggested move(s); your roster is unchanged.")
         lines.append(_plan_line(state.get("plan")))

@@ -32,10 +32,11 @@ class MatchupOptimizerState(TypedDict, total=False):
     over intent / focus_categories / day when given), focus_categories, day.
     parse_intent adds `position`, `count`, `player_ids` and `move`; gather_rosters `team`, `opponent`,
     `scoring`, `matchup`, `roster`, `acquisitions`; analyze_schedule `schedule`;
-    check_injuries `injuries`, `injury_targets`; identify_candidates `candidates`, `holds`,
+    check_injuries `injuries`, `injury_targets`; plan_moves `move_plan` (the exact plan,
+    fantasy.moves.Plan JSON), `valid_moves` (its moves), `holds`; identify_candidates `candidates`, `holds`,
     `scan_message`, `search_round`, `search_log`; validate_moves `valid_moves`, `rejected`;
     compose_lineup `lineup` / `plan`; present_and_confirm `offered_ids`, `offer_rounds`,
-    `decisions`, `last_approved`; apply_moves `applied_moves`; replan `replan`;
+    `decisions`, `last_approved`, `last_offered`; apply_moves `applied_moves`; replan `replan`;
     finish `answer`, `report`.
     """
 
@@ -67,6 +68,8 @@ class MatchupOptimizerState(TypedDict, total=False):
     search_round: int
     search_log: Annotated[list[dict[str, Any]], operator.add]
     valid_moves: list[dict[str, Any]]
+    move_plan: dict[str, Any] | None  # fantasy.moves.Plan as JSON (the card is the plan)
+    last_offered: list[str]
     rejected: list[dict[str, Any]]
     lineup: dict[str, Any] | None
     plan: dict[str, Any] | None

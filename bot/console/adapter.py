@@ -2,7 +2,8 @@
 
 - Progress is one live line (rewritten in place on a terminal; printed line by line when
   stdout is a pipe).
-- Buttons become numbered choices: type the number to click.
+- Buttons become numbered choices: type the number to click; a select menu's options are
+  numbered choices too (the preselected one is marked); link buttons print their address.
 - Reads stdin line by line (a daemon thread, so Ctrl-C / EOF never hang); exits on EOF,
   `quit` or `exit`. `echo "who should I start today?" | fanvise chat` works in scripts.
 """
@@ -104,19 +105,38 @@ class ConsoleSurface:
         for n in [n for n, c in self.choices.items() if c.message_id == message_id]:
             del self.choices[n]
         opts = []
+        menus = []
         for card in msg.cards:
             for b in card.buttons:
+                if b.url:
+                    parts.append(f"{b.label}: {b.url}")
+                    continue
                 if b.disabled:
                     continue
-                n = self._numbers.get(b.custom_id)
-                if n is None:  # a button keeps its number for the whole session
-                    n = self._numbers[b.custom_id] = self._next_choice
-                    self._next_choice += 1
-                self.choices[n] = Choice(n, b.label, b.custom_id, message_id)
-                opts.append(f"[{n}] {b.label}")
+                opts.append(f"[{self._choice(b.custom_id, b.label, message_id)}] {b.label}")
+            for sel in card.selects:
+                if sel.disabled:
+                    continue
+                items = []
+                for o in sel.options:
+                    label = o.label + (" (preselected)" if o.default else "")
+                    n = self._choice(sel.click_id(o.value), f"{sel.placeholder}: {o.label}",
+                                     message_id)
+                    items.append(f"[{n}] {label}")
+                menus.append(f"{sel.placeholder}: " + "  ".join(items))
         if opts:
             parts.append("Type a number to choose: " + "  ".join(opts))
+        parts += menus
         self._write("\n".join(parts))
+
+    def _choice(self, custom_id: str, label: str, message_id: str) -> int:
+        """The number of a choice (a button or a menu option keeps it for the session)."""
+        n = self._numbers.get(custom_id)
+        if n is None:
+            n = self._numbers[custom_id] = self._next_choice
+            self._next_choice += 1
+        self.choices[n] = Choice(n, label, custom_id, message_id)
+        return n
 
     # -------------------------------------------------------------- ChatSurface
 

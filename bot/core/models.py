@@ -75,12 +75,36 @@ class UserRef:
 
 @dataclass(frozen=True)
 class Button:
-    """An action button; `custom_id` is `fv:<action>:<card_id>[:<move index>]` (< 100 chars)."""
+    """An action button; `custom_id` is `fv:<action>:<card_id>[:<move index>]` (< 100 chars).
+    With `url` it is a link button (opens the page; no click reaches the bot)."""
 
     label: str
     custom_id: str
     style: ButtonStyle = "secondary"
     disabled: bool = False
+    url: str = ""
+
+
+@dataclass(frozen=True)
+class SelectOption:
+    label: str
+    value: str
+    description: str = ""
+    default: bool = False
+
+
+@dataclass(frozen=True)
+class Select:
+    """A choice of one option (Discord select menu / Slack static_select / console numbers).
+    Choosing option `value` is the click `custom_id + ":" + value`."""
+
+    custom_id: str
+    placeholder: str
+    options: tuple[SelectOption, ...]
+    disabled: bool = False
+
+    def click_id(self, value: str) -> str:
+        return f"{self.custom_id}:{value}"
 
 
 @dataclass
@@ -91,6 +115,7 @@ class Card:
     text: str = ""
     fields: list[tuple[str, str]] = field(default_factory=list)
     buttons: list[Button] = field(default_factory=list)
+    selects: list[Select] = field(default_factory=list)
     color: str | None = None
     footer: str = ""
 

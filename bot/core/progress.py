@@ -1,8 +1,11 @@
 """Progress by editing one message: coalesced, rate-limit aware (see reference/discord-slack.md).
 
 - One `ProgressEditor` per progress message; one background writer task serialises edits.
-- At most one edit per `min_interval` seconds per message; only the newest state is sent,
-  identical states are never re-sent; `aclose(final)` always delivers the final state.
+- Intermediate progress: at most one edit per `min_interval` seconds per message, the first
+  one not before `first_delay` seconds (so a fast answer shows no progress flicker); only the
+  newest state is sent, identical states are never re-sent.
+- The final state (`aclose(final)`) goes out at once: the edit interval paces progress only.
+  Only a rate limit (a 429's retry-after, the workspace budget) can hold it back.
 - A `WorkspaceBudget` (token bucket per workspace) is shared by every editor of a ChatCore:
   Slack's chat.update is rate-limited per workspace, not per message.
 - `RateLimitedError(retry_after)` -> wait and send only the newest state;
@@ -66,13 +69,15 @@ class ProgressEditor:
     """Coalescing editor of one chat message (see module docstring)."""
 
     def __init__(self, surface: ChatSurface, thread: ThreadRef, message_id: str, *,
-                 min_interval: float = 1.0, budget: WorkspaceBudget | None = None,
+                 min_interval: float = 1.0, first_delay: float = 0.4,
+                 budget: WorkspaceBudget | None = None,
                  clock: Clock = time.monotonic, sleep: Sleep = asyncio.sleep,
                  max_retries: int = 5, max_final_wait: float = 5.0) -> None:
         self.surface = surface
         self.thread = thread
         self.message_id = message_id
         self.min_interval = min_interval
+        self.first_delay = first_delay
         self.budget = budget
         self._clock = clock
         self._sleep = sleep
@@ -82,6 +87,8 @@ class ProgressEditor:
         self._latest: OutgoingMessage | None = None
         self._sent_key: tuple | None = None
         self._last_sent_at = -math.inf
+        self._first_at = clock() + first_delay  # no progress edit before this
+        self._blocked_until = -math.inf  # a 429's retry-after (holds the final state too)
         self._wake = asyncio.Event()
         self._closing = False
         self.gone = False
@@ -132,7 +139,7 @@ class ProgressEditor:
             await self._wake.wait()
             self._wake.clear()
             while True:
-                delay = self._last_sent_at + self.min_interval - self._clock()
+                delay = self._due() - self._clock()
                 if delay <= 0 and self.budget is not None and self._needs_send():
                     delay = self.budget.reserve(self.thread.workspace_id)
                 if delay <= 0:
@@ -155,7 +162,7 @@ class ProgressEditor:
                     retries += 1
                     if self.budget is not None:
                         self.budget.penalize(self.thread.workspace_id, exc.retry_after)
-                    self._last_sent_at = self._clock() + exc.retry_after - self.min_interval
+                    self._blocked_until = self._clock() + exc.retry_after
                     if retries <= self._max_retries:
                         self._wake.set()
                         continue
@@ -172,9 +179,17 @@ class ProgressEditor:
                                   or _key(self._latest) == self._sent_key):
                 return
 
+    def _due(self) -> float:
+        """When the next edit may go out: the final state at once (unless a 429 asked to
+        wait), progress `min_interval` after the last edit and not before `first_delay`."""
+        if self._closing:
+            return self._blocked_until
+        return max(self._last_sent_at + self.min_interval, self._first_at, self._blocked_until)
+
     async def _pause(self, delay: float) -> None:
-        """Sleep `delay`; a long sleep ends early when `aclose` is called."""
-        if self._closing or delay <= self.max_final_wait:
+        """Sleep `delay`; a wait for a progress edit ends early when `aclose` is called
+        (the final state is then due at once)."""
+        if self._closing:
             await self._sleep(delay)
             return
         sleeper = asyncio.ensure_future(self._sleep(delay))

@@ -12,12 +12,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.core.models import Button, Card, OutgoingMessage
+from bot.core.models import Button, Card, OutgoingMessage, Select, SelectOption
+from fantasy.moves import text_of
 
-ACTIONS = ("approve", "decline", "approveall", "declineall", "do")
+ACTIONS = ("approve", "decline", "approveall", "declineall", "do", "pick")
+#: fv:pick:<card_id>:<move index> is a select menu; choosing option v is fv:pick:...:<index>:v
 CUSTOM_ID_RE = re.compile(
-    r"^fv:(?P<action>approve|decline|approveall|declineall|do):(?P<card_id>[0-9a-f]{12})"
-    r"(?::(?P<index>[0-9]{1,3}))?$")
+    r"^fv:(?P<action>approve|decline|approveall|declineall|do|pick):(?P<card_id>[0-9a-f]{12})"
+    r"(?::(?P<index>[0-9]{1,3}))?(?::(?P<value>[0-9]{1,3}))?$")
 #: At most this many offer buttons under an answer.
 MAX_OFFERS = 5
 #: Per-move buttons are drawn for at most this many moves (Discord: 25 buttons per message).
@@ -35,11 +37,13 @@ class ClickId:
     action: str
     card_id: str
     index: int | None = None
+    value: int | None = None  # pick: the card index of the chosen move
 
     @property
     def decision(self) -> str:
-        """"approve" or "decline"."""
-        return "approve" if self.action.startswith("approve") else "decline"
+        """"approve" or "decline" (a pick from a menu approves the chosen move)."""
+        return "approve" if self.action.startswith("approve") or self.action == "pick" \
+            else "decline"
 
     @property
     def all_moves(self) -> bool:
@@ -52,6 +56,8 @@ def make_custom_id(action: str, card_id: str, index: int | None = None) -> str:
     if action not in ACTIONS:
         raise ValueError(f"unknown action {action!r}")
     cid = f"fv:{action}:{card_id}" + (f":{index}" if index is not None else "")
+    if action == "pick" and index is None:
+        raise ValueError("a pick menu needs its move index")
     if not CUSTOM_ID_RE.fullmatch(cid) or len(cid) >= 100:
         raise ValueError(f"bad custom id {cid!r}")
     return cid
@@ -62,8 +68,12 @@ def parse_custom_id(custom_id: str) -> ClickId | None:
     m = CUSTOM_ID_RE.fullmatch(custom_id or "")  # `$` alone accepted a trailing "\n"
     if not m or (m["action"] == "do" and m["index"] is None):
         return None
-    idx = m["index"]
-    return ClickId(m["action"], m["card_id"], int(idx) if idx is not None else None)
+    if (m["action"] == "pick") != (m["value"] is not None) or \
+            (m["action"] == "pick" and m["index"] is None):
+        return None  # a choice names its menu and its option; nothing else has a value
+    idx, val = m["index"], m["value"]
+    return ClickId(m["action"], m["card_id"], int(idx) if idx is not None else None,
+                   int(val) if val is not None else None)
 
 
 # ---------------------------------------------------------------------- text
@@ -164,10 +174,8 @@ def conflicts(a: dict[str, Any], b: dict[str, Any]) -> bool:
 
 
 def move_label(move: dict[str, Any]) -> str:
-    """"Drop X, add Y" for one move dict."""
-    drop = (move.get("drop") or {}).get("name", "?")
-    add = (move.get("add") or {}).get("name", "?")
-    return f"Drop {drop}, add {add}"
+    """"Drop X, add Y" for one move dict (fantasy.moves.text_of, the one formatter)."""
+    return text_of(move, capital=True)
 
 
 def _move_field(i: int, move: dict[str, Any], decision: str | None,
@@ -197,6 +205,188 @@ def _move_field(i: int, move: dict[str, Any], decision: str | None,
     return (f"{icon}{i + 1}. {move_label(move)}", body.strip() or "—")
 
 
+# ---------------------------------------------------------------------- plan cards
+
+_OUTCOME_ICONS = {"applied": "✅ ", "recorded": "✅ ", "waiting": "⏳ ", "declined": "⏭️ ",
+                  "failed": "⚠️ ", "skipped": "⚠️ "}
+
+
+def is_plan_card(moves: Sequence[dict[str, Any]]) -> bool:
+    """A card drawn from the exact plan (fantasy.moves.Plan): its moves carry timeline lines."""
+    return any(m.get("line") for m in moves)
+
+
+def plan_spots(moves: Sequence[dict[str, Any]]) -> list[tuple[int, list[int]]]:
+    """(index of a plan move, indexes of its alternatives) for each move of a plan card, in
+    timeline order. Alternatives are moves with `alternative_of` = the plan move's id."""
+    spots = [(i, []) for i, m in enumerate(moves) if not m.get("alternative_of")]
+    by_id = {str(moves[i].get("move_id")): alts for i, alts in spots}
+    for i, m in enumerate(moves):
+        alts = by_id.get(str(m.get("alternative_of"))) if m.get("alternative_of") else None
+        if alts is not None:
+            alts.append(i)
+    return spots
+
+
+def spot_state(decisions: dict[str, str], p: int, alts: Sequence[int]
+               ) -> tuple[str, int | None]:
+    """("approved", chosen index) | ("skipped", None) | ("open", None) for one spot."""
+    for i in (p, *alts):
+        if decisions.get(str(i)) == "approve":
+            return "approved", i
+    if str(p) in decisions:
+        return "skipped", None
+    return "open", None
+
+
+def _outcome_of(outcomes: dict[str, Any], moves: Sequence[dict[str, Any]], p: int,
+                alts: Sequence[int]) -> dict[str, Any] | None:
+    for i in (p, *alts):
+        oc = outcomes.get(str(moves[i].get("move_id")))
+        if oc:
+            return oc
+    return None
+
+
+def _outcome_text(oc: dict[str, Any], move: dict[str, Any]) -> str:
+    st, note = oc.get("status"), str(oc.get("note") or "")
+    if st in ("applied", "recorded"):
+        return "Applied."
+    if st == "waiting":
+        steps = oc.get("steps") or []
+        return "Waiting for ESPN: " + (" ".join(steps) if steps else "make it on ESPN.")
+    if st == "declined":
+        return "Skipped by you."
+    return f"Not possible: {clip(note, 200) or 'it could not be made'}."
+
+
+def plan_counts(moves: Sequence[dict[str, Any]], decisions: dict[str, str],
+                outcomes: dict[str, Any] | None) -> dict[str, int]:
+    """How many plan moves were applied / are waiting for ESPN / were skipped / failed."""
+    out = {"applied": 0, "waiting": 0, "skipped": 0, "failed": 0}
+    for p, alts in plan_spots(moves):
+        oc = _outcome_of(outcomes or {}, moves, p, alts)
+        state, _ = spot_state(decisions, p, alts)
+        st = (oc or {}).get("status")
+        if st in ("applied", "recorded"):
+            out["applied"] += 1
+        elif st == "waiting":
+            out["waiting"] += 1
+        elif st == "declined" or (st is None and state == "skipped"):
+            out["skipped"] += 1
+        elif st is not None:
+            out["failed"] += 1
+    return out
+
+
+def plan_footer(status: str, name: str, counts: dict[str, int]) -> str:
+    """"Decided by Ana: 2 applied, 1 skipped by you, 1 not possible" (what really happened)."""
+    if status in ("pending", "deciding", "expired"):
+        return decided_footer(status, name)
+    words = [(counts["applied"], "applied"), (counts["waiting"], "waiting for ESPN"),
+             (counts["skipped"], "skipped by you"), (counts["failed"], "not possible")]
+    parts = [f"{n} {w}" for n, w in words if n]
+    return f"Decided by {name}: " + (", ".join(parts) if parts else "nothing to do")
+
+
+def plan_card_status(moves: Sequence[dict[str, Any]], decisions: dict[str, str],
+                     outcomes: dict[str, Any] | None) -> str:
+    """The stored status of a decided plan card (the footer says the detail)."""
+    c = plan_counts(moves, decisions, outcomes)
+    made = c["applied"] + c["waiting"]
+    spots = len(plan_spots(moves))
+    if outcomes is None:
+        chosen = sum(1 for p, alts in plan_spots(moves)
+                     if spot_state(decisions, p, alts)[0] == "approved")
+        return "declined" if not chosen else "approved" if chosen == spots else "partial"
+    if not made:
+        return "declined" if c["failed"] == 0 else "failed"
+    return "approved" if made == spots else "partial"
+
+
+def render_plan_card(card_id: str, title: str, summary: str, moves: Sequence[dict[str, Any]],
+                     requester_name: str, *, decisions: dict[str, str] | None = None,
+                     status: str = "pending", decided_by_name: str = "",
+                     result_text: str = "", outcomes: dict[str, Any] | None = None) -> Card:
+    """The plan card: one field per move of the timeline with its labelled per-game values,
+    injury notes, the other players for the same spot and, once decided, what really
+    happened (✅ only on applied moves). Pending: Approve #k / Skip #k per move, a menu of
+    other players per open move with alternatives (the plan's pick preselected), and
+    Approve plan / Skip all. Waiting-for-ESPN moves get a link button to the add page."""
+    decisions = decisions or {}
+    outcomes = outcomes or {}
+    pending = status == "pending"
+    spots = plan_spots(moves)
+    taken = {int((moves[i].get("add") or {}).get("id", -1)) for p, alts in spots
+             for i in (p, *alts) if decisions.get(str(i)) == "approve"}
+    fields: list[tuple[str, str]] = []
+    buttons: list[Button] = []
+    selects: list[Select] = []
+    links: list[Button] = []
+    for k, (p, alts) in enumerate(spots, start=1):
+        state, chosen = spot_state(decisions, p, alts)
+        shown = moves[chosen if chosen is not None else p]
+        oc = _outcome_of(outcomes, moves, p, alts)
+        if oc is not None:
+            icon = _OUTCOME_ICONS.get(str(oc.get("status")), "⚠️ ")
+        else:
+            icon = {"approved": "👍 ", "skipped": "⏭️ "}.get(state, "")
+        body = [str(shown.get("per_game") or "")]
+        body += [str(n) for n in shown.get("notes") or []][:3]
+        if chosen is not None and chosen != p:
+            body.append(f"Your choice instead of {moves[p]['add']['name']}.")
+        others = [i for i in alts if i != chosen]
+        if state == "open" and others:
+            body.append("Other players for this spot: " + ", ".join(
+                f"{moves[i]['add']['name']} ({moves[i].get('vs_pick_text', '')})"
+                for i in others))
+        if oc is not None:
+            body.append(_outcome_text(oc, shown))
+            if oc.get("status") == "waiting" and oc.get("espn_link"):
+                links.append(Button(clip(f"Add {shown['add']['name']} on ESPN", 80),
+                                    f"link:{card_id}:{k}", "secondary", url=oc["espn_link"]))
+        elif state == "approved":
+            body.append("Approved: made when the card is decided.")
+        elif state == "skipped":
+            body.append("Skipped by you.")
+        fields.append((f"{icon}{k}. {shown.get('line') or move_label(shown)}",
+                       "\n".join(b for b in body if b).strip() or "—"))
+        if pending and k <= MAX_MOVE_BUTTONS:
+            buttons.append(Button(f"Approve #{k}", make_custom_id("approve", card_id, p),
+                                  "primary", disabled=state != "open"))
+            buttons.append(Button(f"Skip #{k}", make_custom_id("decline", card_id, p),
+                                  "secondary", disabled=state != "open"))
+            free = [i for i in alts if int(moves[i]["add"]["id"]) not in taken]
+            if state == "open" and free:
+                opts = [SelectOption(clip(f"{moves[p]['add']['name']} (plan's pick)", 100),
+                                     str(p), default=True)]
+                opts += [SelectOption(clip(f"{moves[i]['add']['name']} "
+                                           f"({moves[i].get('vs_pick_text', '')})", 100),
+                                      str(i)) for i in free]
+                selects.append(Select(make_custom_id("pick", card_id, p),
+                                      clip(f"#{k}: another player for "
+                                           f"{moves[p]['drop']['name']}'s spot", 150),
+                                      tuple(opts)))
+    if pending:
+        some = any(spot_state(decisions, p, a)[0] != "open" for p, a in spots)
+        buttons.append(Button("Approve the rest" if some else "Approve plan",
+                              make_custom_id("approveall", card_id), "primary"))
+        buttons.append(Button("Skip the rest" if some else "Skip all",
+                              make_custom_id("declineall", card_id), "danger"))
+        footer = f"Requested by {requester_name} · only they (or the team's owner) can decide"
+        color = "blue"
+    else:
+        counts = plan_counts(moves, decisions, outcomes)
+        footer = plan_footer(status, decided_by_name, counts)
+        color = {"approved": "green", "declined": "grey", "partial": "orange",
+                 "failed": "red"}.get(status, "grey")
+    text = summary
+    if result_text:
+        text = (text + "\n\n" if text else "") + result_text
+    return Card(title=title or "Your plan", text=text, fields=fields,
+                buttons=buttons + links, selects=selects, color=color, footer=footer)
+
+
 def render_approval(card_id: str, title: str, summary: str, moves: Sequence[dict[str, Any]],
                     requester_name: str, *, decisions: dict[str, str] | None = None,
                     status: str = "pending", decided_by_name: str = "",
@@ -204,7 +394,13 @@ def render_approval(card_id: str, title: str, summary: str, moves: Sequence[dict
                     outcomes: dict[str, dict[str, str]] | None = None) -> Card:
     """The move card. Pending: per-move Approve/Decline buttons (+ all). Decided: buttons
     disabled and "Approved by <name>" / "Declined by <name>"; `outcomes` ({move_id:
-    {"status", "note"}}) marks an approved move that was not applied as such."""
+    {"status", "note"}}) marks an approved move that was not applied as such. A plan card
+    (moves with timeline lines) is drawn by render_plan_card."""
+    if is_plan_card(moves):
+        return render_plan_card(card_id, title, summary, moves, requester_name,
+                                decisions=decisions, status=status,
+                                decided_by_name=decided_by_name, result_text=result_text,
+                                outcomes=outcomes)
     decisions = decisions or {}
     outcomes = outcomes or {}
     fields = [_move_field(i, m, decisions.get(str(i)), outcomes.get(str(m.get("move_id"))))
@@ -289,6 +485,7 @@ def render_answer(text: str, report: dict[str, Any] | None, *, offline: bool,
 
 __all__ = [
     "ACTIONS", "ClickId", "CUSTOM_ID_RE", "MAX_MOVE_BUTTONS", "clip", "conflicts", "decided_footer", "is_player_report",
-    "make_custom_id", "move_label", "offer_buttons", "parse_custom_id", "progress_text", "render_answer",
-    "render_approval", "render_report", "split_text",
+    "is_plan_card", "make_custom_id", "move_label", "offer_buttons", "parse_custom_id", "plan_card_status",
+    "plan_counts", "plan_footer", "plan_spots", "progress_text", "render_answer",
+    "render_approval", "render_plan_card", "render_report", "spot_state", "split_text",
 ]

@@ -22,6 +22,7 @@ audited.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import re
 import time
@@ -48,8 +49,11 @@ from bot.core.progress import ProgressEditor, WorkspaceBudget, post_retrying
 from bot.core.render import (
     clip,
     conflicts,
+    is_plan_card,
     move_label,
     parse_custom_id,
+    plan_card_status,
+    plan_spots,
     progress_text,
     render_answer,
     render_approval,
@@ -68,6 +72,9 @@ from storage.app_db import (
 from storage.crashpoint import crash_point
 
 log = logging.getLogger(__name__)
+
+#: Progress stage of the plan graph's move outcomes (agents.matchup_optimizer.graph)
+OUTCOMES_STAGE = "move_outcomes"
 
 COMMANDS = ("ask", "player", "optimize", "lineup", "stream", "link", "daily", "help")
 LLM_COMMANDS = ("ask", "player", "optimize", "stream")
@@ -605,7 +612,9 @@ class ChatCore:
         final: list[Any] = []
         try:
             async for ev in events:
-                if isinstance(ev, Progress):
+                if isinstance(ev, Progress) and ev.stage == OUTCOMES_STAGE:
+                    final.append(ev)  # a plan card's move outcomes (data, not a line)
+                elif isinstance(ev, Progress):
                     if ev.text and ev.text != lines[-1]:
                         lines.append(ev.text)
                         editor.update(progress_text(lines, limit=surface.max_text))
@@ -792,12 +801,32 @@ class ChatCore:
                 await self._already(surface, thread, user, card, cid.decision, cid.index)
                 return
             n = len(card.moves)
+            plan = is_plan_card(card.moves)
             per_move = cid.index is not None and not cid.action.endswith("all")
             if per_move:
                 idx = cid.index or 0
                 if not 0 <= idx < n:
                     await surface.ephemeral(thread, user, "That move is not on this card.")
                     return
+                also_declined: list[int] = []
+                if plan:  # a choice names one move of a spot; skipping a spot skips its menu
+                    spot = next(((p, alts) for p, alts in plan_spots(card.moves)
+                                 if idx == p), None)
+                    if spot is None:
+                        await surface.ephemeral(thread, user, "That move is not on this card.")
+                        return
+                    if cid.action == "pick":
+                        if cid.value not in (spot[0], *spot[1]):
+                            await surface.ephemeral(thread, user,
+                                                    "That player is not a choice for this "
+                                                    "spot.")
+                            return
+                        if str(spot[0]) in card.decisions:
+                            await self._already(surface, thread, user, card, "approve", idx)
+                            return
+                        idx = int(cid.value)
+                    elif cid.decision == "decline":
+                        also_declined = list(spot[1])
                 if not await self.db.record_move_decision(card.card_id, idx, cid.decision):
                     await self._already(surface, thread, user, card, cid.decision, idx)
                     return
@@ -820,12 +849,29 @@ class ChatCore:
                                 result=f"auto-declined: alternative of #{idx + 1}",
                                 move_index=j, move_id=str(other.get("move_id")),
                                 move_label=move_label(other))
+                for j in also_declined:
+                    if await self.db.record_move_decision(card.card_id, j, "decline"):
+                        await self.db.audit(
+                            card_id=card.card_id, run_thread_id=card.run_thread_id,
+                            platform=user.platform, user_id=user.user_id,
+                            user_name=user.name, decision="decline",
+                            result=f"auto-declined: its spot was skipped (#{idx + 1})",
+                            move_index=j, move_id=str(card.moves[j].get("move_id")),
+                            move_label=move_label(card.moves[j]))
                 card = await self.db.get_card(card.card_id) or card
                 if len(card.decisions) < n:
                     await self._edit_card(surface, card_thread, card_mid, card,
                                           decided_by=user.name)
                     return
                 decisions: dict[str, str] = {}
+            elif plan and cid.decision == "approve":
+                # "Approve plan": exactly the moves on display (the plan's pick, or the
+                # choice already made, per spot); alternatives not chosen are declined
+                decisions = {str(i): "decline" if m.get("alternative_of") else "approve"
+                             for i, m in enumerate(card.moves)}
+                for p, alts in plan_spots(card.moves):
+                    if any(card.decisions.get(str(i)) == "approve" for i in alts):
+                        decisions[str(p)] = "decline"
             else:
                 decisions = {str(i): cid.decision for i in range(n)}
             if not await self.db.claim_card(card.card_id, user_id=user.user_id,
@@ -915,10 +961,12 @@ class ChatCore:
             await self.db.mark_card_shown(card.card_id)
             await editor.aclose(("⚠️ " if notice.level != "info" else "ℹ️ ") + notice.text)
             return
-        report = answer.report if answer else None
+        report = answer.report if answer else _outcomes_report(final)
         applied = _applied_ids(report)
         outcomes = _move_outcomes(report)
-        status = card_status(card.moves, card.decisions, outcomes)
+        status = (plan_card_status(card.moves, card.decisions, outcomes)
+                  if is_plan_card(card.moves) else
+                  card_status(card.moves, card.decisions, outcomes))
         await self.db.finish_card(card.card_id, status=status,
                                   result={"applied": sorted(applied) if applied is not None
                                           else None, "outcomes": outcomes,
@@ -1156,6 +1204,19 @@ class ChatCore:
         return await self._post_split(surface, thread, msg)
 
 
+def _outcomes_report(final: list[Any]) -> dict[str, Any] | None:
+    """The move outcomes a plan run streamed before it paused again (a partial decision
+    re-plans the rest as a new card: the decided card still states what happened)."""
+    for ev in reversed(final):
+        if isinstance(ev, Progress) and ev.stage == OUTCOMES_STAGE:
+            try:
+                records = json.loads(ev.text)
+            except ValueError:
+                return None
+            return {"applied_moves": records} if isinstance(records, list) else None
+    return None
+
+
 def _card_thread(card: CardRow) -> ThreadRef:
     return ThreadRef(card.platform, card.workspace_id, card.channel_id, card.thread_id)
 
@@ -1176,17 +1237,21 @@ def _applied_list(report: Any) -> list[Any] | None:
     return applied if isinstance(applied, list) else None
 
 
-def _move_outcomes(report: Any) -> dict[str, dict[str, str]] | None:
-    """{move_id: {"status": applied|recorded|failed|skipped, "note": ...}} from a run's
-    report (None when it does not say)."""
+def _move_outcomes(report: Any) -> dict[str, dict[str, Any]] | None:
+    """{move_id: {"status": applied|recorded|waiting|declined|failed|skipped, "note": ...,
+    ["espn_link", "steps"]}} from a run's report (None when it does not say)."""
     applied = _applied_list(report)
     if applied is None:
         return None
-    out: dict[str, dict[str, str]] = {}
+    out: dict[str, dict[str, Any]] = {}
     for m in applied:
         if isinstance(m, dict) and m.get("move_id") is not None:
-            out[str(m["move_id"])] = {"status": str(m.get("status") or "applied"),
-                                      "note": str(m.get("note") or "")[:300]}
+            rec: dict[str, Any] = {"status": str(m.get("status") or "applied"),
+                                   "note": str(m.get("note") or "")[:300]}
+            if m.get("espn_link"):  # a live league's hand-off: the add page and the steps
+                rec["espn_link"] = str(m["espn_link"])
+                rec["steps"] = [str(x) for x in m.get("steps") or []][:5]
+            out[str(m["move_id"])] = rec
     return out
 
 
@@ -1218,8 +1283,8 @@ def _applied_ids(report: Any) -> set[str] | None:
     out: set[str] = set()
     for m in applied:
         if isinstance(m, dict):
-            if m.get("status") not in (None, "applied", "recorded"):
-                continue  # skipped / failed
+            if m.get("status") not in (None, "applied", "recorded", "waiting"):
+                continue  # skipped / failed / declined
             if m.get("move_id") is not None:
                 out.add(str(m["move_id"]))
             elif isinstance(m.get("drop"), dict) and isinstance(m.get("add"), dict):

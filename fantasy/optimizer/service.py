@@ -982,7 +982,9 @@ class OptimizerService:
                                    list(self.dates), notes)
 
     def move_plan(self, team_id: int, *, max_moves: int | None = None,
-                  focus_categories: Sequence[str] = (), alternatives: int = 2) -> Plan:
+                  focus_categories: Sequence[str] = (), alternatives: int = 2,
+                  hold: Iterable[int] = (), exclude_adds: Iterable[int] = (),
+                  position: int | None = None) -> Plan:
         """The exact best plan for the rest of the matchup (fantasy.optimizer.plan): at most
         the acquisitions left (and `max_moves`, default MAX_PLAN_MOVES) drop/add moves, each
         with its day, streaming chains included; protected players and players coming back
@@ -990,8 +992,11 @@ class OptimizerService:
         Category leagues: lineups and moves on the gradient of expected categories won against
         the actual opponent (only `focus_categories` when named), values reported exactly.
         Each move carries its labelled per-game values, injury notes and up to `alternatives`
-        other free agents for the same spot and day."""
+        other free agents for the same spot and day.  hold: rostered ids not to drop (e.g.
+        moves the member skipped); exclude_adds: free agents not to add; position: only free
+        agents eligible for this ESPN slot id."""
         team = self._team(team_id)
+        excluded = set(exclude_adds)
         budget = acquisition_budget(self.settings, team, self.league.current_matchup_period)
         notes = [self.window_note] if self.window_note else []
         cap = MAX_PLAN_MOVES if max_moves is None else max(int(max_moves), 0)
@@ -999,7 +1004,9 @@ class OptimizerService:
         active = self._active(team)
         roster_ids = {e.player.id for e in team.roster}
         pool = [p for p in self.free_agents
-                if p.id not in roster_ids and p.injury_status not in OUT_STATUSES]
+                if p.id not in roster_ids and p.injury_status not in OUT_STATUSES
+                and p.id not in excluded
+                and (position is None or position in p.eligible_slots)]
         focus = [c.upper() for c in focus_categories]
         if self.is_points:
             u = self._universe(active + pool)
@@ -1025,7 +1032,8 @@ class OptimizerService:
                 for d, day in enumerate(self.dates):
                     if day < p.waiver_process_date:
                         values[u.index[p.id], d] = 0.0
-        prot = protected_players(team, per_game, self.today, untouchable=self.untouchable)
+        prot = protected_players(team, per_game, self.today,
+                                 untouchable=self.untouchable | set(hold))
         roster_rows = [u.index[p.id] for p in active]
         pool_rows = [u.index[p.id] for p in pool]
         prot_rows = {u.index[pid] for pid in prot if pid in u.index}
@@ -1082,7 +1090,8 @@ class OptimizerService:
         if planned_value <= base_value + (MIN_GAIN_POINTS if self.is_points else MIN_GAIN_CATS):
             moves, planned_value, planned_starts = [], base_value, base_starts
         if k == 0:
-            msg = ("Acquisition limit reached: no add is possible this matchup."
+            msg = (f"Acquisition limit reached ({budget.used} of {budget.limit} used this "
+                   "matchup): no add is possible until the next matchup."
                    if budget.remaining == 0 else "No moves requested.")
         elif sol.status not in ("Optimal", "NoMovesPossible"):
             msg = f"The optimizer did not finish ({sol.status}); no plan."
@@ -1091,7 +1100,9 @@ class OptimizerService:
         else:
             msg = (f"{len(moves)} move{'s' if len(moves) != 1 else ''}; "
                    + budget.describe())
-        holds = [MoveHold(player=MovePlayer(id=pid, name=self._name(team, pid)), reason=pr.reason)
+        skipped = set(hold) - self.untouchable
+        holds = [MoveHold(player=MovePlayer(id=pid, name=self._name(team, pid)),
+                          reason="you skipped dropping him" if pid in skipped else pr.reason)
                  for pid, pr in prot.items()]
         return Plan(team_id=team_id, scoring="points" if self.is_points else "categories",
                     unit=POINTS_UNIT if self.is_points else CATEGORIES_UNIT,

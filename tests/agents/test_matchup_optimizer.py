@@ -67,10 +67,14 @@ class Run:
 
 def check_payload(payload: dict[str, Any], requester: str = "u-1") -> None:
     assert payload["type"] == "move_approval" and payload["requester_id"] == requester
-    assert payload["title"] and payload["summary"] and 1 <= len(payload["moves"]) <= 3
+    assert payload["title"] and payload["summary"] and 1 <= len(payload["moves"])
     for m in payload["moves"]:
         assert MOVE_KEYS <= set(m)
         assert set(m["drop"]) == {"id", "name"} and set(m["add"]) == {"id", "name"}
+        if m.get("line"):  # a plan move: its day, line, labelled per-game values
+            assert m["move_id"] == f"{m['day']}:{m['drop']['id']}-{m['add']['id']}"
+            assert m["per_game"] and (m.get("alternative_of") or m["expected_gain"] > 0)
+            continue
         assert m["expected_gain"] > 0 and m["confidence"] in ("high", "medium", "low")
         assert m["reasons"] and m["move_id"] == f"{m['drop']['id']}-{m['add']['id']}"
 
@@ -111,11 +115,17 @@ async def test_a_full_review_with_an_approved_move(deps_factory, tmp_path: Path)
         assert intr is not None
         check_payload(intr.value)
         assert run.progress[:2] == ["Reading your request...", "Analyzing your roster..."]
-        assert any(p.startswith("Found 1 drop candidate(s)") for p in run.progress)
+        assert any(p.startswith("Exact plan: 5 move(s)") for p in run.progress)
         assert any("Jarrett Allen (DAY-TO-DAY)" in p for p in run.progress)
         top = intr.value["moves"][0]
         assert top["drop"]["name"] == "Gordon Hayward" and top["add"]["name"] == "Tyus Jones"
         assert top["games"] == 1 and top["expected_gain"] == pytest.approx(94.42, abs=0.01)
+        assert top["line"] == ("Wed: drop Gordon Hayward, add Tyus Jones: +1 game started, "
+                               "+94 fantasy points this week")
+        assert "projected fantasy points per game: Tyus Jones 38.5" in top["per_game"]
+        assert intr.value["summary"].startswith(
+            "Plan: 1245.3 fantasy points over the rest of the matchup vs 979.1 doing nothing "
+            "(+266.1); the best single move alone: +94.4.")
         assert "Gordon Hayward" in await roster_names(deps)  # nothing applied yet
     finally:
         await conn.close()  # "process 1" stops at the approval gate
@@ -127,19 +137,24 @@ async def test_a_full_review_with_an_approved_move(deps_factory, tmp_path: Path)
         run2.config = run.config
         pending = await run2.pending()
         assert pending is not None and pending.id == intr.id
-        assert await run2.resume(pending, {top["move_id"]: "approve"}) is None
+        # only the first move: the rest is re-planned as a new card; skipping it ends the run
+        rest = await run2.resume(pending, {top["move_id"]: "approve"})
+        assert rest is not None and rest.value["title"].startswith("The rest of your plan")
+        assert await run2.resume(rest, "decline") is None
         out = await run2.values()
     finally:
         await conn.close()
     names = await roster_names(deps)
     assert "Tyus Jones" in names and "Gordon Hayward" not in names
+    primaries = [m for m in intr.value["moves"] if not m.get("alternative_of")]
     assert [(m["move_id"], m["status"]) for m in out["applied_moves"]] == \
-        [(top["move_id"], "applied")]
+        [(top["move_id"], "applied")] + [(m["move_id"], "declined") for m in primaries[1:]]
     rep = out["report"]
     assert rep["replanned"]["total_points"] > rep["plan"]["total_points"]
     assert rep["replanned"]["change"] == pytest.approx(top["expected_gain"], rel=0.02)
     assert "Tyus Jones" in {n for d in rep["replanned"]["days"] for n in d["starters"]}
-    assert "Done: drop Gordon Hayward, add Tyus Jones" in out["answer"]
+    assert "Done: Wed: drop Gordon Hayward, add Tyus Jones" in out["answer"]
+    assert "Skipped by you: drop Dennis Schroder" in out["answer"]
     assert "Re-planned week" in out["answer"] and out["llm_calls"] == 0
     assert {"get_my_roster", "get_matchup_details", "get_schedule"} <= set(out["tool_calls"])
     assert "Applying 1 approved move(s)..." in run2.progress
@@ -147,31 +162,25 @@ async def test_a_full_review_with_an_approved_move(deps_factory, tmp_path: Path)
 
 
 async def test_b_midweek_streaming_for_ast_and_stl(deps_factory, saver) -> None:
+    """A category league names its focus: the plan's lines use expected categories won
+    against the actual opponent; skipping every move ends the run with nothing changed."""
     deps = deps_factory("categories")
     run = Run(build_matchup_optimizer_graph(checkpointer=saver), deps)
     intr = await run.start(request="stream for AST and STL", intent="streaming",
                            focus_categories=["AST", "STL"])
     check_payload(intr.value)
     assert "Focus: AST, STL" in intr.value["summary"]
-    first_ids = [m["move_id"] for m in intr.value["moves"]]
+    assert "expected categories won vs your opponent" in intr.value["summary"]
+    assert " of 9" in intr.value["summary"]
     for m in intr.value["moves"]:
         assert m["gain_unit"] == "expected categories won"
-        assert any("AST" in r or "STL" in r for r in m["reasons"])
+        assert "expected categories" in m["line"]
     vals = await run.values()
-    assert vals["search_log"][0]["categories"] == ["AST", "STL"]
-    # decline everything -> a second card with the next-ranked alternatives
-    second = await run.resume(intr, {mid: "decline" for mid in first_ids})
-    assert second is not None and second.id != intr.id
-    check_payload(second.value)
-    assert second.value["title"].startswith("Next alternatives")
-    assert not {m["move_id"] for m in second.value["moves"]} & set(first_ids)
-    ranked = [m["move_id"] for m in vals["valid_moves"]]
-    assert [m["move_id"] for m in second.value["moves"]] == ranked[3:6]
-    # a decision for an unknown move id approves nothing; after 2 rounds the run ends
-    assert await run.resume(second, {"999-999": "approve"}) is None
+    assert vals["move_plan"]["focus_categories"] == ["AST", "STL"]
+    assert await run.resume(intr, "decline") is None
     out = await run.values()
-    assert out["applied_moves"] == [] and out["offer_rounds"] == 2
-    assert "declined 6 suggested move(s)" in out["answer"]
+    assert all(a["status"] == "declined" for a in out["applied_moves"])
+    assert "You skipped all" not in out["answer"] or "unchanged" in out["answer"]
     assert "Gordon Hayward" in await roster_names(deps)
 
 
@@ -244,7 +253,7 @@ async def test_no_valid_stream_says_so(deps_factory) -> None:
     assert intr is None and out["applied_moves"] == []
     assert out["answer"].count("No roster move improves your team") == 1
     assert "Acquisition limit reached (4 of 4 used this matchup)" in out["answer"]
-    assert out["search_round"] == 1  # widening cannot create acquisitions
+    assert not out.get("search_round")  # the plan: one exact solve, nothing to widen
 
 
 async def test_loop_guard_widened_search_ends_after_three_rounds(deps_factory) -> None:
@@ -252,27 +261,70 @@ async def test_loop_guard_widened_search_ends_after_three_rounds(deps_factory) -
     roster = [e.player.id for e in (await probe.espn.get_league()).team(1).roster]
     deps = deps_factory("points", untouchables=tuple(roster))
     run = Run(build_matchup_optimizer_graph(checkpointer=InMemorySaver()), deps)
-    intr = await run.start(request="find me a streamer", intent="streaming")
+    intr = await run.start(request="find me a streamer for assists", intent="streaming",
+                           focus_categories=["AST"])  # points league: ranked by AST
     out = await run.values()
     assert intr is None and out["search_round"] == MAX_SEARCH_ROUNDS == 3
     assert [s["round"] for s in out["search_log"]] == [1, 2, 3]
     assert [s["fa_limit"] for s in out["search_log"]] == [50, 100, 200]
     assert any(p.startswith("Widened search (round 3 of 3)") for p in run.progress)
-    assert "Searched 3 times" in out["answer"] and "protected" in out["answer"]
+    assert "Searched 3 times" in out["answer"]
 
 
-async def test_approve_all_applies_one_of_conflicting_alternatives(deps_factory) -> None:
+async def test_approve_all_applies_the_plan_not_its_alternatives(deps_factory) -> None:
     deps = deps_factory("points")
     run = Run(build_matchup_optimizer_graph(checkpointer=InMemorySaver()), deps)
     intr = await run.start(request="free agent scan", intent="free_agent_scan")
-    assert {m["drop"]["name"] for m in intr.value["moves"]} == {"Gordon Hayward"}
+    moves = intr.value["moves"]
+    plan = [m for m in moves if not m.get("alternative_of")]
+    alts = [m for m in moves if m.get("alternative_of")]
+    assert len(plan) == 5 and alts and {a["alternative_of"] for a in alts} <= \
+        {m["move_id"] for m in plan}
     assert await run.resume(intr, "approve") is None
     out = await run.values()
-    statuses = [a["status"] for a in out["applied_moves"]]
-    assert statuses == ["applied", "skipped", "skipped"]
+    assert [(a["move_id"], a["status"]) for a in out["applied_moves"]] == \
+        [(m["move_id"], "applied") for m in plan]
     names = await roster_names(deps)
-    assert intr.value["moves"][0]["add"]["name"] in names
-    assert intr.value["moves"][1]["add"]["name"] not in names
+    dropped_again = {m["drop"]["id"] for m in plan}  # move 5 drops move 2's add again
+    assert {m["add"]["name"] for m in plan if m["add"]["id"] not in dropped_again} <= names
+    assert not {m["add"]["name"] for m in plan if m["add"]["id"] in dropped_again} & names
+    assert not {a["add"]["name"] for a in alts} & names
+
+
+async def test_a_chosen_alternative_is_made_and_its_chain_follows(deps_factory) -> None:
+    """Move 2 adds Coby White and move 5 drops him again: picking another player for move 2
+    makes move 5 drop that player instead; skipping move 2 makes move 5 not possible."""
+    deps = deps_factory("points")
+    run = Run(build_matchup_optimizer_graph(checkpointer=InMemorySaver()), deps)
+    intr = await run.start(request="review my matchup", intent="matchup_analysis")
+    moves = intr.value["moves"]
+    plan = [m for m in moves if not m.get("alternative_of")]
+    second = plan[1]
+    assert plan[4]["drop"]["id"] == second["add"]["id"]  # a streaming chain
+    alt = next(m for m in moves if m.get("alternative_of") == second["move_id"])
+    decisions = {m["move_id"]: "decline" for m in moves}
+    decisions.update({alt["move_id"]: "approve", plan[4]["move_id"]: "approve"})
+    await run.resume(intr, decisions)
+    out = await run.values()
+    recs = {a["plan_move_id"]: a for a in out["applied_moves"]}
+    assert recs[second["move_id"]]["status"] == "applied"
+    assert recs[second["move_id"]]["add"]["id"] == alt["add"]["id"]
+    assert recs[plan[4]["move_id"]]["status"] == "applied"
+    assert recs[plan[4]["move_id"]]["drop"]["id"] == alt["add"]["id"]
+    names = await roster_names(deps)
+    assert plan[4]["add"]["name"] in names and alt["add"]["name"] not in names
+
+    deps2 = deps_factory("points")
+    run = Run(build_matchup_optimizer_graph(checkpointer=InMemorySaver()), deps2)
+    intr = await run.start(request="review my matchup", intent="matchup_analysis")
+    plan = [m for m in intr.value["moves"] if not m.get("alternative_of")]
+    decisions = {m["move_id"]: "decline" for m in intr.value["moves"]}
+    decisions[plan[4]["move_id"]] = "approve"
+    assert await run.resume(intr, decisions) is None  # nothing applied: no re-plan
+    out = await run.values()
+    last = out["applied_moves"][-1]
+    assert last["status"] == "failed" and "the move that adds him was not made" in last["note"]
+    assert "Not possible: drop Coby White, add" in out["answer"]
 
 
 async def test_live_league_records_the_move_and_links_espn(switchable_demo, scripted) -> None:
@@ -289,11 +341,15 @@ async def test_live_league_records_the_move_and_links_espn(switchable_demo, scri
         out = await run.values()
     finally:
         await client.aclose()
-    [rec] = out["applied_moves"]
-    assert rec["status"] == "recorded" and "leagueId=20230125" in rec["espn_link"]
+    rec, *rest = out["applied_moves"]
+    assert all(r["status"] == "declined" for r in rest)
+    assert rec["status"] == "waiting" and "leagueId=20230125" in rec["espn_link"]
+    assert f"playerId={top['add']['id']}" in rec["espn_link"]
+    assert rec["steps"][-1] == f"Choose {top['drop']['name']} to drop, then Submit."
     assert out["report"]["replanned"]["moves_applied"] == [
         {"drop": top["drop"]["id"], "add": top["add"]["id"]}]
     assert "ESPN has no public write API" in out["answer"]
+    assert "Waiting for ESPN: drop Gordon Hayward, add Tyus Jones" in out["answer"]
     assert demo.changes == []  # nothing was written anywhere
 
 
@@ -344,11 +400,12 @@ async def test_apply_is_idempotent_when_the_move_is_already_done(deps_factory) -
     intr = await run.start(request="review my matchup", intent="matchup_analysis")
     top = intr.value["moves"][0]
     deps.espn.demo.apply_move(1, top["drop"]["id"], top["add"]["id"])  # e.g. a racing click
-    assert await run.resume(intr, {top["move_id"]: "approve"}) is None
+    assert await run.resume(intr, "approve") is None
     out = await run.values()
-    assert [(a["status"], a["note"]) for a in out["applied_moves"]] == \
-        [("applied", "already applied")]
-    assert len(deps.espn.demo.changes) == 1
+    assert (out["applied_moves"][0]["status"], out["applied_moves"][0]["note"]) == \
+        ("applied", "already applied")
+    primaries = [m for m in intr.value["moves"] if not m.get("alternative_of")]
+    assert len(deps.espn.demo.changes) == len(primaries)  # the first one once
 
 
 async def test_no_linked_team_is_a_clear_answer(deps_factory) -> None:

@@ -46,28 +46,45 @@ def test_quit_stops_before_later_lines(tmp_path: Path) -> None:
     assert "Start:" not in res.output
 
 
+def _number_of(output: str, label: str) -> str:
+    import re
+
+    found = re.findall(r"\[(\d+)\] " + re.escape(label), output)
+    assert found, f"no choice {label!r} in {output[-1500:]}"
+    return found[-1]
+
+
 def test_numbered_choices_and_decision_after_restart(tmp_path: Path) -> None:
+    """The plan card on the console: numbered Approve/Skip per move, a numbered menu of other
+    players per spot (the plan's pick preselected), Approve plan / Skip all; after a restart
+    the pending card comes back with its choices and its recorded decisions."""
     runner = CliRunner()
     args = ["chat", "--data-dir", str(tmp_path), "--session", "s1"]
     first = runner.invoke(app, args, input="Review my matchup this week\n", env=_env())
     assert first.exit_code == 0, first.output
     assert "review these moves" in first.output
-    assert "[1] Approve #1" in first.output and "Approve all" in first.output
-    assert "Drop " in first.output
+    assert "[1] Approve #1" in first.output and "Approve plan" in first.output
+    assert "(plan's pick) (preselected)" in first.output
+    assert "Wed: drop " in first.output and "fantasy points this week" in first.output
 
-    # restart: the pending card is shown again with its choices; typing 1 approves move 1
-    second = runner.invoke(app, args, input="9\n1\n1\n", env=_env())
+    # restart: the pending card is shown again with its choices (the same numbers); typing 1
+    # approves move 1, then "Skip the rest" decides the card
+    skip = _number_of(first.output, "Skip all")
+    second = runner.invoke(app, args, input=f"99\n1\n{skip}\n", env=_env())
     assert second.exit_code == 0, second.output
     out = second.output
     assert "Still waiting for your decision" in out
-    assert "No choice 9" in out
-    assert "Approved by" in out or "Partly approved by" in out
-    assert "(updated)" in out
-    after = out.split("Partly approved by")[-1] if "Partly approved by" in out else out
-    assert "nothing to choose" in after  # the card's buttons are gone: a second 1 is no click
+    assert "No choice 99" in out
+    assert "(updated)" in out and "👍 1." in out and "Skip the rest" in out
+    assert "Decided by" in out and "1 applied" in out and "skipped by you" in out
+    final = out.split("Decided by")[-1]
+    assert "✅ 1." in out and "✅ 2." not in final  # ✅ only on the applied move
+    # a partial decision re-plans the rest: a new card in the same conversation
+    assert "The rest of your plan" in final and "Approve plan" in final
 
     third = runner.invoke(app, args, input="", env=_env())
-    assert third.exit_code == 0 and "Still waiting" not in third.output
+    assert third.exit_code == 0 and "Still waiting" in third.output
+    assert "The rest of your plan" in third.output
 
 
 def test_bad_configuration_is_one_clear_line(tmp_path: Path) -> None:

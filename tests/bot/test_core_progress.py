@@ -1,5 +1,6 @@
-"""ProgressEditor / WorkspaceBudget in virtual time: <= 1 edit/s per message, coalescing,
-final flush, 429 back-off, deleted message, per-workspace budget."""
+"""ProgressEditor / WorkspaceBudget in virtual time: <= 1 progress edit/s per message, the
+first after 0.4 s, coalescing, the final state at once, 429 back-off, deleted message,
+per-workspace budget."""
 
 from __future__ import annotations
 
@@ -95,11 +96,14 @@ async def test_coalesces_to_one_edit_per_second_and_flushes_final() -> None:
 
     mid = await vt.run(produce())
     assert mid == "m1"
-    times = [t for t, _, _ in s.edits]
-    assert all(g >= 1.0 - 1e-9 for g in gaps(times)), times
+    progress = [t for t, _, x in s.edits if x != "final answer"]
+    assert all(g >= 1.0 - 1e-9 for g in gaps(progress)), progress
     assert 3 <= len(s.edits) <= 5  # 30 states coalesced
     assert s.edits[-1][2] == "final answer"
-    assert s.edits[0][2] == "step 0"  # the first state goes out at once
+    # the first progress edit waits first_delay and shows the newest state by then
+    assert s.edits[0][0] == pytest.approx(0.4)
+    assert s.edits[0][2] in ("step 3", "step 4")  # states 0.1 s apart: float rounding
+    assert s.edits[-1][0] == pytest.approx(3.0)  # the final state is not held back
     texts = [x for _, _, x in s.edits]
     assert len(texts) == len(set(texts))
 
@@ -188,6 +192,55 @@ async def test_workspace_budget_is_shared_by_all_messages_of_a_workspace() -> No
     # the other workspace is not slowed down by T1's budget (1 edit/2 s of its own, burst 1)
     t2 = [t for t, mid, _ in s.edits if mid == "x1"]
     assert len(t2) >= 3
+
+
+async def test_a_fast_answer_is_one_edit_with_no_progress_flicker() -> None:
+    vt = VirtualTime()
+    s = Surface(vt)
+    ed = ProgressEditor(s, T, "m1", clock=vt.clock, sleep=vt.sleep)
+
+    async def produce() -> None:
+        ed.update("Reading your request...")
+        await vt.sleep(0.05)  # computed well within first_delay
+        ed.update("Writing the answer...")
+        await ed.aclose("the answer")
+
+    await vt.run(produce())
+    assert [(t, x) for t, _, x in s.edits] == [(pytest.approx(0.05), "the answer")]
+
+
+async def test_the_final_state_does_not_wait_for_the_edit_interval() -> None:
+    """A progress edit just went out; the answer arrives 0.1 s later and goes out then
+    (the old editor held it until the 1 s interval had passed)."""
+    vt = VirtualTime()
+    s = Surface(vt)
+    ed = ProgressEditor(s, T, "m1", min_interval=1.0, clock=vt.clock, sleep=vt.sleep)
+
+    async def produce() -> None:
+        ed.update("step 1")
+        await vt.sleep(0.5)        # step 1 is edited at 0.4
+        ed.update("step 2")        # due at 1.4 ...
+        await vt.sleep(0.1)
+        await ed.aclose("answer")  # ... superseded by the answer at 0.6
+
+    await vt.run(produce())
+    assert [(t, x) for t, _, x in s.edits] == [(pytest.approx(0.4), "step 1"),
+                                               (pytest.approx(0.6), "answer")]
+
+
+async def test_the_final_state_still_waits_for_a_rate_limit() -> None:
+    vt = VirtualTime()
+    s = Surface(vt, fail={1: RateLimitedError(2.0)})
+    ed = ProgressEditor(s, T, "m1", clock=vt.clock, sleep=vt.sleep)
+
+    async def produce() -> None:
+        ed.update("step 1")        # its edit at 0.4 gets a 429: retry after 2 s
+        await vt.sleep(0.5)
+        await ed.aclose("answer")  # not before 2.4
+
+    await vt.run(produce())
+    assert [(t, x) for t, _, x in s.edits] == [(pytest.approx(2.4), "answer")]
+    assert s.calls == 2
 
 
 def test_budget_reserve_and_penalize() -> None:
