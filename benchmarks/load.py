@@ -11,10 +11,19 @@ questions: player research, help, free agents, lineup, open questions and (every
 a matchup review that may end in an approval card, which the requester then approves.
 
 Prints: turns, errors (exceptions + error replies + ERROR log records), "database is
-locked" occurrences, throughput, p50/p95/max latency per turn, and the checkpoint DB size
-after the run, before and after the retention prune (`runtime.prune`).
+locked" occurrences, throughput, p50/p95/max latency per turn, peak RSS, and the checkpoint
+DB size after the run, before and after the retention prune (`runtime.prune`).
 Per-user LLM rate limits are lifted (one user per conversation would hit them by design);
 the per-workspace edit budget is real unless --no-budget.
+
+Then, in the same invocation, the bare LangGraph substrate: FanVise's own graphs (the same
+nodes, edges, state schemas and durability, cloned from the compiled graphs) with nodes that
+do no work, on AsyncSqliteSaver on one aiosqlite connection, making the same LangGraph calls
+per turn as the runtime (supervisor astream + aget_state; a card's optimizer run, interrupt,
+aget_state, resume with Command and the outcome appended with aupdate_state). Each question's
+path through the graphs is recorded from a FanVise run of it; the substrate serves the same
+mix at the same concurrency. Printed: its turns/s and FanVise's ratio to it (issue 14
+target: >= 0.5 at 20 and at 200 concurrent conversations, 0 errors, 0 "database is locked").
 """
 
 from __future__ import annotations
@@ -23,19 +32,38 @@ import argparse
 import asyncio
 import logging
 import os
+import resource
 import shutil
 import statistics
 import sys
 import tempfile
 import time
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import aiosqlite  # noqa: E402
+from langchain_core.messages import (  # noqa: E402
+    AIMessage,
+    BaseMessage,
+    HumanMessage,
+    RemoveMessage,
+)
+from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver  # noqa: E402
+from langgraph.graph import END, StateGraph  # noqa: E402
+from langgraph.pregel import Pregel  # noqa: E402
+from langgraph.runtime import Runtime, get_runtime  # noqa: E402
+from langgraph.types import Command, interrupt  # noqa: E402
 
 from bot.core.app import FanViseApp  # noqa: E402
 from bot.core.models import OutgoingMessage, ThreadRef, UserRef  # noqa: E402
 from bot.settings import Settings  # noqa: E402
+
+#: FanVise / substrate throughput ratio the issue asks for (at 20 and 200 conversations).
+TARGET_RATIO = 0.5
 
 QUESTIONS = [
     "Is Jalen Brunson playing tonight?",
@@ -101,6 +129,11 @@ class _Counter(logging.Handler):
 
 def _size(path: Path) -> int:
     return sum(p.stat().st_size for p in path.parent.glob(path.name + "*") if p.is_file())
+
+
+def peak_rss_mib() -> float:
+    """Peak resident set size of this process so far (MiB)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def _pct(values: list[float], q: float) -> float:
@@ -197,8 +230,268 @@ async def run(conversations: int, turns: int, data_dir: Path, *, workspaces: int
         "ckpt_bytes_after_run": size_after_run, "ckpt_bytes_after_prune": size_after_prune,
         "prune_s": round(prune_s, 2), "prune_rows_deleted": pruned.get("rows_deleted", 0),
         "app_db_bytes": app_db_size,
+        "peak_rss_mib": round(peak_rss_mib()),
         "first_errors": "; ".join((exceptions + counter.errors + error_replies)[:3]),
     }
+
+
+# --------------------------------------------------------------------------- substrate
+
+
+@dataclass
+class Segment:
+    """One astream call of a turn, as FanVise made it: which graph, whether it resumed an
+    interrupt, the nodes run (top graph and the research subgraph) and the node it paused
+    at (None when it ran to the end)."""
+
+    graph: str
+    resume: bool
+    steps: list[str] = field(default_factory=list)
+    updates: list[Any] = field(default_factory=list)  # each step's state update
+    sub_steps: list[str] = field(default_factory=list)
+    sub_updates: list[Any] = field(default_factory=list)
+    paused_at: str | None = None
+    pause_value: Any = None  # the interrupt's payload
+
+
+class PathRecorder:
+    """Records the segments of each question's turn while FanVise answers it (a spy on
+    `Pregel.astream`: the runtime's calls are the ones with `subgraphs=True`)."""
+
+    def __init__(self) -> None:
+        self.current: str | None = None
+        self.turns: dict[str, list[Segment]] = {}
+
+    def install(self) -> Any:
+        original = Pregel.astream
+        recorder = self
+
+        async def spy(graph: Pregel, input: Any, config: Any = None, **kw: Any
+                      ) -> AsyncIterator[Any]:
+            if not kw.get("subgraphs") or recorder.current is None:
+                async for item in original(graph, input, config, **kw):
+                    yield item
+                return
+            seg = Segment(str(graph.name), isinstance(input, Command))
+            recorder.turns.setdefault(recorder.current, []).append(seg)
+            async for item in original(graph, input, config, **kw):
+                ns, mode, data = item
+                if mode == "updates" and isinstance(data, dict):
+                    for name, update in data.items():
+                        if not name.startswith("__"):
+                            (seg.sub_steps if ns else seg.steps).append(name)
+                            (seg.sub_updates if ns else seg.updates).append(update)
+                yield item
+            snap = await graph.aget_state(config)
+            if snap.interrupts:
+                seg.paused_at = snap.next[0]
+                seg.pause_value = snap.interrupts[0].value
+
+        Pregel.astream = spy  # type: ignore[method-assign]
+        return original
+
+
+@dataclass
+class _Path:
+    steps: list[str]
+    updates: list[Any]
+    pause: str | None = None
+    pause_value: Any = None
+    at: int = -1
+
+
+def _replay(update: Any) -> dict[str, Any]:
+    """A recorded state update to write again: messages get fresh ids (so a conversation's
+    history grows as FanVise's does); removals of compacted messages are left out."""
+    if not isinstance(update, dict):
+        return {}
+    out = dict(update)
+    if isinstance(out.get("messages"), list):
+        out["messages"] = [m.model_copy(update={"id": None}) for m in out["messages"]
+                           if isinstance(m, BaseMessage) and not isinstance(m, RemoveMessage)]
+    return out
+
+
+@dataclass
+class SubstrateTurn:
+    """Runtime context of a substrate run: the recorded path of each graph."""
+
+    paths: dict[str, _Path]
+
+
+def _clone(compiled: Any, saver: Any, subgraphs: dict[str, Any]) -> Any:
+    """FanVise's compiled graph with the same nodes, edges, schemas and routes, whose nodes
+    do no work: each emits one progress event, follows the recorded path, runs the
+    subgraph it contains (`subgraphs`: node -> compiled clone), pauses where FanVise
+    paused (interrupt with the same payload, then resume) and writes the state update
+    FanVise's node wrote (so checkpoints carry the same state)."""
+    b = compiled.builder
+    gname = str(compiled.name)
+    g = StateGraph(b.state_schema, context_schema=SubstrateTurn, input_schema=b.input_schema,
+                   output_schema=b.output_schema)
+
+    def stub(name: str) -> Any:
+        sub = subgraphs.get(name)
+
+        async def node(state: Any, runtime: Runtime[SubstrateTurn]) -> dict[str, Any]:
+            path = runtime.context.paths[gname]
+            path.at = path.steps.index(name, path.at + 1)
+            runtime.stream_writer({"stage": name, "text": name})
+            if sub is not None:
+                await sub.ainvoke({"query": "q", "player_name": None})
+            if path.pause == name:
+                interrupt(path.pause_value)
+            return _replay(path.updates[path.at]) if path.at < len(path.updates) else {}
+
+        return node
+
+    def router(ends: dict[Any, str] | None) -> Any:
+        back = {v: k for k, v in (ends or {}).items()}
+
+        def route(state: Any) -> Any:
+            path = get_runtime(SubstrateTurn).context.paths[gname]
+            nxt = path.steps[path.at + 1] if path.at + 1 < len(path.steps) else END
+            return back.get(nxt, nxt)
+
+        return route
+
+    for name in b.nodes:
+        g.add_node(name, stub(name))
+    for start, end in b.edges:
+        g.add_edge(start, end)
+    for start, branches in b.branches.items():
+        for spec in branches.values():
+            g.add_conditional_edges(start, router(spec.ends),
+                                    dict(spec.ends) if spec.ends else None)
+    return g.compile(checkpointer=saver, name=gname)
+
+
+async def record_paths(data_dir: Path) -> tuple[dict[str, list[Segment]], dict[str, Any]]:
+    """Answer each question once with FanVise (approving its card) and record its path;
+    returns the paths and the compiled graphs they ran on."""
+    from agents.player_research.graph import research_graph
+
+    settings = Settings(data_dir=data_dir, llm_per_minute=1e9, llm_burst=1e9,
+                        edit_interval=0.2, slack_updates_per_minute=1e9)
+    app = await FanViseApp.open(settings)
+    recorder = PathRecorder()
+    original = recorder.install()
+    surface = RecordingSurface()
+    try:
+        for i, text in enumerate(QUESTIONS):
+            recorder.current = text
+            thread = ThreadRef("bench", "W0", "C1", f"rec{i}")
+            user = UserRef("bench", f"r{i}", f"Recorder {i}")
+            before = set(surface.posts)
+            await app.core.handle_message(surface, thread, user, text)
+            await approve_new_cards(app, surface, thread, user, before)
+        graphs = {"supervisor": app.runtime._supervisor(),
+                  "matchup_optimizer": app.runtime._optimizer(),
+                  "player_research": research_graph()}
+    finally:
+        Pregel.astream = original  # type: ignore[method-assign]
+        await app.close()
+    return recorder.turns, graphs
+
+
+async def run_substrate(conversations: int, turns: int, data_dir: Path,
+                        paths: dict[str, list[Segment]], graphs: dict[str, Any]
+                        ) -> dict[str, float | int | str]:
+    """The same question mix and concurrency on the bare substrate (see module docstring)."""
+    conn = await aiosqlite.connect(str(data_dir / "substrate.sqlite"), timeout=30)
+    counter = _Counter()
+    logging.getLogger().addHandler(counter)
+    exceptions: list[str] = []
+    latencies: list[float] = []
+    try:
+        saver = AsyncSqliteSaver(conn)
+        await saver.setup()
+        async with saver.lock:
+            await conn.execute("PRAGMA synchronous=NORMAL")
+            await conn.commit()
+        research = _clone(graphs["player_research"], None, {})
+        sup = _clone(graphs["supervisor"], saver, {"player_research": research})
+        opt = _clone(graphs["matchup_optimizer"], saver, {})
+        locks: dict[str, asyncio.Lock] = {}
+
+        async def stream(graph: Any, inp: Any, tid: str, seg: Segment, durability: str,
+                         pause_value: Any = None) -> list[Any]:
+            pause = seg.paused_at or (seg.steps[0] if seg.resume else None)
+            ctx = SubstrateTurn({
+                seg.graph: _Path(seg.steps + ([seg.paused_at] if seg.paused_at else []),
+                                 seg.updates, pause, pause_value),
+                "player_research": _Path(list(seg.sub_steps), seg.sub_updates)})
+            found: list[Any] = []
+            async for ns, mode, data in graph.astream(
+                    inp, {"configurable": {"thread_id": tid}}, context=ctx,
+                    stream_mode=["custom", "updates"], subgraphs=True, durability=durability):
+                if mode == "updates" and not ns and "__interrupt__" in data:
+                    found.extend(data["__interrupt__"])
+            return found
+
+        async def append_outcome(conv: str, text: str) -> None:
+            async with locks.setdefault(conv, asyncio.Lock()):
+                await sup.aupdate_state({"configurable": {"thread_id": conv}},
+                                        {"messages": [AIMessage(content=text)]},
+                                        as_node="synthesize")
+
+        async def turn(conv: str, k: int, text: str) -> None:
+            pending: Any = None
+            payload: Any = None
+            run_tid = f"{conv}:opt:{k:012x}"
+            for seg in paths.get(text, []):  # a slash command may make no graph call
+                if seg.graph == "supervisor":
+                    async with locks.setdefault(conv, asyncio.Lock()):
+                        await stream(sup, {"messages": [HumanMessage(content=text)],
+                                           "user_id": "u", "request_in": None},
+                                     conv, seg, "exit")
+                        await sup.aget_state({"configurable": {"thread_id": conv}})
+                elif not seg.resume:
+                    cfg = {"configurable": {"thread_id": run_tid}}
+                    await stream(opt, {"request": text, "intent": "matchup_analysis",
+                                       "requester_id": "u", "request_obj": None,
+                                       "focus_categories": [], "day": None},
+                                 run_tid, seg, "async", seg.pause_value)
+                    snap = await opt.aget_state(cfg)
+                    pending = snap.interrupts[0] if snap.interrupts else None
+                    payload = seg.pause_value
+                    await append_outcome(conv, "outcome")
+                else:  # the approve click
+                    cfg = {"configurable": {"thread_id": run_tid}}
+                    snap = await opt.aget_state(cfg)
+                    assert pending is not None and snap.interrupts[0].id == pending.id
+                    moves = (payload or {}).get("moves") or []
+                    decision = {str(m.get("move_id")): "approve" for m in moves}
+                    await stream(opt, Command(resume={pending.id: {"decisions": decision}}),
+                                 run_tid, seg, "async", payload)
+                    await opt.aget_state(cfg)
+                    await append_outcome(conv, "outcome")
+
+        async def conversation(i: int, n_turns: int) -> None:
+            for k in range(n_turns):
+                text = QUESTIONS[(i + k) % len(QUESTIONS)]
+                t0 = time.perf_counter()
+                try:
+                    await turn(f"bench:t{i}", k, text)
+                except Exception as exc:  # noqa: BLE001
+                    exceptions.append(f"{type(exc).__name__}: {exc}"[:200])
+                latencies.append(time.perf_counter() - t0)
+
+        per = [turns // conversations + (1 if i < turns % conversations else 0)
+               for i in range(conversations)]
+        t0 = time.perf_counter()
+        await asyncio.gather(*(conversation(i, n) for i, n in enumerate(per) if n))
+        wall = time.perf_counter() - t0
+    finally:
+        await conn.close()
+        logging.getLogger().removeHandler(counter)
+    locked = counter.locked + sum("database is locked" in e for e in exceptions)
+    return {"turns": len(latencies), "exceptions": len(exceptions),
+            "database_is_locked": locked, "wall_s": round(wall, 2),
+            "turns_per_s": round(len(latencies) / wall, 2),
+            "p50_ms": round(_pct(latencies, 0.50) * 1e3, 1),
+            "p95_ms": round(_pct(latencies, 0.95) * 1e3, 1),
+            "first_errors": "; ".join(exceptions[:3])}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -210,22 +503,47 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-budget", action="store_true",
                     help="lift the per-workspace edit budget (40 edits/min, all platforms)")
     ap.add_argument("--data-dir", type=Path, default=None, help="default: a temp dir, removed")
+    ap.add_argument("--no-baseline", action="store_true",
+                    help="skip the bare LangGraph substrate run (and the ratio)")
     args = ap.parse_args(argv)
     os.environ.pop("GOOGLE_API_KEY", None)  # the offline model, always
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     tmp = args.data_dir is None
     data_dir = args.data_dir or Path(tempfile.mkdtemp(prefix="fanvise-load-"))
+    base: dict[str, Any] | None = None
     try:
-        res = asyncio.run(run(args.conversations, args.turns, data_dir,
+        res = asyncio.run(run(args.conversations, args.turns, data_dir / "fanvise",
                               workspaces=args.workspaces or args.conversations,
                               budget=not args.no_budget))
+        if not args.no_baseline:
+            paths, graphs = asyncio.run(record_paths(data_dir / "record"))
+            base = asyncio.run(run_substrate(args.conversations, args.turns,
+                                             data_dir, paths, graphs))
     finally:
         if tmp:
             shutil.rmtree(data_dir, ignore_errors=True)
+    _print("FanVise", res)
+    ok = res["exceptions"] == 0 and res["database_is_locked"] == 0
+    if base is not None:
+        _print("bare LangGraph substrate (same graphs and calls, no work in nodes)", base)
+        ratio = float(res["turns_per_s"]) / max(float(base["turns_per_s"]), 1e-9)
+        errors = int(res["exceptions"]) + int(res["error_replies"]) + int(res["error_logs"])
+        met = (ratio >= TARGET_RATIO and errors == 0 and res["database_is_locked"] == 0
+               and base["exceptions"] == 0)
+        print(f"\nratio at {args.conversations} conversations: {res['turns_per_s']} / "
+              f"{base['turns_per_s']} turns/s = {ratio:.2f} (target >= {TARGET_RATIO}; "
+              f"baseline on main before issue 14: 5.0 / 46 = 0.11), errors {errors}, "
+              f"database is locked {res['database_is_locked']}: "
+              f"{'MET' if met else 'NOT MET'}")
+        ok = ok and base["exceptions"] == 0
+    return 0 if ok else 1
+
+
+def _print(title: str, res: dict[str, Any]) -> None:
+    print(f"\n== {title}")
     width = max(len(k) for k in res)
     for k, v in res.items():
         print(f"{k:<{width}}  {v}")
-    return 0 if res["exceptions"] == 0 and res["database_is_locked"] == 0 else 1
 
 
 if __name__ == "__main__":
