@@ -3,13 +3,15 @@
 The mix (both demo variants, offline model, real runtime, SQLite, LangGraph graphs) covers
 help, matchup status, standings, free agents, player status and form, lineups today and
 tomorrow, schedule, rosters, and a matchup review up to its approval card, an "Approve #1"
-click, and questions after it (so an applied move must be seen through the ESPN cache).
+click, a "Skip the rest" click that decides the card (so move 1 is applied), and questions
+after it (so the applied move must be seen through the ESPN cache).
 It guards the caching and import work of issue 14: answers must not change.
 
 The golden file `same_answers.golden.json` has two sections:
 
 - `answers`: every turn that is not about approving moves;
-- `approval_cards`: the card turn and the click (their text is being redesigned in issue 13).
+- `approval_cards`: the card turn and the clicks (their text is owned by issue 13's card work;
+  regenerate this section alone when the card changes).
 
 Regenerate after an intended change of wording, and review the diff before committing:
 
@@ -59,6 +61,7 @@ SCRIPT: list[tuple[str, str]] = [
     ("ask", "whos on buzzer beaters"),
     ("card", "Review my matchup"),
     ("click", "Approve #1"),
+    ("click", "Skip the rest"),  # decides the card: the approved move is applied
     ("ask", "who should i start today"),
     ("ask", "show my roster"),
     ("ask", "best free agents right now?"),
