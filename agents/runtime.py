@@ -39,6 +39,7 @@ from agents.supervisor.state import SupervisorContext
 from agents.understanding.league_context import command_request
 from agents.understanding.request import Intent, Request
 from fantasy.espn.errors import EspnAccessDenied, EspnError, EspnNotFound
+from storage.backend import open_checkpoint_store
 from storage.checkpoints import CheckpointStore, RunRecord
 from storage.crashpoint import crash_point
 
@@ -137,7 +138,8 @@ class FanViseRuntime:
     @classmethod
     async def open(cls, data_dir: Path, *, espn: Any = None, model: BaseChatModel | None = None,
                    news: Any = None, my_team_id: int | None = None,
-                   optimizer_graph_builder: Callable[..., Any] | None = None) -> FanViseRuntime:
+                   optimizer_graph_builder: Callable[..., Any] | None = None,
+                   database_url: str | None = None) -> FanViseRuntime:
         """Open the checkpoint store in `data_dir`; `espn=None` -> demo league (state in
         data_dir), `model=None` -> `make_model()` (Gemini if GOOGLE_API_KEY else offline).
 
@@ -152,7 +154,8 @@ class FanViseRuntime:
             from fantasy.demo import open_demo_client
 
             espn = open_demo_client("points", state_path=data_dir / "demo-state-points.json")
-        store = await CheckpointStore.open(data_dir / CHECKPOINTS_FILE)
+        # Postgres (AsyncPostgresSaver) for a FANVISE_DATABASE_URL, else SQLite in data_dir
+        store = await open_checkpoint_store(database_url or data_dir / CHECKPOINTS_FILE)
         try:
             probe = AgentDeps.for_client(espn, model or OfflineChatModel(), news=news,
                                          my_team_id=my_team_id)

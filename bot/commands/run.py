@@ -104,6 +104,8 @@ async def _serve(surface: Surface, settings: Any, *, session: str = "local",
     app = await _open_app(settings)
     scheduler: DailyScheduler | None = None
     maintenance = asyncio.create_task(_maintenance(app), name="fanvise-retention")
+    from bot.commands.health import heartbeat_loop
+    heartbeat = asyncio.create_task(heartbeat_loop(app, surface.value), name="fanvise-heartbeat")
     try:
         if surface is Surface.console:
             from bot.console.adapter import ConsoleSurface, run_console
@@ -167,6 +169,7 @@ async def _serve(surface: Surface, settings: Any, *, session: str = "local",
         return 0
     finally:
         maintenance.cancel()
+        heartbeat.cancel()
         if scheduler is not None:
             await scheduler.stop()
         await app.close()

@@ -22,7 +22,9 @@ from bot.core.progress import WorkspaceBudget
 from bot.core.service import ChatCore
 from bot.settings import Settings
 from storage.app_db import AppDB
+from storage.backend import open_database
 from storage.db import Database
+from storage.shared_budget import SharedWorkspaceBudget
 
 log = logging.getLogger(__name__)
 
@@ -90,7 +92,7 @@ class FanViseApp:
         settings.register_secrets()
         data_dir = settings.data_dir
         data_dir.mkdir(parents=True, exist_ok=True)
-        db = await Database.open(data_dir / APP_DB_FILE)
+        db = await open_database(settings.secret("database_url") or data_dir / APP_DB_FILE)
         espn = runtime = None
         try:
             app_db = await AppDB.open(db, secret_key=settings.secret("secret_key"))
@@ -101,8 +103,12 @@ class FanViseApp:
             news = open_news(settings)
             runtime = await FanViseRuntime.open(data_dir, espn=espn, model=model, news=news,
                                                 my_team_id=settings.team_id,
+                                                database_url=settings.secret("database_url"),
                                                 **(runtime_kwargs or {}))
-            budget = WorkspaceBudget(per_minute=settings.slack_updates_per_minute, clock=clock)
+            budget = (SharedWorkspaceBudget(app_db, settings.slack_updates_per_minute)
+                      if db.dialect == "postgres"  # one budget for every process
+                      else WorkspaceBudget(per_minute=settings.slack_updates_per_minute,
+                                           clock=clock))
             core = ChatCore(runtime, app_db, espn=espn, default_team_id=settings.team_id,
                             min_edit_interval=(edit_interval if edit_interval is not None
                                                else settings.edit_interval),

@@ -107,3 +107,50 @@ async def test_the_slack_edit_budget_is_shared(pg_server) -> None:
     # one bucket: burst 5 + 1 edit/s, whoever asks; two private buckets would allow ~2x
     assert 5 <= total <= 5 + span * 1.0 + 1, (a, b)
     assert a["edits"] and b["edits"]
+
+
+def _bot(url: str, data_dir: Path, *ops: str) -> subprocess.Popen[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env.pop("FANVISE_CRASH_AT", None)
+    return subprocess.Popen([sys.executable, "-m", "tests.storage.bot_race_worker", url,
+                             str(data_dir), *ops], cwd=ROOT, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+
+
+def _lines(proc: subprocess.Popen[str]) -> list[dict[str, Any]]:
+    stdout, stderr = proc.communicate(timeout=240)
+    assert proc.returncode == 0, stderr[-2000:]
+    return [json.loads(x) for x in stdout.splitlines() if x.startswith("{")]
+
+
+def _roster(lines: list[dict[str, Any]]) -> list[str]:
+    return [x["players"] for x in lines if x["kind"] == "roster"][-1]
+
+
+async def test_two_bot_processes_apply_an_approval_once(pg_server, tmp_path: Path) -> None:
+    """Whole FanVise processes (ChatCore, runtime, optimizer graph, demo league) on one
+    Postgres: Alice's Approve click reaches both at the same instant; one applies it, the
+    other answers "already decided", and the roster changes once."""
+    url = pg_server.create_database("bots")
+    data = tmp_path / "shared"  # the demo league's state, shared like a volume
+    first = _lines(_bot(url, data, "link:100:5", "optimize:100", "roster:5"))
+    start = _roster(first)
+    assert any(x["kind"] == "edit" and x["msg"]["cards"] for x in first), "no card"
+    go = f"at:{time.time() + 8.0}"
+    a, b = (_lines(p) for p in [_bot(url, data, go, "click:100:approveall", "roster:5")
+                                for _ in range(2)])
+    already = [any(x["kind"] == "ephemeral" and "already decided" in x["text"] for x in out)
+               for out in (a, b)]
+    assert sorted(already) == [False, True], "both or neither applied the click"
+    final = _lines(_bot(url, data, "roster:5"))
+    applied = _roster(final)
+    added, dropped = set(applied) - set(start), set(start) - set(applied)
+    assert len(added) == len(dropped) >= 1  # each approved move applied once
+    db = await open_database(url)
+    try:
+        rows = await db.fetchall("SELECT result FROM audit")
+        assert Counter(r["result"] for r in rows)["already-decided"] == 1
+        [card] = await db.fetchall("SELECT status, decided_by FROM cards")
+        assert card["status"] == "approved" and card["decided_by"] == "100"
+    finally:
+        await db.close()
