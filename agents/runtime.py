@@ -283,7 +283,7 @@ class FanViseRuntime:
             await self._load_names(deps)
             deps.player_names = tuple(self.player_names)
         delegate: dict[str, Any] | None = None
-        async with self._conv_locks[conversation_id]:
+        async with self._conv_locks[conversation_id], self.store.lease(f"conv:{conversation_id}"):
             try:
                 sup = self._supervisor()
                 inp = {"messages": [HumanMessage(content=text)], "user_id": user_id,
@@ -337,7 +337,7 @@ class FanViseRuntime:
                                     requester=user_id, team_id=deps.my_team_id, intent=intent,
                                     run_input=inp)
         crash_point("run:recorded")
-        async with self._run_locks[run_tid]:
+        async with self._run_locks[run_tid], self.store.lease(f"run:{run_tid}"):
             async for ev in self._drive_run(graph, inp, run_tid, conversation_id, intent,
                                             deps=deps):
                 yield with_stale_note(ev, deps)  # answers on stale ESPN data say how old
@@ -407,7 +407,7 @@ class FanViseRuntime:
             return
         try:
             sup = self._supervisor()
-            async with self._conv_locks[conversation_id]:
+            async with self._conv_locks[conversation_id], self.store.lease(f"conv:{conversation_id}"):
                 await sup.aupdate_state(_cfg(conversation_id),
                                         {"messages": [AIMessage(content=text)]},
                                         as_node="synthesize")
@@ -468,7 +468,7 @@ class FanViseRuntime:
         if run.status == "expired":
             yield Notice(EXPIRED, level="warning")
             return
-        async with self._run_locks[run_thread_id]:
+        async with self._run_locks[run_thread_id], self.store.lease(f"run:{run_thread_id}"):
             deps = self._deps(run.team_id)
             graph = self._optimizer()
             if graph is None:
@@ -580,7 +580,7 @@ class FanViseRuntime:
                 await self.store.saver.adelete_thread(tid)
             events: list[Event] = []
             decided = run.decisions() if run.status == "resuming" else {}
-            async with self._run_locks[tid]:
+            async with self._run_locks[tid], self.store.lease(f"run:{tid}"):
                 for _ in range(2):
                     events = [ev async for ev in self._drive_run(
                         graph, inp, tid, run.conversation_id, run.intent, deps=deps)]

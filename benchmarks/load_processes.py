@@ -177,7 +177,7 @@ async def worker_turns(url: str, data_dir: Path, conversations: int, turns: int,
 
 
 async def worker_race(url: str, data_dir: Path, start_at: float) -> dict[str, Any]:
-    """The requester's "Approve all" on every pending card, at `start_at`."""
+    """The requester's "Approve all" on every card of the setup, at `start_at`."""
     errors = _Errors()
     logging.getLogger().addHandler(errors)
     app = await _open(url, data_dir)
@@ -186,8 +186,7 @@ async def worker_race(url: str, data_dir: Path, start_at: float) -> dict[str, An
     exceptions: list[str] = []
     try:
         rows = await app.app_db.fetchall(
-            "SELECT card_id, message_id, thread_id, requester_id FROM cards "
-            "WHERE status='pending' ORDER BY card_id")
+            "SELECT card_id, message_id, thread_id, requester_id FROM cards ORDER BY card_id")
         await asyncio.sleep(max(0.0, start_at - time.time()))
         t0 = time.time()
         for r in rows:
@@ -293,10 +292,10 @@ def main(argv: list[str] | None = None) -> int:
             d = base / f"p{k}"
             shutil.copytree(setup_dir, d)  # the demo league's state as the cards saw it
             dirs.append(d)
-        start = time.time() + 6.0
+        start = time.time() + 10.0
         turns = _collect([_spawn(["turns", url, str(d), str(ns.conversations), str(ns.turns),
                                   str(start), f"p{k}"]) for k, d in enumerate(dirs)], url)
-        start = time.time() + 6.0
+        start = time.time() + 10.0
         races = _collect([_spawn(["race", url, str(d), str(start)]) for d in dirs], url)
         deciding, already_rows = asyncio.run(_audit_applies(url))
     finally:
@@ -310,7 +309,8 @@ def main(argv: list[str] | None = None) -> int:
     applied = Counter(c for r in races for c in r["applied"])
     double = sum(1 for n in applied.values() if n > 1)
     never = setup["cards"] - len(applied)
-    expected_already = setup["cards"] * (ns.processes - 1)
+    clicks = sum(r["clicks"] for r in races)
+    expected_already = clicks - len(applied)
     if already_rows != expected_already or deciding:
         double = max(double, 1)  # the audit disagrees with the replies
     print(f"turns: {n_turns} in {wall:.1f} s = {n_turns / wall if wall else 0:.1f} turns/s "
@@ -318,7 +318,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"errors: {errors}")
     for sample in [s for t in turns + races for s in t["error_samples"]][:5]:
         print(f"  {sample}")
-    print(f"clicks: {sum(r['clicks'] for r in races)} on {setup['cards']} cards; applied once: "
+    print(f"clicks: {clicks} on {setup['cards']} cards; applied once: "
           f"{sum(1 for n in applied.values() if n == 1)}, not applied: {never}, "
           f"already-decided replies audited: {already_rows}/{expected_already}")
     print(f"double applies: {double}")

@@ -23,6 +23,8 @@ import json
 import logging
 import time
 import uuid
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -179,6 +181,12 @@ class CheckpointStore:
         """One query (health check)."""
         async with self.saver.lock, self.conn.execute("SELECT 1") as cur:
             await cur.fetchone()
+
+    @asynccontextmanager
+    async def lease(self, name: str, *, ttl: float = 120.0) -> AsyncIterator[None]:
+        """Hold `name` against other processes (see PgCheckpointStore.lease). Nothing to
+        do here: a SQLite file is used by one process, whose asyncio locks suffice."""
+        yield
 
     # ------------------------------------------------------------------ runs table
 

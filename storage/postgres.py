@@ -23,11 +23,13 @@ blobs stored once per version), with the same runs table and retention methods.
 
 from __future__ import annotations
 
+import asyncio
 import contextvars
 import json
 import logging
 import re
 import time
+import uuid
 from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
@@ -343,6 +345,13 @@ class CrashPointPostgresSaver(AsyncPostgresSaver):
             crash_point(f"writes:{task_path.rsplit(', ', 1)[-1]}")
 
 
+_LEASES_DDL = """
+CREATE TABLE IF NOT EXISTS fanvise_leases (
+    name TEXT PRIMARY KEY,
+    owner TEXT NOT NULL,
+    expires_at DOUBLE PRECISION NOT NULL
+)"""
+
 _RUN_COLUMNS = ("run_thread_id, conversation_id, workflow, intent, status, requester, team_id,"
                 " created, updated, decided_by, decision, decided_interrupt, input")
 
@@ -377,7 +386,7 @@ class PgCheckpointStore:
                 try:
                     await saver.setup()
                     async with pool.connection() as conn, conn.transaction():
-                        for stmt in translate_ddl(_RUNS_DDL).split(";"):
+                        for stmt in [*translate_ddl(_RUNS_DDL).split(";"), _LEASES_DDL]:
                             if stmt.strip():
                                 await conn.execute(stmt)
                 finally:
@@ -403,6 +412,49 @@ class PgCheckpointStore:
         """One round trip (health check)."""
         async with self.pool.connection() as conn:
             await conn.execute("SELECT 1")
+
+    async def try_lease(self, name: str, owner: str, ttl: float) -> bool:
+        """Take (or renew) the lease `name` for `owner` for `ttl` seconds; False while
+        another owner holds an unexpired one. One atomic statement."""
+        now = time.time()
+        return await self._exec(
+            "INSERT INTO fanvise_leases (name, owner, expires_at) VALUES (%s, %s, %s)"
+            " ON CONFLICT (name) DO UPDATE SET owner = EXCLUDED.owner, expires_at ="
+            " EXCLUDED.expires_at WHERE fanvise_leases.expires_at < %s OR"
+            " fanvise_leases.owner = EXCLUDED.owner", (name, owner, now + ttl, now)) > 0
+
+    async def release_lease(self, name: str, owner: str) -> None:
+        """Give the lease back (only if `owner` still holds it)."""
+        await self._exec("DELETE FROM fanvise_leases WHERE name = %s AND owner = %s",
+                         (name, owner))
+
+    @asynccontextmanager
+    async def lease(self, name: str, *, ttl: float = 120.0, poll: float = 0.02,
+                    max_poll: float = 0.5) -> AsyncIterator[None]:
+        """Hold `name` (e.g. a conversation or run thread id) against every process on
+        this database: waits (polling, no connection held) while another holds it,
+        renews every ttl/3 while held, releases at the end. A holder that died loses it
+        after `ttl`. Use inside the process's own asyncio lock of the same name."""
+        owner = uuid.uuid4().hex
+        wait = poll
+        while not await self.try_lease(name, owner, ttl):
+            await asyncio.sleep(wait)
+            wait = min(max_poll, wait * 1.5)
+
+        async def renew() -> None:
+            while True:
+                await asyncio.sleep(ttl / 3)
+                try:
+                    await self.try_lease(name, owner, ttl)
+                except Exception as exc:  # noqa: BLE001 - retried at the next renewal
+                    log.warning("lease renewal failed: %s", type(exc).__name__)
+
+        renewer = asyncio.create_task(renew())
+        try:
+            yield
+        finally:
+            renewer.cancel()
+            await asyncio.shield(self.release_lease(name, owner))
 
     async def _exec(self, sql: str, params: Any = ()) -> int:
         async with self.pool.connection() as conn:
@@ -538,6 +590,8 @@ class PgCheckpointStore:
         await self._exec(
             "DELETE FROM fanvise_runs WHERE updated < %s AND NOT EXISTS (SELECT 1 FROM"
             " checkpoints c WHERE c.thread_id = fanvise_runs.run_thread_id)", (cutoff,))
+        await self._exec("DELETE FROM fanvise_leases WHERE expires_at < %s",
+                         (time.time() - 3600.0,))
         return idle
 
     async def delete_finished_run_threads(self, older_than_days: float, *,

@@ -283,3 +283,38 @@ async def test_writes_crash_point_on_both(store, monkeypatch) -> None:
     graph = _graph(store.saver)
     await graph.ainvoke({"log": []}, {"configurable": {"thread_id": "crash"}})
     assert "writes:plan" in hits
+
+
+async def test_lease_excludes_other_processes_on_postgres(pg_server) -> None:
+    """Two stores on one database (two pools, as two processes have): a lease is held by
+    one at a time, and a holder that died loses it after its ttl. (On SQLite a lease is a
+    no-op: one process per file.)"""
+    url = pg_server.create_database("lease")
+    a, b = await open_checkpoint_store(url), await open_checkpoint_store(url)
+    try:
+        order: list[str] = []
+
+        async def hold(store: Any, tag: str) -> None:
+            async with store.lease("conv:slack:T:C:1", ttl=5.0):
+                order.append(f"{tag}+")
+                await asyncio.sleep(0.3)
+                order.append(f"{tag}-")
+
+        await asyncio.gather(hold(a, "A"), hold(b, "B"), hold(a, "C"))
+        assert [x[1] for x in order] == ["+", "-"] * 3, order  # never two holders at once
+        assert await a.try_lease("dead", "crashed-process", 0.2)
+        assert not await b.try_lease("dead", "other", 5.0)
+        await asyncio.sleep(0.3)
+        assert await b.try_lease("dead", "other", 5.0)  # the dead holder's lease expired
+    finally:
+        await a.close()
+        await b.close()
+
+
+async def test_sqlite_lease_is_a_no_op(tmp_path) -> None:
+    store = await open_checkpoint_store(tmp_path / "checkpoints.sqlite")
+    try:
+        async with store.lease("x"), store.lease("x"):
+            pass
+    finally:
+        await store.close()
