@@ -351,13 +351,13 @@ def render_plan_card(card_id: str, title: str, summary: str, moves: Sequence[dic
             body.append("Skipped by you.")
         fields.append((f"{icon}{k}. {shown.get('line') or move_label(shown)}",
                        "\n".join(b for b in body if b).strip() or "—"))
-        if pending and k <= MAX_MOVE_BUTTONS:
+        if k <= MAX_MOVE_BUTTONS:  # decided: kept, disabled (a stale click is answered)
             buttons.append(Button(f"Approve #{k}", make_custom_id("approve", card_id, p),
-                                  "primary", disabled=state != "open"))
+                                  "primary", disabled=not pending or state != "open"))
             buttons.append(Button(f"Skip #{k}", make_custom_id("decline", card_id, p),
-                                  "secondary", disabled=state != "open"))
+                                  "secondary", disabled=not pending or state != "open"))
             free = [i for i in alts if int(moves[i]["add"]["id"]) not in taken]
-            if state == "open" and free:
+            if pending and state == "open" and free:
                 opts = [SelectOption(clip(f"{moves[p]['add']['name']} (plan's pick)", 100),
                                      str(p), default=True)]
                 opts += [SelectOption(clip(f"{moves[i]['add']['name']} "
@@ -367,12 +367,14 @@ def render_plan_card(card_id: str, title: str, summary: str, moves: Sequence[dic
                                       clip(f"#{k}: another player for "
                                            f"{moves[p]['drop']['name']}'s spot", 150),
                                       tuple(opts)))
+    some = pending and any(spot_state(decisions, p, a)[0] != "open" for p, a in spots)
+    buttons.append(Button("Approve the rest" if some else "Approve plan",
+                          make_custom_id("approveall", card_id), "primary",
+                          disabled=not pending))
+    buttons.append(Button("Skip the rest" if some else "Skip all",
+                          make_custom_id("declineall", card_id), "danger",
+                          disabled=not pending))
     if pending:
-        some = any(spot_state(decisions, p, a)[0] != "open" for p, a in spots)
-        buttons.append(Button("Approve the rest" if some else "Approve plan",
-                              make_custom_id("approveall", card_id), "primary"))
-        buttons.append(Button("Skip the rest" if some else "Skip all",
-                              make_custom_id("declineall", card_id), "danger"))
         footer = f"Requested by {requester_name} · only they (or the team's owner) can decide"
         color = "blue"
     else:

@@ -17,7 +17,7 @@ from discord import app_commands
 
 from bot.core.errors import Refused
 from bot.core.models import ThreadRef, UserRef
-from bot.discord.render import FvButton, clip
+from bot.discord.render import FvButton, FvSelect, clip
 from bot.discord.surface import (
     NO_THREAD_PERMISSION,
     THREAD_NAME_MAX,
@@ -74,7 +74,7 @@ class FanViseDiscordBot(discord.Client):
 
     async def setup_hook(self) -> None:
         """Route button clicks (also on cards sent before a restart) and sync commands."""
-        self.add_dynamic_items(FvButton)
+        self.add_dynamic_items(FvButton, FvSelect)
         if self.sync_commands:
             if self.guild_id:
                 guild = discord.Object(self.guild_id)

@@ -31,7 +31,16 @@ BUTTON_LABEL_MAX = 80
 CUSTOM_ID_MAX = 100
 
 # Core button ids fv:<action>:<card_id>[:<move index>]; DynamicItem templates are fullmatched.
-CUSTOM_ID_TEMPLATE = CUSTOM_ID_RE.pattern.removeprefix("^").removesuffix("$")
+# A select menu (fv:pick:<card_id>:<move index>) has its own template; its option values
+# complete the click id the core receives (fv:pick:<card_id>:<move index>:<value>).
+CUSTOM_ID_TEMPLATE = (r"fv:(?P<action>approve|decline|approveall|declineall|do):"
+                      r"(?P<card_id>[0-9a-f]{12})(?::(?P<index>[0-9]{1,3}))?")
+SELECT_TEMPLATE = r"fv:pick:(?P<card_id>[0-9a-f]{12}):(?P<index>[0-9]{1,3})"
+ROWS_MAX = 5
+SELECT_OPTIONS_MAX = 25
+SELECT_TEXT_MAX = 100
+PLACEHOLDER_MAX = 150
+assert CUSTOM_ID_RE.pattern  # the core's contract; the templates above are its two shapes
 
 _COLORS = {
     "green": 0x2ECC71, "success": 0x2ECC71, "red": 0xE74C3C, "danger": 0xE74C3C,
@@ -126,25 +135,74 @@ class FvButton(discord.ui.DynamicItem[discord.ui.Button], template=CUSTOM_ID_TEM
             await handler(interaction, self.fv_custom_id)
 
 
-def build_view(buttons: Iterable[Any]) -> discord.ui.View | None:
-    """Core Buttons -> a View of FvButtons (5 per row, at most 25); None without buttons."""
+class FvSelect(discord.ui.DynamicItem[discord.ui.Select], template=SELECT_TEMPLATE):
+    """A core select menu (another player for a plan spot). Choosing an option is the click
+    `<custom_id>:<value>`; routed after a restart like FvButton."""
+
+    def __init__(self, custom_id: str, *, placeholder: str = "",
+                 options: Sequence[Any] = (), disabled: bool = False) -> None:
+        super().__init__(discord.ui.Select(
+            custom_id=custom_id, placeholder=clip(placeholder, PLACEHOLDER_MAX) or None,
+            min_values=1, max_values=1, disabled=disabled,
+            options=[discord.SelectOption(label=clip(o.label, SELECT_TEXT_MAX), value=o.value,
+                                          default=bool(o.default))
+                     for o in list(options)[:SELECT_OPTIONS_MAX]]
+            or [discord.SelectOption(label="—", value="0")]))
+        self.fv_custom_id = custom_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select,
+                             match: re.Match[str], /) -> FvSelect:
+        return cls(item.custom_id or match.string, placeholder=item.placeholder or "",
+                   options=[_Opt(o.label, o.value, o.default) for o in item.options],
+                   disabled=item.disabled)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        handler = getattr(interaction.client, "handle_button", None)
+        values = self.item.values or (interaction.data or {}).get("values") or []
+        if handler is not None and values:
+            await handler(interaction, f"{self.fv_custom_id}:{values[0]}")
+
+
+@dataclass
+class _Opt:
+    label: str
+    value: str
+    default: bool = False
+
+
+def build_view(buttons: Iterable[Any], selects: Iterable[Any] = ()) -> discord.ui.View | None:
+    """Core Buttons (5 per row) and Selects (one row each, after the buttons, while rows are
+    left: Discord allows 5) -> a View; None without any. Link buttons (url) open the page."""
     items = list(buttons)[:BUTTONS_MAX]
-    if not items:
+    menus = list(selects)
+    if not items and not menus:
         return None
     view = discord.ui.View(timeout=None)
     compiled = FvButton.__discord_ui_compiled_template__
     for i, b in enumerate(items):
-        if len(b.custom_id) > CUSTOM_ID_MAX:
+        if b.url:
+            item: discord.ui.Item = discord.ui.Button(label=clip(b.label, BUTTON_LABEL_MAX),
+                                                      url=b.url)
+        elif len(b.custom_id) > CUSTOM_ID_MAX:
             raise ValueError(f"custom_id longer than {CUSTOM_ID_MAX} chars: {b.custom_id[:20]}…")
-        if compiled.fullmatch(b.custom_id):
-            item: discord.ui.Item = FvButton(b.custom_id, label=b.label, style=b.style,
-                                             disabled=b.disabled)
+        elif compiled.fullmatch(b.custom_id):
+            item = FvButton(b.custom_id, label=b.label, style=b.style, disabled=b.disabled)
         else:  # not a core decision button: drawn, but routed nowhere
             item = discord.ui.Button(label=clip(b.label, BUTTON_LABEL_MAX), custom_id=b.custom_id,
                                      style=_STYLES.get(b.style, discord.ButtonStyle.secondary),
                                      disabled=b.disabled)
         item.row = i // 5
         view.add_item(item)
+    row = (len(items) + 4) // 5
+    for sel in menus:
+        if row >= ROWS_MAX:
+            break  # no row left: the card's text lists the other players
+        menu = FvSelect(sel.custom_id, placeholder=sel.placeholder, options=sel.options,
+                        disabled=sel.disabled)
+        menu.row = row
+        view.add_item(menu)
+        row += 1
     return view
 
 
@@ -185,7 +243,9 @@ def render(msg: Any, *, max_text: int = CONTENT_MAX) -> list[DiscordMessage]:
         embed = card_to_embed(card, budget=EMBED_TOTAL_MAX - used)
         used += embed_size(embed)
         current.embeds.append(embed)
-    out[-1].view = build_view(b for card in cards for b in (card.buttons or []))
+    out[-1].view = build_view((b for card in cards for b in (card.buttons or [])),
+                              (m for card in cards for m in (getattr(card, "selects", None)
+                                                             or [])))
     if not out[-1].content and not out[-1].embeds:
         out[-1].content = "\u200b"  # Discord rejects an empty message
     return out

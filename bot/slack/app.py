@@ -21,7 +21,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.core.errors import Refused
 from bot.core.models import ThreadRef, UserRef
-from bot.slack.render import ACTION_ID_PATTERN, clip, to_mrkdwn
+from bot.slack.render import ACTION_ID_PATTERN, LINK_ACTION_PATTERN, clip, to_mrkdwn
 from bot.slack.store import EventDeduper, ThreadRegistry
 from bot.slack.surface import SlackCommandSurface, SlackSurface
 
@@ -251,10 +251,17 @@ def build_slack_app(core: Any, settings: Any = None, *, client: AsyncWebClient |
         thread = ThreadRef("slack", team, channel, thread_ts)
         user = user_ref(body["user"]["id"], body["user"].get("username", ""))
         surface = SlackSurface(client)
+        click = action["action_id"]
+        if action.get("type") == "static_select":  # a menu: its id + the chosen option
+            click = f"{click}:{(action.get('selected_option') or {}).get('value', '')}"
         try:
-            await core.handle_click(surface, thread, user, action["action_id"], message_ts)
+            await core.handle_click(surface, thread, user, click, message_ts)
         except Exception as exc:  # noqa: BLE001
             await fail(surface, thread, user, "button", exc)
+
+    @app.action(LINK_ACTION_PATTERN)
+    async def on_link(ack: Any) -> None:
+        await ack()  # the browser opened ESPN; nothing for FanVise to do
 
     return app
 

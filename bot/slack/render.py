@@ -25,6 +25,10 @@ FALLBACK_TEXT_MAX = 3000
 
 # Core button ids fv:<action>:<card_id>[:<move index>] (bolt matches action_id with search).
 ACTION_ID_PATTERN = CUSTOM_ID_RE
+#: A link button (opens ESPN): Slack still sends its click, which is only acknowledged.
+LINK_ACTION_PATTERN = re.compile(r"^fvlink:")
+SELECT_PLACEHOLDER_MAX = 150
+OPTION_TEXT_MAX = 75
 
 
 def split_text(text: str, limit: int = SECTION_TEXT_MAX) -> list[str]:
@@ -96,18 +100,39 @@ def card_blocks(card: Any) -> list[dict[str, Any]]:
     buttons = [b for b in (card.buttons or []) if not b.disabled][:ACTIONS_MAX]
     if buttons:
         elements = []
-        for b in buttons:
+        for k, b in enumerate(buttons):
             if len(b.custom_id) > ACTION_ID_MAX:
                 raise ValueError("action_id longer than 255 chars")
             el: dict[str, Any] = {"type": "button", "action_id": b.custom_id,
                                   "value": b.custom_id,
                                   "text": {"type": "plain_text", "emoji": True,
                                            "text": clip(b.label, BUTTON_TEXT_MAX)}}
+            if b.url:  # a link: opens the page; its click is only acknowledged
+                el.update({"url": b.url, "action_id": f"fvlink:{k}", "value": "link"})
             if b.style in ("primary", "danger"):
                 el["style"] = b.style
             elements.append(el)
         blocks.append({"type": "actions", "elements": elements})
+    for sel in (s for s in getattr(card, "selects", None) or [] if not s.disabled):
+        blocks.append({"type": "actions", "elements": [select_element(sel)]})
     return blocks
+
+
+def select_element(sel: Any) -> dict[str, Any]:
+    """A core Select -> a static_select (the default option as initial_option). Choosing an
+    option sends action_id = the select's id and selected_option.value."""
+    options = [{"text": {"type": "plain_text", "emoji": True,
+                         "text": clip(o.label, OPTION_TEXT_MAX)}, "value": o.value}
+               for o in sel.options][:100]
+    el: dict[str, Any] = {"type": "static_select", "action_id": sel.custom_id,
+                          "placeholder": {"type": "plain_text", "emoji": True,
+                                          "text": clip(sel.placeholder,
+                                                       SELECT_PLACEHOLDER_MAX)},
+                          "options": options}
+    default = next((o for o, so in zip(options, sel.options, strict=True) if so.default), None)
+    if default is not None:
+        el["initial_option"] = default
+    return el
 
 
 def fallback_text(msg: Any) -> str:

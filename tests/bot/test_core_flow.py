@@ -141,7 +141,7 @@ async def test_card_flow_refusal_restart_double_click(tmp_path: Path) -> None:
         await app.core.handle_click(s2, pthread, REQ, _button(final, "Skip all"), progress_id)
         after = s2.messages[progress_id].cards[0]
         assert after.footer == f"Decided by Ann: 1 applied, {n - 1} skipped by you"
-        assert not after.buttons and not after.selects
+        assert all(b.disabled for b in after.buttons) and not after.selects
         assert after.fields[0][0].startswith("⏭️") and after.fields[1][0].startswith("✅")
         assert sum(f[0].startswith("✅") for f in after.fields) == 1  # only the applied one
         moved = _roster(app)

@@ -100,8 +100,8 @@ async def test_optimize_card_refusal_restart_approve_once(fake_discord, tmp_path
         send(bot2, fake_discord, ev.click(approve_all, REQUESTER, stored, thread))
         decided = await wait_for(lambda: (
             all(b.get("disabled") for b in buttons(fake_discord.messages[int(card["id"])]))
-            and "Approved by" in (fake_discord.messages[int(card["id"])]["embeds"][0]
-                                  .get("footer") or {}).get("text", "")))
+            and "Decided by" in (fake_discord.messages[int(card["id"])]["embeds"][0]
+                                 .get("footer") or {}).get("text", "")))
         assert decided
         dup = await wait_for(lambda: ephemerals(fake_discord)[n_eph:])
         assert "already decided" in dup[0]

@@ -94,7 +94,7 @@ async def test_slack_end_to_end(fake_slack, tmp_path):
         statuses = await asyncio.gather(run.post(click), run.post(click))  # double click
         assert statuses == [200, 200]
         await wait_for(lambda: not actions(fake_slack.messages[ts])
-                       and "Approved by" in str(fake_slack.messages[ts]["blocks"]))
+                       and "Decided by" in str(fake_slack.messages[ts]["blocks"]))
         dup = await wait_for(lambda: ephemerals(fake_slack, "U_REQ"))
         assert "already decided" in dup[0]
         moves = [c for c in run.app.espn.demo.changes if c.kind == "move"]
@@ -132,9 +132,9 @@ def context_text(msg: dict[str, Any]) -> str:
 
 
 async def test_slack_card_after_decline_and_per_move_decisions(fake_slack, tmp_path):
-    """Block Kit buttons cannot be disabled: a decided card shows who decided in place of its
-    buttons (Declined by / Partly approved by), and a per-move click removes only the
-    buttons of the moves it decided."""
+    """Block Kit buttons cannot be disabled: a decided card shows what happened in place of
+    its buttons (Decided by ...: n applied, m skipped by you), and a per-move click removes
+    only the buttons (and the menu) of the move it decided."""
     run = await start(fake_slack, tmp_path)
     try:
         assert await run.post(sr.slash_body("optimize")) == 200
@@ -143,16 +143,20 @@ async def test_slack_card_after_decline_and_per_move_decisions(fake_slack, tmp_p
         ids = [a["action_id"] for a in actions(fake_slack.messages[ts])]
         per_move = [i for i in ids if i.startswith("fv:approve:")]
         assert len(per_move) >= 2
-        # approve move #2: it and its alternatives (same drop) lose their buttons
+        # approve move #2: its buttons and its menu go, the card stays open
         assert await run.post(sr.block_action_body(per_move[1], clicker="U_REQ",
                                                    message_ts=ts, thread_ts=root_ts)) == 200
         await wait_for(lambda: per_move[1] not in [a["action_id"] for a in
                                                    actions(fake_slack.messages[ts])])
+        skip_rest = next(a["action_id"] for a in actions(fake_slack.messages[ts])
+                         if a["action_id"].startswith("fv:declineall:"))
+        assert await run.post(sr.block_action_body(skip_rest, clicker="U_REQ",
+                                                   message_ts=ts, thread_ts=root_ts)) == 200
         msg = await wait_for(lambda: (not actions(fake_slack.messages[ts])
                                       and "by u_req" in context_text(fake_slack.messages[ts])
                                       and fake_slack.messages[ts]))
-        # the alternatives were auto-declined: one move applied, the rest declined
-        assert "Partly approved by u_req" in context_text(msg)
+        assert "Decided by u_req: 1 applied" in context_text(msg)
+        assert "skipped by you" in context_text(msg)
     finally:
         await run.close()
 
@@ -167,9 +171,9 @@ async def test_slack_card_after_decline_and_per_move_decisions(fake_slack, tmp_p
         assert await run.post(sr.block_action_body(decline_all, clicker="U_REQ",
                                                    message_ts=ts, thread_ts=root_ts)) == 200
         msg = await wait_for(lambda: (not actions(fake_slack.messages[ts])
-                                      and "Declined by" in context_text(fake_slack.messages[ts])
+                                      and "Decided by" in context_text(fake_slack.messages[ts])
                                       and fake_slack.messages[ts]))
-        assert "Declined by u_req" in context_text(msg)
+        assert "skipped by you" in context_text(msg) and "applied" not in context_text(msg)
         assert not [c for c in run.app.espn.demo.changes if c.kind == "move"]
     finally:
         await run.close()
