@@ -39,6 +39,7 @@ from agents.player_research.state import (
     PlayerResearchState,
 )
 from agents.shared.deps import AgentDeps, optimizer_for, tools_for
+from agents.shared.middleware import bound_model
 from agents.shared.tool_registry import FanviseTools, tools_by_name
 from fantasy.espn.errors import EspnError
 from fantasy.optimizer.guardrails import STAR_OWNED_PCT
@@ -106,7 +107,7 @@ async def _is_star(deps: AgentDeps, status: dict[str, Any]) -> bool:
 def _bound_model(deps: AgentDeps) -> Any:
     """The turn's model with the tools bound (the model itself when it cannot bind)."""
     try:
-        return deps.model.bind_tools(tools_for(deps))
+        return bound_model(deps.model, tools_for(deps))
     except NotImplementedError:
         return deps.model
 

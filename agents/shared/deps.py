@@ -209,15 +209,44 @@ async def load_context(deps: AgentDeps, *, refresh: bool = False,
         return ctx
 
 
-async def optimizer_for(deps: AgentDeps, *, refresh: bool = False, fa_size: int = 150) -> Any:
-    """The `OptimizerService` for the turn's league snapshot (built once, cached on deps)."""
+#: OptimizerServices of recent league snapshots, newest last: (league, schedule, free
+#: agents, today, untouchables, service). The client keeps parsed objects while their cache
+#: row is unchanged, so consecutive turns on unchanged data share one service (and its
+#: memoised projections); a new snapshot (a roster change, a refresh) is a new entry.
+#: Objects are compared by identity (free agents: the same players in the same order).
+_SERVICES: list[tuple[Any, Any, Any, date, tuple[int, ...], Any]] = []
+_SERVICES_KEPT = 4
+
+
+def _same_items(a: list[Any] | None, b: list[Any] | None) -> bool:
+    if a is None or b is None:
+        return a is b
+    return len(a) == len(b) and all(x is y for x, y in zip(a, b, strict=True))
+
+
+def _shared_service(ctx: LeagueContext, today: date, untouchables: tuple[int, ...]) -> Any:
+    """The service for exactly these objects (identity) and settings, built on a miss."""
     from fantasy.optimizer import OptimizerService
 
+    for entry in _SERVICES:
+        league, schedule, fas, day, keep, svc = entry
+        if (league is ctx.league and schedule is ctx.schedule
+                and _same_items(fas, ctx.free_agents) and day == today
+                and keep == untouchables):
+            return svc
+    svc = OptimizerService(ctx.league, ctx.schedule, ctx.free_agents or [], today=today,
+                           untouchable=untouchables)
+    _SERVICES.append((ctx.league, ctx.schedule, ctx.free_agents, today, untouchables, svc))
+    del _SERVICES[:-_SERVICES_KEPT]
+    return svc
+
+
+async def optimizer_for(deps: AgentDeps, *, refresh: bool = False, fa_size: int = 150) -> Any:
+    """The `OptimizerService` for the turn's league snapshot (cached on deps for the turn,
+    and shared by turns while the league, schedule and free-agent objects are the same)."""
     ctx = await load_context(deps, refresh=refresh, with_free_agents=True, fa_size=fa_size)
     if ctx.optimizer is None or refresh:
-        ctx.optimizer = OptimizerService(ctx.league, ctx.schedule, ctx.free_agents or [],
-                                         today=deps.today_date(),
-                                         untouchable=deps.untouchables)
+        ctx.optimizer = _shared_service(ctx, deps.today_date(), tuple(deps.untouchables))
     return ctx.optimizer
 
 

@@ -6,6 +6,7 @@
 * `filter_tools`: tools allowed in the current state (no roster tools before a team is linked).
 * `CircuitBreaker` / `update_error_streak`: stop calling tools after 5 consecutive tool errors.
 * `matchup_context`: the compact JSON context the prompt is built from.
+* `bound_model`: `model.bind_tools(tools)`, bound once per model and tool set.
 """
 
 from __future__ import annotations
@@ -60,6 +61,28 @@ def compact_stored(messages: Sequence[BaseMessage], max_tokens: int = STORED_TOK
         return []
     kept = {id(m) for m in trim_history(messages, max_tokens)}
     return [RemoveMessage(id=m.id) for m in messages if id(m) not in kept and m.id]
+
+
+#: (model, tool names, binding) of recent bindings, newest last (see `bound_model`).
+_BINDINGS: list[tuple[Any, tuple[str, ...], Any]] = []
+_BINDINGS_KEPT = 16
+
+
+def bound_model(model: Any, tools: Sequence[BaseTool]) -> Any:
+    """`model.bind_tools(tools)`, reused while the model and the tool names are the same.
+
+    A binding carries only the tools' schemas (name, description, arguments), which do not
+    change from turn to turn; the graphs run the model's tool calls with the turn's own
+    tools (bound to its deps), never through the binding. Converting the schemas costs
+    ~1 ms a tool, paid once instead of on every agent step."""
+    names = tuple(t.name for t in tools)
+    for m, n, binding in _BINDINGS:
+        if m is model and n == names:
+            return binding
+    binding = model.bind_tools(list(tools))
+    _BINDINGS.append((model, names, binding))
+    del _BINDINGS[:-_BINDINGS_KEPT]
+    return binding
 
 
 def filter_tools(tools: Sequence[BaseTool], *, team_linked: bool) -> list[BaseTool]:
@@ -151,6 +174,6 @@ def system_prompt(context: dict[str, Any], *, base: str) -> SystemMessage:
     return SystemMessage(content="\n".join(lines))
 
 
-__all__ = ["CircuitBreaker", "HISTORY_TOKENS", "STORED_TOKENS", "compact_stored", "MAX_CONSECUTIVE_TOOL_ERRORS", "MAX_TOOL_CALLS",
-           "filter_tools", "matchup_context", "system_prompt", "trim_history",
+__all__ = ["CircuitBreaker", "HISTORY_TOKENS", "MAX_CONSECUTIVE_TOOL_ERRORS", "MAX_TOOL_CALLS",
+           "STORED_TOKENS", "bound_model", "compact_stored", "filter_tools", "matchup_context", "system_prompt", "trim_history",
            "update_error_streak"]

@@ -53,6 +53,7 @@ from agents.shared.llm import (
 from agents.shared.middleware import (
     MAX_CONSECUTIVE_TOOL_ERRORS,
     MAX_TOOL_CALLS,
+    bound_model,
     compact_stored,
     filter_tools,
     matchup_context,
@@ -337,7 +338,7 @@ async def agent(state: SupervisorState,
     msgs = [system_prompt(ctx, base=SYSTEM_BASE), *trim_history(history)]
     use = _fallback_model(deps) if state.get("model_fallback") else deps.model
     try:
-        reply = await (use.bind_tools(allowed) if allowed else use).ainvoke(msgs)
+        reply = await (bound_model(use, allowed) if allowed else use).ainvoke(msgs)
     except Exception as exc:  # noqa: BLE001 - a failing model degrades to offline
         if state.get("model_fallback"):
             raise
@@ -345,7 +346,7 @@ async def agent(state: SupervisorState,
                     type(exc).__name__)
         update["model_fallback"] = True
         fallback = _fallback_model(deps)
-        reply = await (fallback.bind_tools(allowed) if allowed else fallback).ainvoke(msgs)
+        reply = await (bound_model(fallback, allowed) if allowed else fallback).ainvoke(msgs)
     if not isinstance(reply, AIMessage):
         reply = AIMessage(content=str(getattr(reply, "content", reply)))
     update["messages"] = [reply]

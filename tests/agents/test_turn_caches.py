@@ -1,0 +1,58 @@
+"""What turns share (issue 14): the optimizer service of an unchanged league snapshot, and a
+model's tool binding. Real demo league, real OptimizerService, the offline model."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agents.shared.deps import AgentDeps, optimizer_for, tools_for
+from agents.shared.llm import OfflineChatModel
+from agents.shared.middleware import bound_model, filter_tools
+from fantasy.demo import open_demo_client
+from storage.cache import TTLCache
+from storage.db import Database
+
+
+async def test_turns_on_unchanged_data_share_one_optimizer_service(tmp_path: Any) -> None:
+    """The ESPN client with its cache (as the app runs it) keeps parsed objects while the
+    data is unchanged: the next turn's deps get the same service."""
+    db = await Database.open(tmp_path / "app.sqlite")
+    client = open_demo_client("points", cache=TTLCache(db), state_path=tmp_path / "d.json")
+    try:
+        await _share_and_renew(AgentDeps.for_client(client, OfflineChatModel()))
+    finally:
+        await client.aclose()
+        await db.close()
+
+
+async def _share_and_renew(first: AgentDeps) -> None:
+    svc = await optimizer_for(first)
+    second = AgentDeps.for_client(first.espn, first.model)  # the next turn's deps
+    assert await optimizer_for(second) is svc
+    other_team = AgentDeps.for_client(first.espn, first.model, untouchables=(4249,))
+    assert await optimizer_for(other_team) is not svc  # other settings: its own service
+
+    team = svc.league.team(1)
+    drop = next(e.player.id for e in team.roster if e.player.id not in svc.untouchable)
+    add = svc.free_agents[0].id
+    first.espn.demo.apply_move(1, drop, add)
+    after = AgentDeps.for_client(first.espn, first.model)
+    moved = await optimizer_for(after)
+    assert moved is not svc  # a new league snapshot gets a new service
+    assert add in {e.player.id for e in moved.league.team(1).roster}
+
+
+async def test_a_binding_is_reused_for_the_same_model_and_tools(deps_factory: Any) -> None:
+    deps = deps_factory("points")
+    model = OfflineChatModel()
+    linked = filter_tools(tools_for(deps), team_linked=True)
+    unlinked = filter_tools(tools_for(deps), team_linked=False)
+    binding = bound_model(model, linked)
+    next_turn = filter_tools(tools_for(AgentDeps.for_client(deps.espn, model)),
+                             team_linked=True)
+    assert next_turn[0] is not linked[0]  # the next turn's own tools ...
+    assert bound_model(model, next_turn) is binding  # ... same schemas, same binding
+    assert bound_model(model, unlinked) is not binding
+    assert bound_model(OfflineChatModel(), linked) is not binding
+    names = {t["function"]["name"] for t in binding.kwargs["tools"]}
+    assert names == {t.name for t in linked}
