@@ -16,6 +16,8 @@ Chroma metadata cannot hold lists: player tags are stored twice, as delimited st
 (`pid_123`, `pn_ja_morant`, to filter with `where`).
 
 The store is synchronous (Chroma is); the `a*` methods run it in a worker thread.
+Importing this module does not import chromadb (only opening a NewsStore does). `name_key`
+lives in `fantasy.player_resolver`; it is re-exported here for older importers.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from datetime import UTC, date, datetime, time
 from pathlib import Path
 from typing import Any
 
-from storage.embeddings import make_embedder
+from fantasy.player_resolver import name_key
 
 #: Defaults for the combined search score (see `NewsStore.search`).
 RECENCY_WEIGHT = 0.15
@@ -109,12 +111,6 @@ def stable_id(url: str | None = None, guid: str | None = None) -> str:
     if not key:
         raise ValueError("a news item needs a url or a guid")
     return "n" + hashlib.sha256(key.encode("utf-8")).hexdigest()[:24]
-
-
-def name_key(name: str) -> str:
-    """Normalised player-name key: ascii, lower case, words joined by '_' ("Luka Dončić" -> luka_doncic)."""
-    ascii_ = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
-    return "_".join(re.findall(r"[a-z0-9]+", ascii_.lower()))
 
 
 def _as_utc(value: datetime | date | str) -> datetime:
@@ -230,8 +226,10 @@ class NewsStore:
 
     def __init__(self, data_dir: Path | str, *, embedding_function: Any = None,
                  google_api_key: str | None = None, collection: str | None = None) -> None:
-        import chromadb
-        from chromadb.config import Settings
+        import chromadb  # noqa: PLC0415 - heavy: only when the news store is used
+        from chromadb.config import Settings  # noqa: PLC0415
+
+        from storage.embeddings import make_embedder  # noqa: PLC0415 - imports chromadb
 
         self.path = Path(data_dir) / "chroma"
         self.path.mkdir(parents=True, exist_ok=True)

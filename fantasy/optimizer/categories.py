@@ -20,7 +20,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.special import ndtr
 
 from fantasy.optimizer.scan import DayEvaluator
 
@@ -59,6 +58,8 @@ class Matchup:
 
 def win_probabilities(cats: Sequence[Category], my_rem: np.ndarray, m: Matchup) -> np.ndarray:
     """P(win) per category; my_rem has shape (K,) or (n, K); returns (n_cats,) or (n, n_cats)."""
+    from scipy.special import ndtr  # noqa: PLC0415 - scipy only for category leagues
+
     rem = np.atleast_2d(np.asarray(my_rem, dtype=float))
     out = np.empty((rem.shape[0], len(cats)))
     for k, c in enumerate(cats):
