@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+from datetime import date, datetime
 from typing import Any, NoReturn
 
 _READ_ONLY_CLASSES: dict[type, type] = {}
@@ -127,40 +128,38 @@ def is_read_only(obj: Any) -> bool:
 
 def freeze(obj: Any) -> Any:
     """Make an object graph of dataclasses, lists and dicts read-only in place; returns
-    the (possibly new) read-only object. Idempotent; shared sub-objects are frozen once."""
-    return _freeze(obj, {})
+    the (possibly new) read-only object. Idempotent: read-only parts are not walked again."""
+    return _freeze(obj, set())
 
 
-def _freeze(obj: Any, seen: dict[int, Any]) -> Any:
-    done = seen.get(id(obj))
-    if done is not None:
-        return done
-    if isinstance(obj, ReadOnlyList | ReadOnlyDict) or type(obj) in _RO_VALUES:
-        return obj
-    if isinstance(obj, list):
-        out: Any = ReadOnlyList()
-        seen[id(obj)] = out
-        list.extend(out, (_freeze(v, seen) for v in obj))
-        return out
-    if isinstance(obj, dict):
-        out = ReadOnlyDict()
-        seen[id(obj)] = out
-        for k, v in obj.items():
-            dict.__setitem__(out, k, _freeze(v, seen))
-        return out
+#: Immutable leaf types, returned as they are without a call (the bulk of a parsed league).
+_LEAVES: frozenset[type] = frozenset({str, int, float, bool, type(None), bytes, date,
+                                      datetime})
+
+
+def _freeze(obj: Any, seen: set[int]) -> Any:
     cls = type(obj)
-    if dataclasses.is_dataclass(obj) and not isinstance(obj, type) and hasattr(obj, "__dict__"):
-        seen[id(obj)] = obj
-        state = obj.__dict__
-        for k, v in list(state.items()):
-            state[k] = _freeze(v, seen)
-        if not cls.__dataclass_params__.frozen and cls not in _READ_ONLY_SET:  # type: ignore[attr-defined]
-            object.__setattr__(obj, "__class__", _read_only_class(cls))
+    if cls in _LEAVES or cls in _READ_ONLY_SET or cls is ReadOnlyList or cls is ReadOnlyDict:
         return obj
+    if cls is list:
+        return ReadOnlyList([v if type(v) in _LEAVES else _freeze(v, seen) for v in obj])
+    if cls is dict:
+        return ReadOnlyDict({k: v if type(v) in _LEAVES else _freeze(v, seen)
+                             for k, v in obj.items()})
+    params = getattr(cls, "__dataclass_params__", None)
+    if params is None or not hasattr(obj, "__dict__"):
+        return obj  # tuples, enums, other values: left as they are
+    if params.frozen:  # already immutable itself; its contents may not be
+        if id(obj) in seen:
+            return obj
+        seen.add(id(obj))
+    else:
+        object.__setattr__(obj, "__class__", _read_only_class(cls))  # first: no re-walk
+    state = obj.__dict__
+    for k, v in state.items():
+        if type(v) not in _LEAVES:
+            state[k] = _freeze(v, seen)
     return obj
-
-
-_RO_VALUES = (str, int, float, bool, type(None))
 
 
 __all__ = ["ReadOnlyDict", "ReadOnlyList", "freeze", "is_read_only"]
