@@ -4,6 +4,7 @@ test session, or a skip with one clear line) and `backend` ("sqlite" | "postgres
 
 from __future__ import annotations
 
+import atexit
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,6 +23,7 @@ def _get_server() -> PgServer:
     if _server is None:
         try:
             _server = PgServer.start()
+            atexit.register(_server.stop)  # also when the session ends abnormally
         except PgUnavailable as exc:
             _server = exc
     if isinstance(_server, PgUnavailable):
