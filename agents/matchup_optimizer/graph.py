@@ -1017,8 +1017,8 @@ def _compose_answer(state: MatchupOptimizerState) -> tuple[str, dict[str, Any]]:
                 line += f" Change: {rp['change']:+.2f}."
             lines.append(line)
     elif offered and state.get("move_plan"):
-        lines.append(f"You skipped all {len(offered)} move(s) of the plan; your roster is "
-                     "unchanged.")
+        n = len([m for m in offered if not m.get("alternative_of")])
+        lines.append(f"You skipped all {n} move(s) of the plan; your roster is unchanged.")
         lines.append(_plan_line(state.get("plan")))
     elif offered:
         lines.append(f"You declined {len(offered)} suggested move(s); your roster is unchanged.")

@@ -43,6 +43,7 @@ from bot.core.errors import (
     RateLimitedError,
     Refused,
 )
+from bot.core.handoff import check_handoffs
 from bot.core.lineup import daily_lineup_message
 from bot.core.models import OutgoingMessage, ThreadRef, UserRef
 from bot.core.progress import ProgressEditor, WorkspaceBudget, post_retrying
@@ -637,6 +638,7 @@ class ChatCore:
         if not await self._rate_ok(surface, thread, user):
             return
         thread = await self._ensure_thread(surface, thread, user, text, title or text)
+        await check_handoffs(self, surface, thread)  # live moves made on ESPN since
         team_id = await self._team_for(user)
         turn_id = new_card_id()
         await self.db.start_turn(TurnRow(
@@ -909,6 +911,10 @@ class ChatCore:
         return OutgoingMessage(f"{card.requester_name}, review these moves:"
                                if card.status == "pending" else rendered.footer,
                                cards=[rendered])
+
+    async def edit_card(self, surface: ChatSurface, card: CardRow) -> None:
+        """Redraw a card in its message (e.g. a live hand-off settled by a league read)."""
+        await self._edit_card(surface, _card_thread(card), card.message_id, card)
 
     async def _edit_card(self, surface: ChatSurface, thread: ThreadRef, message_id: str | None,
                          card: CardRow, *, decided_by: str = "", result_text: str = "") -> None:

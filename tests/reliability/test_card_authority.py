@@ -4,8 +4,8 @@ demo league (offline model), with the in-memory FaultySurface (no faults injecte
 - a stranger who runs `/link team=1` (the default team of an unlinked requester) after the
   card was made gets no say over it: a card belongs to its requester, and to the team's
   linked owner only if that link existed when the card was made;
-- a move whose added player was taken by another team meanwhile shows "Not applied" on the
-  card (not ✅ / "Partly approved" as if it had happened).
+- a move whose added player was taken by another team meanwhile shows "Not possible: <player>
+  was claimed by <team>" on the card (not ✅ as if it had happened).
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ async def test_a_link_made_after_the_card_gives_no_say_over_it(tmp_path: Path) -
         # the stranger links himself to that team only now, then clicks
         await app.core.handle_command(s, CHANNEL, EVE, "link", {"text": "team=1"})
         assert (await app.app_db.get_link("discord", "G1", EVE.user_id)).team_id == 1
-        await app.core.handle_click(s, CHANNEL, EVE, _button(msg, "Approve all"), mid)
+        await app.core.handle_click(s, CHANNEL, EVE, _button(msg, "Approve plan"), mid)
         assert "can decide" in s.ephemeral_for(EVE.user_id)[-1]
         assert (await app.app_db.get_card(row.card_id)).status == "pending"
         assert set(app.espn.demo.roster_now(1)) == before
@@ -57,7 +57,7 @@ async def test_a_link_made_after_the_card_gives_no_say_over_it(tmp_path: Path) -
         audit = await app.app_db.audit_rows(row.card_id)
         assert [(a["user_id"], a["result"]) for a in audit] == [(EVE.user_id, "refused")]
         # the requester still decides
-        await app.core.handle_click(s, CHANNEL, REQ, _button(msg, "Decline all"), mid)
+        await app.core.handle_click(s, CHANNEL, REQ, _button(msg, "Skip all"), mid)
         assert (await app.app_db.get_card(row.card_id)).status == "declined"
     finally:
         await app.close()
@@ -79,12 +79,15 @@ async def test_a_move_whose_player_was_taken_meanwhile_is_not_shown_as_applied(
         drop_other = sorted(demo.roster_now(other))[0]
         demo.apply_move(other, drop_other, add_id)
         assert demo.owner_of(add_id) == other
-        await app.core.handle_click(s, CHANNEL, REQ, _button(msg, "Approve all"), mid)
+        await app.core.handle_click(s, CHANNEL, REQ, _button(msg, "Approve plan"), mid)
         card = s.posts[mid].cards[0]
         assert all(b.disabled for b in card.buttons)
         name, value = card.fields[0]
         assert "✅" not in name, card.fields
-        assert "Not applied" in value, card.fields
+        owner = demo.team_name(other)
+        assert f"Not possible: {first['add']['name']} was claimed by {owner}" in value, \
+            card.fields
+        assert "1 not possible" in card.footer, card.footer
         assert add_id not in demo.roster_now(row.team_id)
         assert demo.owner_of(add_id) == other
     finally:

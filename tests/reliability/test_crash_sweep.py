@@ -29,11 +29,10 @@ ALICE, BOB = "100", "200"
 REQUEST_POINTS = [
     "turn:started", "run:recorded", "stage:parse_intent", "stage:gather_rosters",
     "stage:analyze_schedule", "stage:check_injuries", "writes:check_injuries",
-    "stage:identify_candidates",
-    "stage:validate_moves", "stage:compose_lineup", "stage:present_and_confirm",
+    "stage:plan_moves", "stage:compose_lineup", "stage:present_and_confirm",
     "run:pending", "card:create", "card:stored",
 ]
-#: kill points of applying an "Approve all"
+#: kill points of applying an "Approve plan"
 DECISION_POINTS = [
     "click:claimed", "click:card-edited", "decide:recorded",
     "stage:apply_moves", "writes:apply_moves", "stage:replan", "writes:replan",
@@ -77,12 +76,15 @@ def test_kill_during_a_matchup_review(point: str, linked: Path, tmp_path: Path) 
                        "roster:5", "roster:1")
     assert after.code == 0, after.lines[-3:]
     chat.feed(after)
-    first_cards = [c for _, c in chat.cards() if c["title"].startswith("Approve roster")]
+    first_cards = [c for _, c in chat.cards() if c["title"].startswith("Your plan")]
+    assert first_cards, (point, [c["title"] for _, c in chat.cards()], chat.texts()[-800:])
     card_id = first_cards[0]["buttons"][-1]["custom_id"].split(":")[2]
-    shown = chat.cards(card_id)  # (declining all offers the next alternatives: a new card)
+    shown = chat.cards(card_id)
     assert len(shown) == 1, f"{point}: card shown {len(shown)} times"
     _, card = shown[0]
-    assert card["footer"] == "Declined by Alice", (point, card["footer"])
+    assert card["footer"].startswith("Decided by Alice: ") and \
+        card["footer"].endswith("skipped by you") and "applied" not in card["footer"], \
+        (point, card["footer"])
     assert "Paint Protectors" in card["title"]  # team 5, not the default team 1
     assert any("Only Alice" in t for t in chat.private_to(BOB)), point
     assert "(no answer)" not in chat.texts()
@@ -110,7 +112,7 @@ def test_kill_while_applying_a_decision(point: str, with_card: tuple, tmp_path: 
     shown = chat.cards()
     assert len(shown) == 1, f"{point}: card shown {len(shown)} times"
     _, card = shown[0]
-    assert card["footer"].endswith("by Alice") and card["footer"].startswith(
-        ("Approved", "Partly approved")), (point, card["footer"])
+    assert card["footer"].startswith("Decided by Alice: ") and \
+        " applied" in card["footer"], (point, card["footer"])
     assert all(b["disabled"] for b in card["buttons"])
     assert any("already decided" in t for t in chat.private_to(ALICE)), point

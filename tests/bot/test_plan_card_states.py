@@ -1,0 +1,315 @@
+"""Every state of the plan card (issue 13), through the REAL ChatCore, runtime, matchup
+optimizer graph, app DB and demo league (offline model):
+
+- console: pending (numbered Approve/Skip, numbered menu options with the plan's pick
+  preselected), a move approved (👍), a player chosen from the menu ("Your choice instead
+  of"), a move skipped (⏭️), decided with applied ✅ / skipped ⏭️ / not possible ⚠️ (the
+  player was claimed meanwhile), a partial decision re-planned as a new card; a live league:
+  waiting for ESPN ⏳ with the steps and the add-page link, then settled by the next league
+  read (done ✅ / player taken ⚠️) in the card and the audit;
+- Discord (real discord.py over the fake REST server): the select menu with the plan's pick as
+  default, a choice from it, Approve the rest, the decided card;
+- Slack (real slack-bolt over the fake Web API): the static_select with initial_option, a
+  choice from it, Skip the rest, the decided card.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from bot.console.adapter import ConsoleSurface
+from bot.core.app import FanViseApp
+from bot.core.handoff import reconcile
+from bot.core.models import ThreadRef, UserRef
+from bot.core.render import parse_custom_id, plan_spots
+from bot.settings import Settings
+from tests.bot.harness import discord_events as ev
+from tests.bot.harness import fake_discord as fd
+from tests.bot.harness import slack_requests as sr
+from tests.bot.harness.servers import wait_for
+
+USER = UserRef("console", "ann", "Ann", is_admin=True)
+THREAD = ThreadRef("console", "local", "console", "s1")
+
+
+async def _open(data_dir: Path) -> FanViseApp:
+    return await FanViseApp.open(Settings(_env_file=None, data_dir=data_dir,
+                                          llm_per_minute=600, llm_burst=50))
+
+
+def _choice(surface: ConsoleSurface, label: str) -> str:
+    hits = [c for c in surface.choices.values() if c.label == label]
+    assert hits, f"no choice {label!r}: {[c.label for c in surface.choices.values()]}"
+    return hits[-1].custom_id
+
+
+async def _console_card(app: FanViseApp) -> tuple[ConsoleSurface, io.StringIO, Any]:
+    out = io.StringIO()
+    surface = ConsoleSurface(out, live=False)
+    await app.core.handle_message(surface, THREAD, USER, "Review my matchup")
+    row = (await app.app_db.pending_cards(THREAD.conversation_id))[0]
+    return surface, out, row
+
+
+async def _click(app: FanViseApp, surface: ConsoleSurface, custom_id: str, row: Any) -> None:
+    await app.core.handle_click(surface, THREAD, USER, custom_id, row.message_id or "")
+
+
+async def test_console_card_states_and_a_partial_decision(tmp_path: Path) -> None:
+    app = await _open(tmp_path)
+    try:
+        surface, out, row = await _console_card(app)
+        text = out.getvalue()
+        spots = plan_spots(row.moves)
+        assert len(spots) == 5
+        assert "1. Wed: drop Gordon Hayward, add Tyus Jones: +1 game started, +94 fantasy " \
+               "points this week" in text
+        assert "projected fantasy points per game: Tyus Jones 38.5 (3 games left)" in text
+        assert "Gordon Hayward is QUESTIONABLE" in text
+        assert "vs 979.1 doing nothing (+266.1); the best single move alone: +94.4" in text
+        assert "[1] Approve #1" in text and "Approve plan" in text and "Skip all" in text
+        assert "Tyus Jones (plan's pick) (preselected)" in text
+        # move 1: approve; move 2: another player from its menu; move 3: skip
+        await _click(app, surface, _choice(surface, "Approve #1"), row)
+        p2, alts2 = spots[1]
+        alt = row.moves[alts2[0]]
+        pick = next(c.custom_id for c in surface.choices.values()
+                    if parse_custom_id(c.custom_id).action == "pick"
+                    and parse_custom_id(c.custom_id).value == alts2[0])
+        await _click(app, surface, pick, row)
+        await _click(app, surface, _choice(surface, "Skip #3"), row)
+        shown = out.getvalue().split("(updated)")[-1]
+        assert "👍 1. Wed: drop Gordon Hayward" in shown
+        assert f"👍 2. Thu: drop Dennis Schroder, add {alt['add']['name']}" in shown
+        assert "Your choice instead of Coby White." in shown
+        assert "⏭️ 3." in shown and "Approve the rest" in shown
+        # another team claims the player of move 4 before the rest is approved
+        demo = app.espn.demo
+        p4 = row.moves[spots[3][0]]
+        other = next(t for t in demo.team_ids() if t != row.team_id)
+        demo.apply_move(other, sorted(demo.roster_now(other))[0], int(p4["add"]["id"]))
+        await _click(app, surface, _choice(surface, "Approve the rest"), row)
+        decided = out.getvalue().split("Decided by Ann")[-2].split("(updated)")[-1] \
+            + "Decided by Ann" + out.getvalue().split("Decided by Ann")[-1].split("\n")[0]
+        assert "✅ 1." in decided and "✅ 2." in decided and "⏭️ 3." in decided
+        assert f"⚠️ 4. Fri: drop Ben Simmons, add {p4['add']['name']}" in decided
+        assert f"Not possible: {p4['add']['name']} was claimed by " \
+               f"{demo.team_name(other)}." in decided
+        # move 5 drops Coby White, whose move became the chosen alternative: it drops him
+        assert "✅ 5." in decided
+        assert "Decided by Ann: 3 applied, 1 skipped by you, 1 not possible" in decided
+        roster = set(demo.roster_now(row.team_id))
+        assert int(alt["add"]["id"]) not in roster  # added by #2, dropped again by #5
+        assert int(row.moves[spots[4][0]]["add"]["id"]) in roster
+        # the skipped move made the decision partial: the rest is a new card
+        assert "The rest of your plan: Hoop Dreamers" in out.getvalue()
+        pending = await app.app_db.pending_cards(THREAD.conversation_id)
+        assert pending and pending[0].card_id != row.card_id
+        audit = await app.app_db.audit_rows(row.card_id)
+        results = {(a["move_index"], a["result"]) for a in audit}
+        assert (spots[3][0], "not-applied") in results and (spots[0][0], "applied") in results
+    finally:
+        await app.close()
+
+
+async def test_console_skip_all_and_approve_plan(tmp_path: Path) -> None:
+    app = await _open(tmp_path / "a")
+    try:
+        surface, out, row = await _console_card(app)
+        before = set(app.espn.demo.roster_now(row.team_id))
+        await _click(app, surface, _choice(surface, "Skip all"), row)
+        text = out.getvalue()
+        assert "Decided by Ann: 5 skipped by you" in text and "✅" not in text
+        assert "You skipped all 5 move(s) of the plan" in text
+        assert set(app.espn.demo.roster_now(row.team_id)) == before
+    finally:
+        await app.close()
+    app = await _open(tmp_path / "b")
+    try:
+        surface, out, row = await _console_card(app)
+        await _click(app, surface, _choice(surface, "Approve plan"), row)
+        text = out.getvalue()
+        assert "Decided by Ann: 5 applied" in text
+        assert text.count("✅ ") == 5 and "The rest of your plan" not in text
+        changes = [c for c in app.espn.demo.changes if c.kind == "move"]
+        assert len(changes) == 5  # the plan's picks, none of the alternatives
+    finally:
+        await app.close()
+
+
+async def test_live_league_handoff_waits_then_the_next_read_settles_it(tmp_path: Path,
+                                                                        monkeypatch) -> None:
+    import agents.shared.deps as deps_module
+
+    app = await _open(tmp_path)
+    demo = app.espn.demo
+    app.espn.demo = None  # a live ESPN league: no write API (the transport still serves it)
+    monkeypatch.setattr(deps_module, "today_eastern", lambda: demo.today)
+    try:
+        surface, out, row = await _console_card(app)
+        spots = plan_spots(row.moves)
+        m1, m3 = row.moves[spots[0][0]], row.moves[spots[2][0]]
+        await _click(app, surface, _choice(surface, "Approve #1"), row)
+        await _click(app, surface, _choice(surface, "Approve #3"), row)
+        await _click(app, surface, _choice(surface, "Skip the rest"), row)
+        text = out.getvalue()
+        assert "⏳ 1. Wed: drop Gordon Hayward, add Tyus Jones" in text
+        assert "Waiting for ESPN: Open the link to Tyus Jones's add page in your ESPN " \
+               "league on 2023-01-25." in text
+        assert "Choose Gordon Hayward to drop, then Submit." in text
+        assert "Add Tyus Jones on ESPN: https://fantasy.espn.com/basketball/players/add?" \
+               f"leagueId={app.espn.league_id}&playerId={m1['add']['id']}" in text
+        assert "2 waiting for ESPN, 3 skipped by you" in text
+        assert demo.changes == []  # FanVise wrote nothing
+        assert "The rest of your plan" not in text  # live: wait for ESPN before re-planning
+        # on ESPN the member makes move 1; another team claims move 3's player
+        demo.apply_move(row.team_id, int(m1["drop"]["id"]), int(m1["add"]["id"]))
+        other = next(t for t in demo.team_ids() if t != row.team_id)
+        demo.apply_move(other, sorted(demo.roster_now(other))[0], int(m3["add"]["id"]))
+        await app.espn.invalidate_cache()  # the next league read sees ESPN as it is now
+        await app.core.handle_message(surface, THREAD, USER, "who should I start today?")
+        card = await app.app_db.get_card(row.card_id)
+        outs = card.result["outcomes"]
+        assert outs[m1["move_id"]]["status"] == "applied"
+        assert outs[m3["move_id"]]["status"] == "failed"
+        assert f"{m3['add']['name']} was claimed by {demo.team_name(other)}" in \
+            outs[m3["move_id"]]["note"]
+        text = out.getvalue()
+        assert "✅ 1. Wed: drop Gordon Hayward, add Tyus Jones" in text
+        assert "1 applied, 3 skipped by you, 1 not possible" in text
+        audit = {a["result"] for a in await app.app_db.audit_rows(row.card_id)}
+        assert {"espn:done", "espn:taken"} <= audit
+    finally:
+        app.espn.demo = demo
+        await app.close()
+
+
+def test_reconcile_still_pending_changes_nothing() -> None:
+    class _T:
+        def __init__(self, tid, ids):
+            self.id, self.name = tid, f"T{tid}"
+            self.roster = [type("E", (), {"player": type("P", (), {"id": i})()})() for i in ids]
+
+    class _L:
+        teams = [_T(1, [10, 11]), _T(2, [20])]
+
+        def team(self, tid):
+            return next(t for t in self.teams if t.id == tid)
+
+        def team_of_player(self, pid):
+            return next((t for t in self.teams if pid in [e.player.id for e in t.roster]),
+                        None)
+
+    move = {"move_id": "d:10-30", "drop": {"id": 10, "name": "A"},
+            "add": {"id": 30, "name": "B"}, "line": "x"}
+    card = type("C", (), {"card_id": "c", "team_id": 1, "moves": [move],
+                          "result": {"outcomes": {"d:10-30": {"status": "waiting"}}}})()
+    outcomes, changes = reconcile(_L(), card)
+    assert changes == [] and outcomes["d:10-30"]["status"] == "waiting"
+    _L.teams[1].roster.append(type("E", (), {"player": type("P", (), {"id": 30})()})())
+    outcomes, changes = reconcile(_L(), card)
+    assert [c.result for c in changes] == ["taken"] and "claimed by T2" in changes[0].note
+
+
+# ---------------------------------------------------------------------- Discord
+
+
+async def test_discord_select_menu_choice_and_decided_card(fake_discord, tmp_path: Path
+                                                           ) -> None:
+    from tests.bot.test_discord_e2e import REQUESTER, buttons, card_message, open_bot, send
+
+    app, bot = await open_bot(tmp_path)
+    try:
+        send(bot, fake_discord, ev.slash("optimize", REQUESTER))
+        thread_id = (await wait_for(lambda: list(fake_discord.threads)))[0]
+        card = await wait_for(lambda: card_message(fake_discord, thread_id))
+        selects = [c for c in buttons(card) if c["type"] == 3]
+        assert selects, "the plan card has a select menu"
+        menu = selects[0]
+        assert menu["custom_id"].startswith("fv:pick:")
+        assert [o.get("default", False) for o in menu["options"]][0] is True
+        assert "(plan's pick)" in menu["options"][0]["label"]
+        assert len(card["components"]) <= 5
+        embed = card["embeds"][0]
+        assert embed["fields"][0]["name"].startswith("1. Wed: drop Gordon Hayward")
+        # choose the first alternative from the menu
+        thread = fd.thread_channel(thread_id, "optimize")
+        choice = ev.click(menu["custom_id"], REQUESTER, card, thread)
+        choice["data"] = {"custom_id": menu["custom_id"], "component_type": 3,
+                          "values": [menu["options"][1]["value"]]}
+        send(bot, fake_discord, choice)
+        mid = int(card["id"])
+        await wait_for(lambda: "Your choice instead of" in json.dumps(
+            fake_discord.messages[mid]["embeds"]))
+        now = fake_discord.messages[mid]
+        assert menu["custom_id"] not in [c.get("custom_id") for c in buttons(now)]
+        approve_rest = next(c["custom_id"] for c in buttons(now)
+                            if c.get("label") == "Approve the rest")
+        send(bot, fake_discord, ev.click(approve_rest, REQUESTER, now, thread))
+        footer = await wait_for(lambda: (fake_discord.messages[mid]["embeds"][0].get("footer")
+                                         or {}).get("text", "").startswith("Decided by")
+                                and fake_discord.messages[mid]["embeds"][0]["footer"]["text"])
+        done = fake_discord.messages[mid]
+        assert "applied" in footer
+        assert all(c.get("disabled") for c in buttons(done) if c["type"] == 2)
+        assert not [c for c in buttons(done) if c["type"] == 3]
+        names = [f["name"] for f in done["embeds"][0]["fields"]]
+        assert names[0].startswith("✅ 1. Wed: drop Gordon Hayward")
+        chosen = json.dumps(done["embeds"][0]["fields"][0])
+        assert "Your choice instead of Tyus Jones" in chosen and "Applied." in chosen
+    finally:
+        await bot.close()
+        await app.close()
+
+
+# ---------------------------------------------------------------------- Slack
+
+
+def _select_body(action_id: str, value: str, *, clicker: str, message_ts: str,
+                 thread_ts: str) -> str:
+    payload = json.loads(__import__("urllib.parse").parse.unquote(
+        sr.block_action_body(action_id, clicker=clicker, message_ts=message_ts,
+                             thread_ts=thread_ts).removeprefix("payload=")))
+    payload["actions"] = [{"type": "static_select", "action_id": action_id, "block_id": "b2",
+                           "selected_option": {"text": {"type": "plain_text", "text": "x"},
+                                               "value": value},
+                           "action_ts": "1700000002.0"}]
+    return "payload=" + quote(json.dumps(payload))
+
+
+async def test_slack_static_select_choice_and_decided_card(fake_slack, tmp_path: Path) -> None:
+    from tests.bot.test_slack_e2e import actions, card_ts, context_text, start
+
+    run = await start(fake_slack, tmp_path)
+    try:
+        assert await run.post(sr.slash_body("optimize")) == 200
+        ts = await wait_for(lambda: card_ts(fake_slack))
+        root_ts = fake_slack.messages[ts]["thread_ts"]
+        menus = [a for a in actions(fake_slack.messages[ts]) if a["type"] == "static_select"]
+        assert menus and menus[0]["initial_option"]["text"]["text"].endswith("(plan's pick)")
+        menu = menus[0]
+        alt = menu["options"][1]
+        assert await run.post(_select_body(menu["action_id"], alt["value"], clicker="U_REQ",
+                                           message_ts=ts, thread_ts=root_ts)) == 200
+        await wait_for(lambda: "Your choice instead of" in str(fake_slack.messages[ts]["blocks"]))
+        assert menu["action_id"] not in [a["action_id"] for a in
+                                         actions(fake_slack.messages[ts])]
+        skip_rest = next(a["action_id"] for a in actions(fake_slack.messages[ts])
+                         if a["action_id"].startswith("fv:declineall:"))
+        assert await run.post(sr.block_action_body(skip_rest, clicker="U_REQ", message_ts=ts,
+                                                   thread_ts=root_ts)) == 200
+        msg = await wait_for(lambda: (not actions(fake_slack.messages[ts])
+                                      and "Decided by" in context_text(fake_slack.messages[ts])
+                                      and fake_slack.messages[ts]))
+        assert "Decided by u_req: 1 applied, 4 skipped by you" in context_text(msg)
+        blocks = str(msg["blocks"])
+        assert "✅ 1. Wed: drop Gordon Hayward" in blocks and blocks.count("✅") == 1
+        moves = [c for c in run.app.espn.demo.changes if c.kind == "move"]
+        assert len(moves) == 1
+    finally:
+        await run.close()
+
