@@ -532,7 +532,8 @@ class FanViseRuntime:
         - finished but not delivered: its Answer.
         """
         done: list[tuple[str, list[Event]]] = []
-        runs: list[RunRecord] = await self.store.list_runs(statuses=("running", "resuming"))
+        runs: list[RunRecord] = await self.store.list_runs(statuses=("running", "resuming"),
+                                                           orphaned_only=True)
         for run in runs:
             graph = self._optimizer()
             if graph is None:

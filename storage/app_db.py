@@ -37,6 +37,7 @@ from typing import Any
 
 from cryptography.fernet import Fernet, InvalidToken
 
+from storage.backend import instance_id, orphan_filter
 from storage.db import Database  # or storage.postgres.PgDatabase (same methods)
 
 SCHEMA = """
@@ -142,6 +143,10 @@ CREATE TABLE IF NOT EXISTS turns (
     updated_at REAL NOT NULL
 );
 CREATE INDEX IF NOT EXISTS turns_status ON turns(status, conversation_id);
+CREATE TABLE IF NOT EXISTS fanvise_processes (
+    owner TEXT PRIMARY KEY,
+    heartbeat REAL NOT NULL
+);
 CREATE TABLE IF NOT EXISTS rate_buckets (
     user_key TEXT PRIMARY KEY,
     tokens REAL NOT NULL,
@@ -269,20 +274,28 @@ class AppDB:
     """Typed access to the app tables. Create with `await AppDB.open(db, secret_key=...)`."""
 
     def __init__(self, db: Database, *, fernet: Fernet | None = None,
-                 clock: Callable[[], float] = time.time) -> None:
+                 clock: Callable[[], float] = time.time, owner: str | None = None) -> None:
         self.db = db
         self._fernet = fernet
         self._clock = clock
+        #: the instance stamped on the cards it claims and the turns it runs
+        self.owner = owner or instance_id()
 
     @classmethod
     async def open(cls, db: Database, *, secret_key: str | None = None,
-                   clock: Callable[[], float] = time.time) -> AppDB:
+                   clock: Callable[[], float] = time.time, owner: str | None = None) -> AppDB:
         """Create the tables if needed."""
         await db.executescript(SCHEMA)
         cols = await db.columns("cards")
         if "shown" not in cols:  # a cards table made before crash-safe posting
             await db.execute("ALTER TABLE cards ADD COLUMN shown INTEGER NOT NULL DEFAULT 1")
-        return cls(db, fernet=make_fernet(secret_key), clock=clock)
+        for table in ("cards", "turns"):  # tables made before several processes
+            if "owner" not in await db.columns(table):
+                await db.execute(f"ALTER TABLE {table} ADD COLUMN owner TEXT")
+        return cls(db, fernet=make_fernet(secret_key), clock=clock, owner=owner)
+
+    def _orphans(self) -> tuple[str, tuple[Any, ...]]:
+        return orphan_filter(self.db.dialect, self.owner, now=self._clock())
 
     # raw helpers of the underlying Database, for adapters' own small tables
     async def execute(self, sql: str, params: Any = (), *, commit: bool = True) -> int:
@@ -314,12 +327,12 @@ class AppDB:
         await self.db.execute(
             "INSERT INTO cards (card_id, run_thread_id, interrupt_id, conversation_id, platform,"
             " workspace_id, channel_id, thread_id, message_id, requester_id, requester_name,"
-            " team_id, title, summary, moves, decisions, status, created_at, updated_at, shown)"
-            " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            " team_id, title, summary, moves, decisions, status, created_at, updated_at, shown,"
+            " owner) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             (row.card_id, row.run_thread_id, row.interrupt_id, row.conversation_id, row.platform,
              row.workspace_id, row.channel_id, row.thread_id, row.message_id, row.requester_id,
              row.requester_name, row.team_id, row.title, row.summary, json.dumps(row.moves),
-             json.dumps(row.decisions), row.status, now, now, int(row.shown)))
+             json.dumps(row.decisions), row.status, now, now, int(row.shown), self.owner))
 
     async def mark_card_shown(self, card_id: str, message_id: str | None = None) -> None:
         """The card's message is drawn (in `message_id` when given)."""
@@ -331,11 +344,13 @@ class AppDB:
             await self.db.execute("UPDATE cards SET shown=1, updated_at=? WHERE card_id=?",
                                   (self._clock(), card_id))
 
-    async def unshown_cards(self) -> list[CardRow]:
-        """Cards stored (or decided) but maybe never drawn so (a crash in between)."""
+    async def unshown_cards(self, *, orphaned_only: bool = False) -> list[CardRow]:
+        """Cards stored (or decided) but maybe never drawn so (a crash in between).
+        `orphaned_only`: not those of another live process (storage.backend.orphan_filter)."""
+        extra, args = self._orphans() if orphaned_only else ("", ())
         rows = await self.db.fetchall(
-            "SELECT * FROM cards WHERE shown=0 OR (status='pending' AND message_id IS NULL)"
-            " ORDER BY created_at")
+            "SELECT * FROM cards WHERE (shown=0 OR (status='pending' AND message_id IS NULL))"
+            + extra + " ORDER BY created_at", args)
         return [_card(r) for r in rows]
 
     # ------------------------------------------------------------------ turns
@@ -346,24 +361,27 @@ class AppDB:
         await self.db.execute(
             "INSERT OR REPLACE INTO turns (turn_id, conversation_id, platform, workspace_id,"
             " channel_id, thread_id, user_id, user_name, team_id, text, request, message_id,"
-            " status, attempts, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            " status, attempts, created_at, updated_at, owner)"
+            " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             (row.turn_id, row.conversation_id, row.platform, row.workspace_id, row.channel_id,
              row.thread_id, row.user_id, row.user_name, row.team_id, row.text,
              json.dumps(row.request) if row.request is not None else None, row.message_id,
-             row.status, row.attempts, row.created_at or now, now))
+             row.status, row.attempts, row.created_at or now, now, self.owner))
 
     async def set_turn(self, turn_id: str, *, status: str | None = None,
                        message_id: str | None = None, attempts: int | None = None) -> None:
         """Update a turn's status / progress message / attempts."""
         await self.db.execute(
             "UPDATE turns SET status=COALESCE(?, status), message_id=COALESCE(?, message_id),"
-            " attempts=COALESCE(?, attempts), updated_at=? WHERE turn_id=?",
-            (status, message_id, attempts, self._clock(), turn_id))
+            " attempts=COALESCE(?, attempts), updated_at=?, owner=? WHERE turn_id=?",
+            (status, message_id, attempts, self._clock(), self.owner, turn_id))
 
-    async def open_turns(self) -> list[TurnRow]:
-        """Turns still running (after a crash: requests nobody answered yet), oldest first."""
-        rows = await self.db.fetchall("SELECT * FROM turns WHERE status='running' "
-                                      "ORDER BY created_at")
+    async def open_turns(self, *, orphaned_only: bool = False) -> list[TurnRow]:
+        """Turns still running (after a crash: requests nobody answered yet), oldest first.
+        `orphaned_only`: not those another live process is answering."""
+        extra, args = self._orphans() if orphaned_only else ("", ())
+        rows = await self.db.fetchall("SELECT * FROM turns WHERE status='running'" + extra
+                                      + " ORDER BY created_at", args)
         return [_turn(r) for r in rows]
 
     async def last_turn_of(self, conversation_id: str, user_id: str) -> TurnRow | None:
@@ -432,8 +450,9 @@ class AppDB:
                     merged.setdefault(k, v)
             await self.db.execute(
                 "UPDATE cards SET status='deciding', decisions=?, decided_by=?, "
-                "decided_by_name=?, updated_at=? WHERE card_id=?",
-                (json.dumps(merged), user_id, user_name, now, card_id), commit=False)
+                "decided_by_name=?, updated_at=?, owner=? WHERE card_id=?",
+                (json.dumps(merged), user_id, user_name, now, self.owner, card_id),
+                commit=False)
             return True
 
     async def finish_card(self, card_id: str, *, status: str,
@@ -451,10 +470,13 @@ class AppDB:
             "UPDATE cards SET status='pending', decided_by=NULL, decided_by_name=NULL, "
             "updated_at=? WHERE card_id=? AND status='deciding'", (self._clock(), card_id))
 
-    async def cards_by_status(self, status: str) -> list[CardRow]:
-        """Cards in one status (oldest first), e.g. `deciding` after a crash."""
-        rows = await self.db.fetchall("SELECT * FROM cards WHERE status=? ORDER BY created_at",
-                                      (status,))
+    async def cards_by_status(self, status: str, *, orphaned_only: bool = False
+                              ) -> list[CardRow]:
+        """Cards in one status (oldest first), e.g. `deciding` after a crash.
+        `orphaned_only`: not those another live process is deciding."""
+        extra, args = self._orphans() if orphaned_only else ("", ())
+        rows = await self.db.fetchall("SELECT * FROM cards WHERE status=?" + extra
+                                      + " ORDER BY created_at", (status, *args))
         return [_card(r) for r in rows]
 
     async def pending_cards(self, conversation_id: str | None = None) -> list[CardRow]:

@@ -17,12 +17,46 @@ logs and errors, `url_password` hands it to fantasy.redact.
 
 from __future__ import annotations
 
+import os
+import socket
+import time
 from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 from urllib.parse import urlsplit, urlunsplit
 
 POSTGRES_SCHEMES = ("postgresql", "postgres")
+
+#: Seconds between a Postgres process's heartbeats, and after which a silent one is dead.
+HEARTBEAT_EVERY = 10.0
+PROCESS_STALE_AFTER = 30.0
+
+#: Live FanVise processes on a shared database (written by PgCheckpointStore).
+PROCESSES_DDL = """
+CREATE TABLE IF NOT EXISTS fanvise_processes (
+    owner TEXT PRIMARY KEY,
+    heartbeat REAL NOT NULL
+)"""
+
+
+def instance_id() -> str:
+    """Who owns the in-flight rows this process writes: $FANVISE_INSTANCE, else the host
+    name (a container's is its id, the same after a restart). A restarted process finds its
+    previous incarnation's unfinished work as its own; rows of another live instance are
+    left to it (see `orphan_filter`)."""
+    return os.environ.get("FANVISE_INSTANCE") or socket.gethostname()
+
+
+def orphan_filter(dialect: str, owner: str, *, column: str = "owner",
+                  now: float | None = None) -> tuple[str, tuple[Any, ...]]:
+    """An SQL condition (with `?` params) true for rows no other live process owns: no
+    owner, this instance, or an owner whose heartbeat is older than PROCESS_STALE_AFTER.
+    SQLite: always true (one process per file; "" and no params)."""
+    if dialect != "postgres":
+        return "", ()
+    cutoff = (now if now is not None else time.time()) - PROCESS_STALE_AFTER
+    return (f" AND ({column} IS NULL OR {column} = '' OR {column} = ? OR {column} NOT IN"
+            " (SELECT owner FROM fanvise_processes WHERE heartbeat > ?))", (owner, cutoff))
 
 
 class DatabaseURLError(ValueError):
@@ -135,6 +169,7 @@ async def open_checkpoint_store(target: str | Path) -> Any:
     return await CheckpointStore.open(target)
 
 
-__all__ = ["AppDatabase", "DatabaseURLError", "DatabaseUnavailable", "check_database_url",
+__all__ = ["HEARTBEAT_EVERY", "PROCESS_STALE_AFTER", "instance_id", "orphan_filter",
+           "AppDatabase", "DatabaseURLError", "DatabaseUnavailable", "check_database_url",
            "is_postgres_url", "open_checkpoint_store", "open_database", "redact_url",
            "url_password"]

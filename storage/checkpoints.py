@@ -235,8 +235,10 @@ class CheckpointStore:
         return rows[0] if rows else None
 
     async def list_runs(self, *, statuses: tuple[str, ...] | None = None,
-                        conversation_id: str | None = None) -> list[RunRecord]:
-        """Runs filtered by status and conversation, oldest first."""
+                        conversation_id: str | None = None,
+                        orphaned_only: bool = False) -> list[RunRecord]:
+        """Runs filtered by status and conversation, oldest first. `orphaned_only` (runs
+        no other live process drives) changes nothing here: one process per SQLite file."""
         where, args = [], []
         if statuses:
             where.append(f"status IN ({','.join('?' * len(statuses))})")

@@ -362,18 +362,25 @@ class PgCheckpointStore:
 
     dialect = "postgres"
 
-    def __init__(self, pool: AsyncConnectionPool, saver: AsyncPostgresSaver, url: str) -> None:
-        from storage.backend import redact_url
+    def __init__(self, pool: AsyncConnectionPool, saver: AsyncPostgresSaver, url: str, *,
+                 owner: str | None = None) -> None:
+        from storage.backend import instance_id, redact_url
 
         self.pool = pool
         self.saver = saver
         self.path = redact_url(url)  # for messages; never holds the password
+        #: the instance stamped on the runs it drives; its heartbeat says it is alive
+        self.owner = owner or instance_id()
         self._closed = False
+        self._heartbeat: asyncio.Task[None] | None = None
 
     @classmethod
-    async def open(cls, url: str, *, max_size: int = 10) -> PgCheckpointStore:
+    async def open(cls, url: str, *, max_size: int = 10, owner: str | None = None,
+                   heartbeat: bool = True) -> PgCheckpointStore:
         """Connect, run LangGraph's migrations and create the runs table (serialised across
-        processes by a session advisory lock)."""
+        processes by a session advisory lock); then beat the process heartbeat every
+        HEARTBEAT_EVERY seconds until closed (`heartbeat=False`: not at all)."""
+        from storage.backend import PROCESSES_DDL
         from storage.checkpoints import _RUNS_DDL
 
         await probe(url)
@@ -386,15 +393,38 @@ class PgCheckpointStore:
                 try:
                     await saver.setup()
                     async with pool.connection() as conn, conn.transaction():
-                        for stmt in [*translate_ddl(_RUNS_DDL).split(";"), _LEASES_DDL]:
+                        for stmt in [*translate_ddl(_RUNS_DDL).split(";"), _LEASES_DDL,
+                                     translate_ddl(PROCESSES_DDL),
+                                     "ALTER TABLE fanvise_runs ADD COLUMN IF NOT EXISTS owner"
+                                     " TEXT NOT NULL DEFAULT ''"]:
                             if stmt.strip():
                                 await conn.execute(stmt)
                 finally:
                     await lock_conn.execute("SELECT pg_advisory_unlock(%s)", (SCHEMA_LOCK_KEY,))
+            store = cls(pool, saver, url, owner=owner)
+            if heartbeat:
+                await store.beat()
+                store._heartbeat = asyncio.create_task(store._beat_forever())
         except BaseException:
             await pool.close()
             raise
-        return cls(pool, saver, url)
+        return store
+
+    async def beat(self) -> None:
+        """Say this instance is alive (its in-flight runs, turns and cards are its own)."""
+        await self._exec("INSERT INTO fanvise_processes (owner, heartbeat) VALUES (%s, %s)"
+                         " ON CONFLICT (owner) DO UPDATE SET heartbeat = EXCLUDED.heartbeat",
+                         (self.owner, time.time()))
+
+    async def _beat_forever(self) -> None:
+        from storage.backend import HEARTBEAT_EVERY
+
+        while True:
+            await asyncio.sleep(HEARTBEAT_EVERY)
+            try:
+                await self.beat()
+            except Exception as exc:  # noqa: BLE001 - retried at the next beat
+                log.warning("process heartbeat failed: %s", type(exc).__name__)
 
     @property
     def closed(self) -> bool:
@@ -406,6 +436,14 @@ class PgCheckpointStore:
         if self._closed:
             return
         self._closed = True
+        if self._heartbeat is not None:
+            self._heartbeat.cancel()
+            try:
+                # a clean stop: whatever is left unfinished is anyone's to recover
+                await self._exec("DELETE FROM fanvise_processes WHERE owner = %s",
+                                 (self.owner,))
+            except Exception as exc:  # noqa: BLE001 - closing must not fail
+                log.info("heartbeat row not removed: %s", type(exc).__name__)
         await self.pool.close()
 
     async def ping(self) -> None:
@@ -478,24 +516,25 @@ class PgCheckpointStore:
         now = time.time()
         await self._exec(
             "INSERT INTO fanvise_runs (run_thread_id, conversation_id, workflow, intent,"
-            " status, requester, team_id, created, updated, input)"
-            " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
+            " status, requester, team_id, created, updated, input, owner)"
+            " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
             " ON CONFLICT (run_thread_id) DO UPDATE SET conversation_id ="
             " EXCLUDED.conversation_id, workflow = EXCLUDED.workflow, intent = EXCLUDED.intent,"
             " status = EXCLUDED.status, requester = EXCLUDED.requester, team_id ="
             " EXCLUDED.team_id, created = EXCLUDED.created, updated = EXCLUDED.updated,"
-            " input = EXCLUDED.input, decided_by = '', decision = '', decided_interrupt = ''",
+            " input = EXCLUDED.input, decided_by = '', decision = '', decided_interrupt = '',"
+            " owner = EXCLUDED.owner",
             (run_thread_id, conversation_id, workflow, intent, _check_status(status),
              requester, team_id, now, now,
-             json.dumps(run_input, default=str) if run_input is not None else ""))
+             json.dumps(run_input, default=str) if run_input is not None else "", self.owner))
 
     async def set_run_status(self, run_thread_id: str, status: str) -> None:
         """Update a run's status."""
         from storage.checkpoints import _check_status
 
-        await self._exec("UPDATE fanvise_runs SET status = %s, updated = %s"
+        await self._exec("UPDATE fanvise_runs SET status = %s, updated = %s, owner = %s"
                          " WHERE run_thread_id = %s",
-                         (_check_status(status), time.time(), run_thread_id))
+                         (_check_status(status), time.time(), self.owner, run_thread_id))
 
     async def record_decision(self, run_thread_id: str, user_id: str,
                               decisions: dict[str, str], *, interrupt_id: str = "",
@@ -505,9 +544,9 @@ class PgCheckpointStore:
 
         await self._exec(
             "UPDATE fanvise_runs SET decided_by = %s, decision = %s, decided_interrupt = %s,"
-            " status = COALESCE(%s, status), updated = %s WHERE run_thread_id = %s",
+            " status = COALESCE(%s, status), updated = %s, owner = %s WHERE run_thread_id = %s",
             (user_id, json.dumps(decisions, sort_keys=True), interrupt_id,
-             _check_status(status) if status is not None else None, time.time(),
+             _check_status(status) if status is not None else None, time.time(), self.owner,
              run_thread_id))
 
     async def get_run(self, run_thread_id: str) -> Any:
@@ -516,10 +555,18 @@ class PgCheckpointStore:
         return rows[0] if rows else None
 
     async def list_runs(self, *, statuses: tuple[str, ...] | None = None,
-                        conversation_id: str | None = None) -> list[Any]:
-        """Runs filtered by status and conversation, oldest first."""
+                        conversation_id: str | None = None,
+                        orphaned_only: bool = False) -> list[Any]:
+        """Runs filtered by status and conversation, oldest first. `orphaned_only`: not
+        those another live process drives (storage.backend.orphan_filter)."""
+        from storage.backend import orphan_filter
+
         where: list[str] = []
         args: list[Any] = []
+        if orphaned_only:
+            extra, extra_args = orphan_filter(self.dialect, self.owner)
+            where.append(extra.removeprefix(" AND ").replace("?", "%s"))
+            args.extend(extra_args)
         if statuses:
             where.append("status = ANY(%s)")
             args.append(list(statuses))

@@ -318,3 +318,55 @@ async def test_sqlite_lease_is_a_no_op(tmp_path) -> None:
             pass
     finally:
         await store.close()
+
+
+async def test_recovery_sees_only_orphaned_work(backend, app_target, checkpoint_target,
+                                                tmp_path) -> None:
+    """Start-up recovery on a shared database must leave another live process's in-flight
+    work alone and take over a dead one's (or its own previous incarnation's). On SQLite
+    (one process per file) every row is an orphan."""
+    same_db = backend == "postgres"
+    db = await open_database(app_target)
+    if same_db:  # the app tables and the checkpoints share one Postgres database
+        from storage.postgres import PgCheckpointStore
+
+        store_a = await PgCheckpointStore.open(str(app_target), owner="host-a")
+        store_b = await PgCheckpointStore.open(str(app_target), owner="host-b")
+    else:
+        store_a = store_b = await open_checkpoint_store(checkpoint_target)
+    try:
+        a = await AppDB.open(db, owner="host-a")
+        b = await AppDB.open(db, owner="host-b")
+        again = await AppDB.open(db, owner="host-a")  # host-a restarted
+        await store_a.record_run("r1", "c", status="running")
+        now = time.time()
+        await a.start_turn(TurnRow("t1", "c", "slack", "T", "C", "1.0", "U1", "Ann", 1, "hi",
+                                   None, None, "running", 1, now, now))
+        await a.create_card(_card("card1", shown=False))
+        assert await a.claim_card("card1", user_id="U1", user_name="Ann")
+
+        async def seen_by(app: AppDB, store: Any) -> tuple[int, int, int, int]:
+            return (len(await store.list_runs(statuses=("running",), orphaned_only=True)),
+                    len(await app.open_turns(orphaned_only=True)),
+                    len(await app.cards_by_status("deciding", orphaned_only=True)),
+                    len(await app.unshown_cards(orphaned_only=True)))
+
+        everything = (1, 1, 1, 1)
+        assert await seen_by(again, store_a) == everything
+        assert len(await b.open_turns()) == 1  # without the filter: all rows
+        if not same_db:
+            assert await seen_by(b, store_b) == everything
+            return
+        assert await seen_by(b, store_b) == (0, 0, 0, 0)  # host-a is alive: its work
+        await db.execute("UPDATE fanvise_processes SET heartbeat = 0 WHERE owner = ?",
+                         ("host-a",))
+        assert await seen_by(b, store_b) == everything  # host-a went silent: orphans
+        await store_a.beat()
+        assert await seen_by(b, store_b) == (0, 0, 0, 0)
+        await store_a.close()  # a clean stop gives its leftovers up
+        assert await seen_by(b, store_b) == everything
+    finally:
+        await store_a.close()
+        if store_b is not store_a:
+            await store_b.close()
+        await db.close()
