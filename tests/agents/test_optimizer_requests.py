@@ -281,7 +281,8 @@ async def test_points_league_blocks_rank_differently_from_points(deps_factory) -
     plain = await Run(deps).start(Request(intent=Intent.STREAMING, text="who do i stream")
                                   .model_dump(mode="json"))
     assert plain.value["moves"][0]["add"]["name"] == "Tyus Jones"  # by points
-    assert "ranked by the exact optimizer" in plain.value["summary"]
+    assert plain.value["summary"].startswith("Plan: ")  # the exact plan, in fantasy points
+    assert "Exact optimizer" in plain.value["summary"]
 
 
 async def test_categories_league_named_categories_use_the_exact_scan(deps_factory) -> None:

@@ -44,7 +44,7 @@ def _check_moves(req: ApprovalRequest) -> None:
     for m in req.moves:
         assert {"move_id", "drop", "add", "expected_gain", "games", "confidence",
                 "reasons"} <= set(m)
-        assert m["drop"]["name"] and m["add"]["name"] and m["reasons"]
+        assert m["drop"]["name"] and m["add"]["name"] and (m["reasons"] or m.get("line"))
 
 
 async def test_a_matchup_review_with_approved_move(points_rt: FanViseRuntime) -> None:
@@ -60,12 +60,11 @@ async def test_a_matchup_review_with_approved_move(points_rt: FanViseRuntime) ->
     move = req.moves[0]
     before = await my_roster(rt)
     assert move["drop"]["name"] in before and move["add"]["name"] not in before
-    # double click: applied once, the other click is told so
+    plan = [m for m in req.moves if not m.get("alternative_of")]
+    # double click on "Approve plan": applied once, the other click is told so
     r1, r2 = await asyncio.gather(
-        collect(rt.decide(req.run_thread_id, req.interrupt_id, {move["move_id"]: "approve"},
-                          user_id="alex")),
-        collect(rt.decide(req.run_thread_id, req.interrupt_id, {move["move_id"]: "approve"},
-                          user_id="alex")))
+        collect(rt.decide(req.run_thread_id, req.interrupt_id, "approve", user_id="alex")),
+        collect(rt.decide(req.run_thread_id, req.interrupt_id, "approve", user_id="alex")))
     finals = sorted([r1[-1], r2[-1]], key=lambda e: isinstance(e, Notice))
     assert isinstance(finals[0], Answer) and isinstance(finals[1], Notice)
     assert finals[1].text == ALREADY_DECIDED
@@ -74,8 +73,8 @@ async def test_a_matchup_review_with_approved_move(points_rt: FanViseRuntime) ->
     assert ans.text.count(OFFLINE_NOTE) == 1
     applied = ans.report["applied_moves"] if "applied_moves" in ans.report else None
     assert applied, ans.report.keys()
-    assert [(m["drop"]["id"], m["add"]["id"]) for m in applied] == [
-        (move["drop"]["id"], move["add"]["id"])]
+    assert [(m["drop"]["id"], m["add"]["id"], m["status"]) for m in applied] == [
+        (m["drop"]["id"], m["add"]["id"], "applied") for m in plan]
     after = await my_roster(rt)
     assert move["add"]["name"] in after and move["drop"]["name"] not in after
     assert len(after) == len(before)
@@ -91,8 +90,8 @@ async def test_b_streaming_ast_stl_categories(tmp_path: Path) -> None:
         req = evs[-1]
         assert isinstance(req, ApprovalRequest), req
         _check_moves(req)
-        assert "AST" in req.summary and "STL" in req.summary
-        assert any("AST" in r for m in req.moves for r in m["reasons"])
+        assert "Focus: AST, STL" in req.summary
+        assert all(m["gain_unit"] == "expected categories won" for m in req.moves)
         before = await my_roster(rt)
         evs = await collect(rt.decide(req.run_thread_id, req.interrupt_id, "approve",
                                       user_id="u1"))
@@ -102,7 +101,8 @@ async def test_b_streaming_ast_stl_categories(tmp_path: Path) -> None:
         assert not any("Waiting for your approval" in getattr(e, "text", "") for e in evs)
         after = await my_roster(rt)
         added = after - before
-        assert len(added) == 1 and added <= {m["add"]["name"] for m in req.moves}
+        plan = [m for m in req.moves if not m.get("alternative_of")]
+        assert len(added) >= 1 and added <= {m["add"]["name"] for m in plan}
     finally:
         await rt.close()
         await client.aclose()
@@ -155,8 +155,8 @@ async def test_pending_survives_restart_and_new_message(tmp_path: Path) -> None:
         pending = await rt2.pending_approvals("console:r")
         assert [(p.run_thread_id, p.interrupt_id) for p in pending] == [
             (req.run_thread_id, req.interrupt_id)]
-        evs = await collect(rt2.decide(req.run_thread_id, req.interrupt_id,
-                                       {req.moves[0]["move_id"]: "approve"}, user_id="u1"))
+        evs = await collect(rt2.decide(req.run_thread_id, req.interrupt_id, "approve",
+                                       user_id="u1"))
         assert isinstance(evs[-1], Answer)
         after = await my_roster(rt2)
         assert req.moves[0]["add"]["name"] in after and after != before
@@ -168,21 +168,38 @@ async def test_pending_survives_restart_and_new_message(tmp_path: Path) -> None:
         await rt2.close()
 
 
-async def test_decline_offers_next_alternatives_then_ends(points_rt: FanViseRuntime) -> None:
+async def test_a_partial_decision_re_plans_the_rest_as_a_new_card(
+        points_rt: FanViseRuntime) -> None:
     rt = points_rt
-    before = await my_roster(rt)
     req = (await collect(rt.ask("console:n", "Review my matchup", user_id="u1")))[-1]
     assert isinstance(req, ApprovalRequest)
-    evs = await collect(rt.decide(req.run_thread_id, req.interrupt_id, "decline", user_id="u1"))
+    first = req.moves[0]
+    evs = await collect(rt.decide(req.run_thread_id, req.interrupt_id,
+                                  {first["move_id"]: "approve"}, user_id="u1"))
     nxt = evs[-1]
     assert isinstance(nxt, ApprovalRequest) and nxt.run_thread_id == req.run_thread_id
-    assert nxt.interrupt_id != req.interrupt_id
+    assert nxt.interrupt_id != req.interrupt_id and nxt.title.startswith("The rest of your")
     assert not {m["move_id"] for m in nxt.moves} & {m["move_id"] for m in req.moves}
+    skipped = {m["drop"]["id"] for m in req.moves[1:] if not m.get("alternative_of")}
+    assert not {m["drop"]["id"] for m in nxt.moves} & skipped  # skipped drops are held
     assert [p.interrupt_id for p in await rt.pending_approvals("console:n")] == [nxt.interrupt_id]
     # the old card is dead, the new one decides
     old = await collect(rt.decide(req.run_thread_id, req.interrupt_id, "approve", user_id="u1"))
     assert [e.text for e in old] == [ALREADY_DECIDED]
     evs = await collect(rt.decide(nxt.run_thread_id, nxt.interrupt_id, "decline", user_id="u1"))
-    assert isinstance(evs[-1], Answer) and "declined" in evs[-1].text
+    assert isinstance(evs[-1], Answer) and "Skipped by you" in evs[-1].text
+    assert first["add"]["name"] in await my_roster(rt)
+    assert await rt.pending_approvals() == []
+
+
+async def test_skip_all_ends_the_run(points_rt: FanViseRuntime) -> None:
+    rt = points_rt
+    before = await my_roster(rt)
+    req = (await collect(rt.ask("console:s", "Review my matchup", user_id="u1")))[-1]
+    assert isinstance(req, ApprovalRequest)
+    evs = await collect(rt.decide(req.run_thread_id, req.interrupt_id, "decline", user_id="u1"))
+    assert isinstance(evs[-1], Answer) and "You skipped all 5 move(s)" in evs[-1].text
+    old = await collect(rt.decide(req.run_thread_id, req.interrupt_id, "approve", user_id="u1"))
+    assert [e.text for e in old] == [ALREADY_DECIDED]
     assert await my_roster(rt) == before
     assert await rt.pending_approvals() == []
