@@ -370,3 +370,20 @@ async def test_recovery_sees_only_orphaned_work(backend, app_target, checkpoint_
         if store_b is not store_a:
             await store_b.close()
         await db.close()
+
+
+async def test_the_retention_job_runs_on_both(backend, checkpoint_target, tmp_path) -> None:
+    """`FanViseRuntime.prune` (the daily retention job) on either back end, after a turn."""
+    from agents.runtime import FanViseRuntime
+
+    url = str(checkpoint_target) if backend == "postgres" else None
+    rt = await FanViseRuntime.open(tmp_path / "data", database_url=url)
+    try:
+        assert rt.store.dialect == backend
+        events = [e async for e in rt.ask("c1", "hello", user_id="U1")]
+        assert events
+        stats = await rt.prune(max_idle_days=30.0)
+        assert {"threads_deleted", "rows_deleted", "bytes_before", "bytes_after"} <= set(stats)
+        assert stats["bytes_before"] > 0 and stats["threads_deleted"] == 0
+    finally:
+        await rt.close()
