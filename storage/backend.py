@@ -127,7 +127,7 @@ def _redacting(url: str, exc: BaseException) -> str:
     password = url_password(url)
     if password:
         text = text.replace(password, "***")
-    return text
+    return " ".join(text.split())  # one line
 
 
 class DatabaseUnavailable(RuntimeError):

@@ -93,15 +93,18 @@ def write_heartbeat(path: Path, beat: Heartbeat) -> None:
 async def heartbeat_loop(app: Any, surface: str,
                          connected: Callable[[], bool | None] | None = None, *,
                          every: float = HEARTBEAT_EVERY) -> None:
-    """Rewrite the heartbeat every `every` seconds until cancelled (errors are ignored:
-    a full disk must not stop the bot; the check then sees a stale heartbeat)."""
+    """Rewrite the heartbeat every `every` seconds until cancelled, then remove it (errors
+    are ignored: a full disk must not stop the bot; the check then sees a stale one)."""
     path = heartbeat_path(app.settings.data_dir, surface)
-    while True:
-        try:
-            write_heartbeat(path, make_heartbeat(app, surface, connected))
-        except OSError:
-            pass
-        await asyncio.sleep(every)
+    try:
+        while True:
+            try:
+                write_heartbeat(path, make_heartbeat(app, surface, connected))
+            except OSError:
+                pass
+            await asyncio.sleep(every)
+    finally:  # stopped: no heartbeat rather than a fresh-looking one
+        path.unlink(missing_ok=True)
 
 
 def read_heartbeat(path: Path) -> Heartbeat | None:
