@@ -114,3 +114,26 @@ def test_health_postgres_up_and_down_never_shows_the_password(monkeypatch, tmp_p
     assert "S3cretPassw0rd" not in out and "fanvise:***@" in out
     code, out = _health(monkeypatch, tmp_path, FANVISE_DATABASE_URL="mysql://u:S3cretPassw0rd@h/d")
     assert code == 1 and "S3cretPassw0rd" not in out and "postgresql://" in out
+
+
+async def test_heartbeat_loop_writes_the_circuit_state_and_removes_itself(tmp_path: Path
+                                                                           ) -> None:
+    import asyncio
+    from types import SimpleNamespace
+
+    from bot.commands.health import heartbeat_loop, read_heartbeat
+    from fantasy.espn.circuit import CircuitBreaker
+
+    circuit = CircuitBreaker(failure_threshold=1, cooldown=60.0)
+    circuit.record_failure(RuntimeError("ESPN 503"))
+    app = SimpleNamespace(settings=SimpleNamespace(data_dir=tmp_path),
+                          espn=SimpleNamespace(circuit=circuit))
+    task = asyncio.create_task(heartbeat_loop(app, "slack", lambda: True, every=0.01))
+    await asyncio.sleep(0.05)
+    beat = read_heartbeat(heartbeat_path(tmp_path, "slack"))
+    assert beat is not None and beat.chat_connected and beat.espn_state == "open"
+    assert beat.espn_last_error == "ESPN 503"
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert not heartbeat_path(tmp_path, "slack").exists()
