@@ -108,11 +108,6 @@ def load_workflow_builder(module: str, name: str) -> Callable[..., Any] | None:
         return None
 
 
-def research_builder() -> Callable[..., Any] | None:
-    """`build_player_research_graph`, or None while it is not available."""
-    return load_workflow_builder("agents.player_research.graph", "build_player_research_graph")
-
-
 def optimizer_builder() -> Callable[..., Any] | None:
     """`build_matchup_optimizer_graph`, or None while it is not available."""
     return load_workflow_builder("agents.matchup_optimizer.graph",
@@ -502,5 +497,5 @@ def build_supervisor_graph(*, checkpointer: Any = None) -> Any:
 
 
 __all__ = ["ROUTES", "SupervisorContext", "build_supervisor_graph", "load_workflow_builder",
-           "optimizer_builder", "reply_update", "research_builder", "research_subgraph",
+           "optimizer_builder", "reply_update", "research_subgraph",
            "route_for", "unresolved_refs"]
