@@ -53,7 +53,7 @@ from agents.shared.tool_registry import FanviseTools
 from agents.understanding.request import Request
 from fantasy.constants import OUT_STATUSES, UNCERTAIN_STATUSES, parse_slot
 from fantasy.espn.errors import EspnError
-from fantasy.moves import Plan, text_of
+from fantasy.moves import Plan, move_text, text_of
 
 log = logging.getLogger(__name__)
 
@@ -128,7 +128,7 @@ def _explicit_summary(ev: dict[str, Any], days: int, acq: str) -> str:
     elif ev.get("add_chosen"):
         head = f"Best free agent for {d['name']}'s spot: {a['name']}."
     else:
-        head = f"The move you asked for: drop {d['name']}, add {a['name']}."
+        head = f"The move you asked for: {move_text(d['name'], a['name'])}."
     s = (f"{head} Exact optimizer for the rest of this matchup ({days} day(s) left, {acq}): "
          f"{float(ev['expected_gain']):+.2f} {unit} ({float(ev['base_value']):.2f} without it, "
          f"{float(ev['planned_value']):.2f} with it).")

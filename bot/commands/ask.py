@@ -17,6 +17,7 @@ from typing import Annotated, Any
 import typer
 
 from bot.commands._league_source import LeagueSource, SourceError, data_dir, fail
+from fantasy.moves import text_of
 
 DEFAULT_CONVERSATION = "console:cli"
 #: Longest question accepted (the chat surfaces' limit, bot.core.service.MAX_QUESTION).
@@ -25,8 +26,6 @@ MAX_QUESTION = 2000
 
 def format_move(k: int, move: dict[str, Any]) -> str:
     """One numbered line describing a proposed move."""
-    drop = (move.get("drop") or {}).get("name", "?")
-    add = (move.get("add") or {}).get("name", "?")
     extras = []
     if move.get("expected_gain") is not None:
         extras.append(f"gain {move['expected_gain']}")
@@ -34,7 +33,10 @@ def format_move(k: int, move: dict[str, Any]) -> str:
         extras.append(f"{move['games']} games")
     if move.get("confidence"):
         extras.append(f"confidence {move['confidence']}")
-    line = f"  {k}) approve move {k}: drop {drop}, add {add}"
+    what = move.get("line") or text_of(move)
+    if move.get("alternative_of"):  # a plan card's choice: another player for a spot
+        what += " (instead of the plan's pick for that spot)"
+    line = f"  {k}) approve move {k}: {what}"
     if extras:
         line += f" ({', '.join(extras)})"
     reasons = move.get("reasons") or []

@@ -10,6 +10,7 @@ from typing import Any
 
 from agents.shared.deps import AgentDeps, optimizer_for
 from bot.core.models import Card, OutgoingMessage
+from fantasy.moves import text_of
 
 
 async def daily_lineup_message(espn: Any, team_id: int, *, day: date | None = None,
@@ -70,7 +71,7 @@ def render_daily_lineup(res: dict[str, Any], scan: dict[str, Any] | None, *,
     if scan is not None:
         moves = scan.get("moves") or []
         if moves:
-            lines = [f"Drop {m['drop']['name']}, add {m['add']['name']} "
+            lines = [f"{text_of(m, capital=True)} "
                      f"({m['expected_gain']:+.2f} {m.get('gain_unit', '')}, "
                      f"{m.get('confidence', '')})" for m in moves]
             lines.append("Use /optimize to approve moves.")
