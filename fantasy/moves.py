@@ -123,7 +123,7 @@ class Plan(BaseModel):
     notes: list[str] = Field(default_factory=list)
     message: str = ""
     per_game_label: str = ""
-    exact: bool = True
+    exact: bool = True  # False: category league (moves chosen on the linearised model)
 
     @property
     def gain(self) -> float:

@@ -583,8 +583,13 @@ async def present_and_confirm(state: MatchupOptimizerState) -> dict[str, Any]:
                  if m["move_id"] not in set(state.get("offered_ids") or [])]
         title = (prompts.PLAN_TITLE if rnd == 0 else prompts.REST_TITLE).format(
             team=state["team"]["name"])
-        summary = prompts.PLAN_SUMMARY.format(totals=plan.totals_line(), days=days,
+        how = prompts.PLAN_HOW_POINTS if plan.exact else prompts.PLAN_HOW_CATEGORIES
+        summary = prompts.PLAN_SUMMARY.format(totals=plan.totals_line(), how=how, days=days,
                                               acq=acq_text)
+        held = [f"{h.player.name} ({h.reason.removeprefix('HOLD: ')})" for h in plan.holds
+                if h.reason.startswith("HOLD:")]
+        if held:  # injured players coming back soon stay on the roster
+            summary += " Held: " + "; ".join(held) + "."
         if plan.focus_categories:
             summary += f" Focus: {', '.join(plan.focus_categories)}."
     elif state.get("intent") == "explicit_move" and ev.get("verdict") == "gain":

@@ -21,9 +21,12 @@ OFFLINE_LIVE_NOTE = ("ESPN has no public write API: make the move on ESPN ({link
                      "re-planned your week as if it were done.")
 PLAN_TITLE = "Your plan for the rest of the matchup: {team}"
 REST_TITLE = "The rest of your plan: {team}"
-PLAN_SUMMARY = ("{totals} Exact optimizer, {days} day(s) left, {acq}. Approve or skip each "
+PLAN_SUMMARY = ("{totals} {how}, {days} day(s) left, {acq}. Approve or skip each "
                 "move, or approve the whole plan; a menu offers other players for the same "
                 "spot.")
+PLAN_HOW_POINTS = "Exact optimizer"
+PLAN_HOW_CATEGORIES = ("Exact lineups (moves chosen on a linear model of your category odds, "
+                       "their effect computed exactly)")
 LIVE_HANDOFF_NOTE = ("ESPN has no public write API, so FanVise cannot make moves in your "
                      "league: make them on ESPN with the steps above. I check your roster on "
                      "the next league read and update the card.")

@@ -1113,7 +1113,7 @@ class OptimizerService:
                     n_categories=None if self.is_points else len(self.cats),
                     focus_categories=focus, acquisitions_left=budget.remaining,
                     acquisition_limit=budget.limit, max_moves=k, holds=holds, notes=notes,
-                    message=msg, per_game_label=label)
+                    message=msg, per_game_label=label, exact=self.is_points)
 
     def _plan_move(self, u: _Universe, st: PlanStep, gain: float, games: int,
                    per_game: dict[int, float], chain: set[int]) -> Move:
