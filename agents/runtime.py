@@ -39,6 +39,7 @@ from agents.supervisor.state import SupervisorContext
 from agents.understanding.league_context import command_request
 from agents.understanding.request import Intent, Request
 from fantasy.espn.errors import EspnAccessDenied, EspnError, EspnNotFound
+from fantasy.moves import text_of
 from storage.backend import open_checkpoint_store
 from storage.checkpoints import CheckpointStore, RunRecord
 from storage.crashpoint import crash_point
@@ -676,8 +677,7 @@ async def _league_names_unbounded(deps: AgentDeps) -> list[str]:
 
 def _approval_note(req: ApprovalRequest) -> str:
     """A one-line history entry for a card waiting for approval."""
-    moves = "; ".join(f"drop {(m.get('drop') or {}).get('name')}, add "
-                      f"{(m.get('add') or {}).get('name')}" for m in req.moves[:5])
+    moves = "; ".join(text_of(m) for m in req.moves[:5])
     return f"[Waiting for approval] {req.title}: {moves}" if moves else f"[Waiting] {req.title}"
 
 
