@@ -17,7 +17,7 @@ from fantasy.redact import RedactingFilter, redact
 
 _HANDLER_NAME = "fanvise"
 _QUIET = ("httpx", "httpcore", "aiosqlite", "discord.gateway", "discord.client", "chromadb",
-          "slack_bolt", "slack_sdk", "apscheduler", "asyncio")
+          "slack_bolt", "slack_sdk", "asyncio")
 
 
 class JsonFormatter(logging.Formatter):

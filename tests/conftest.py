@@ -9,7 +9,10 @@ import pytest
 
 # Never let a developer's real keys leak into tests; every test runs offline.
 for _var in ("GOOGLE_API_KEY", "DISCORD_TOKEN", "SLACK_BOT_TOKEN", "ESPN_S2", "ESPN_SWID",
-             "LANGSMITH_API_KEY", "LANGCHAIN_API_KEY"):
+             "LANGSMITH_API_KEY", "LANGCHAIN_API_KEY",
+             # a developer's Postgres deployment must never receive test data; the Postgres
+             # tests start their own throwaway server
+             "FANVISE_DATABASE_URL", "FANVISE_INSTANCE"):
     os.environ.pop(_var, None)
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 # One BLAS thread: tests run many small embeddings; threads only oversubscribe 2 cores.
