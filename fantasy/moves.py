@@ -167,7 +167,9 @@ class Plan(BaseModel):
             s = (f"Plan: {self.value_text(self.planned_value)} over the rest of the matchup vs "
                  f"{self.planned_value - self.gain:.1f} doing nothing ({self.gain:+.1f})")
         else:
-            s = (f"Plan: expected categories won vs your opponent {self.base_value:.1f} -> "
+            what = (", ".join(self.focus_categories) if self.focus_categories
+                    else "categories")
+            s = (f"Plan: expected {what} won vs your opponent {self.base_value:.1f} -> "
                  f"{self.planned_value:.1f} of {self.n_categories or 0}")
         if self.best_single is not None and self.best_single_value is not None and \
                 len(self.moves) > 1:

@@ -395,6 +395,11 @@ def _score_moves(spec: dict[str, Any], expect: dict[str, Any], obs: Observation)
     if spec.get("first") is not None:
         want = lit(spec["first"])
         ok = bool(moves) and want is not None and _move_matches(moves[0], spec["first"])
+        if not ok and want is not None and any(m.get("line") for m in moves):
+            # a plan card (issue 13): the best single move's player is added by the plan
+            # (its timeline may pair him with another drop or day) or offered for a spot
+            add_only = {k: v for k, v in want.items() if k in ("add", "add_id")}
+            ok = any(_move_matches(m, add_only) for m in moves)
         out.append(Check("moves.first", ok, _desc(spec["first"]), shown[:1],
                          "" if want is not None else "the optimizer found no move"))
     for i, req in enumerate(spec.get("required") or []):
@@ -430,6 +435,8 @@ def _score_moves(spec: dict[str, Any], expect: dict[str, Any], obs: Observation)
         out.append(Check("moves.adds_are_free_agents", not bad, "free agents", bad))
     if spec.get("drops_must_be_on_my_roster", True):
         mine = {int(x) for x in expect.get("_my_roster_ids", [])}
+        # a plan card's streaming chain drops a player an earlier move of the plan adds
+        mine |= {_id(m.get("add")) for m in moves if m.get("line")}
         bad = [_name(m.get("drop")) or names.get(str(_id(m.get("drop"))), "?")
                for m in moves if _id(m.get("drop")) not in mine]
         out.append(Check("moves.drops_on_my_roster", not bad, "my players", bad))

@@ -590,8 +590,6 @@ async def present_and_confirm(state: MatchupOptimizerState) -> dict[str, Any]:
                 if h.reason.startswith("HOLD:")]
         if held:  # injured players coming back soon stay on the roster
             summary += " Held: " + "; ".join(held) + "."
-        if plan.focus_categories:
-            summary += f" Focus: {', '.join(plan.focus_categories)}."
     elif state.get("intent") == "explicit_move" and ev.get("verdict") == "gain":
         summary = _explicit_summary(ev, days, acq_text)
     elif state.get("ranked_by"):

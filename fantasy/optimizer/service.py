@@ -1008,6 +1008,7 @@ class OptimizerService:
                 and p.id not in excluded
                 and (position is None or position in p.eligible_slots)]
         focus = [c.upper() for c in focus_categories]
+        cats: list[Category] = []
         if self.is_points:
             u = self._universe(active + pool)
             values = self._values_points(u)
@@ -1050,8 +1051,8 @@ class OptimizerService:
         def value_of(members: list[list[int]]) -> tuple[float, int]:
             v, starts = evaluate_members(values, u.masks, self.layout.caps, u.keys, members,
                                          slot_caps=slot_caps)
-            if m is not None:
-                v = self._cat_expected(u, values, m, [set(x) for x in members])
+            if m is not None:  # focus: the named categories are the unit
+                v = self._cat_expected(u, values, m, [set(x) for x in members], cats)
             return v, starts
 
         base_value, base_starts = value_of(apply_steps(roster_rows, [], n_days))
@@ -1110,7 +1111,7 @@ class OptimizerService:
                     planned_value=planned_value,
                     best_single_value=best_single_value, best_single=best_single,
                     base_starts=base_starts, planned_starts=planned_starts,
-                    n_categories=None if self.is_points else len(self.cats),
+                    n_categories=None if self.is_points else len(cats),
                     focus_categories=focus, acquisitions_left=budget.remaining,
                     acquisition_limit=budget.limit, max_moves=k, holds=holds, notes=notes,
                     message=msg, per_game_label=label, exact=self.is_points)
@@ -1203,8 +1204,9 @@ class OptimizerService:
         return rows
 
     def _cat_expected(self, u: _Universe, values: np.ndarray, m: Matchup,
-                      rows: list[set[int]]) -> float:
-        """Exact expected categories won of the lineups chosen on `values` per day."""
+                      rows: list[set[int]], cats: Sequence[Category] | None = None) -> float:
+        """Exact expected categories won (of `cats`, default all) of the lineups chosen on
+        `values` per day."""
         tot = np.zeros(len(self.columns))
         elig = [[t for t in range(len(self.layout.caps)) if (mk >> t) & 1] for mk in u.masks]
         for d in range(len(self.dates)):
@@ -1213,7 +1215,7 @@ class OptimizerService:
             st = [i for occ in place(order, elig, self.layout.caps) for i in occ]
             if st:
                 tot += u.stats[st, d].sum(axis=0)
-        return float(win_probabilities(self.cats, tot, m).sum())
+        return float(win_probabilities(self.cats if cats is None else cats, tot, m).sum())
 
     def _slot_games_caps(self, team_id: int) -> dict[int, int]:
         """Slot-type index -> starts left, from games-played limits (stat 42) if the league

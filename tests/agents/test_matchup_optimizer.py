@@ -170,8 +170,8 @@ async def test_b_midweek_streaming_for_ast_and_stl(deps_factory, saver) -> None:
                            focus_categories=["AST", "STL"])
     check_payload(intr.value)
     assert "Focus: AST, STL" in intr.value["summary"]
-    assert "expected categories won vs your opponent" in intr.value["summary"]
-    assert " of 9" in intr.value["summary"]
+    assert "expected AST, STL won vs your opponent" in intr.value["summary"]
+    assert " of 2" in intr.value["summary"]  # the named categories are the unit
     for m in intr.value["moves"]:
         assert m["gain_unit"] == "expected categories won"
         assert "expected categories" in m["line"]
