@@ -67,14 +67,24 @@ def _layer_norm(x: np.ndarray, weight: np.ndarray, bias: np.ndarray, eps: float)
 #: Up to this many values, erf is taken per value with math.erf rather than by importing
 #: scipy.special (0.17 s of CPU, more than math.erf takes for one query of 256 tokens).
 SMALL_ERF = 500_000
+#: ... until a process has taken this many values with math.erf: a long-running process
+#: (the bot, a load run) then imports scipy.special once, as its per-query math.erf time
+#: (about 5 ms for a short message) would otherwise keep adding up. About 15 short messages:
+#: a one-question process (`fanvise ask`) never gets there.
+MATH_ERF_BUDGET = 1_500_000
 _math_erf = np.frompyfunc(math.erf, 1, 1)
+_math_erf_values = 0
 
 
 def _erf(z: np.ndarray) -> np.ndarray:
-    """erf of a float64 array: scipy's ufunc once scipy is loaded or for big batches, else
-    math.erf per value (the two agree to the last bit after the float32 cast in `_gelu`:
-    0 differences in 20M random values)."""
-    if z.size <= SMALL_ERF and "scipy.special" not in sys.modules:
+    """erf of a float64 array: scipy's ufunc once scipy is loaded, for big batches or once
+    this process has spent MATH_ERF_BUDGET values on math.erf, else math.erf per value (the
+    two agree to the last bit after the float32 cast in `_gelu`: 0 differences in 20M random
+    values)."""
+    global _math_erf_values
+    if (z.size <= SMALL_ERF and "scipy.special" not in sys.modules
+            and _math_erf_values < MATH_ERF_BUDGET):
+        _math_erf_values += z.size
         return _math_erf(z).astype(np.float64)
     from scipy.special import erf  # noqa: PLC0415 - only for batches (bank, news)
 

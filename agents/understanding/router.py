@@ -18,6 +18,7 @@ import os
 import re
 import tempfile
 import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -35,6 +36,10 @@ ENV_CACHE_DIR = "FANVISE_CACHE_DIR"
 K_NEAREST = 3
 #: Version of the embedding recipe: part of the cache key.
 RECIPE = "minilm-l6-v2/mean/l2/slot-v2"
+#: Scores of this many recent embedded texts are kept per router (members repeat "who should
+#: I start today"; player names are already masked). FANVISE_ROUTER_CACHE=0 turns it off.
+RANK_CACHE_SIZE = 1024
+ENV_RANK_CACHE = "FANVISE_ROUTER_CACHE"
 
 
 #: Stat-category words ("dimes", "boards", "ft%"): one {stat} placeholder, so "am i losing in
@@ -97,6 +102,11 @@ class SemanticRouter:
         labels = np.array([self.intents.index(i) for i, _ in self._bank])
         self._masks = [labels == k for k in range(len(self.intents))]
         self.hash = bank_hash(self._bank)
+        self._ranks: OrderedDict[str, list[tuple[Intent, float]]] = OrderedDict()
+        self.cache_size = (0 if os.environ.get(ENV_RANK_CACHE, "").strip() in ("0", "off")
+                           else RANK_CACHE_SIZE)
+        self.hits = 0
+        self.misses = 0
 
     @property
     def size(self) -> int:
@@ -132,10 +142,34 @@ class SemanticRouter:
         return vecs
 
     def rank(self, text: str) -> list[tuple[Intent, float]]:
-        """Every intent with its score for `text`, best first."""
+        """Every intent with its score for `text`, best first (a text embedded before, as
+        `embed_text` writes it, reuses its scores: the same encoder gives the same vector)."""
+        key = embed_text(text)
+        if self.cache_size:
+            with self._lock:
+                hit = self._ranks.get(key)
+                if hit is not None:
+                    self._ranks.move_to_end(key)
+                    self.hits += 1
+                    return list(hit)
+        scores = self._rank(key)
+        if self.cache_size:
+            with self._lock:
+                self.misses += 1
+                self._ranks[key] = scores
+                while len(self._ranks) > self.cache_size:
+                    self._ranks.popitem(last=False)
+        return list(scores)
+
+    def cache_info(self) -> dict[str, int]:
+        """Hits, misses and size of the score cache (0 size: turned off)."""
+        return {"hits": self.hits, "misses": self.misses, "kept": len(self._ranks),
+                "size": self.cache_size}
+
+    def _rank(self, key: str) -> list[tuple[Intent, float]]:
         self.load()
         assert self._vectors is not None
-        q = self._encoder.encode([embed_text(text)])[0].astype(np.float32)
+        q = self._encoder.encode([key])[0].astype(np.float32)
         sims = self._vectors @ q
         scores = []
         for intent, mask in zip(self.intents, self._masks, strict=True):
