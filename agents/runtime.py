@@ -106,6 +106,26 @@ class RecoveredRun(tuple):  # noqa: SLOT001 - a (conversation_id, events) pair p
         return self
 
 
+#: Optimizer intents whose runs never pause for approval (the graph routes them past
+#: present_and_confirm). Such a run has no side effects and, after a crash, starts again
+#: from its recorded input (`recover_crashed_runs`), so its steps need no checkpoint of
+#: their own: it is saved once, when it ends ("exit").
+NEVER_PAUSES = frozenset({"lineup_optimization"})
+
+
+def run_durability(intent: str, inp: Any) -> str:
+    """LangGraph durability of an optimizer run: "exit" for a fresh run of an intent that
+    never pauses, "async" (a checkpoint per step) for the rest, and always for a resumed
+    run, which applies decisions step by step."""
+    if isinstance(inp, Command) or not isinstance(inp, dict):
+        return "async"
+    obj = inp.get("request_obj")
+    asked = obj.get("intent") if isinstance(obj, dict) else None
+    if intent in NEVER_PAUSES and (asked is None or asked in NEVER_PAUSES):
+        return "exit"
+    return "async"
+
+
 def _cfg(thread_id: str) -> dict[str, Any]:
     return {"configurable": {"thread_id": thread_id}}
 
@@ -352,7 +372,8 @@ class FanViseRuntime:
         # (emitted before interrupt()) would be replayed after the decision
         replay = "present_and_confirm" if isinstance(inp, Command) else None
         try:
-            async for ev in self._stream(graph, inp, run_tid, durability="async",
+            async for ev in self._stream(graph, inp, run_tid,
+                                         durability=run_durability(intent, inp),
                                          sink=interrupts, deps=deps):
                 if replay is not None and ev.stage == replay:
                     replay = None
