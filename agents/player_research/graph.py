@@ -17,6 +17,7 @@ from __future__ import annotations
 import functools
 import json
 import logging
+import weakref
 from datetime import UTC, datetime
 from typing import Any
 
@@ -96,12 +97,31 @@ async def _is_star(deps: AgentDeps, status: dict[str, Any]) -> bool:
         return False
     try:
         svc = await optimizer_for(deps)
-        holds = svc.scan_moves(int(team_id), top=1).holds
+        stars = _team_stars(svc, int(team_id))
     except (EspnError, ValueError, LookupError) as exc:
         log.info("star check unavailable: %s", exc)
         return False
-    return any(h.player.id == status.get("id") and h.reason.startswith("star")
-               for h in holds)
+    return status.get("id") in stars
+
+
+#: service -> team id -> ids of the team's players held as stars. A service is one league
+#: snapshot (shared by turns while the data is unchanged), so its guardrails do not change.
+_STARS: weakref.WeakKeyDictionary[Any, dict[int, frozenset[int]]] = weakref.WeakKeyDictionary()
+
+
+def _team_stars(svc: Any, team_id: int) -> frozenset[int]:
+    """Players the optimizer's guardrails protect as stars on `team_id` (a move scan's
+    holds), computed once per service and team."""
+    try:
+        per = _STARS.setdefault(svc, {})
+    except TypeError:  # not weak-referenceable (a test double): no memo
+        per = {}
+    hit = per.get(team_id)
+    if hit is None:
+        holds = svc.scan_moves(team_id, top=1).holds
+        hit = per[team_id] = frozenset(h.player.id for h in holds
+                                       if h.reason.startswith("star"))
+    return hit
 
 
 def _bound_model(deps: AgentDeps) -> Any:
