@@ -24,6 +24,10 @@ aget_state, resume with Command and the outcome appended with aupdate_state). Ea
 path through the graphs is recorded from a FanVise run of it; the substrate serves the same
 mix at the same concurrency. Printed: its turns/s and FanVise's ratio to it (issue 14
 target: >= 0.5 at 20 and at 200 concurrent conversations, 0 errors, 0 "database is locked").
+The router's score cache hit rate is printed; --no-router-cache encodes every message.
+
+    python benchmarks/load.py --database-url postgresql://... -n 20 -t 200  # FanVise on Postgres
+    python benchmarks/load.py --processes 2 [--database-url ...]  # benchmarks/load_processes.py
 """
 
 from __future__ import annotations
@@ -159,14 +163,17 @@ async def approve_new_cards(app: FanViseApp, surface: RecordingSurface, thread: 
 
 
 async def run(conversations: int, turns: int, data_dir: Path, *, workspaces: int,
-              budget: bool) -> dict[str, float | int | str]:
+              budget: bool, database_url: str | None = None) -> dict[str, float | int | str]:
     """Run the load and return the figures."""
     counter = _Counter()
     logging.getLogger().addHandler(counter)
+    extra: dict[str, Any] = {"database_url": database_url} if database_url else {}
     settings = Settings(data_dir=data_dir, llm_per_minute=1e9, llm_burst=1e9,
                         edit_interval=0.2,
-                        slack_updates_per_minute=40.0 if budget else 1e9)
+                        slack_updates_per_minute=40.0 if budget else 1e9, **extra)
     app = await FanViseApp.open(settings)
+    router = _router()
+    seen = router.cache_info() if router is not None else None
     surface = RecordingSurface()
     latencies: list[float] = []
     card_latencies: list[float] = []  # turns that drew a card, including the approve click
@@ -208,6 +215,12 @@ async def run(conversations: int, turns: int, data_dir: Path, *, workspaces: int
     await app.close()
     logging.getLogger().removeHandler(counter)
 
+    cache_note = "off"
+    if router is not None and seen is not None and router.cache_size:
+        now = router.cache_info()
+        hits, misses = now["hits"] - seen["hits"], now["misses"] - seen["misses"]
+        cache_note = (f"{hits} hits / {hits + misses} messages "
+                      f"({100 * hits / max(1, hits + misses):.0f}%)")
     answer_latencies = list(latencies)
     latencies = latencies + card_latencies
     error_replies = [t for t in surface.texts() if any(m in t for m in ERROR_MARKERS)]
@@ -227,12 +240,23 @@ async def run(conversations: int, turns: int, data_dir: Path, *, workspaces: int
         "card_turns_p50_p95_ms": f"{_pct(card_latencies, 0.5) * 1e3:.0f} / "
                                  f"{_pct(card_latencies, 0.95) * 1e3:.0f} (ask + approve click)",
         "edits": surface.edits,
+        "router_score_cache": cache_note,
         "ckpt_bytes_after_run": size_after_run, "ckpt_bytes_after_prune": size_after_prune,
         "prune_s": round(prune_s, 2), "prune_rows_deleted": pruned.get("rows_deleted", 0),
         "app_db_bytes": app_db_size,
         "peak_rss_mib": round(peak_rss_mib()),
         "first_errors": "; ".join((exceptions + counter.errors + error_replies)[:3]),
     }
+
+
+def _router() -> Any:
+    """The process's intent router (its score cache's hit counts), None when unavailable."""
+    try:
+        from agents.understanding.router import default_router
+
+        return default_router()
+    except Exception:  # noqa: BLE001 - a figure, not the benchmark
+        return None
 
 
 # --------------------------------------------------------------------------- substrate
@@ -252,6 +276,7 @@ class Segment:
     sub_updates: list[Any] = field(default_factory=list)
     paused_at: str | None = None
     pause_value: Any = None  # the interrupt's payload
+    durability: str = "async"  # the durability FanVise ran it with
 
 
 class PathRecorder:
@@ -272,7 +297,8 @@ class PathRecorder:
                 async for item in original(graph, input, config, **kw):
                     yield item
                 return
-            seg = Segment(str(graph.name), isinstance(input, Command))
+            seg = Segment(str(graph.name), isinstance(input, Command),
+                          durability=str(kw.get("durability") or "async"))
             recorder.turns.setdefault(recorder.current, []).append(seg)
             async for item in original(graph, input, config, **kw):
                 ns, mode, data = item
@@ -445,14 +471,14 @@ async def run_substrate(conversations: int, turns: int, data_dir: Path,
                     async with locks.setdefault(conv, asyncio.Lock()):
                         await stream(sup, {"messages": [HumanMessage(content=text)],
                                            "user_id": "u", "request_in": None},
-                                     conv, seg, "exit")
+                                     conv, seg, seg.durability)
                         await sup.aget_state({"configurable": {"thread_id": conv}})
                 elif not seg.resume:
                     cfg = {"configurable": {"thread_id": run_tid}}
                     await stream(opt, {"request": text, "intent": "matchup_analysis",
                                        "requester_id": "u", "request_obj": None,
                                        "focus_categories": [], "day": None},
-                                 run_tid, seg, "async", seg.pause_value)
+                                 run_tid, seg, seg.durability, seg.pause_value)
                     snap = await opt.aget_state(cfg)
                     pending = snap.interrupts[0] if snap.interrupts else None
                     payload = seg.pause_value
@@ -464,7 +490,7 @@ async def run_substrate(conversations: int, turns: int, data_dir: Path,
                     moves = (payload or {}).get("moves") or []
                     decision = {str(m.get("move_id")): "approve" for m in moves}
                     await stream(opt, Command(resume={pending.id: {"decisions": decision}}),
-                                 run_tid, seg, "async", payload)
+                                 run_tid, seg, seg.durability, payload)
                     await opt.aget_state(cfg)
                     await append_outcome(conv, "outcome")
 
@@ -508,7 +534,29 @@ def main(argv: list[str] | None = None) -> int:
                     help="skip the bare LangGraph substrate run (and the ratio)")
     ap.add_argument("--baseline-runs", type=int, default=3,
                     help="substrate runs; the median is compared (default 3)")
+    ap.add_argument("--database-url", default=None,
+                    help="postgresql://... for FanVise's app tables, ESPN cache and "
+                         "checkpoints (Settings.database_url); default: SQLite in the data "
+                         "dir. The substrate baseline stays on AsyncSqliteSaver")
+    ap.add_argument("--processes", type=int, default=1,
+                    help="N > 1: N FanVise processes on one Postgres database, "
+                         "--conversations and --turns split between them "
+                         "(benchmarks/load_processes.py; without --database-url a "
+                         "throwaway local server)")
+    ap.add_argument("--no-router-cache", action="store_true",
+                    help="encode every message (turn off the router's score cache)")
     args = ap.parse_args(argv)
+    if args.processes > 1:
+        from benchmarks.load_processes import main as load_processes_main
+
+        per = max(1, args.conversations // args.processes)
+        where = (["--database-url", args.database_url] if args.database_url
+                 else ["--local-postgres"])  # a throwaway server (needs initdb)
+        return load_processes_main([*where, "--processes", str(args.processes),
+                                    "--conversations", str(per),
+                                    "--turns", str(max(1, args.turns // args.processes))])
+    if args.no_router_cache:
+        os.environ["FANVISE_ROUTER_CACHE"] = "0"
     os.environ.pop("GOOGLE_API_KEY", None)  # the offline model, always
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     tmp = args.data_dir is None
@@ -517,7 +565,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         res = asyncio.run(run(args.conversations, args.turns, data_dir / "fanvise",
                               workspaces=args.workspaces or args.conversations,
-                              budget=not args.no_budget))
+                              budget=not args.no_budget, database_url=args.database_url))
         if not args.no_baseline:
             paths, graphs = asyncio.run(record_paths(data_dir / "record"))
             runs = []
