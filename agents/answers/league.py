@@ -8,6 +8,7 @@ from datetime import date
 from typing import Any
 
 from agents.answers.types import ListedPlayer, Offer, Reply
+from agents.answers.valuers import shared_valuer
 from agents.shared.deps import AgentDeps, LeagueContext, load_context, optimizer_for
 from agents.understanding.request import Intent, MoveRef, PlayerRef, Request
 from fantasy.constants import (
@@ -311,7 +312,7 @@ async def answer_free_agents(deps: AgentDeps, request: Request) -> Reply:
     cats = [c for c in cats if c not in ignored]
     rostered = league.all_rostered_player_ids()
     pool = [p for p in ctx.free_agents or [] if p.id not in rostered]
-    val = Valuer(league, ctx.schedule, dates, today, categories=cats, extra=pool)
+    val = shared_valuer(league, ctx.schedule, dates, today, categories=cats, extra=pool)
     slot = None
     pos = (request.position or "").upper() or None
     if pos:

@@ -16,6 +16,7 @@ from agents.answers.league import (
     status_text,
 )
 from agents.answers.types import Offer, Reply
+from agents.answers.valuers import shared_valuer
 from agents.shared.deps import AgentDeps, LeagueContext, load_context, optimizer_for
 from agents.understanding.request import Intent, MoveRef, PlayerRef, Request
 from fantasy.constants import (
@@ -327,7 +328,7 @@ async def answer_player_decision(deps: AgentDeps, request: Request) -> Reply:
     except EspnError as exc:
         return _err(exc)
     league, today = ctx.league, deps.today_date()
-    val = Valuer(league, ctx.schedule, _window(deps, league), today,
+    val = shared_valuer(league, ctx.schedule, _window(deps, league), today,
                  extra=ctx.free_agents or [])
     replies = [await _decide(deps, request, ctx, val, ref) for ref in refs[:3]]
     if len(replies) == 1:
@@ -544,7 +545,7 @@ async def answer_injury_check(deps: AgentDeps, request: Request) -> Reply:
                      report={"error": "no_team"})
     league, today = ctx.league, deps.today_date()
     dates = _window(deps, league)
-    val = Valuer(league, ctx.schedule, dates, today, extra=ctx.free_agents or [])
+    val = shared_valuer(league, ctx.schedule, dates, today, extra=ctx.free_agents or [])
     pos = (request.position or "").upper() or None
     group = POSITION_GROUPS.get(pos or "", frozenset())
     asked = _asked_statuses(request.text)

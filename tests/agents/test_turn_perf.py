@@ -94,3 +94,35 @@ def test_erf_switch_keeps_embeddings_bit_for_bit(monkeypatch: Any, budget: int) 
     monkeypatch.setattr(minilm, "MATH_ERF_BUDGET", budget)
     got = np.stack([enc.encode([t])[0] for t in texts])
     assert np.array_equal(got, reference)
+
+
+def test_shared_valuer_is_reused_per_snapshot_and_values_like_a_fresh_one() -> None:
+    import asyncio
+    from datetime import date, timedelta
+
+    from agents.answers.valuers import shared_valuer
+    from fantasy.demo import open_demo_client
+    from fantasy.outlook import Valuer
+
+    async def snapshot() -> tuple[Any, Any, list[Any]]:
+        client = open_demo_client()
+        try:
+            return (await client.get_league(), await client.get_pro_schedule(),
+                    list(await client.get_free_agents(size=50)))
+        finally:
+            close = getattr(client, "aclose", None) or getattr(client, "close", None)
+            if close is not None:
+                res = close()
+                if asyncio.iscoroutine(res):
+                    await res
+
+    league, schedule, fas = asyncio.run(snapshot())
+    today = date(2026, 1, 5)  # any day: both Valuers project as of it
+    dates = [today + timedelta(days=k) for k in range(7)]
+    a = shared_valuer(league, schedule, dates, today, extra=fas)
+    assert shared_valuer(league, schedule, dates, today, extra=list(fas)) is a
+    assert shared_valuer(league, schedule, dates[:3], today, extra=fas) is not a
+    fresh = Valuer(league, schedule, dates, today, extra=fas)
+    players = [p for t in league.teams for p in t.players][:20] + fas[:20]
+    assert [a.rest_value(p) for p in players] == [fresh.rest_value(p) for p in players]
+    assert a.scales == fresh.scales
