@@ -129,7 +129,7 @@ async def test_slack_progress_deleted_mid_turn_answer_posted_anew(fake_slack, tm
                            if a["action_id"].startswith("fv:approveall:"))
         assert await run.post(sr.block_action_body(approve_all, clicker="U_REQ",
                                                    message_ts=ts, thread_ts=root_ts)) == 200
-        await wait_for(lambda: "Approved by" in str(fake_slack.messages[ts]["blocks"]))
+        await wait_for(lambda: "Decided by" in str(fake_slack.messages[ts]["blocks"]))
     finally:
         await run.close()
 
@@ -182,7 +182,9 @@ async def test_slack_down_for_the_final_post_card_is_stored_and_recovered(fake_s
         root_ts, progress_ts = list(fake_slack.messages)[:2]
         assert card_ts(fake_slack) is None  # nothing reached the channel
         cards = await run.app.app_db.cards_by_status("pending")
-        assert len(cards) == 1 and cards[0].message_id is None
+        # stored without a message, or in the progress message when the run paused before
+        # the progress editor learnt that Slack is down (recovery draws it there)
+        assert len(cards) == 1 and cards[0].message_id in (None, progress_ts)
         card = cards[0]
         assert card.thread_id == root_ts and card.requester_id == "U_REQ"
         runs = await run.app.runtime.store.list_runs(statuses=("pending",))
@@ -200,7 +202,8 @@ async def test_slack_down_for_the_final_post_card_is_stored_and_recovered(fake_s
         client = AsyncWebClient(token="xoxb-test", base_url=fake_slack.base_url)
         await run.app.core.recover({"slack": SlackSurface(client)})  # as `fanvise run` does
         ts = await wait_for(lambda: card_ts(fake_slack), timeout=10)
-        assert fake_slack.messages[ts]["thread_ts"] == root_ts and ts != progress_ts
+        assert fake_slack.messages[ts]["thread_ts"] == root_ts
+        assert ts != progress_ts or card.message_id == progress_ts
         stored = await run.app.app_db.get_card(card.card_id)
         assert stored is not None and stored.message_id == ts
         approve_all = next(a["action_id"] for a in actions(fake_slack.messages[ts])
@@ -208,7 +211,7 @@ async def test_slack_down_for_the_final_post_card_is_stored_and_recovered(fake_s
         assert approve_all == f"fv:approveall:{card.card_id}"
         assert await run.post(sr.block_action_body(approve_all, clicker="U_REQ",
                                                    message_ts=ts, thread_ts=root_ts)) == 200
-        await wait_for(lambda: "Approved by" in str(fake_slack.messages[ts]["blocks"]))
+        await wait_for(lambda: "Decided by" in str(fake_slack.messages[ts]["blocks"]))
         assert await settled_status(run.app, card.card_id) == "approved"
         assert [c for c in run.app.espn.demo.changes if c.kind == "move"]
     finally:
@@ -412,7 +415,10 @@ async def test_discord_down_for_the_final_post_card_is_stored_and_recovered(fake
         assert "went wrong" in told[0]["content"]
         assert card_message(fake_discord, thread_id) is None
         cards = await app.app_db.cards_by_status("pending")
-        assert len(cards) == 1 and cards[0].message_id is None
+        # stored without a message, or in the progress message (the first one the bot posted
+        # in the thread) when the run paused before the editor learnt Discord is down
+        progress = [str(m["id"]) for m in fake_discord.channel_messages(thread_id)][:1]
+        assert len(cards) == 1 and cards[0].message_id in (None, *progress)
         card = cards[0]
         assert card.thread_id == str(thread_id) and card.requester_id == str(REQUESTER)
         runs = await app.runtime.store.list_runs(statuses=("pending",))

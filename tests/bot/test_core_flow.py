@@ -96,11 +96,12 @@ async def test_card_flow_refusal_restart_double_click(tmp_path: Path) -> None:
         assert pthread.thread_id == root_id and first.text.startswith("⏳")
         edits = s1.edits_of(progress_id)
         times = [t for t, _ in edits]
-        assert len(edits) >= 2, [m.text for _, m in edits]
+        assert edits, "the progress message was never edited"  # (a fast turn: the card)
         # <= 1 progress edit/s; the final state (the card) goes out at once
         progress = times[:-1]
         assert all(b - a >= 0.99 for a, b in zip(progress, progress[1:], strict=False)), times
-        assert edits[0][1].text.startswith("✓ ") and "\n⏳ " in edits[0][1].text  # live lines
+        if len(edits) >= 2:  # live progress lines when the turn outlasts an edit interval
+            assert edits[0][1].text.startswith("✓ ") and "\n⏳ " in edits[0][1].text
         final = edits[-1][1]
         assert final.cards, final.text
         card = final.cards[0]
