@@ -1003,6 +1003,10 @@ def _compose_answer(state: MatchupOptimizerState) -> tuple[str, dict[str, Any]]:
                 "Optimal plan for the rest of the matchup: "):])
         if any(a["status"] == "waiting" for a in applied):
             lines.append(prompts.LIVE_HANDOFF_NOTE)
+        first_day = ((state.get("plan") or {}).get("dates") or [None])[0]
+        if first_day and any(a["status"] == "applied" and str(a.get("day") or "") > first_day
+                             for a in applied):
+            lines.append(prompts.DEMO_NOW_NOTE)
     elif applied:
         ok = [a for a in applied if a["status"] in ("applied", "recorded")]
         if ok:

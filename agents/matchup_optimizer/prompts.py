@@ -30,3 +30,6 @@ PLAN_HOW_CATEGORIES = ("Exact lineups (moves chosen on a linear model of your ca
 LIVE_HANDOFF_NOTE = ("ESPN has no public write API, so FanVise cannot make moves in your "
                      "league: make them on ESPN with the steps above. I check your roster on "
                      "the next league read and update the card.")
+DEMO_NOW_NOTE = ("The demo league makes approved moves at once, so a move planned for a later "
+                 "day already counts from today in the re-planned week; in a live league make "
+                 "each move on its day.")
