@@ -36,6 +36,10 @@ def text_of(move: Any, *, capital: bool = False) -> str:
     return move_text(*names_of(move), capital=capital)
 
 
+
+def _games_left(n: int) -> str:
+    return "no games left" if n == 0 else f"{n} game{'s' if n != 1 else ''} left"
+
 class PlayerRef(BaseModel):
     id: int
     name: str
@@ -158,8 +162,8 @@ class Plan(BaseModel):
         """The labelled per-game projections of a move's two players."""
         label = self.per_game_label or ("fantasy points per game" if self.scoring == "points"
                                         else "category score per game")
-        return (f"{label}: {m.add.name} {m.add_per_game:.1f} ({m.add_games} games left), "
-                f"{m.drop.name} {m.drop_per_game:.1f} ({m.drop_games} games left)")
+        return (f"{label}: {m.add.name} {m.add_per_game:.1f} ({_games_left(m.add_games)}), "
+                f"{m.drop.name} {m.drop_per_game:.1f} ({_games_left(m.drop_games)})")
 
     def totals_line(self) -> str:
         """The plan against doing nothing and against the best single move."""

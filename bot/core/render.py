@@ -239,6 +239,62 @@ def spot_state(decisions: dict[str, str], p: int, alts: Sequence[int]
     return "open", None
 
 
+def chain_blocks(moves: Sequence[dict[str, Any]], decisions: dict[str, str]
+                 ) -> dict[int, int]:
+    """Plan moves that can no longer happen because an earlier move of a streaming chain
+    will not: {index of the blocked plan move: number (1-based) of the spot it needs}.
+
+    A plan move may drop a player that an earlier move adds ("Thu: add Coby White", then
+    "Sun: drop Coby White"). When that earlier spot is skipped the later drop is impossible;
+    so are, in turn, the moves that need the later one. (When another player is chosen for
+    the earlier spot, the later move drops that player instead: `chain_swaps`.)
+    """
+    spots = plan_spots(moves)
+    by_add = {int((moves[p].get("add") or {}).get("id", -1)): (k, p, alts)
+              for k, (p, alts) in enumerate(spots, start=1)}
+    view = dict(decisions)
+    out: dict[int, int] = {}
+    changed = True
+    while changed:
+        changed = False
+        for p, _alts in spots:
+            src = by_add.get(int((moves[p].get("drop") or {}).get("id", -1)))
+            if p in out or src is None:
+                continue
+            k, q, qalts = src
+            state, chosen = spot_state(view, q, qalts)
+            if q in out or state == "skipped":
+                out[p] = k
+                view[str(p)] = "decline"
+                changed = True
+    return out
+
+
+def chain_swaps(moves: Sequence[dict[str, Any]], decisions: dict[str, str]
+                ) -> dict[int, tuple[int, int]]:
+    """Plan moves that drop the player an earlier spot adds, where another player was chosen
+    for that spot: {index of the later plan move: (spot number, index of the chosen move)}.
+    The later move then drops the chosen player (the streaming chain follows the choice)."""
+    spots = plan_spots(moves)
+    by_add = {int((moves[p].get("add") or {}).get("id", -1)): (k, p, alts)
+              for k, (p, alts) in enumerate(spots, start=1)}
+    out: dict[int, tuple[int, int]] = {}
+    for p, _alts in spots:
+        src = by_add.get(int((moves[p].get("drop") or {}).get("id", -1)))
+        if src is None:
+            continue
+        k, q, qalts = src
+        state, chosen = spot_state(decisions, q, qalts)
+        if state == "approved" and chosen is not None and chosen != q:
+            out[p] = (k, chosen)
+    return out
+
+
+def _blocked_text(moves: Sequence[dict[str, Any]], p: int, k: int) -> str:
+    return (f"Skipped with #{k}: without #{k}'s pick, {moves[p]['drop']['name']} is not on "
+            "your roster to drop.")
+
+
 def _outcome_of(outcomes: dict[str, Any], moves: Sequence[dict[str, Any]], p: int,
                 alts: Sequence[int]) -> dict[str, Any] | None:
     for i in (p, *alts):
@@ -317,6 +373,8 @@ def render_plan_card(card_id: str, title: str, summary: str, moves: Sequence[dic
     outcomes = outcomes or {}
     pending = status == "pending"
     spots = plan_spots(moves)
+    blocked = chain_blocks(moves, decisions)
+    swaps = chain_swaps(moves, decisions)
     taken = {int((moves[i].get("add") or {}).get("id", -1)) for p, alts in spots
              for i in (p, *alts) if decisions.get(str(i)) == "approve"}
     fields: list[tuple[str, str]] = []
@@ -327,7 +385,9 @@ def render_plan_card(card_id: str, title: str, summary: str, moves: Sequence[dic
         state, chosen = spot_state(decisions, p, alts)
         shown = moves[chosen if chosen is not None else p]
         oc = _outcome_of(outcomes, moves, p, alts)
-        if oc is not None:
+        if p in blocked and (oc or {}).get("status") in (None, "declined"):
+            icon = "⏭️ "
+        elif oc is not None:
             icon = _OUTCOME_ICONS.get(str(oc.get("status")), "⚠️ ")
         else:
             icon = {"approved": "👍 ", "skipped": "⏭️ "}.get(state, "")
@@ -335,12 +395,18 @@ def render_plan_card(card_id: str, title: str, summary: str, moves: Sequence[dic
         body += [str(n) for n in shown.get("notes") or []][:3]
         if chosen is not None and chosen != p:
             body.append(f"Your choice instead of {moves[p]['add']['name']}.")
+        if p in swaps:
+            k_src, alt = swaps[p]
+            body.append(f"Drops {moves[alt]['add']['name']}, your choice for #{k_src}, instead "
+                        f"of {moves[p]['drop']['name']}.")
         others = [i for i in alts if i != chosen]
         if state == "open" and others:
             body.append("Other players for this spot: " + ", ".join(
                 f"{moves[i]['add']['name']} ({moves[i].get('vs_pick_text', '')})"
                 for i in others))
-        if oc is not None:
+        if p in blocked and (oc or {}).get("status") in (None, "declined"):
+            body.append(_blocked_text(moves, p, blocked[p]))
+        elif oc is not None:
             body.append(_outcome_text(oc, shown))
             if oc.get("status") == "waiting" and oc.get("espn_link"):
                 links.append(Button(clip(f"Add {shown['add']['name']} on ESPN", 80),
@@ -353,11 +419,13 @@ def render_plan_card(card_id: str, title: str, summary: str, moves: Sequence[dic
                        "\n".join(b for b in body if b).strip() or "—"))
         if k <= MAX_MOVE_BUTTONS:  # decided: kept, disabled (a stale click is answered)
             buttons.append(Button(f"Approve #{k}", make_custom_id("approve", card_id, p),
-                                  "primary", disabled=not pending or state != "open"))
+                                  "primary", disabled=not pending or state != "open"
+                                  or p in blocked))
             buttons.append(Button(f"Skip #{k}", make_custom_id("decline", card_id, p),
-                                  "secondary", disabled=not pending or state != "open"))
+                                  "secondary", disabled=not pending or state != "open"
+                                  or p in blocked))
             free = [i for i in alts if int(moves[i]["add"]["id"]) not in taken]
-            if pending and state == "open" and free:
+            if pending and state == "open" and free and p not in blocked:
                 opts = [SelectOption(clip(f"{moves[p]['add']['name']} (plan's pick)", 100),
                                      str(p), default=True)]
                 opts += [SelectOption(clip(f"{moves[i]['add']['name']} "
@@ -488,6 +556,6 @@ def render_answer(text: str, report: dict[str, Any] | None, *, offline: bool,
 __all__ = [
     "ACTIONS", "ClickId", "CUSTOM_ID_RE", "MAX_MOVE_BUTTONS", "clip", "conflicts", "decided_footer", "is_player_report",
     "is_plan_card", "make_custom_id", "move_label", "offer_buttons", "parse_custom_id", "plan_card_status",
-    "plan_counts", "plan_footer", "plan_spots", "progress_text", "render_answer",
+    "chain_blocks", "chain_swaps", "plan_counts", "plan_footer", "plan_spots", "progress_text", "render_answer",
     "render_approval", "render_plan_card", "render_report", "spot_state", "split_text",
 ]

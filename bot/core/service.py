@@ -48,6 +48,7 @@ from bot.core.lineup import daily_lineup_message
 from bot.core.models import OutgoingMessage, ThreadRef, UserRef
 from bot.core.progress import ProgressEditor, WorkspaceBudget, post_retrying
 from bot.core.render import (
+    chain_blocks,
     clip,
     conflicts,
     is_plan_card,
@@ -861,6 +862,8 @@ class ChatCore:
                             move_index=j, move_id=str(card.moves[j].get("move_id")),
                             move_label=move_label(card.moves[j]))
                 card = await self.db.get_card(card.card_id) or card
+                if plan:
+                    card = await self._decline_blocked(card, user)
                 if len(card.decisions) < n:
                     await self._edit_card(surface, card_thread, card_mid, card,
                                           decided_by=user.name)
@@ -874,6 +877,11 @@ class ChatCore:
                 for p, alts in plan_spots(card.moves):
                     if any(card.decisions.get(str(i)) == "approve" for i in alts):
                         decisions[str(p)] = "decline"
+                # a chain move whose earlier spot was skipped or replaced cannot happen
+                blocked = chain_blocks(card.moves, {**decisions, **card.decisions})
+                for p, alts in plan_spots(card.moves):
+                    if p in blocked:
+                        decisions.update({str(i): "decline" for i in (p, *alts)})
             else:
                 decisions = {str(i): cid.decision for i in range(n)}
             if not await self.db.claim_card(card.card_id, user_id=user.user_id,
@@ -885,6 +893,25 @@ class ChatCore:
             await self._edit_card(surface, card_thread, card_mid, card, decided_by=user.name)
             crash_point("click:card-edited")
             await self._resume(surface, card_thread, card_mid, user, card)
+
+    async def _decline_blocked(self, card: CardRow, user: UserRef) -> CardRow:
+        """Decline the plan moves a skipped or replaced earlier move made impossible (a
+        streaming chain: "Sun: drop Coby White" needs "Thu: add Coby White"), with audit."""
+        blocked = chain_blocks(card.moves, card.decisions)
+        done = False
+        for p, alts in plan_spots(card.moves):
+            if p not in blocked:
+                continue
+            for j in (p, *alts):
+                if await self.db.record_move_decision(card.card_id, j, "decline"):
+                    done = True
+                    await self.db.audit(
+                        card_id=card.card_id, run_thread_id=card.run_thread_id,
+                        platform=user.platform, user_id=user.user_id, user_name=user.name,
+                        decision="decline", result=f"auto-declined: needs #{blocked[p]}",
+                        move_index=j, move_id=str(card.moves[j].get("move_id")),
+                        move_label=move_label(card.moves[j]))
+        return (await self.db.get_card(card.card_id) or card) if done else card
 
     async def _already(self, surface: ChatSurface, thread: ThreadRef, user: UserRef,
                        card: CardRow, decision: str, index: int | None) -> None:

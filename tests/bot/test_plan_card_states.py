@@ -86,6 +86,9 @@ async def test_console_card_states_and_a_partial_decision(tmp_path: Path) -> Non
         assert "👍 1. Wed: drop Gordon Hayward" in shown
         assert f"👍 2. Thu: drop Dennis Schroder, add {alt['add']['name']}" in shown
         assert "Your choice instead of Coby White." in shown
+        # move 5 streams out the Thu pickup: it now drops the player chosen for #2
+        assert f"Drops {alt['add']['name']}, your choice for #2, instead of Coby White." \
+            in shown
         assert "⏭️ 3." in shown and "Approve the rest" in shown
         # another team claims the player of move 4 before the rest is approved
         demo = app.espn.demo
@@ -112,6 +115,34 @@ async def test_console_card_states_and_a_partial_decision(tmp_path: Path) -> Non
         audit = await app.app_db.audit_rows(row.card_id)
         results = {(a["move_index"], a["result"]) for a in audit}
         assert (spots[3][0], "not-applied") in results and (spots[0][0], "applied") in results
+    finally:
+        await app.close()
+
+
+async def test_skipping_a_chain_move_skips_the_moves_that_need_it(tmp_path: Path) -> None:
+    """#2 adds Coby White on Thu and #5 drops him on Sun: skipping #2 skips #5 at once (it
+    cannot happen), so nothing on the card can be approved that cannot be made."""
+    app = await _open(tmp_path)
+    try:
+        surface, out, row = await _console_card(app)
+        spots = plan_spots(row.moves)
+        m2, m5 = row.moves[spots[1][0]], row.moves[spots[4][0]]
+        assert m5["drop"]["id"] == m2["add"]["id"]  # the demo plan's streaming chain
+        await _click(app, surface, _choice(surface, "Skip #2"), row)
+        shown = out.getvalue().split("(updated)")[-1]
+        assert "⏭️ 5. Sun: drop Coby White" in shown
+        assert "Skipped with #2: without #2's pick, Coby White is not on your roster" in shown
+        assert "Approve #5" not in shown.split("Type a number")[-1]
+        card = await app.app_db.get_card(row.card_id)
+        assert card.decisions[str(spots[4][0])] == "decline"
+        await _click(app, surface, _choice(surface, "Approve the rest"), row)
+        decided = out.getvalue().split("(updated)")[-1]
+        assert "Decided by Ann: 3 applied, 2 skipped by you" in decided
+        roster = set(app.espn.demo.roster_now(row.team_id))
+        assert int(m5["add"]["id"]) not in roster and int(m2["add"]["id"]) not in roster
+        audit = {(a["move_index"], a["result"]) for a in await app.app_db.audit_rows(
+            row.card_id)}
+        assert (spots[4][0], "auto-declined: needs #2") in audit
     finally:
         await app.close()
 
