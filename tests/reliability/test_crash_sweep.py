@@ -29,7 +29,8 @@ ALICE, BOB = "100", "200"
 REQUEST_POINTS = [
     "turn:started", "run:recorded", "stage:parse_intent", "stage:gather_rosters",
     "stage:analyze_schedule", "stage:check_injuries", "writes:check_injuries",
-    "stage:plan_moves", "stage:compose_lineup", "stage:present_and_confirm",
+    "stage:plan_moves", "writes:plan_moves", "stage:compose_lineup",
+    "stage:present_and_confirm",
     "run:pending", "card:create", "card:stored",
 ]
 #: kill points of applying an "Approve plan"
