@@ -5,6 +5,12 @@
 
 The resolver is built from the league's player pool (rostered players, free agents, ESPN's
 player list) and kept while the pool is unchanged, so a turn does not rebuild it.
+
+Understanding itself only needs names: `understanding_context` uses `name_resolver`, built
+from the rostered players and ESPN's player list (every active NBA player, so every free
+agent too), without loading the free-agent list (the demo league renders and parses 150
+players with their stats windows for it). Tools, which hand the resolved player's stats on,
+keep `league_resolver` over the full pool.
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ from agents.understanding import UnderstandingContext, understand
 from agents.understanding.entities import player_ref
 from agents.understanding.request import Intent, PlayerRef, Request
 from fantasy.espn.errors import EspnError
+from fantasy.models import Player
 from fantasy.player_resolver import PlayerResolver
 from storage.minilm import vocabulary
 
@@ -51,6 +58,11 @@ async def league_resolver(deps: AgentDeps, *, strict: bool = False) -> PlayerRes
         teams = []
     key = (getattr(deps.espn, "league_id", None), getattr(deps.espn, "season", None),
            tuple(sorted(p.id for p in pool)), tuple(teams))
+    return _resolver_for(key, pool, teams)
+
+
+def _resolver_for(key: tuple[Any, ...], pool: list[Player], teams: list[str]
+                  ) -> PlayerResolver:
     hit = _RESOLVERS.get(key)
     if hit is not None:
         _RESOLVERS.move_to_end(key)
@@ -62,12 +74,51 @@ async def league_resolver(deps: AgentDeps, *, strict: bool = False) -> PlayerRes
     return resolver
 
 
+async def name_resolver(deps: AgentDeps) -> PlayerResolver:
+    """The resolver understanding uses: the same names as `league_resolver`, from the cheap
+    sources (cached per pool).
+
+    Rostered players first, then free agents when this turn has already loaded them, then
+    ESPN's player list (`players_wl`: every active player, so it holds every free agent and
+    waiver player; the free-agent list is not loaded for it). When that list is unavailable,
+    this is `league_resolver(deps)` (which loads the free agents). The players' names, ids
+    and ownership are what understanding reads; their stats may be those of an earlier
+    snapshot of the same pool."""
+    try:
+        everyone = await deps.espn.get_all_players()
+    except EspnError as exc:
+        log.info("player list unavailable (%s): resolving against the league's pool",
+                 type(exc).__name__)
+        everyone = []
+    if not everyone:
+        return await league_resolver(deps)
+    seen: dict[int, Player] = {}
+    teams: list[str] = []
+    try:
+        ctx = await load_context(deps)
+        teams = [t.name for t in ctx.league.teams]
+        for t in ctx.league.teams:
+            for e in t.roster:
+                seen.setdefault(e.player.id, e.player)
+        for p in ctx.free_agents or []:
+            seen.setdefault(p.id, p)
+    except EspnError:
+        teams = []
+    for p in everyone:
+        seen.setdefault(p.id, p)
+    pool = list(seen.values())
+    # not shared with league_resolver's entries: tools read the players' stats
+    key = ("names", getattr(deps.espn, "league_id", None), getattr(deps.espn, "season", None),
+           tuple(sorted(seen)), tuple(teams))
+    return _resolver_for(key, pool, teams)
+
+
 async def understanding_context(deps: AgentDeps, *, last: Mapping[str, Any] | None = None,
                                 last_list: Sequence[Mapping[str, Any]] = ()
                                 ) -> UnderstandingContext:
     """Resolver, league date, scoring and team names, plus the previous turn's request and
     list (follow-ups)."""
-    resolver = await league_resolver(deps)
+    resolver = await name_resolver(deps)
     scoring = "points"
     teams: list[str] = []
     try:
@@ -113,5 +164,5 @@ def resolve_names(resolver: PlayerResolver, names: Iterable[str]) -> dict[str, P
     return out
 
 
-__all__ = ["command_request", "league_resolver", "resolve_names",
+__all__ = ["command_request", "league_resolver", "name_resolver", "resolve_names",
            "understanding_context"]
