@@ -522,11 +522,15 @@ class FanViseRuntime:
 
     # ------------------------------------------------------------------ queries / recovery
 
-    async def pending_approvals(self, conversation_id: str | None = None
+    async def pending_approvals(self, conversation_id: str | None = None, *,
+                                orphaned_only: bool = False, takeover: bool = False
                                 ) -> list[ApprovalRequest]:
-        """Approvals waiting for a click (survive restarts), oldest first."""
+        """Approvals waiting for a click (survive restarts), oldest first. `orphaned_only`
+        (recovery): not those of runs another live process drives (on SQLite: all);
+        `takeover`: only those of another instance that died (on SQLite: none)."""
         out: list[ApprovalRequest] = []
-        runs = await self.store.list_runs(statuses=("pending",), conversation_id=conversation_id)
+        runs = await self.store.list_runs(statuses=("pending",), conversation_id=conversation_id,
+                                          orphaned_only=orphaned_only, takeover=takeover)
         graph = self._optimizer() if runs else None
         for run in runs:
             if graph is None:
@@ -538,7 +542,8 @@ class FanViseRuntime:
                 await self.store.set_run_status(run.run_thread_id, "done")
         return out
 
-    async def recover_crashed_runs(self) -> list[tuple[str, list[Event]]]:
+    async def recover_crashed_runs(self, *, takeover: bool = False
+                                   ) -> list[tuple[str, list[Event]]]:
         """Finish runs a crash left mid-flight; returns `RecoveredRun`s
         `(conversation_id, events)` with `.run` (requester, team) for the chat side.
 
@@ -554,8 +559,11 @@ class FanViseRuntime:
         - finished but not delivered: its Answer.
         """
         done: list[tuple[str, list[Event]]] = []
+        # `takeover` (a live process's periodic pass): only runs of another instance that
+        # died, never this process's own, which may be in flight
         runs: list[RunRecord] = await self.store.list_runs(statuses=("running", "resuming"),
-                                                           orphaned_only=True)
+                                                           orphaned_only=True,
+                                                           takeover=takeover)
         for run in runs:
             graph = self._optimizer()
             if graph is None:

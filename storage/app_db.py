@@ -294,8 +294,13 @@ class AppDB:
                 await db.execute(f"ALTER TABLE {table} ADD COLUMN owner TEXT")
         return cls(db, fernet=make_fernet(secret_key), clock=clock, owner=owner)
 
-    def _orphans(self) -> tuple[str, tuple[Any, ...]]:
-        return orphan_filter(self.db.dialect, self.owner, now=self._clock())
+    def _orphans(self, takeover: bool = False) -> tuple[str, tuple[Any, ...]]:
+        return orphan_filter(self.db.dialect, self.owner, now=self._clock(), takeover=takeover)
+
+    def _filter(self, orphaned_only: bool, takeover: bool) -> tuple[str, tuple[Any, ...]]:
+        if takeover:
+            return self._orphans(takeover=True)
+        return self._orphans() if orphaned_only else ("", ())
 
     # raw helpers of the underlying Database, for adapters' own small tables
     async def execute(self, sql: str, params: Any = (), *, commit: bool = True) -> int:
@@ -344,10 +349,12 @@ class AppDB:
             await self.db.execute("UPDATE cards SET shown=1, updated_at=? WHERE card_id=?",
                                   (self._clock(), card_id))
 
-    async def unshown_cards(self, *, orphaned_only: bool = False) -> list[CardRow]:
+    async def unshown_cards(self, *, orphaned_only: bool = False,
+                           takeover: bool = False) -> list[CardRow]:
         """Cards stored (or decided) but maybe never drawn so (a crash in between).
-        `orphaned_only`: not those of another live process (storage.backend.orphan_filter)."""
-        extra, args = self._orphans() if orphaned_only else ("", ())
+        `orphaned_only`: not those of another live process (storage.backend.orphan_filter);
+        `takeover`: only those of another instance that died."""
+        extra, args = self._filter(orphaned_only, takeover)
         rows = await self.db.fetchall(
             "SELECT * FROM cards WHERE (shown=0 OR (status='pending' AND message_id IS NULL))"
             + extra + " ORDER BY created_at", args)
@@ -376,10 +383,12 @@ class AppDB:
             " attempts=COALESCE(?, attempts), updated_at=?, owner=? WHERE turn_id=?",
             (status, message_id, attempts, self._clock(), self.owner, turn_id))
 
-    async def open_turns(self, *, orphaned_only: bool = False) -> list[TurnRow]:
+    async def open_turns(self, *, orphaned_only: bool = False,
+                        takeover: bool = False) -> list[TurnRow]:
         """Turns still running (after a crash: requests nobody answered yet), oldest first.
-        `orphaned_only`: not those another live process is answering."""
-        extra, args = self._orphans() if orphaned_only else ("", ())
+        `orphaned_only`: not those another live process is answering; `takeover`: only those
+        of another instance that died."""
+        extra, args = self._filter(orphaned_only, takeover)
         rows = await self.db.fetchall("SELECT * FROM turns WHERE status='running'" + extra
                                       + " ORDER BY created_at", args)
         return [_turn(r) for r in rows]
@@ -470,11 +479,12 @@ class AppDB:
             "UPDATE cards SET status='pending', decided_by=NULL, decided_by_name=NULL, "
             "updated_at=? WHERE card_id=? AND status='deciding'", (self._clock(), card_id))
 
-    async def cards_by_status(self, status: str, *, orphaned_only: bool = False
-                              ) -> list[CardRow]:
+    async def cards_by_status(self, status: str, *, orphaned_only: bool = False,
+                              takeover: bool = False) -> list[CardRow]:
         """Cards in one status (oldest first), e.g. `deciding` after a crash.
-        `orphaned_only`: not those another live process is deciding."""
-        extra, args = self._orphans() if orphaned_only else ("", ())
+        `orphaned_only`: not those another live process is deciding; `takeover`: only those
+        of another instance that died."""
+        extra, args = self._filter(orphaned_only, takeover)
         rows = await self.db.fetchall("SELECT * FROM cards WHERE status=?" + extra
                                       + " ORDER BY created_at", (status, *args))
         return [_card(r) for r in rows]

@@ -27,9 +27,20 @@ from urllib.parse import urlsplit, urlunsplit
 
 POSTGRES_SCHEMES = ("postgresql", "postgres")
 
-#: Seconds between a Postgres process's heartbeats, and after which a silent one is dead.
-HEARTBEAT_EVERY = 10.0
-PROCESS_STALE_AFTER = 30.0
+
+
+def _seconds(name: str, default: float) -> float:
+    try:
+        value = float(os.environ.get(name, "") or default)
+    except ValueError:
+        return default
+    return value if value > 0 else default
+
+
+#: Seconds between a Postgres process's heartbeats, and after which a silent one is dead
+#: ($FANVISE_HEARTBEAT_EVERY / $FANVISE_PROCESS_STALE_AFTER: shorter only in tests).
+HEARTBEAT_EVERY = _seconds("FANVISE_HEARTBEAT_EVERY", 10.0)
+PROCESS_STALE_AFTER = _seconds("FANVISE_PROCESS_STALE_AFTER", 30.0)
 
 #: Live FanVise processes on a shared database (written by PgCheckpointStore).
 PROCESSES_DDL = """
@@ -48,13 +59,22 @@ def instance_id() -> str:
 
 
 def orphan_filter(dialect: str, owner: str, *, column: str = "owner",
-                  now: float | None = None) -> tuple[str, tuple[Any, ...]]:
+                  now: float | None = None, takeover: bool = False
+                  ) -> tuple[str, tuple[Any, ...]]:
     """An SQL condition (with `?` params) true for rows no other live process owns: no
     owner, this instance, or an owner whose heartbeat is older than PROCESS_STALE_AFTER.
-    SQLite: always true (one process per file; "" and no params)."""
+    SQLite: always true (one process per file; "" and no params).
+
+    `takeover`: only rows of *another* instance that died (not this instance's own, which
+    may be in flight right now, nor unowned rows, which start-up recovery takes): what a
+    live process picks up periodically after a host went down. SQLite: never true."""
     if dialect != "postgres":
-        return "", ()
+        return (" AND 1 = 0", ()) if takeover else ("", ())
     cutoff = (now if now is not None else time.time()) - PROCESS_STALE_AFTER
+    if takeover:
+        return (f" AND {column} IS NOT NULL AND {column} <> '' AND {column} <> ? AND"
+                f" {column} NOT IN (SELECT owner FROM fanvise_processes WHERE heartbeat > ?)",
+                (owner, cutoff))
     return (f" AND ({column} IS NULL OR {column} = '' OR {column} = ? OR {column} NOT IN"
             " (SELECT owner FROM fanvise_processes WHERE heartbeat > ?))", (owner, cutoff))
 

@@ -236,9 +236,13 @@ class CheckpointStore:
 
     async def list_runs(self, *, statuses: tuple[str, ...] | None = None,
                         conversation_id: str | None = None,
-                        orphaned_only: bool = False) -> list[RunRecord]:
+                        orphaned_only: bool = False, takeover: bool = False
+                        ) -> list[RunRecord]:
         """Runs filtered by status and conversation, oldest first. `orphaned_only` (runs
-        no other live process drives) changes nothing here: one process per SQLite file."""
+        no other live process drives) changes nothing here: one process per SQLite file;
+        `takeover` (runs of another instance that died) gives none."""
+        if takeover:
+            return []
         where, args = [], []
         if statuses:
             where.append(f"status IN ({','.join('?' * len(statuses))})")

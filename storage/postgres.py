@@ -556,15 +556,17 @@ class PgCheckpointStore:
 
     async def list_runs(self, *, statuses: tuple[str, ...] | None = None,
                         conversation_id: str | None = None,
-                        orphaned_only: bool = False) -> list[Any]:
+                        orphaned_only: bool = False, takeover: bool = False
+                        ) -> list[Any]:
         """Runs filtered by status and conversation, oldest first. `orphaned_only`: not
-        those another live process drives (storage.backend.orphan_filter)."""
+        those another live process drives (storage.backend.orphan_filter); `takeover`: only
+        those of another instance that died."""
         from storage.backend import orphan_filter
 
         where: list[str] = []
         args: list[Any] = []
-        if orphaned_only:
-            extra, extra_args = orphan_filter(self.dialect, self.owner)
+        if orphaned_only or takeover:
+            extra, extra_args = orphan_filter(self.dialect, self.owner, takeover=takeover)
             where.append(extra.removeprefix(" AND ").replace("?", "%s"))
             args.extend(extra_args)
         if statuses:

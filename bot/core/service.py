@@ -1011,7 +1011,7 @@ class ChatCore:
         await self.db.mark_card_shown(card.card_id)
         await self._deliver(surface, thread, user, card.team_id, editor, final)
 
-    async def recover(self, surfaces: dict[str, ChatSurface]) -> int:
+    async def recover(self, surfaces: dict[str, ChatSurface], *, takeover: bool = False) -> int:
         """After a restart (see docs: crash safety), in this order:
 
         1. the runtime finishes runs a crash left mid-flight (and decisions it had recorded);
@@ -1024,14 +1024,34 @@ class ChatCore:
         5. requests that crashed before their run started are run again (once; a second
            crash tells the requester to ask again), so no request ends silently.
 
+        Only orphaned work is taken (storage.backend.orphan_filter): on a shared Postgres
+        database, runs, cards and turns of another live process are left to it; on SQLite
+        (one process per file) everything is. `takeover=True` (the periodic pass of a live
+        Postgres process, bot/commands/run.py): only the work of another instance that died,
+        never this process's own in-flight work. Passes of several processes take turns
+        (one lease), so a dead instance's work is taken over by one of them.
+
         `surfaces` maps platform -> surface. Returns the number of runs the runtime finished."""
+        store = getattr(self.runtime, "store", None)
+        lease = getattr(store, "lease", None)
+        if lease is None:
+            return await self._recover(surfaces, takeover=takeover)
+        async with lease("fanvise:recovery"):
+            return await self._recover(surfaces, takeover=takeover)
+
+    async def _recover(self, surfaces: dict[str, ChatSurface], *, takeover: bool) -> int:
         try:
-            results = list(await self.runtime.recover_crashed_runs())
-            waiting = {(a.run_thread_id, a.interrupt_id): a
-                       for a in await self.runtime.pending_approvals()}
+            if takeover:
+                results = list(await self.runtime.recover_crashed_runs(takeover=True))
+                pending = await self.runtime.pending_approvals(takeover=True)
+            else:
+                results = list(await self.runtime.recover_crashed_runs())
+                pending = await self.runtime.pending_approvals(orphaned_only=True)
+            waiting = {(a.run_thread_id, a.interrupt_id): a for a in pending}
         except Exception as exc:  # noqa: BLE001 - recovery must not stop the bot
             log.error("recovery failed: %s: %s", type(exc).__name__, exc)
             return 0
+        orphans = {"takeover": True} if takeover else {"orphaned_only": True}
         by_run: dict[str, tuple[str, list[Any], Any]] = {}
         loose: list[tuple[str, list[Any], Any]] = []
         for item in results:
@@ -1041,7 +1061,7 @@ class ChatCore:
                 by_run[run.run_thread_id] = (conv, events, run)
             else:
                 loose.append((conv, events, None))
-        for card in await self.db.cards_by_status("deciding"):
+        for card in await self.db.cards_by_status("deciding", **orphans):
             try:
                 await self._recover_decision(surfaces, card, waiting, by_run)
             except Exception as exc:  # noqa: BLE001
@@ -1052,8 +1072,8 @@ class ChatCore:
             except Exception as exc:  # noqa: BLE001
                 log.error("could not deliver a recovered run: %s", type(exc).__name__)
         try:
-            await self._post_undelivered_cards(surfaces, waiting)
-            await self._recover_turns(surfaces)
+            await self._post_undelivered_cards(surfaces, waiting, orphans)
+            await self._recover_turns(surfaces, orphans)
         except Exception as exc:  # noqa: BLE001
             log.error("recovery of cards/requests failed: %s", type(exc).__name__)
         return len(results)
@@ -1119,7 +1139,8 @@ class ChatCore:
         return self._editor(surface, thread, mid)
 
     async def _post_undelivered_cards(self, surfaces: dict[str, ChatSurface],
-                                      waiting: dict[tuple[str, str], Any]) -> None:
+                                      waiting: dict[tuple[str, str], Any],
+                                      orphans: dict[str, bool] | None = None) -> None:
         """Every pending interrupt gets its card, drawn once: a missing card row is created
         (requester and team from the run record) and posted; a stored card that may never
         have been drawn is drawn in its message (or posted when it has none)."""
@@ -1139,7 +1160,7 @@ class ChatCore:
             await self._approval_message(thread, user, run.team_id, req, message_id=reuse)
             if turn is not None:
                 await self.db.set_turn(turn.turn_id, status="done")
-        for card in await self.db.unshown_cards():
+        for card in await self.db.unshown_cards(**(orphans or {"orphaned_only": True})):
             surface = surfaces.get(card.platform)
             if surface is None or (card.status == "pending" and (
                     card.run_thread_id, card.interrupt_id) not in waiting) \
@@ -1160,10 +1181,11 @@ class ChatCore:
                 continue
             await self.db.mark_card_shown(card.card_id, mid)
 
-    async def _recover_turns(self, surfaces: dict[str, ChatSurface]) -> None:
+    async def _recover_turns(self, surfaces: dict[str, ChatSurface],
+                             orphans: dict[str, bool] | None = None) -> None:
         """Requests a crash interrupted before their run was recorded: run them again once;
         after a second crash, tell the requester to ask again."""
-        for turn in await self.db.open_turns():
+        for turn in await self.db.open_turns(**(orphans or {"orphaned_only": True})):
             thread = ThreadRef(turn.platform, turn.workspace_id, turn.channel_id,
                                turn.thread_id)
             surface = surfaces.get(turn.platform)

@@ -345,26 +345,36 @@ async def test_recovery_sees_only_orphaned_work(backend, app_target, checkpoint_
         await a.create_card(_card("card1", shown=False))
         assert await a.claim_card("card1", user_id="U1", user_name="Ann")
 
-        async def seen_by(app: AppDB, store: Any) -> tuple[int, int, int, int]:
-            return (len(await store.list_runs(statuses=("running",), orphaned_only=True)),
-                    len(await app.open_turns(orphaned_only=True)),
-                    len(await app.cards_by_status("deciding", orphaned_only=True)),
-                    len(await app.unshown_cards(orphaned_only=True)))
+        async def seen_by(app: AppDB, store: Any, *, takeover: bool = False
+                          ) -> tuple[int, int, int, int]:
+            f = {"takeover": True} if takeover else {"orphaned_only": True}
+            return (len(await store.list_runs(statuses=("running",), **f)),
+                    len(await app.open_turns(**f)),
+                    len(await app.cards_by_status("deciding", **f)),
+                    len(await app.unshown_cards(**f)))
 
-        everything = (1, 1, 1, 1)
+        everything, nothing = (1, 1, 1, 1), (0, 0, 0, 0)
         assert await seen_by(again, store_a) == everything
         assert len(await b.open_turns()) == 1  # without the filter: all rows
+        # periodic takeover never takes a process's own (maybe in-flight) work
+        assert await seen_by(again, store_a, takeover=True) == nothing
         if not same_db:
             assert await seen_by(b, store_b) == everything
+            assert await seen_by(b, store_b, takeover=True) == nothing  # SQLite: never
             return
-        assert await seen_by(b, store_b) == (0, 0, 0, 0)  # host-a is alive: its work
+        assert await seen_by(b, store_b) == nothing  # host-a is alive: its work
+        assert await seen_by(b, store_b, takeover=True) == nothing
         await db.execute("UPDATE fanvise_processes SET heartbeat = 0 WHERE owner = ?",
                          ("host-a",))
         assert await seen_by(b, store_b) == everything  # host-a went silent: orphans
+        assert await seen_by(b, store_b, takeover=True) == everything
+        assert await seen_by(again, store_a, takeover=True) == nothing
         await store_a.beat()
-        assert await seen_by(b, store_b) == (0, 0, 0, 0)
+        assert await seen_by(b, store_b) == nothing
+        assert await seen_by(b, store_b, takeover=True) == nothing
         await store_a.close()  # a clean stop gives its leftovers up
         assert await seen_by(b, store_b) == everything
+        assert await seen_by(b, store_b, takeover=True) == everything
     finally:
         await store_a.close()
         if store_b is not store_a:
