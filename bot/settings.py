@@ -18,6 +18,7 @@ values to fantasy.redact so logs and exceptions mask them. Variable names (case-
 | SLACK_BOT_TOKEN, SLACK_APP_TOKEN, SLACK_SIGNING_SECRET, SLACK_HOST, SLACK_PORT | Slack |
 | SLACK_API_URL | override of https://slack.com/api/ (proxies, tests) |
 | FANVISE_LOG_LEVEL, FANVISE_LOG_FORMAT | INFO / DEBUG...; json or text |
+| FANVISE_TAKEOVER_EVERY | Postgres: seconds between passes taking over a dead instance's runs, cards and turns (default 60) |
 """
 
 from __future__ import annotations
@@ -96,6 +97,8 @@ class Settings(BaseSettings):
     llm_per_minute: float = Field(6.0, gt=0, validation_alias=_env("FANVISE_LLM_PER_MINUTE",
                                                                    "llm_per_minute"))
     llm_burst: float = Field(3.0, ge=1, validation_alias=_env("FANVISE_LLM_BURST", "llm_burst"))
+    takeover_every: float = Field(60.0, ge=1, validation_alias=_env(
+        "FANVISE_TAKEOVER_EVERY", "takeover_every"))
 
     @field_validator("espn_s2", "espn_swid", "google_api_key", "secret_key", "discord_token",
                      "slack_bot_token", "slack_app_token", "slack_signing_secret",

@@ -11,6 +11,7 @@ import asyncio
 import logging
 import signal
 import sys
+from collections.abc import Callable
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
@@ -103,6 +104,7 @@ async def _serve(surface: Surface, settings: Any, *, session: str = "local",
         check_slack_mode(settings)
     app = await _open_app(settings)
     scheduler: DailyScheduler | None = None
+    takeover: asyncio.Task[None] | None = None
     maintenance = asyncio.create_task(_maintenance(app), name="fanvise-retention")
     from bot.commands.health import heartbeat_loop
     heartbeat = asyncio.create_task(heartbeat_loop(app, surface.value), name="fanvise-heartbeat")
@@ -119,6 +121,7 @@ async def _serve(surface: Surface, settings: Any, *, session: str = "local",
             app.core.on_schedule_change = scheduler.reload
             await scheduler.start()
             await app.core.recover({"console": con})
+            takeover = _start_takeover(app, lambda: {"console": con}, settings)
             await run_console(app.core, stdin=sys.stdin, session=session, surface=con,
                               banner=_banner(app))
             return 0
@@ -139,6 +142,7 @@ async def _serve(surface: Surface, settings: Any, *, session: str = "local",
             async def recover_discord() -> None:
                 await bot.wait_until_ready()
                 await app.core.recover({"discord": bot.surface})
+                await _takeover(app, lambda: {"discord": bot.surface}, settings)
 
             recovery = asyncio.create_task(recover_discord())
             runner = asyncio.create_task(bot.start(settings.secret("discord_token")))
@@ -165,15 +169,60 @@ async def _serve(surface: Surface, settings: Any, *, session: str = "local",
         app.core.on_schedule_change = scheduler.reload
         await scheduler.start()
         await app.core.recover({"slack": SlackSurface(slack.client)})
+        takeover = _start_takeover(app, lambda: {"slack": SlackSurface(slack.client)},
+                                   settings)
         await serve(slack, settings, stop=stop)
         return 0
     finally:
         maintenance.cancel()
         heartbeat.cancel()
+        if takeover is not None:
+            takeover.cancel()
         if scheduler is not None:
             await scheduler.stop()
         await app.close()
         log.info("FanVise stopped cleanly")
+
+
+def shares_database(app: Any) -> bool:
+    """True when the app's tables live in a database other processes share (Postgres)."""
+    return getattr(getattr(app.app_db, "db", None), "dialect", "sqlite") == "postgres"
+
+
+def _start_takeover(app: Any, surfaces: Callable[[], dict[str, Any]], settings: Any
+                    ) -> asyncio.Task[None] | None:
+    """The periodic takeover pass (see `takeover_loop`) as a task; None on SQLite."""
+    if not shares_database(app):
+        return None
+    return asyncio.create_task(takeover_loop(app, surfaces, every=settings.takeover_every),
+                               name="fanvise-takeover")
+
+
+async def _takeover(app: Any, surfaces: Callable[[], dict[str, Any]], settings: Any) -> None:
+    if shares_database(app):
+        await takeover_loop(app, surfaces, every=settings.takeover_every)
+
+
+async def takeover_loop(app: Any, surfaces: Callable[[], dict[str, Any]], *,
+                        every: float) -> None:
+    """Postgres only (several processes, one database): every `every` seconds
+    (FANVISE_TAKEOVER_EVERY, default 60), take over the runs, cards and turns of another
+    instance that died (its heartbeat is older than storage.backend.PROCESS_STALE_AFTER):
+    `ChatCore.recover(takeover=True)`, which never touches this process's own in-flight
+    work and takes turns with the other processes' passes (one lease). Start-up recovery
+    covers this process's previous incarnation; on SQLite (one process per file) nothing
+    else can die with work in the file, so this does not run. Failures are logged, never
+    fatal."""
+    while True:
+        await asyncio.sleep(every)
+        try:
+            n = await app.core.recover(surfaces(), takeover=True)
+            if n:
+                log.info("takeover: finished %d run(s) of a stopped instance", n)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # noqa: BLE001
+            log.warning("takeover pass failed: %s", type(exc).__name__)
 
 
 async def _maintenance(app: Any, *, first: float = 3600.0, every: float = 86400.0,

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
+import threading
 import time
 from collections import Counter
 from pathlib import Path
@@ -109,11 +111,13 @@ async def test_the_slack_edit_budget_is_shared(pg_server) -> None:
     assert a["edits"] and b["edits"]
 
 
-def _bot(url: str, data_dir: Path, *ops: str) -> subprocess.Popen[str]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    env.pop("FANVISE_CRASH_AT", None)
+def _bot(url: str, data_dir: Path, *ops: str,
+         env: dict[str, str] | None = None) -> subprocess.Popen[str]:
+    full = {**os.environ, "PYTHONPATH": str(ROOT)}
+    full.pop("FANVISE_CRASH_AT", None)
+    full.update(env or {})
     return subprocess.Popen([sys.executable, "-m", "tests.storage.bot_race_worker", url,
-                             str(data_dir), *ops], cwd=ROOT, env=env, stdout=subprocess.PIPE,
+                             str(data_dir), *ops], cwd=ROOT, env=full, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
 
 
@@ -152,5 +156,97 @@ async def test_two_bot_processes_apply_an_approval_once(pg_server, tmp_path: Pat
         assert Counter(r["result"] for r in rows)["already-decided"] == 1
         [card] = await db.fetchall("SELECT status, decided_by FROM cards")
         assert card["status"] == "approved" and card["decided_by"] == "100"
+    finally:
+        await db.close()
+
+
+def _stream(proc: subprocess.Popen[str], lines: list[tuple[float, dict[str, Any]]]
+            ) -> threading.Thread:
+    """Collect a worker's JSON lines with the time each arrived (a reader thread)."""
+    def read() -> None:
+        assert proc.stdout is not None
+        for raw in proc.stdout:
+            if raw.startswith("{"):
+                lines.append((time.time(), json.loads(raw)))
+
+    thread = threading.Thread(target=read, daemon=True)
+    thread.start()
+    return thread
+
+
+def _wait_for(lines: list[tuple[float, dict[str, Any]]], pred: Any, timeout: float) -> float:
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        hit = next((t for t, x in list(lines) if pred(x)), None)
+        if hit is not None:
+            return hit
+        time.sleep(0.1)
+    raise AssertionError(f"timed out; got {[x for _, x in lines][-10:]}")
+
+
+async def test_a_live_process_takes_over_a_dead_instances_card_and_turn(
+        pg_server, tmp_path: Path) -> None:
+    """Host A is SIGKILLed with a stored but undrawn approval card (and its open turn),
+    host C with a request it had not started answering. Process B, already running with
+    the periodic takeover pass (`fanvise run` on Postgres), draws the card once in its
+    message and answers the request once, within heartbeat timeout + interval of each
+    death, and never touches their work while they live."""
+    url = pg_server.create_database("takeover")
+    data = tmp_path / "shared"
+    every, stale = 2.0, 3.0
+    fast = {"FANVISE_HEARTBEAT_EVERY": "0.5", "FANVISE_PROCESS_STALE_AFTER": str(stale)}
+    _lines(_bot(url, data, "link:100:5", env={"FANVISE_INSTANCE": "setup", **fast}))
+    done_file = tmp_path / "done"
+    b = _bot(url, data, f"takeover:{every}", f"waitfile:{done_file}",
+             env={"FANVISE_INSTANCE": "host-b", **fast})
+    b_lines: list[tuple[float, dict[str, Any]]] = []
+    reader = _stream(b, b_lines)
+    try:
+        _wait_for(b_lines, lambda x: x["kind"] == "takeover-started", 120)
+        a = _bot(url, data, "optimize:100",
+                 env={"FANVISE_INSTANCE": "host-a", "FANVISE_CRASH_AT": "card:stored", **fast})
+        a_out, _ = a.communicate(timeout=240)
+        a_died = time.time()
+        assert a.returncode == -signal.SIGKILL
+        a_card = [json.loads(x) for x in a_out.splitlines() if x.startswith("{")]
+        assert not any(x.get("msg", {}).get("cards") for x in a_card), "A drew its card"
+        drawn = _wait_for(b_lines, lambda x: x["kind"] == "edit" and x["msg"]["cards"],
+                          stale + every + 30)
+        assert drawn - a_died < stale + every + 15
+        c = _bot(url, data, "ask:100:who is on my roster",
+                 env={"FANVISE_INSTANCE": "host-c", "FANVISE_CRASH_AT": "turn:started",
+                      **fast})
+        c.communicate(timeout=240)
+        c_died = time.time()
+        assert c.returncode == -signal.SIGKILL
+        retried = _wait_for(b_lines, lambda x: x["kind"] == "post"
+                            and "interrupted by a restart" in x["msg"]["text"],
+                            stale + every + 30)
+        assert retried - c_died < stale + every + 15
+        time.sleep(3 * every)  # more passes: nothing is taken over again
+    finally:
+        done_file.touch()
+        b.wait(timeout=120)
+        reader.join(timeout=10)
+    assert b.returncode == 0, b.stderr.read()[-2000:] if b.stderr else ""
+    got = [x for _, x in b_lines]
+    took = [(t, x) for t, x in b_lines if x["kind"] in ("post", "edit")]
+    assert all(t >= a_died for t, _ in took), "B took over A's work while A was alive"
+    cards = [x for x in got if x["kind"] in ("post", "edit") and x["msg"]["cards"]]
+    assert len(cards) == 1, cards  # the card drawn once, in A's progress message
+    assert cards[0]["kind"] == "edit" and cards[0]["mid"].split("-")[0] == str(a.pid)
+    retries = [x for x in got if x["kind"] == "post"]
+    assert len(retries) == 1, retries  # the request answered once
+    answer = [x for x in got if x["kind"] == "edit" and x["mid"] == retries[0]["mid"]]
+    assert answer and "interrupted" not in answer[-1]["msg"]["text"]
+    db = await open_database(url)
+    try:
+        assert len(await db.fetchall("SELECT card_id FROM cards")) == 1
+        [card] = await db.fetchall("SELECT shown, status FROM cards")
+        assert card["shown"] == 1 and card["status"] == "pending"
+        turns = await db.fetchall("SELECT status, owner, attempts FROM turns")
+        assert {t["status"] for t in turns} == {"done"}
+        retried_turn = [t for t in turns if t["attempts"] == 2]
+        assert len(retried_turn) == 1 and retried_turn[0]["owner"] == "host-b"
     finally:
         await db.close()
