@@ -9,6 +9,10 @@ have_postgres() {
     compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null && return 0
     command -v initdb >/dev/null
 }
+if [ "${1:-}" = "--check" ]; then
+    have_postgres  # exit status: 0 when the server programs are present
+    exit
+fi
 if ! have_postgres; then
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
         echo "installing PostgreSQL (Debian's postgresql package) for the storage tests"

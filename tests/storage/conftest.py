@@ -1,6 +1,10 @@
 """Fixtures of the storage contract tests: `pg_server` (one throwaway PostgreSQL server per
 test session, or a skip with one clear line) and `backend` ("sqlite" | "postgres") with
-`database_target(backend, tmp_path)` giving what storage.backend opens."""
+`database_target(backend, tmp_path)` giving what storage.backend opens.
+
+When no server can start, every Postgres test is skipped and the run ends with one line
+saying why. `FANVISE_TEST_POSTGRES=required` (set by scripts/test.sh once the server
+programs are installed) turns that skip into a failure, so CI never passes without them."""
 
 from __future__ import annotations
 
@@ -8,6 +12,7 @@ import atexit
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -27,6 +32,8 @@ def _get_server() -> PgServer:
         except PgUnavailable as exc:
             _server = exc
     if isinstance(_server, PgUnavailable):
+        if os.environ.get("FANVISE_TEST_POSTGRES") == "required":
+            pytest.fail(f"FANVISE_TEST_POSTGRES=required but {_server}", pytrace=False)
         pytest.skip(str(_server))
     return _server
 
@@ -36,6 +43,12 @@ def pg_server() -> Iterator[PgServer]:
     """The session's PostgreSQL server (skips every Postgres test when none can start)."""
     server = _get_server()
     yield server
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """One clear line when the Postgres suites were skipped (not one per test)."""
+    if isinstance(_server, PgUnavailable):
+        terminalreporter.write_line(f"NOTE: {_server}", yellow=True)
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:

@@ -18,8 +18,8 @@ import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 
-SKIP_REASON = ("PostgreSQL is not installed (scripts/install.sh installs Debian's postgresql "
-               "package): Postgres storage tests skipped")
+SKIP_REASON = ("PostgreSQL is not installed (scripts/install_postgres.sh installs Debian's "
+               "postgresql package): Postgres storage tests skipped")
 
 
 class PgUnavailable(RuntimeError):
