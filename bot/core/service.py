@@ -1036,7 +1036,9 @@ class ChatCore:
         lease = getattr(store, "lease", None)
         if lease is None:
             return await self._recover(surfaces, takeover=takeover)
-        async with lease("fanvise:recovery"):
+        # a short ttl (renewed every ttl/3 while held): a process killed mid-recovery holds
+        # up the next pass (its own restart's included) for seconds, not minutes
+        async with lease("fanvise:recovery", ttl=15.0):
             return await self._recover(surfaces, takeover=takeover)
 
     async def _recover(self, surfaces: dict[str, ChatSurface], *, takeover: bool) -> int:
