@@ -1091,7 +1091,7 @@ class ChatCore:
         decider = UserRef(card.platform, card.decided_by or card.requester_id,
                           card.decided_by_name or card.requester_name)
         line = f"Finishing {decider.name}'s decision interrupted by a restart…"
-        if (card.run_thread_id, card.interrupt_id) in waiting:
+        if await self._waits_for(card, waiting):
             # the run never received it: apply exactly the recorded decision now
             await self._resume(surface, thread, card.message_id, decider, card, first_line=line)
             return
@@ -1106,6 +1106,20 @@ class ChatCore:
                                   sleep=self._sleep)
         await self._finish_card(surface, thread, card.message_id, decider, card,
                                 self._editor(surface, thread, mid), final)
+
+    async def _waits_for(self, card: CardRow, waiting: dict[tuple[str, str], Any]) -> bool:
+        """True when the card's run still waits at the card's interrupt. `waiting` holds the
+        orphaned pending runs only; a pending run nobody drives may carry another (live)
+        instance's stamp while this card is orphaned (the click or the card came to a
+        process that died), so the card's own conversation is checked too."""
+        key = (card.run_thread_id, card.interrupt_id)
+        if key in waiting:
+            return True
+        try:
+            more = await self.runtime.pending_approvals(card.conversation_id)
+        except Exception:  # noqa: BLE001 - treated as not waiting
+            return False
+        return key in {(a.run_thread_id, a.interrupt_id) for a in more}
 
     async def _recover_run(self, surfaces: dict[str, ChatSurface], conv: str,
                            events: list[Any], run: Any) -> None:
@@ -1164,9 +1178,8 @@ class ChatCore:
                 await self.db.set_turn(turn.turn_id, status="done")
         for card in await self.db.unshown_cards(**(orphans or {"orphaned_only": True})):
             surface = surfaces.get(card.platform)
-            if surface is None or (card.status == "pending" and (
-                    card.run_thread_id, card.interrupt_id) not in waiting) \
-                    or card.status == "deciding":
+            if surface is None or card.status == "deciding" or (
+                    card.status == "pending" and not await self._waits_for(card, waiting)):
                 continue
             msg = self._card_message(card)
             try:

@@ -250,3 +250,63 @@ async def test_a_live_process_takes_over_a_dead_instances_card_and_turn(
         assert len(retried_turn) == 1 and retried_turn[0]["owner"] == "host-b"
     finally:
         await db.close()
+
+
+async def test_a_live_process_finishes_a_decision_a_dead_instance_claimed(
+        pg_server, tmp_path: Path) -> None:
+    """B drew Alice's card (B stamped her pending run). Her Approve click reached host A,
+    which claimed the card (`deciding`, stamped A) and was SIGKILLed before applying it.
+    B's takeover pass applies exactly that decision once: the run still waits for it,
+    though its row carries B's live stamp."""
+    url = pg_server.create_database("takeover_decision")
+    data = tmp_path / "shared"
+    every, stale = 2.0, 3.0
+    fast = {"FANVISE_HEARTBEAT_EVERY": "0.5", "FANVISE_PROCESS_STALE_AFTER": str(stale)}
+    _lines(_bot(url, data, "link:100:5", "roster:5", env={"FANVISE_INSTANCE": "setup", **fast}))
+    done_file = tmp_path / "done"
+    b = _bot(url, data, "roster:5", "optimize:100", f"takeover:{every}",
+             f"waitfile:{done_file}", "roster:5", env={"FANVISE_INSTANCE": "host-b", **fast})
+    b_lines: list[tuple[float, dict[str, Any]]] = []
+    reader = _stream(b, b_lines)
+    try:
+        _wait_for(b_lines, lambda x: x["kind"] == "takeover-started", 180)
+        a = _bot(url, data, "click:100:approveall",
+                 env={"FANVISE_INSTANCE": "host-a", "FANVISE_CRASH_AT": "click:claimed",
+                      **fast})
+        a.communicate(timeout=240)
+        a_died = time.time()
+        assert a.returncode == -signal.SIGKILL
+        finishing = _wait_for(b_lines, lambda x: x["kind"] in ("post", "edit") and
+                              "decision interrupted by a restart" in x["msg"]["text"],
+                              stale + every + 30)
+        assert finishing - a_died < stale + every + 15
+        db = await open_database(url)
+        try:
+            for _ in range(300):
+                [card] = await db.fetchall("SELECT status, decided_by FROM cards")
+                if card["status"] != "deciding":
+                    break
+                time.sleep(0.1)
+        finally:
+            await db.close()
+        time.sleep(3 * every)  # more passes: nothing is applied again
+    finally:
+        done_file.touch()
+        b.wait(timeout=120)
+        reader.join(timeout=10)
+    assert b.returncode == 0, b.stderr.read()[-2000:] if b.stderr else ""
+    got = [x for _, x in b_lines]
+    start, applied = _roster(got[:2]), _roster(got)
+    added, dropped = set(applied) - set(start), set(start) - set(applied)
+    assert len(added) == len(dropped) >= 1  # the approved moves applied once
+    assert card["status"] == "approved" and card["decided_by"] == "100"
+    lines = [x for x in got if x["kind"] in ("post", "edit")
+             and "decision interrupted by a restart" in x["msg"]["text"]]
+    assert len({x["mid"] for x in lines}) == 1  # finished once
+    db = await open_database(url)
+    try:
+        rows = await db.fetchall("SELECT result FROM audit")
+        assert rows and {r["result"] for r in rows} <= {"applied", "declined", "not-applied"}
+        assert len(rows) == len(await db.fetchall("SELECT DISTINCT move_index FROM audit"))
+    finally:
+        await db.close()
