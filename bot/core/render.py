@@ -181,13 +181,16 @@ def move_label(move: dict[str, Any]) -> str:
 def _move_field(i: int, move: dict[str, Any], decision: str | None,
                 outcome: dict[str, str] | None = None) -> tuple[str, str]:
     gain = move.get("expected_gain")
+    unit = str(move.get("gain_unit") or "").strip()
     parts = []
     if isinstance(gain, (int, float)):
-        parts.append(f"Expected gain: {gain:+.2f}")
+        parts.append(f"Expected gain: {gain:+.2f}" + (f" {unit}" if unit else "")
+                     + " over the rest of the matchup")
     elif gain is not None:
         parts.append(f"Expected gain: {gain}")
-    if move.get("games") is not None:
-        parts.append(f"games: {move['games']}")
+    games = move.get("games")
+    if isinstance(games, int) and not isinstance(games, bool) and games:
+        parts.append(f"{games:+d} game{'s' if abs(games) != 1 else ''} started")
     if move.get("confidence"):
         parts.append(f"confidence: {move['confidence']}")
     reasons = [str(r) for r in (move.get("reasons") or [])][:4]
@@ -486,8 +489,12 @@ def render_approval(card_id: str, title: str, summary: str, moves: Sequence[dict
             buttons.append(Button(f"Decline #{i + 1}", make_custom_id("decline", card_id, i),
                                   "secondary", disabled=not pending or done))
     rest = "the rest" if decisions else "all"
-    buttons.append(Button(f"Approve {rest}" if multi else "Approve",
-                          make_custom_id("approveall", card_id), "primary", disabled=not pending))
+    open_moves = [m for i, m in enumerate(moves) if str(i) not in decisions]
+    if not any(conflicts(a, b) for i, a in enumerate(open_moves) for b in open_moves[i + 1:]):
+        # alternatives (same player) are approved one at a time, never "all" together
+        buttons.append(Button(f"Approve {rest}" if multi else "Approve",
+                              make_custom_id("approveall", card_id), "primary",
+                              disabled=not pending))
     buttons.append(Button(f"Decline {rest}" if multi else "Decline",
                           make_custom_id("declineall", card_id), "danger", disabled=not pending))
     if pending:
@@ -495,6 +502,9 @@ def render_approval(card_id: str, title: str, summary: str, moves: Sequence[dict
         color = "blue"
     else:
         footer = decided_footer(status, decided_by_name)
+        if outcomes and status in ("approved", "declined", "partial", "failed"):
+            footer = plan_footer(status, decided_by_name,
+                                 _card_counts(moves, decisions, outcomes))
         color = {"approved": "green", "declined": "red", "partial": "orange",
                  "failed": "red"}.get(status, "grey")
     text = summary
@@ -502,6 +512,23 @@ def render_approval(card_id: str, title: str, summary: str, moves: Sequence[dict
         text = (text + "\n\n" if text else "") + result_text
     return Card(title=title or "Proposed moves", text=text, fields=fields, buttons=buttons,
                 color=color, footer=footer)
+
+
+def _card_counts(moves: Sequence[dict[str, Any]], decisions: dict[str, str],
+                 outcomes: dict[str, Any]) -> dict[str, int]:
+    """What really happened to each move of a (non-plan) card, for its footer."""
+    out = {"applied": 0, "waiting": 0, "skipped": 0, "failed": 0}
+    for i, m in enumerate(moves):
+        st = (outcomes.get(str(m.get("move_id"))) or {}).get("status")
+        if st in ("applied", "recorded"):
+            out["applied"] += 1
+        elif st == "waiting":
+            out["waiting"] += 1
+        elif decisions.get(str(i)) != "approve" or st == "declined":
+            out["skipped"] += 1
+        else:
+            out["failed"] += 1
+    return out
 
 
 def decided_footer(status: str, name: str) -> str:

@@ -882,6 +882,19 @@ class ChatCore:
                 for p, alts in plan_spots(card.moves):
                     if p in blocked:
                         decisions.update({str(i): "decline" for i in (p, *alts)})
+            elif cid.decision == "approve":
+                # "Approve all/the rest": never two moves for the same player; the first
+                # (best ranked) of a set of alternatives is approved, the others declined
+                taken = [card.moves[int(i)] for i, d in card.decisions.items()
+                         if d == "approve"]
+                decisions = {}
+                for i, m in enumerate(card.moves):
+                    if str(i) in card.decisions:
+                        continue
+                    ok = not any(conflicts(m, t) for t in taken)
+                    decisions[str(i)] = "approve" if ok else "decline"
+                    if ok:
+                        taken.append(m)
             else:
                 decisions = {str(i): cid.decision for i in range(n)}
             if not await self.db.claim_card(card.card_id, user_id=user.user_id,

@@ -78,7 +78,11 @@ def test_player_report_card() -> None:
 
 def test_move_card_pending_partial_and_decided() -> None:
     card = render_approval("0123456789ab", "Moves", "3 moves", MOVES, "Ann")
-    assert [b.label for b in card.buttons][-2:] == ["Approve all", "Decline all"]
+    # moves 1 and 2 are alternatives (same player): approved one at a time, never "all"
+    labels = [b.label for b in card.buttons]
+    assert labels[-1] == "Decline all" and "Approve all" not in labels
+    compatible = render_approval("0123456789ab", "Moves", "", [MOVES[0], MOVES[2]], "Ann")
+    assert [b.label for b in compatible.buttons][-2:] == ["Approve all", "Decline all"]
     assert all(not b.disabled for b in card.buttons) and "Ann" in card.footer
     assert card.fields[0][0] == "1. Drop A, add B"
     assert "+4.50" in card.fields[0][1] and "B plays more" in card.fields[0][1]

@@ -344,3 +344,33 @@ async def test_slack_static_select_choice_and_decided_card(fake_slack, tmp_path:
     finally:
         await run.close()
 
+
+
+async def test_ranked_card_never_approves_two_alternatives(tmp_path: Path) -> None:
+    """A points league asked for blocks gets moves ranked by BLK that all add the same
+    player: no "Approve all" is offered, and even a forged approve-all click approves only
+    the best of the alternatives; the card counts what happened, with units."""
+    from bot.core.render import conflicts, make_custom_id
+
+    app = await _open(tmp_path)
+    try:
+        out = io.StringIO()
+        surface = ConsoleSurface(out, live=False)
+        await app.core.handle_message(surface, THREAD, USER, "stream me some blocks this week")
+        row = (await app.app_db.pending_cards(THREAD.conversation_id))[0]
+        assert len(row.moves) >= 2 and conflicts(row.moves[0], row.moves[1])
+        text = out.getvalue()
+        assert "Approve all" not in text and "Decline all" in text
+        assert "BLK score over the rest of the matchup" in text
+        before = set(app.espn.demo.roster_now(row.team_id))
+        await _click(app, surface, make_custom_id("approveall", row.card_id), row)
+        after = set(app.espn.demo.roster_now(row.team_id))
+        assert len(after - before) == 1 and len(before - after) == 1
+        card = await app.app_db.get_card(row.card_id)
+        assert card.decisions["0"] == "approve"
+        assert all(card.decisions[str(i)] == "decline" for i in range(1, len(row.moves))
+                   if conflicts(row.moves[0], row.moves[i]))
+        decided = out.getvalue().split("(updated)")[-1]
+        assert "Decided by Ann: 1 applied" in decided and "conflicts" not in decided
+    finally:
+        await app.close()
