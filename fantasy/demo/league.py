@@ -234,6 +234,11 @@ class _Change:
     add: int | None = None
     slots: dict[int, int] | None = None
 
+    def key(self) -> tuple[Any, ...]:
+        """The change's content, hashable (render caches are keyed by it, never by id)."""
+        return (self.kind, self.team_id, self.sp, self.drop, self.add,
+                tuple(sorted((self.slots or {}).items())))
+
 
 class DemoLeague:
     """The demo league's state and ESPN-response renderer.
@@ -274,6 +279,14 @@ class DemoLeague:
         self._base_lineups = self._initial_lineups()
         self.version = 0
         self._clients: list[Any] = []
+        #: Rendered player objects by (player id, stats kind, scoring period): they depend on
+        #: the recorded season, the variant and today only, never on moves or lineups, so a
+        #: state after a move renders only what the move changes (who owns whom).
+        self._player_objs: dict[tuple[int, str, int | None], dict[str, Any]] = {}
+        #: Owner maps by (scoring period, the changes made): player id -> team id.
+        self._owners: dict[tuple[Any, ...], dict[int, int]] = {}
+        #: Rendered matchups by (period, id, teams, box day, the two teams' changes so far).
+        self._matchups: dict[tuple[Any, ...], dict[str, Any]] = {}
 
     # ------------------------------------------------------------------ state
 
@@ -404,10 +417,23 @@ class DemoLeague:
     def owner_of(self, pid: int, sp: int | None = None) -> int:
         """Team id holding a player on a scoring period (0 = free agent)."""
         sp = self.today_sp if sp is None else sp
-        for team in self.base["teams"]:
-            if pid in self.lineup_on(int(team["id"]), sp):
-                return int(team["id"])
-        return 0
+        return self._owner_map(sp).get(pid, 0)
+
+    def _owner_map(self, sp: int) -> dict[int, int]:
+        """player id -> team id of every rostered player on a scoring period (kept per set
+        of changes: a move or lineup change is a new key)."""
+        key = (sp, tuple(c.key() for c in self.changes))
+        owners = self._owners.get(key)
+        if owners is None:
+            owners = {}
+            for team in self.base["teams"]:
+                tid = int(team["id"])
+                for p in self.lineup_on(tid, sp):
+                    owners.setdefault(p, tid)
+            if len(self._owners) >= 16:
+                self._owners.clear()
+            self._owners[key] = owners
+        return owners
 
     def team_ids(self) -> list[int]:
         """All team ids."""
@@ -567,6 +593,15 @@ class DemoLeague:
 
     def _player_obj(self, pid: int, *, stats: str = "windows", sp: int | None = None
                     ) -> dict[str, Any]:
+        """The `player` object of a pool entry (shared between renders: read-only)."""
+        key = (pid, stats, sp)
+        obj = self._player_objs.get(key)
+        if obj is None:
+            obj = self._player_objs[key] = self._render_player_obj(pid, stats=stats, sp=sp)
+        return obj
+
+    def _render_player_obj(self, pid: int, *, stats: str = "windows", sp: int | None = None
+                           ) -> dict[str, Any]:
         obj = copy.deepcopy(self.base["players"][str(pid)]["player"])
         status, ret = self.injury_on(pid, self.today_sp)
         obj["injuryStatus"] = status
@@ -626,6 +661,23 @@ class DemoLeague:
 
     def _matchup_json(self, period: int, mid: int, home: int, away: int,
                       box_sp: int | None = None) -> dict[str, Any]:
+        """One matchup as ESPN renders it (shared between renders: read-only). It depends on
+        the two teams' changes up to its last day only, so it is kept per those changes: a
+        move today re-renders the current matchup of its team. A box score's players say
+        who owns them today: it is kept per all changes."""
+        last = self.period_sps[period][-1]
+        relevant = tuple(c.key() for c in self.changes
+                         if box_sp is not None or (c.team_id in (home, away) and c.sp <= last))
+        key = (period, mid, home, away, box_sp, relevant)
+        hit = self._matchups.get(key)
+        if hit is None:
+            if len(self._matchups) >= 4096:
+                self._matchups.clear()
+            hit = self._matchups[key] = self._render_matchup(period, mid, home, away, box_sp)
+        return hit
+
+    def _render_matchup(self, period: int, mid: int, home: int, away: int,
+                        box_sp: int | None = None) -> dict[str, Any]:
         sps = self.period_sps[period]
         sides = {}
         totals = {}
