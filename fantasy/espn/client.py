@@ -22,6 +22,10 @@ objects without decoding or parsing while the cache row is unchanged. Every pars
 read-only (`fantasy.espn.readonly.freeze`), cached or not: callers share them and must copy
 to change one. Lists returned by the player methods are fresh lists of shared players.
 
+After a change (a new cache row), players whose JSON is unchanged keep their parsed, frozen
+objects (`parse.PlayerMemo`): a league snapshot after one move shares them with the one
+before, so only what the move changed is parsed and frozen again.
+
 Single flight: concurrent misses of one key in one client make one ESPN request; the others
 wait for its outcome (value, stale copy or error).
 
@@ -220,6 +224,9 @@ class EspnClient:
         self._calendar: ScoringCalendar | None = None
         self._status: dict[str, Any] = {}
         self._player_names: dict[int, str] = {}
+        #: Parsed players of earlier responses, shared by the next parse while their JSON is
+        #: unchanged (a league after one move re-parses only the changed rosters' players).
+        self._player_memo = parse.PlayerMemo()
         #: The DemoLeague handle when this client serves the demo league (else None).
         self.demo: Any = None
 
@@ -522,7 +529,8 @@ class EspnClient:
             league: League = self._parsed(
                 resp, ("league", cal, today), ",".join(LEAGUE_VIEWS),
                 lambda: parse.parse_league(resp.data, league_id=self.league_id,
-                                           season=self.season, calendar=cal, today=today))
+                                           season=self.season, calendar=cal, today=today,
+                                           memo=self._player_memo))
             self._status = {"scoring_period": league.current_scoring_period,
                             "matchup_period": league.current_matchup_period,
                             "final_scoring_period": league.settings.final_scoring_period}
@@ -585,7 +593,8 @@ class EspnClient:
             cal = await self._calendar_or_none()
 
             def most_owned_first() -> list[Player]:
-                found = parse.parse_players_response(resp.data, self.season, cal)
+                found = parse.parse_players_response(resp.data, self.season, cal,
+                                                     self._player_memo, "free_agents")
                 found.sort(key=lambda p: p.percent_owned, reverse=True)
                 return found
 
@@ -616,7 +625,8 @@ class EspnClient:
             cal = await self._calendar_or_none()
             players: list[Player] = self._parsed(
                 resp, ("cards", cal), "kona_playercard",
-                lambda: parse.parse_players_response(resp.data, self.season, cal))
+                lambda: parse.parse_players_response(resp.data, self.season, cal,
+                                                     self._player_memo, "cards"))
             self._player_names.update({p.id: p.name for p in players})
             return list(players)
         finally:

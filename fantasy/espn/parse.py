@@ -159,12 +159,52 @@ def parse_player(
     )
 
 
+class PlayerMemo:
+    """Players parsed from earlier responses, reused when a new response carries the same
+    JSON for them (same pool entry, same team, same calendar).
+
+    For a caller that makes what it parses read-only (the ESPN client freezes every parsed
+    object, `fantasy.espn.readonly`): a league snapshot after one move then shares the
+    unchanged players' (already frozen) objects with the snapshot before it instead of
+    parsing and freezing them again. Comparing the JSON is a C-level dict comparison, much
+    cheaper than building the stat lines and game logs. Keeps the latest parse per
+    (player id, team, response kind); at most `size` players."""
+
+    def __init__(self, size: int = 8192) -> None:
+        self.size = size
+        self._seen: dict[tuple[int, int | None, str], tuple[JSON, Any, Player]] = {}
+        self.hits = 0
+        self.misses = 0
+
+    def player(self, kind: str, pool: JSON, team_id: int | None, season: int,
+               calendar: ScoringCalendar | None, build: Any) -> Player:
+        """The player of `pool` (a pool entry) from the memo when unchanged, else `build()`."""
+        key = (int(pool.get("id") or pool["player"]["id"]), team_id, kind)
+        prev = self._seen.get(key)
+        if prev is not None and prev[1] is calendar and (prev[0] is pool or prev[0] == pool):
+            self.hits += 1
+            return prev[2]
+        self.misses += 1
+        player: Player = build()
+        if len(self._seen) >= self.size:
+            self._seen.clear()
+        self._seen[key] = (pool, calendar, player)
+        return player
+
+
 def parse_players_response(
-    data: JSON, season: int, calendar: ScoringCalendar | None = None
+    data: JSON, season: int, calendar: ScoringCalendar | None = None,
+    memo: PlayerMemo | None = None, kind: str = "players",
 ) -> list[Player]:
     """`kona_player_info` / `kona_playercard` responses: `players[]` pool entries."""
     players = data["players"]
-    return [parse_player(p["player"], season, pool_entry=p, calendar=calendar) for p in players]
+    if memo is None:
+        return [parse_player(p["player"], season, pool_entry=p, calendar=calendar)
+                for p in players]
+    return [memo.player(kind, p, None, season, calendar,
+                        lambda p=p: parse_player(p["player"], season, pool_entry=p,
+                                                 calendar=calendar))
+            for p in players]
 
 
 def parse_player_list(data: list[JSON], season: int) -> list[Player]:
@@ -172,14 +212,24 @@ def parse_player_list(data: list[JSON], season: int) -> list[Player]:
     return [parse_player(p, season) for p in data]
 
 
-def _roster_entry(entry: JSON, season: int, calendar: ScoringCalendar | None,
-                  team_id: int | None) -> RosterEntry:
-    pool = entry["playerPoolEntry"]
+def _roster_player(pool: JSON, season: int, calendar: ScoringCalendar | None,
+                   team_id: int | None) -> Player:
     player = parse_player(pool["player"], season, pool_entry=pool, calendar=calendar)
     if team_id is not None and not player.on_team_id:
         player.on_team_id = team_id
     if player.status is None:
         player.status = "ONTEAM"
+    return player
+
+
+def _roster_entry(entry: JSON, season: int, calendar: ScoringCalendar | None,
+                  team_id: int | None, memo: PlayerMemo | None = None) -> RosterEntry:
+    pool = entry["playerPoolEntry"]
+    if memo is None:
+        player = _roster_player(pool, season, calendar, team_id)
+    else:
+        player = memo.player("roster", pool, team_id, season, calendar,
+                             lambda: _roster_player(pool, season, calendar, team_id))
     return RosterEntry(
         player=player,
         lineup_slot_id=int(entry.get("lineupSlotId", 12)),
@@ -247,7 +297,8 @@ def parse_settings(settings: JSON, status: JSON | None = None) -> LeagueSettings
 
 
 def parse_team(team: JSON, season: int, *, members: dict[str, str] | None = None,
-               calendar: ScoringCalendar | None = None) -> Team:
+               calendar: ScoringCalendar | None = None, memo: PlayerMemo | None = None
+               ) -> Team:
     """One `teams[]` item (mTeam + mRoster). `members` maps member id -> display name."""
     members = members or {}
     name = team.get("name") or " ".join(
@@ -272,7 +323,7 @@ def parse_team(team: JSON, season: int, *, members: dict[str, str] | None = None
             streak_length=int(overall.get("streakLength", 0)),
             streak_type=overall.get("streakType", "") or "",
         ),
-        roster=[_roster_entry(e, season, calendar, tid) for e in entries],
+        roster=[_roster_entry(e, season, calendar, tid, memo) for e in entries],
         transactions=TransactionCounter(
             acquisitions=int(tc.get("acquisitions", 0)),
             drops=int(tc.get("drops", 0)),
@@ -360,11 +411,13 @@ def parse_box_scores(data: JSON, season: int, calendar: ScoringCalendar | None =
 
 
 def parse_league(data: JSON, *, league_id: int, season: int,
-                 calendar: ScoringCalendar | None = None, today: date | None = None) -> League:
+                 calendar: ScoringCalendar | None = None, today: date | None = None,
+                 memo: PlayerMemo | None = None) -> League:
     """mTeam/mRoster/mMatchup/mSettings/mStandings response -> League.
 
     `calendar` should come from the pro schedule; without it the anchor is derived from
     (`today`, current scoring period). `today` defaults to the current scoring period's date.
+    `memo`: reuse unchanged rostered players of earlier parses (see `PlayerMemo`).
     """
     status = data.get("status") or {}
     current_sp = int(data.get("scoringPeriodId") or status.get("latestScoringPeriod") or 1)
@@ -375,7 +428,8 @@ def parse_league(data: JSON, *, league_id: int, season: int,
                                                 status.get("finalScoringPeriod"))
     settings = parse_settings(data["settings"], status)
     members = member_names(data)
-    teams = [parse_team(t, season, members=members, calendar=calendar) for t in data["teams"]]
+    teams = [parse_team(t, season, members=members, calendar=calendar, memo=memo)
+             for t in data["teams"]]
     matchups = [parse_matchup(m, season, calendar) for m in data.get("schedule") or []]
     return League(
         league_id=league_id,
@@ -453,7 +507,7 @@ def parse_activity(data: JSON, player_names: dict[int, str] | None = None) -> li
 
 
 __all__ = [
-    "ACTIVITY_TYPES", "member_names", "parse_activity", "parse_box_scores", "parse_league",
+    "ACTIVITY_TYPES", "PlayerMemo", "member_names", "parse_activity", "parse_box_scores", "parse_league",
     "parse_matchup", "parse_player", "parse_player_list", "parse_players_response",
     "parse_pro_schedule", "parse_settings", "parse_stats", "parse_team",
 ]
