@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+import importlib
+import sys
+from typing import Annotated, Any
 
 import typer
 
-from bot.commands import ask, evaluate, health, league, news, run
-
-app = typer.Typer(no_args_is_help=True, help="FanVise: fantasy-basketball assistant for ESPN leagues.")
-
-for _module in (league, news, ask, run, evaluate, health):
-    _module.register(app)
+#: The modules of bot/commands, in help order, and the top-level commands each registers.
+COMMAND_MODULES: dict[str, tuple[str, ...]] = {
+    "league": ("league", "team", "free-agents"),
+    "news": ("news",),
+    "ask": ("ask",),
+    "run": ("run", "chat"),
+    "evaluate": ("eval",),
+    "health": ("health",),
+}
 
 
 def version() -> str:
@@ -36,16 +41,44 @@ def _version_cb(value: bool) -> None:
         raise typer.Exit()
 
 
-@app.callback()
 def _root(version_: Annotated[bool, typer.Option(
         "--version", callback=_version_cb, is_eager=True,
         help="Print the FanVise version and exit.")] = False) -> None:
     """FanVise: fantasy-basketball assistant for ESPN leagues."""
 
 
+def build_app(modules: tuple[str, ...] = tuple(COMMAND_MODULES)) -> typer.Typer:
+    """The Typer app with the commands of `modules` (default: all)."""
+    cli = typer.Typer(no_args_is_help=True,
+                      help="FanVise: fantasy-basketball assistant for ESPN leagues.")
+    cli.callback()(_root)
+    for name in modules:
+        importlib.import_module(f"bot.commands.{name}").register(cli)
+    return cli
+
+
+def _modules_for(argv: list[str]) -> tuple[str, ...]:
+    """Only the module of the command being run (its imports are all a start pays for);
+    every module for help, options before the command, or an unknown command."""
+    if argv and not argv[0].startswith("-"):
+        for module, commands in COMMAND_MODULES.items():
+            if argv[0] in commands:
+                return (module,)
+    return tuple(COMMAND_MODULES)
+
+
+def __getattr__(name: str) -> Any:
+    """`bot.cli.app`: the app with every command, built on first use."""
+    if name == "app":
+        cli = build_app()
+        globals()["app"] = cli
+        return cli
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 def main() -> None:
     """Entry point of the `fanvise` console script."""
-    app()
+    build_app(_modules_for(sys.argv[1:]))()
 
 
 if __name__ == "__main__":
