@@ -10,8 +10,10 @@ Design:
 - Keys are namespaced strings ("espn:<host>:<league>:<season>:<kind>:<hash>");
   `invalidate_prefix()` drops a namespace (the demo league does this after a move).
 - The clock is injectable (`clock=lambda: t`) so tests control expiry.
-- Decoded values of recently read keys are kept in memory (`memo_size`) and reused while the
-  row's `stored_at` is unchanged, so a hit costs one small query instead of decoding megabytes
+- Decoded values of recently read keys are kept in memory (at most `memo_size` rows and
+  `memo_bytes` of their JSON text, least recently used dropped first, so many small rows such
+  as player cards do not push out the league) and reused while the row's `stored_at` is
+  unchanged, so a hit costs one small query instead of decoding megabytes
   of JSON on every turn. Values are shared between readers: treat them as read-only.
   Each remembered row also has a `derived` dict (`CacheEntry.derived`) where a reader keeps
   what it built from the value (the ESPN client keeps its parsed League, schedule and player
@@ -93,12 +95,16 @@ class TTLCache:
     keeps_decoded = True
 
     def __init__(self, db: Database, *, clock: Callable[[], float] = time.time,
-                 memo_size: int = 32) -> None:
+                 memo_size: int = 256, memo_bytes: int = 16 * 2**20) -> None:
         self.db = db
         self.clock = clock
         self._ready = False
         self.memo_size = memo_size
+        #: Budget of the remembered rows' JSON text (decoded values take a few times more).
+        self.memo_bytes = memo_bytes
         self._memo: OrderedDict[str, tuple[float, Any, dict[Any, Any]]] = OrderedDict()
+        self._memo_sizes: dict[str, int] = {}
+        self._memo_total = 0
 
     async def _ensure(self) -> None:
         if not self._ready:
@@ -122,22 +128,33 @@ class TTLCache:
         row = await self.db.fetchone(
             "SELECT value, stored_at, expires_at FROM espn_cache WHERE key = ?", (key,))
         if row is None:
-            self._memo.pop(key, None)
+            self._forget(key)
             return None
         value = json.loads(row["value"])
-        derived = self._remember(key, row["stored_at"], value)
+        derived = self._remember(key, row["stored_at"], value, len(row["value"]))
         return CacheEntry(key=key, value=value, stored_at=row["stored_at"],
                           expires_at=row["expires_at"], now=self.clock(), derived=derived)
 
-    def _remember(self, key: str, stored_at: float, value: Any) -> dict[Any, Any]:
+    def _remember(self, key: str, stored_at: float, value: Any, size: int) -> dict[Any, Any]:
         derived: dict[Any, Any] = {}
-        if self.memo_size <= 0:
+        if self.memo_size <= 0 or size > self.memo_bytes:
+            self._forget(key)
             return derived
+        self._forget(key)
         self._memo[key] = (stored_at, value, derived)
-        self._memo.move_to_end(key)
-        while len(self._memo) > self.memo_size:
-            self._memo.popitem(last=False)
+        self._memo_sizes[key] = size
+        self._memo_total += size
+        while self._memo and (len(self._memo) > self.memo_size
+                              or self._memo_total > self.memo_bytes):
+            self._forget(next(iter(self._memo)))
         return derived
+
+    def _forget(self, key: str) -> None:
+        self._memo.pop(key, None)
+        self._memo_total -= self._memo_sizes.pop(key, 0)
+        if not self._memo:  # nothing remembered: no size left to count
+            self._memo_sizes.clear()
+            self._memo_total = 0
 
     async def get(self, key: str) -> Any | None:
         """The value when present and fresh, else None."""
@@ -156,7 +173,7 @@ class TTLCache:
         await self._ensure()
         now = self.clock()
         expires = None if ttl is None else now + ttl
-        self._memo.pop(key, None)
+        self._forget(key)
         text = json.dumps(value, separators=(",", ":"))
         await self.db.execute(
             "INSERT INTO espn_cache(key, value, stored_at, expires_at) VALUES (?, ?, ?, ?) "
@@ -166,21 +183,21 @@ class TTLCache:
         )
         # a concurrent set of the same key may have landed meanwhile: its row wins, and
         # the next read sees a stored_at other than `now` and decodes that row
-        derived = self._remember(key, now, value) if decoded else {}
+        derived = self._remember(key, now, value, len(text)) if decoded else {}
         return CacheEntry(key=key, value=value, stored_at=now, expires_at=expires, now=now,
                           derived=derived)
 
     async def delete(self, key: str) -> None:
         """Remove one key."""
         await self._ensure()
-        self._memo.pop(key, None)
+        self._forget(key)
         await self.db.execute("DELETE FROM espn_cache WHERE key = ?", (key,))
 
     async def invalidate_prefix(self, prefix: str) -> int:
         """Remove every key starting with `prefix`; returns how many."""
         await self._ensure()
         for k in [k for k in self._memo if k.startswith(prefix)]:
-            del self._memo[k]
+            self._forget(k)
         like = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
         return await self.db.execute(
             "DELETE FROM espn_cache WHERE key LIKE ? ESCAPE '\\'", (like,))
