@@ -1,0 +1,77 @@
+"""After a demo move, only what the move changes is rendered and parsed again (issue 14),
+and every answer still reflects the move: the kept renders and parsed players give exactly
+what a fresh league (no memo) gives."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from fantasy.demo import open_demo_client
+from fantasy.demo.league import DemoLeague
+from fantasy.espn import parse
+from fantasy.espn.readonly import is_read_only
+from storage.cache import TTLCache
+from storage.db import Database
+
+
+def _moves(lg: DemoLeague, n: int) -> list[tuple[int, int, int]]:
+    rostered = {p for t in lg.team_ids() for p in lg.roster_now(t)}
+    free = [int(p) for p in lg.base["players"] if int(p) not in rostered][:n]
+    mine = sorted(lg.roster_now(1))[:n]
+    return [(1, d, a) for d, a in zip(mine, free, strict=True)]
+
+
+def _bodies(lg: DemoLeague) -> list[str]:
+    fa = {"players": {"limit": 150}}
+    return [json.dumps(x, sort_keys=True) for x in (
+        lg.league_response(), lg.free_agents_response(fa),
+        lg.box_score_response([lg.current_period], lg.today_sp - 1),
+        lg.player_cards_response({"players": {"filterIds": {"value": sorted(lg.roster_now(1))}}}),
+    )]
+
+
+def test_renders_after_moves_equal_a_fresh_league() -> None:
+    kept = DemoLeague("points")
+    _bodies(kept)  # fill the render memo before the moves
+    moves = _moves(kept, 3)
+    for k, (team, drop, add) in enumerate(moves, 1):
+        kept.apply_move(team, drop, add)
+        fresh = DemoLeague("points")
+        for t, d, a in moves[:k]:
+            fresh.apply_move(t, d, a)
+        assert _bodies(kept) == _bodies(fresh)
+    kept.reset()
+    assert _bodies(kept) == _bodies(DemoLeague("points"))
+
+
+async def test_parsed_league_after_a_move_shares_only_unchanged_players(tmp_path: Path) -> None:
+    db = await Database.open(tmp_path / "c.sqlite")
+    client = open_demo_client("points", cache=TTLCache(db))
+    try:
+        before = await client.get_league()
+        fas_before = await client.get_free_agents(size=150)
+        (team, drop, add), = _moves(client.demo, 1)
+        client.demo.apply_move(team, drop, add)
+        after = await client.get_league()
+        fas_after = await client.get_free_agents(size=150)
+        # the move is there
+        assert add in {e.player.id for e in after.team(team).roster}
+        assert drop not in {e.player.id for e in after.team(team).roster}
+        assert add not in {p.id for p in fas_after}
+        # the same objects a parse without the memo gives
+        raw = client.demo.league_response()
+        plain = parse.parse_league(raw, league_id=client.league_id, season=client.season,
+                                   calendar=await client.calendar())
+        assert after == plain
+        # unchanged players are the same (read-only) objects; changed ones are new
+        old = {e.player.id: e.player for t in before.teams for e in t.roster}
+        new = {e.player.id: e.player for t in after.teams for e in t.roster}
+        other = next(t for t in after.teams if t.id != team)
+        assert all(new[e.player.id] is old[e.player.id] for e in other.roster)
+        assert new[add] is not old.get(add) and is_read_only(new[add])
+        shared = {p.id for p in fas_after} & {p.id for p in fas_before}
+        assert shared and all(is_read_only(p) for p in fas_after)
+    finally:
+        await client.aclose()
+        await db.close()
