@@ -4,6 +4,8 @@ the exact optimizer (fantasy/); nothing here proposes a move card."""
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Sequence
 from datetime import date
 from typing import Any
 
@@ -22,6 +24,8 @@ from fantasy.constants import (
 from fantasy.espn.errors import EspnError
 from fantasy.models import League, Player
 from fantasy.outlook import Valuer, category_result, tally
+
+log = logging.getLogger(__name__)
 
 #: Free agents listed when the request gives no count.
 FA_COUNT = 8
@@ -247,11 +251,13 @@ async def answer_standings(deps: AgentDeps, request: Request) -> Reply:
         lines.append("Recent activity: no adds, drops or trades yet.")
     else:
         lines.append("**Recent activity**")
+        names = await _names_for(deps, ctx, [it.player_id for it in items[:10]
+                                             if not it.player_name])
         for it in items[:10]:
             team = _team_name(league, it.team_id)
             verb = {"FA ADDED": "added", "WAIVER ADDED": "claimed", "DROPPED": "dropped",
                     "TRADED": "traded", "MOVED": "moved"}.get(it.action, it.action.lower())
-            name = it.player_name or _player_name(ctx, it.player_id)
+            name = it.player_name or names.get(it.player_id or -1, "a player")
             when = f"{fmt_day(it.date)}: " if it.date else ""
             lines.append(f"- {when}{team} {verb} {name}")
             activity.append({"date": it.date.isoformat() if it.date else None, "team": team,
@@ -269,17 +275,27 @@ def _team_name(league: League, team_id: int | None) -> str:
         return "A team"
 
 
-def _player_name(ctx: LeagueContext, pid: int | None) -> str:
-    if pid is None:
-        return "a player"
+async def _names_for(deps: AgentDeps, ctx: LeagueContext, ids: Sequence[int | None]
+                     ) -> dict[int, str]:
+    """Names of the players of activity items: rostered players, the free agents already
+    loaded, else ESPN's player list (a dropped player is on no roster)."""
+    out: dict[int, str] = {}
+    wanted = {i for i in ids if i is not None}
     for t in ctx.league.teams:
-        e = t.entry_for(pid)
-        if e:
-            return e.player.name
+        for e in t.roster:
+            if e.player.id in wanted:
+                out[e.player.id] = e.player.name
     for p in ctx.free_agents or []:
-        if p.id == pid:
-            return p.name
-    return "a player"
+        if p.id in wanted:
+            out.setdefault(p.id, p.name)
+    if wanted - out.keys():
+        try:
+            for p in await deps.espn.get_all_players():
+                if p.id in wanted:
+                    out.setdefault(p.id, p.name)
+        except EspnError as exc:
+            log.info("player list unavailable for activity names (%s)", type(exc).__name__)
+    return out
 
 
 # --------------------------------------------------------------------------- free agents
