@@ -13,7 +13,7 @@ Solved exactly in two steps:
    A plan uses at most max_adds free agents, so if it uses y at least one such z is unused,
    and putting z into y's stint (same days, same slots) is worth at least as much.  Candidates
    are examined best first, and dominators must themselves be kept, so pruning is safe.
-2. **One time-indexed MILP** on what remains (HiGHS through scipy.optimize.milp, in process):
+2. **One time-indexed MILP** on what remains (scipy's HiGHS, in process: optimizer.highs):
    binary on[i, d] (player i on the roster on day d) and add[y, d]; continuous lineup
    variables x[i, d, t], which are integral for fixed rosters (the lineup part, including
    the games caps, is a network flow).  The MIP gap is 0.
@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from fantasy.optimizer import highs
 from fantasy.optimizer.lineup import solve_day
 
 KEEP_ROSTER = 1e-5   # per rostered-player-day kept: drop as late as the add allows
@@ -195,9 +196,6 @@ def _milp(values: np.ndarray, masks: Sequence[int], caps: Sequence[int], roster:
           fixed_members: Sequence[Collection[int]] | None,
           time_limit: float | None) -> PlanSolution:
     """The time-indexed model.  With fixed_members, the rosters are given (evaluation only)."""
-    from scipy.optimize import Bounds, LinearConstraint, milp  # noqa: PLC0415 - heavy import
-    from scipy.sparse import coo_array  # noqa: PLC0415
-
     n_days = values.shape[1]
     elig = [[t for t in range(len(caps)) if (m >> t) & 1 and caps[t] > 0] for m in masks]
     lb: list[float] = []
@@ -301,15 +299,8 @@ def _milp(values: np.ndarray, masks: Sequence[int], caps: Sequence[int], roster:
     if n_var == 0:
         return PlanSolution(0.0, 0.0, [], [sorted(m) for m in (fixed_members or [])], 0, 0,
                             "Optimal")
-    constraints = []
-    if rlo:
-        a = coo_array((data, (rows, cols)), shape=(len(rlo), n_var)).tocsr()
-        constraints = [LinearConstraint(a, np.array(rlo), np.array(rhi))]
-    options: dict[str, object] = {"disp": False, "mip_rel_gap": 0.0}
-    if time_limit is not None:
-        options["time_limit"] = float(time_limit)
-    res = milp(np.array(cost), integrality=np.array(integ), bounds=Bounds(lb, ub),
-               constraints=constraints, options=options)
+    res = highs.solve(cost, integ, lb, ub, rows, cols, data, rlo, rhi, mip_rel_gap=0.0,
+                      time_limit=time_limit)
     if res.status != 0 or res.x is None:
         return PlanSolution(0.0, 0.0, status={1: "TimeLimit", 2: "Infeasible"}.get(
             res.status, f"SolverStatus{res.status}"))
