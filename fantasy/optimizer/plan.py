@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from fantasy.optimizer import highs
-from fantasy.optimizer.lineup import solve_day
+from fantasy.optimizer.lineup import place, solve_day
 
 KEEP_ROSTER = 1e-5   # per rostered-player-day kept: drop as late as the add allows
 KEEP_ADDED = 0.5e-5  # per added-player-day
@@ -97,11 +97,50 @@ def prune_pool(values: np.ndarray, masks: Sequence[int], pool: Sequence[int], ma
     return kept
 
 
+class DayLineups:
+    """The optimal lineup of each (day, roster) on one values array, each solved once.
+
+    A day's lineup depends only on the players with a positive value that day (solve_day
+    never starts anyone else), so rosters that differ only in players who do not play share
+    one solve: evaluating many plans that differ in one player and a few days (a move's
+    alternatives, a plan's prefixes) solves each distinct day once.  Same computation as
+    solve_day on the same players in the same order, so the same starters and the same sums,
+    bit for bit."""
+
+    def __init__(self, values: np.ndarray, masks: Sequence[int], caps: Sequence[int],
+                 keys: Sequence[int]):
+        self.values = np.asarray(values, dtype=float)
+        self.cols = self.values.T.tolist()  # cols[d][i]: Python floats, as solve_day sums them
+        self.caps = list(caps)
+        self.keys = list(keys)
+        n_types = len(self.caps)
+        self.elig = [[t for t in range(n_types) if (m >> t) & 1 and self.caps[t] > 0]
+                     for m in masks]
+        self._memo: dict[tuple[int, tuple[int, ...]], tuple[list[int], float, int]] = {}
+
+    def day(self, d: int, members: Collection[int]) -> tuple[list[int], float, int]:
+        """(starters in slot-type order, value, starts) of day d's optimal lineup."""
+        col = self.cols[d]
+        playing = tuple(i for i in sorted(members) if col[i] > 0)
+        hit = self._memo.get((d, playing))
+        if hit is None:
+            keys = self.keys
+            order = sorted(playing, key=lambda i: (-col[i], keys[i]))
+            starters = [i for occ in place(order, self.elig, self.caps) for i in occ]
+            total = 0.0
+            for i in starters:
+                total += col[i]
+            hit = self._memo[d, playing] = (starters, total, len(starters))
+        return hit
+
+
 def evaluate_members(values: np.ndarray, masks: Sequence[int], caps: Sequence[int],
                      keys: Sequence[int], members: Sequence[Collection[int]], *,
                      slot_caps: Mapping[int, int] | None = None,
-                     games_cap: int | None = None) -> tuple[float, int]:
-    """(value, starts) of the optimal lineups when the roster on day d is members[d]."""
+                     games_cap: int | None = None,
+                     lineups: DayLineups | None = None) -> tuple[float, int]:
+    """(value, starts) of the optimal lineups when the roster on day d is members[d].
+    lineups: a DayLineups on the same values, masks, caps and keys (days solved once)."""
     values = np.asarray(values, dtype=float)
     if slot_caps or games_cap is not None:
         sol = _milp(values, masks, caps, roster=[], pool=[], max_adds=0, first_day=len(members),
@@ -110,9 +149,14 @@ def evaluate_members(values: np.ndarray, masks: Sequence[int], caps: Sequence[in
         return sol.total, sol.starts
     total, starts = 0.0, 0
     for d, mem in enumerate(members):
-        rows = sorted(mem)
-        if not rows:
+        if not mem:
             continue
+        if lineups is not None:
+            _, t, n = lineups.day(d, mem)
+            total += t
+            starts += n
+            continue
+        rows = sorted(mem)
         t, assign = solve_day([float(values[i, d]) for i in rows], [masks[i] for i in rows], caps,
                               [keys[i] for i in rows])
         total += t
@@ -357,5 +401,5 @@ def apply_steps(roster: Sequence[int], steps: Sequence[PlanStep], n_days: int
     return members
 
 
-__all__ = ["PlanSolution", "PlanStep", "apply_steps", "best_plan", "evaluate_members",
-           "prune_pool"]
+__all__ = ["DayLineups", "PlanSolution", "PlanStep", "apply_steps", "best_plan",
+           "evaluate_members", "prune_pool"]

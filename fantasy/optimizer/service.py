@@ -57,7 +57,14 @@ from fantasy.optimizer.focus import focus_scores
 from fantasy.optimizer.guardrails import acquisition_budget, protected_players
 from fantasy.optimizer.lineup import Candidate, SlotLayout, best_lineup, place, slot_name
 from fantasy.optimizer.multimove import plan_moves
-from fantasy.optimizer.plan import PlanStep, apply_steps, best_plan, evaluate_members, prune_pool
+from fantasy.optimizer.plan import (
+    DayLineups,
+    PlanStep,
+    apply_steps,
+    best_plan,
+    evaluate_members,
+    prune_pool,
+)
 from fantasy.optimizer.scan import scan_points
 from fantasy.optimizer.week import plan_week, plan_week_pulp
 from fantasy.projections import Projection, play_probability, project, raw_stat_columns
@@ -1048,11 +1055,17 @@ class OptimizerService:
             first_day=self.first_day, protected=prot_rows, slot_caps=slot_caps)
         n_days = len(self.dates)
 
+        # each distinct (day, roster) lineup solved once over the plan, its alternatives
+        # and its prefixes (the same lineups and sums as solving each plan alone)
+        lineups = None if slot_caps else DayLineups(values, u.masks, self.layout.caps, u.keys)
+        stat_sums: dict[tuple[int, tuple[int, ...]], np.ndarray] = {}
+
         def value_of(members: list[list[int]]) -> tuple[float, int]:
             v, starts = evaluate_members(values, u.masks, self.layout.caps, u.keys, members,
-                                         slot_caps=slot_caps)
+                                         slot_caps=slot_caps, lineups=lineups)
             if m is not None:  # focus: the named categories are the unit
-                v = self._cat_expected(u, values, m, [set(x) for x in members], cats)
+                v = self._cat_expected(u, values, m, [set(x) for x in members], cats,
+                                       lineups=lineups, stat_sums=stat_sums)
             return v, starts
 
         base_value, base_starts = value_of(apply_steps(roster_rows, [], n_days))
@@ -1204,10 +1217,25 @@ class OptimizerService:
         return rows
 
     def _cat_expected(self, u: _Universe, values: np.ndarray, m: Matchup,
-                      rows: list[set[int]], cats: Sequence[Category] | None = None) -> float:
+                      rows: list[set[int]], cats: Sequence[Category] | None = None, *,
+                      lineups: DayLineups | None = None,
+                      stat_sums: dict[tuple[int, tuple[int, ...]], np.ndarray] | None = None
+                      ) -> float:
         """Exact expected categories won (of `cats`, default all) of the lineups chosen on
-        `values` per day."""
+        `values` per day.  lineups: a DayLineups on `values` (each day's lineup solved
+        once; stat_sums keeps each lineup's stat totals)."""
         tot = np.zeros(len(self.columns))
+        if lineups is not None and all(c > 0 for c in self.layout.caps):
+            sums = {} if stat_sums is None else stat_sums
+            for d in range(len(self.dates)):
+                st, _, _ = lineups.day(d, rows[d])
+                if st:
+                    key = (d, tuple(st))
+                    s = sums.get(key)
+                    if s is None:
+                        s = sums[key] = u.stats[st, d].sum(axis=0)
+                    tot += s
+            return float(win_probabilities(self.cats if cats is None else cats, tot, m).sum())
         elig = [[t for t in range(len(self.layout.caps)) if (mk >> t) & 1] for mk in u.masks]
         for d in range(len(self.dates)):
             order = sorted((i for i in rows[d] if values[i, d] > 0),
