@@ -11,6 +11,7 @@ tomorrow.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -339,6 +340,7 @@ class OptimizerService:
         self.dates, self.window_note = self._window()
         self._playing = [schedule.teams_playing_on(d) for d in self.dates]
         self._proj: dict[int, Projection] = {}
+        self._scans: dict[tuple, MoveScanResult] = {}
         if not self.is_points:
             cat_ids = [i.stat_id for i in self.settings.scoring_items]
             self.cat_ids = cat_ids
@@ -616,7 +618,26 @@ class OptimizerService:
         """Rank every (drop, add) pair by the exact gain of the optimal plan with vs without it.
 
         drops: only these drop candidates (named by the member, so protection does not apply);
-        adds: only these free agents (outside the ranked pool too)."""
+        adds: only these free agents (outside the ranked pool too).
+
+        A service is one league snapshot, so a scan is computed once per team and arguments
+        (`/lineup` scans on every call) and each caller gets its own copy."""
+        key = (team_id, top, position,
+               None if target_categories is None else tuple(target_categories),
+               None if drops is None else tuple(drops), None if adds is None else tuple(adds))
+        hit = self._scans.get(key)
+        if hit is None:
+            hit = self._scan_moves(team_id, top=top, position=position,
+                                   target_categories=target_categories, drops=key[4],
+                                   adds=key[5])
+            if len(self._scans) >= 64:
+                self._scans.clear()
+            self._scans[key] = hit
+        return copy.deepcopy(hit)
+
+    def _scan_moves(self, team_id: int, *, top: int, position: int | None,
+                    target_categories: list[str] | None, drops: Iterable[int] | None,
+                    adds: Iterable[int] | None) -> MoveScanResult:
         team = self._team(team_id)
         budget = acquisition_budget(self.settings, team, self.league.current_matchup_period)
         notes = [self.window_note] if self.window_note else []
