@@ -65,7 +65,8 @@ CREATE TABLE IF NOT EXISTS cards (
     result TEXT,
     created_at REAL NOT NULL,
     updated_at REAL NOT NULL,
-    shown INTEGER NOT NULL DEFAULT 1
+    shown INTEGER NOT NULL DEFAULT 1,
+    owner TEXT
 );
 CREATE INDEX IF NOT EXISTS cards_run ON cards(run_thread_id);
 CREATE INDEX IF NOT EXISTS cards_conv ON cards(conversation_id, status);
@@ -140,7 +141,8 @@ CREATE TABLE IF NOT EXISTS turns (
     status TEXT NOT NULL DEFAULT 'running',
     attempts INTEGER NOT NULL DEFAULT 1,
     created_at REAL NOT NULL,
-    updated_at REAL NOT NULL
+    updated_at REAL NOT NULL,
+    owner TEXT
 );
 CREATE INDEX IF NOT EXISTS turns_status ON turns(status, conversation_id);
 CREATE TABLE IF NOT EXISTS fanvise_processes (
@@ -270,6 +272,18 @@ class DailySchedule:
     created_by: str = ""
 
 
+async def _add_column(db: Database, table: str, column: str, ddl: str) -> None:
+    """Add a column missing from a table made by an older version. Two processes starting
+    at once on one Postgres may both try: the loser's "already exists" error is fine."""
+    if column in await db.columns(table):
+        return
+    try:
+        await db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {ddl}")
+    except Exception:
+        if column not in await db.columns(table):
+            raise
+
+
 class AppDB:
     """Typed access to the app tables. Create with `await AppDB.open(db, secret_key=...)`."""
 
@@ -286,12 +300,10 @@ class AppDB:
                    clock: Callable[[], float] = time.time, owner: str | None = None) -> AppDB:
         """Create the tables if needed."""
         await db.executescript(SCHEMA)
-        cols = await db.columns("cards")
-        if "shown" not in cols:  # a cards table made before crash-safe posting
-            await db.execute("ALTER TABLE cards ADD COLUMN shown INTEGER NOT NULL DEFAULT 1")
+        # a cards table made before crash-safe posting
+        await _add_column(db, "cards", "shown", "INTEGER NOT NULL DEFAULT 1")
         for table in ("cards", "turns"):  # tables made before several processes
-            if "owner" not in await db.columns(table):
-                await db.execute(f"ALTER TABLE {table} ADD COLUMN owner TEXT")
+            await _add_column(db, table, "owner", "TEXT")
         return cls(db, fernet=make_fernet(secret_key), clock=clock, owner=owner)
 
     def _orphans(self, takeover: bool = False) -> tuple[str, tuple[Any, ...]]:

@@ -86,6 +86,26 @@ async def test_dialect_rows_and_placeholders(db, backend) -> None:
     await db.ping()
 
 
+async def test_old_tables_gain_new_columns_once_under_concurrent_opens(db, app_target
+                                                                        ) -> None:
+    """Tables made by an older version (no `owner`) get the column when several processes
+    open the app DB at once: the losers of the ALTER race are fine (it failed with
+    DuplicateColumn on Postgres when two processes started together)."""
+    await db.execute("DROP TABLE IF EXISTS cards")
+    await db.execute("DROP TABLE IF EXISTS turns")
+    await db.execute("CREATE TABLE cards (card_id TEXT PRIMARY KEY, run_thread_id TEXT,"
+                     " conversation_id TEXT, status TEXT, shown INTEGER)")
+    await db.execute("CREATE TABLE turns (turn_id TEXT PRIMARY KEY, conversation_id TEXT,"
+                     " status TEXT)")
+    others = [await open_database(app_target) for _ in range(3)]
+    try:
+        await asyncio.gather(*(AppDB.open(d) for d in [db, *others]))
+    finally:
+        for d in others:
+            await d.close()
+    assert "owner" in await db.columns("cards") and "owner" in await db.columns("turns")
+
+
 async def test_transaction_commits_or_rolls_back(db) -> None:
     await db.executescript("CREATE TABLE IF NOT EXISTS t (k TEXT PRIMARY KEY)")
     async with db.transaction():
