@@ -33,7 +33,7 @@ import aiosqlite
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
-from storage.crashpoint import crash_point
+from storage.crashpoint import writes_saved
 
 log = logging.getLogger(__name__)
 
@@ -120,8 +120,7 @@ class CrashPointSaver(AsyncSqliteSaver):
     async def aput_writes(self, config: RunnableConfig, writes: Any, task_id: str,
                           task_path: str = "") -> None:
         await super().aput_writes(config, writes, task_id, task_path)
-        if task_path.startswith("~__pregel_pull, "):
-            crash_point(f"writes:{task_path.rsplit(', ', 1)[-1]}")
+        writes_saved(task_path)
 
 
 class CheckpointStore:

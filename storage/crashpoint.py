@@ -21,4 +21,12 @@ def crash_point(name: str) -> None:
         os.kill(os.getpid(), signal.SIGKILL)
 
 
-__all__ = ["ENV", "crash_point"]
+def writes_saved(task_path: str) -> None:
+    """The `writes:<node>` crash point, for a checkpoint saver's `aput_writes` right after a
+    node's writes are stored (LangGraph's task path of a node is "~__pregel_pull, <node>")
+    and before the step's next checkpoint."""
+    if task_path.startswith("~__pregel_pull, "):
+        crash_point(f"writes:{task_path.rsplit(', ', 1)[-1]}")
+
+
+__all__ = ["ENV", "crash_point", "writes_saved"]

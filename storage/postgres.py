@@ -40,7 +40,7 @@ from psycopg import AsyncConnection, errors
 from psycopg.rows import dict_row
 from psycopg_pool import AsyncConnectionPool
 
-from storage.crashpoint import crash_point
+from storage.crashpoint import writes_saved
 
 log = logging.getLogger(__name__)
 
@@ -341,8 +341,7 @@ class CrashPointPostgresSaver(AsyncPostgresSaver):
     async def aput_writes(self, config: RunnableConfig, writes: Any, task_id: str,
                           task_path: str = "") -> None:
         await super().aput_writes(config, writes, task_id, task_path)
-        if task_path.startswith("~__pregel_pull, "):
-            crash_point(f"writes:{task_path.rsplit(', ', 1)[-1]}")
+        writes_saved(task_path)
 
 
 _LEASES_DDL = """

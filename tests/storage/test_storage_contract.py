@@ -294,12 +294,10 @@ async def test_retention_on_both(store) -> None:
 
 
 async def test_writes_crash_point_on_both(store, monkeypatch) -> None:
-    import storage.checkpoints as ck
-    import storage.postgres as pg
+    import storage.crashpoint as cp
 
     hits: list[str] = []
-    for mod in (ck, pg):
-        monkeypatch.setattr(mod, "crash_point", hits.append)
+    monkeypatch.setattr(cp, "crash_point", hits.append)  # both savers call writes_saved
     graph = _graph(store.saver)
     await graph.ainvoke({"log": []}, {"configurable": {"thread_id": "crash"}})
     assert "writes:plan" in hits
