@@ -154,6 +154,12 @@ class DatabaseUnavailable(RuntimeError):
     """The database could not be opened; the message names the (redacted) URL."""
 
 
+def _unavailable(what: str, url: str, exc: BaseException) -> DatabaseUnavailable:
+    """"could not open the <what> <redacted url>: <error>", the password never shown."""
+    return DatabaseUnavailable(f"could not open the {what} {redact_url(url)}: "
+                               f"{type(exc).__name__}: {_redacting(url, exc)}")
+
+
 async def open_database(target: str | Path) -> Any:
     """The app database: Postgres for a postgresql:// URL, else a SQLite file path."""
     if is_postgres_url(target):
@@ -163,9 +169,7 @@ async def open_database(target: str | Path) -> Any:
         try:
             return await PgDatabase.open(url)
         except Exception as exc:  # noqa: BLE001 - re-raised without the password
-            raise DatabaseUnavailable(
-                f"could not open the database {redact_url(url)}: {type(exc).__name__}: "
-                f"{_redacting(url, exc)}") from None
+            raise _unavailable("database", url, exc) from None
     from storage.db import Database
 
     return await Database.open(target)
@@ -181,9 +185,7 @@ async def open_checkpoint_store(target: str | Path) -> Any:
         try:
             return await PgCheckpointStore.open(url)
         except Exception as exc:  # noqa: BLE001 - re-raised without the password
-            raise DatabaseUnavailable(
-                f"could not open the checkpoint database {redact_url(url)}: "
-                f"{type(exc).__name__}: {_redacting(url, exc)}") from None
+            raise _unavailable("checkpoint database", url, exc) from None
     from storage.checkpoints import CheckpointStore
 
     return await CheckpointStore.open(target)
