@@ -841,26 +841,13 @@ class ChatCore:
                                     move_label=move_label(card.moves[idx]))
                 if cid.decision == "approve":  # alternatives of an approved move cannot apply
                     for j, other in enumerate(card.moves):
-                        if j == idx or str(j) in card.decisions \
-                                or not conflicts(card.moves[idx], other):
-                            continue
-                        if await self.db.record_move_decision(card.card_id, j, "decline"):
-                            await self.db.audit(
-                                card_id=card.card_id, run_thread_id=card.run_thread_id,
-                                platform=user.platform, user_id=user.user_id,
-                                user_name=user.name, decision="decline",
-                                result=f"auto-declined: alternative of #{idx + 1}",
-                                move_index=j, move_id=str(other.get("move_id")),
-                                move_label=move_label(other))
+                        if j != idx and str(j) not in card.decisions \
+                                and conflicts(card.moves[idx], other):
+                            await self._auto_decline(card, user, j,
+                                                     f"alternative of #{idx + 1}")
                 for j in also_declined:
-                    if await self.db.record_move_decision(card.card_id, j, "decline"):
-                        await self.db.audit(
-                            card_id=card.card_id, run_thread_id=card.run_thread_id,
-                            platform=user.platform, user_id=user.user_id,
-                            user_name=user.name, decision="decline",
-                            result=f"auto-declined: its spot was skipped (#{idx + 1})",
-                            move_index=j, move_id=str(card.moves[j].get("move_id")),
-                            move_label=move_label(card.moves[j]))
+                    await self._auto_decline(card, user, j,
+                                             f"its spot was skipped (#{idx + 1})")
                 card = await self.db.get_card(card.card_id) or card
                 if plan:
                     card = await self._decline_blocked(card, user)
@@ -913,18 +900,22 @@ class ChatCore:
         blocked = chain_blocks(card.moves, card.decisions)
         done = False
         for p, alts in plan_spots(card.moves):
-            if p not in blocked:
-                continue
-            for j in (p, *alts):
-                if await self.db.record_move_decision(card.card_id, j, "decline"):
-                    done = True
-                    await self.db.audit(
-                        card_id=card.card_id, run_thread_id=card.run_thread_id,
-                        platform=user.platform, user_id=user.user_id, user_name=user.name,
-                        decision="decline", result=f"auto-declined: needs #{blocked[p]}",
-                        move_index=j, move_id=str(card.moves[j].get("move_id")),
-                        move_label=move_label(card.moves[j]))
+            if p in blocked:
+                for j in (p, *alts):
+                    done |= await self._auto_decline(card, user, j, f"needs #{blocked[p]}")
         return (await self.db.get_card(card.card_id) or card) if done else card
+
+    async def _auto_decline(self, card: CardRow, user: UserRef, j: int, why: str) -> bool:
+        """Decline move `j` of a card as a consequence of `user`'s click (audited
+        "auto-declined: <why>"); False when it was already decided."""
+        if not await self.db.record_move_decision(card.card_id, j, "decline"):
+            return False
+        await self.db.audit(card_id=card.card_id, run_thread_id=card.run_thread_id,
+                            platform=user.platform, user_id=user.user_id, user_name=user.name,
+                            decision="decline", result=f"auto-declined: {why}", move_index=j,
+                            move_id=str(card.moves[j].get("move_id")),
+                            move_label=move_label(card.moves[j]))
+        return True
 
     async def _already(self, surface: ChatSurface, thread: ThreadRef, user: UserRef,
                        card: CardRow, decision: str, index: int | None) -> None:
