@@ -12,6 +12,7 @@ from typing import Any
 from agents.answers.types import ListedPlayer, Offer, Reply
 from agents.answers.valuers import shared_valuer
 from agents.shared.deps import AgentDeps, LeagueContext, load_context, optimizer_for
+from agents.shared.tool_registry import league_players
 from agents.understanding.request import Intent, MoveRef, PlayerRef, Request
 from fantasy.constants import (
     OUT_STATUSES,
@@ -279,23 +280,14 @@ async def _names_for(deps: AgentDeps, ctx: LeagueContext, ids: Sequence[int | No
                      ) -> dict[int, str]:
     """Names of the players of activity items: rostered players, the free agents already
     loaded, else ESPN's player list (a dropped player is on no roster)."""
-    out: dict[int, str] = {}
     wanted = {i for i in ids if i is not None}
-    for t in ctx.league.teams:
-        for e in t.roster:
-            if e.player.id in wanted:
-                out[e.player.id] = e.player.name
-    for p in ctx.free_agents or []:
-        if p.id in wanted:
-            out.setdefault(p.id, p.name)
-    if wanted - out.keys():
+    known = league_players(ctx)
+    if wanted - known.keys():
         try:
-            for p in await deps.espn.get_all_players():
-                if p.id in wanted:
-                    out.setdefault(p.id, p.name)
+            known = league_players(ctx, await deps.espn.get_all_players())
         except EspnError as exc:
             log.info("player list unavailable for activity names (%s)", type(exc).__name__)
-    return out
+    return {i: known[i].name for i in wanted if i in known}
 
 
 # --------------------------------------------------------------------------- free agents

@@ -20,7 +20,7 @@ import functools
 import json
 import logging
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
@@ -28,7 +28,7 @@ from typing import Any
 from langchain_core.tools import BaseTool, StructuredTool
 from pydantic import BaseModel, Field, ValidationError
 
-from agents.shared.deps import AgentDeps, load_context, optimizer_for, stale_line
+from agents.shared.deps import AgentDeps, LeagueContext, load_context, optimizer_for, stale_line
 from fantasy.constants import (
     NINE_CAT_STATS,
     OUT_STATUSES,
@@ -104,21 +104,31 @@ class PlayerMatch:
                 "message": msg}
 
 
+def league_players(ctx: LeagueContext | None, everyone: Iterable[Player] = ()
+                   ) -> dict[int, Player]:
+    """Players by id, the league's view first: rostered players, then the free agents the
+    context has loaded, then `everyone` (ESPN's player list)."""
+    seen: dict[int, Player] = {}
+    if ctx is not None:
+        for t in ctx.league.teams:
+            for e in t.roster:
+                seen.setdefault(e.player.id, e.player)
+        for p in ctx.free_agents or []:
+            seen.setdefault(p.id, p)
+    for p in everyone:
+        seen.setdefault(p.id, p)
+    return seen
+
+
 async def player_pool(deps: AgentDeps) -> list[Player]:
     """Every player we can name: rostered players, free agents, then ESPN's player list."""
     ctx = await load_context(deps, with_free_agents=True, fa_size=150)
-    seen: dict[int, Player] = {}
-    for t in ctx.league.teams:
-        for e in t.roster:
-            seen.setdefault(e.player.id, e.player)
-    for p in ctx.free_agents or []:
-        seen.setdefault(p.id, p)
+    everyone: list[Player] = []
     try:
-        for p in await deps.espn.get_all_players():
-            seen.setdefault(p.id, p)
+        everyone = await deps.espn.get_all_players()
     except EspnError as exc:  # the pool above still resolves league players
         log.info("player list unavailable (%s); resolving against rosters and FAs", exc)
-    return list(seen.values())
+    return list(league_players(ctx, everyone).values())
 
 
 def _as_match(query: str, m: NameMatch) -> PlayerMatch:

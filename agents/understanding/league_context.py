@@ -21,8 +21,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from agents.answers.types import ListedPlayer
-from agents.shared.deps import AgentDeps, load_context
-from agents.shared.tool_registry import player_pool
+from agents.shared.deps import AgentDeps, LeagueContext, load_context
+from agents.shared.tool_registry import league_players, player_pool
 from agents.understanding import UnderstandingContext, understand
 from agents.understanding.entities import player_ref
 from agents.understanding.request import Intent, PlayerRef, Request
@@ -92,20 +92,13 @@ async def name_resolver(deps: AgentDeps) -> PlayerResolver:
         everyone = []
     if not everyone:
         return await league_resolver(deps)
-    seen: dict[int, Player] = {}
-    teams: list[str] = []
+    ctx: LeagueContext | None = None
     try:
         ctx = await load_context(deps)
-        teams = [t.name for t in ctx.league.teams]
-        for t in ctx.league.teams:
-            for e in t.roster:
-                seen.setdefault(e.player.id, e.player)
-        for p in ctx.free_agents or []:
-            seen.setdefault(p.id, p)
     except EspnError:
-        teams = []
-    for p in everyone:
-        seen.setdefault(p.id, p)
+        ctx = None
+    teams = [t.name for t in ctx.league.teams] if ctx is not None else []
+    seen = league_players(ctx, everyone)
     pool = list(seen.values())
     # not shared with league_resolver's entries: tools read the players' stats
     key = ("names", getattr(deps.espn, "league_id", None), getattr(deps.espn, "season", None),
