@@ -69,7 +69,9 @@ from bot.settings import Settings  # noqa: E402
 #: FanVise / substrate throughput ratio the issue asks for (at 20 and 200 conversations).
 TARGET_RATIO = 0.5
 
-QUESTIONS = [
+#: the mix's questions that answer without a card (benchmarks/load_processes.py makes its
+#: cards apart), then the matchup review that ends in a card
+PLAIN_QUESTIONS = [
     "Is Jalen Brunson playing tonight?",
     "hello",
     "Who are the best free agents at center this week?",
@@ -79,8 +81,8 @@ QUESTIONS = [
     "Is Jarrett Allen injured?",
     "Who is leading my matchup?",
     "Should I pick up Tyus Jones?",
-    "Review my matchup and suggest moves",
 ]
+QUESTIONS = [*PLAIN_QUESTIONS, "Review my matchup and suggest moves"]
 ERROR_MARKERS = ("something went wrong", "could not be processed", "Traceback")
 
 
@@ -140,7 +142,8 @@ def peak_rss_mib() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def _pct(values: list[float], q: float) -> float:
+def percentile(values: list[float], q: float) -> float:
+    """The q-quantile (0..1) of `values` by nearest rank; 0.0 when empty."""
     if not values:
         return 0.0
     s = sorted(values)
@@ -231,14 +234,14 @@ async def run(conversations: int, turns: int, data_dir: Path, *, workspaces: int
         "exceptions": len(exceptions), "error_replies": len(error_replies),
         "error_logs": len(counter.errors), "database_is_locked": locked,
         "wall_s": round(wall, 2), "turns_per_s": round(len(latencies) / wall, 2),
-        "p50_ms": round(_pct(latencies, 0.50) * 1e3, 1),
-        "p95_ms": round(_pct(latencies, 0.95) * 1e3, 1),
+        "p50_ms": round(percentile(latencies, 0.50) * 1e3, 1),
+        "p95_ms": round(percentile(latencies, 0.95) * 1e3, 1),
         "max_ms": round(max(latencies, default=0) * 1e3, 1),
         "mean_ms": round(statistics.fmean(latencies) * 1e3, 1) if latencies else 0.0,
-        "answer_turns_p50_p95_ms": f"{_pct(answer_latencies, 0.5) * 1e3:.0f} / "
-                                   f"{_pct(answer_latencies, 0.95) * 1e3:.0f}",
-        "card_turns_p50_p95_ms": f"{_pct(card_latencies, 0.5) * 1e3:.0f} / "
-                                 f"{_pct(card_latencies, 0.95) * 1e3:.0f} (ask + approve click)",
+        "answer_turns_p50_p95_ms": f"{percentile(answer_latencies, 0.5) * 1e3:.0f} / "
+                                   f"{percentile(answer_latencies, 0.95) * 1e3:.0f}",
+        "card_turns_p50_p95_ms": f"{percentile(card_latencies, 0.5) * 1e3:.0f} / "
+                                 f"{percentile(card_latencies, 0.95) * 1e3:.0f} (ask + approve click)",
         "edits": surface.edits,
         "router_score_cache": cache_note,
         "ckpt_bytes_after_run": size_after_run, "ckpt_bytes_after_prune": size_after_prune,
@@ -516,8 +519,8 @@ async def run_substrate(conversations: int, turns: int, data_dir: Path,
     return {"turns": len(latencies), "exceptions": len(exceptions),
             "database_is_locked": locked, "wall_s": round(wall, 2),
             "turns_per_s": round(len(latencies) / wall, 2),
-            "p50_ms": round(_pct(latencies, 0.50) * 1e3, 1),
-            "p95_ms": round(_pct(latencies, 0.95) * 1e3, 1),
+            "p50_ms": round(percentile(latencies, 0.50) * 1e3, 1),
+            "p95_ms": round(percentile(latencies, 0.95) * 1e3, 1),
             "first_errors": "; ".join(exceptions[:3])}
 
 

@@ -43,18 +43,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-QUESTIONS = [
-    "Is Jalen Brunson playing tonight?",
-    "hello",
-    "Who are the best free agents at center this week?",
-    "What's the latest on Jordan Poole?",
-    "/lineup tomorrow",
-    "How many games does my team have left this week?",
-    "Is Jarrett Allen injured?",
-    "Who is leading my matchup?",
-    "Should I pick up Tyus Jones?",
-]
-ERROR_MARKERS = ("something went wrong", "could not be processed", "Traceback")
+from benchmarks.load import ERROR_MARKERS, PLAIN_QUESTIONS, percentile  # noqa: E402
+
 ALREADY = "already decided"
 
 
@@ -158,7 +148,7 @@ async def worker_turns(url: str, data_dir: Path, conversations: int, turns: int,
                 s = time.perf_counter()
                 try:
                     await app.core.handle_message(surface, thread, user,
-                                                  QUESTIONS[(i + k) % len(QUESTIONS)])
+                                                  PLAIN_QUESTIONS[(i + k) % len(PLAIN_QUESTIONS)])
                 except Exception as exc:  # noqa: BLE001
                     exceptions.append(f"{type(exc).__name__}: {exc}"[:200])
                 latencies.append(time.perf_counter() - s)
@@ -235,11 +225,6 @@ def _collect(procs: list[subprocess.Popen[str]], url: str) -> list[dict[str, Any
     return out
 
 
-def _pct(values: list[float], q: float) -> float:
-    s = sorted(values)
-    return s[min(len(s) - 1, int(round(q * (len(s) - 1))))] if s else 0.0
-
-
 async def _audit_applies(url: str) -> tuple[int, int]:
     """(cards whose claim was won more than once, already-decided audit rows)."""
     from storage.backend import open_database
@@ -314,7 +299,7 @@ def main(argv: list[str] | None = None) -> int:
     if already_rows != expected_already or deciding:
         double = max(double, 1)  # the audit disagrees with the replies
     print(f"turns: {n_turns} in {wall:.1f} s = {n_turns / wall if wall else 0:.1f} turns/s "
-          f"(p50 {_pct(lat, 0.5) * 1000:.0f} ms, p95 {_pct(lat, 0.95) * 1000:.0f} ms)")
+          f"(p50 {percentile(lat, 0.5) * 1000:.0f} ms, p95 {percentile(lat, 0.95) * 1000:.0f} ms)")
     print(f"errors: {errors}")
     for sample in [s for t in turns + races for s in t["error_samples"]][:5]:
         print(f"  {sample}")

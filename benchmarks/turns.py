@@ -37,7 +37,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from agents.shared.types import Answer, ApprovalRequest  # noqa: E402
-from benchmarks.load import RecordingSurface, peak_rss_mib  # noqa: E402
+from benchmarks.load import RecordingSurface, peak_rss_mib, percentile  # noqa: E402
 from bot.core.app import FanViseApp  # noqa: E402
 from bot.core.models import OutgoingMessage, ThreadRef, UserRef  # noqa: E402
 from bot.settings import Settings  # noqa: E402
@@ -66,11 +66,6 @@ class TimedSurface(RecordingSurface):
     async def edit(self, thread: ThreadRef, message_id: str, msg: OutgoingMessage) -> None:
         await super().edit(thread, message_id, msg)
         self.changed_at[message_id] = time.perf_counter()
-
-
-def _pct(values: list[float], q: float) -> float:
-    s = sorted(values)
-    return s[min(len(s) - 1, int(round(q * (len(s) - 1))))]
 
 
 def _shows(msg: OutgoingMessage, final: Any) -> bool:
@@ -130,9 +125,9 @@ async def measure(reps: int) -> dict[str, dict[str, float]]:
                         delivered.append((min(shown) - t0) * 1e3)
                 gap = [d - c for c, d in zip(compute, delivered, strict=True)]
                 out[kind] = {"compute_p50": statistics.median(compute),
-                             "compute_p95": _pct(compute, 0.95),
+                             "compute_p95": percentile(compute, 0.95),
                              "delivered_p50": statistics.median(delivered),
-                             "delivered_p95": _pct(delivered, 0.95),
+                             "delivered_p95": percentile(delivered, 0.95),
                              "gap_max": max(gap)}
         finally:
             rt.ask = ask  # type: ignore[method-assign]
