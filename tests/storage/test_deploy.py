@@ -72,6 +72,11 @@ def test_version() -> None:
     assert re.fullmatch(r"fanvise \d+\.\d+\.\d+\S*\n", result.output)
 
 
+#: a token-shaped value of its own: Settings registers it with fantasy.redact for the whole
+#: test process, so a run of "x" would make other tests' "x" * N messages look secret
+FAKE_TOKEN = "health-check.fake-discord-token.0123"
+
+
 def _health(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, *args: str, **env: str
             ) -> tuple[int, str]:
     for var in ("FANVISE_DATABASE_URL", "DISCORD_TOKEN", "SLACK_BOT_TOKEN"):
@@ -92,14 +97,14 @@ def test_health_sqlite_chat_config_and_heartbeat(monkeypatch, tmp_path: Path) ->
     assert code == 1 and "chat: FAIL discord: missing DISCORD_TOKEN" in out
     beat = Heartbeat("discord", 123, time.time(), True, "open", 25.0, "ESPN 503")
     write_heartbeat(heartbeat_path(tmp_path / "data", "discord"), beat)
-    code, out = _health(monkeypatch, tmp_path, DISCORD_TOKEN="x" * 30)
+    code, out = _health(monkeypatch, tmp_path, DISCORD_TOKEN=FAKE_TOKEN)
     assert code == 0 and "chat: ok discord: connected" in out
     assert "espn: ok circuit open, retry in 25 s (last: ESPN 503)" in out
-    code, out = _health(monkeypatch, tmp_path, "--strict", DISCORD_TOKEN="x" * 30)
+    code, out = _health(monkeypatch, tmp_path, "--strict", DISCORD_TOKEN=FAKE_TOKEN)
     assert code == 1 and "espn: FAIL circuit open" in out
     stale = Heartbeat("discord", 123, time.time() - 3600, True, "closed", 0.0, None)
     heartbeat_path(tmp_path / "data", "discord").write_text(json.dumps(stale.__dict__))
-    code, out = _health(monkeypatch, tmp_path, DISCORD_TOKEN="x" * 30)
+    code, out = _health(monkeypatch, tmp_path, DISCORD_TOKEN=FAKE_TOKEN)
     assert code == 1 and "heartbeat is" in out and "old" in out
 
 
