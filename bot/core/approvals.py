@@ -1,0 +1,465 @@
+"""Approvals: move cards, their buttons and the decisions they carry.
+
+Only the requester or a member linked to the card's team may decide; a per-card lock
+plus an atomic DB claim make double clicks apply once; the run resumes with exactly
+the recorded decision and the card is redrawn with each move's real outcome. Every
+decision is audited.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import TYPE_CHECKING, Any
+
+from agents.shared.types import Answer, ApprovalRequest, Notice, Progress
+from bot.core.errors import ChatError, MessageGone, RateLimitedError
+from bot.core.models import OutgoingMessage, ThreadRef, UserRef
+from bot.core.progress import ProgressEditor
+from bot.core.render import (
+    chain_blocks,
+    conflicts,
+    is_plan_card,
+    move_label,
+    parse_custom_id,
+    plan_card_status,
+    plan_spots,
+    render_approval,
+)
+from bot.core.surface import ChatSurface
+from storage.app_db import CardRow, new_card_id
+from storage.crashpoint import crash_point
+
+if TYPE_CHECKING:
+    from bot.core.service import ChatCore
+
+log = logging.getLogger(__name__)
+
+ALREADY_DECIDED_RUNTIME = "already decided"
+#: Progress stage of the plan graph's move outcomes (agents.matchup_optimizer.graph)
+OUTCOMES_STAGE = "move_outcomes"
+
+
+class Approvals:
+    """Approvals: move cards, their buttons and the decisions they carry."""
+
+    def __init__(self, core: ChatCore) -> None:
+        self.core = core
+
+    async def approval_message(self, thread: ThreadRef, user: UserRef, team_id: int | None,
+                                req: ApprovalRequest, *, message_id: str | None = None
+                                ) -> tuple[OutgoingMessage, str]:
+        """Store (once) and render the card of an approval. The requester and the team come
+        from the run record when there is one (a card drawn by recovery or after another
+        member's decision still belongs to whoever asked, for their team)."""
+        existing = await self.core.db.card_for_run(req.run_thread_id, req.interrupt_id)
+        if existing is not None:
+            card = existing
+        else:
+            requester, team_id = await self._requester_of(req.run_thread_id, user, team_id)
+            crash_point("card:create")
+            card = CardRow(
+                card_id=new_card_id(), run_thread_id=req.run_thread_id,
+                interrupt_id=req.interrupt_id, conversation_id=thread.conversation_id,
+                platform=thread.platform, workspace_id=thread.workspace_id,
+                channel_id=thread.channel_id, thread_id=thread.thread_id,
+                message_id=message_id, requester_id=requester.user_id,
+                requester_name=requester.name, team_id=team_id, title=req.title,
+                summary=req.summary, moves=list(req.moves), decisions={}, status="pending",
+                shown=False)
+            await self.core.db.create_card(card)
+            crash_point("card:stored")
+        return self.card_message(card), card.card_id
+
+    async def _requester_of(self, run_thread_id: str, fallback: UserRef,
+                            team_id: int | None) -> tuple[UserRef, int | None]:
+        """(requester, team) of a run from its record; `fallback` when it has none."""
+        info = getattr(self.core.runtime, "run_info", None)
+        run = await info(run_thread_id) if info is not None else None
+        if run is None or not run.requester:
+            return fallback, team_id
+        if (run.requester == fallback.user_id):
+            name = fallback.name
+        else:
+            turn = await self.core.db.last_turn_of(run.conversation_id, run.requester)
+            name = turn.user_name if turn is not None else ""
+        thread = ThreadRef.from_conversation_id(run.conversation_id)
+        platform = thread.platform if thread is not None else fallback.platform
+        return UserRef(platform, run.requester, name), run.team_id
+
+    async def handle_click(self, surface: ChatSurface, thread: ThreadRef, user: UserRef,
+                           custom_id: str, message_id: str) -> None:
+        """A button click (possibly on a card drawn before a restart)."""
+        try:
+            await self._click(surface, thread, user, custom_id, message_id)
+        except Exception as exc:  # noqa: BLE001
+            log.error("click failed: %s: %s", type(exc).__name__, exc,
+                      exc_info=log.isEnabledFor(logging.DEBUG))
+            try:
+                await surface.ephemeral(thread, user, "Sorry, that click could not be "
+                                        "processed. Please try again.")
+            except Exception:  # noqa: BLE001
+                log.warning("could not report the click failure")
+
+    async def may_decide(self, card: CardRow, user: UserRef) -> bool:
+        """The requester, or a user linked to the card's fantasy team in this league."""
+        if user.platform == card.platform and user.user_id == card.requester_id:
+            return True
+        if card.team_id is None:
+            return False
+        link = await self.core.db.get_link(user.platform, card.workspace_id, user.user_id)
+        # only a link that existed when the card was made: linking the team afterwards
+        # (e.g. the default team of an unlinked requester) gives no say over this card
+        return (link is not None and link.team_id == card.team_id
+                and link.linked_at <= card.created_at
+                and (self.core.league_id is None or link.league_id == self.core.league_id))
+
+    async def _click(self, surface: ChatSurface, thread: ThreadRef, user: UserRef,
+                     custom_id: str, message_id: str) -> None:
+        cid = parse_custom_id(custom_id)
+        if cid is None:
+            await surface.ephemeral(thread, user, "That button is not one of FanVise's.")
+            return
+        if cid.action == "do":
+            await self.core.turns.take_offer(surface, thread, user, cid.card_id, cid.index or 0)
+            return
+        card = await self.core.db.get_card(cid.card_id)
+        if card is None:
+            await surface.ephemeral(thread, user, "This card is no longer available.")
+            return
+        if not await self.may_decide(card, user):
+            await self.core.db.audit(card_id=card.card_id, run_thread_id=card.run_thread_id,
+                                platform=user.platform, user_id=user.user_id,
+                                user_name=user.name, decision=cid.decision, result="refused",
+                                move_index=cid.index)
+            await surface.ephemeral(
+                thread, user, f"Only {card.requester_name or 'the requester'} (or the owner of "
+                "that fantasy team) can decide on these moves.")
+            return
+        card_thread = ThreadRef(card.platform, card.workspace_id, card.channel_id,
+                                card.thread_id)
+        card_mid = card.message_id or message_id
+        async with self.core.card_locks[card.card_id]:
+            card = await self.core.db.get_card(card.card_id) or card
+            if card.status != "pending":
+                await self._already(surface, thread, user, card, cid.decision, cid.index)
+                return
+            n = len(card.moves)
+            plan = is_plan_card(card.moves)
+            per_move = cid.index is not None and not cid.action.endswith("all")
+            if per_move:
+                idx = cid.index or 0
+                if not 0 <= idx < n:
+                    await surface.ephemeral(thread, user, "That move is not on this card.")
+                    return
+                also_declined: list[int] = []
+                if plan:  # a choice names one move of a spot; skipping a spot skips its menu
+                    spot = next(((p, alts) for p, alts in plan_spots(card.moves)
+                                 if idx == p), None)
+                    if spot is None:
+                        await surface.ephemeral(thread, user, "That move is not on this card.")
+                        return
+                    if cid.action == "pick":
+                        if cid.value not in (spot[0], *spot[1]):
+                            await surface.ephemeral(thread, user,
+                                                    "That player is not a choice for this "
+                                                    "spot.")
+                            return
+                        if str(spot[0]) in card.decisions:
+                            await self._already(surface, thread, user, card, "approve", idx)
+                            return
+                        idx = int(cid.value)
+                    elif cid.decision == "decline":
+                        also_declined = list(spot[1])
+                if not await self.core.db.record_move_decision(card.card_id, idx, cid.decision):
+                    await self._already(surface, thread, user, card, cid.decision, idx)
+                    return
+                await self.core.db.audit(card_id=card.card_id, run_thread_id=card.run_thread_id,
+                                    platform=user.platform, user_id=user.user_id,
+                                    user_name=user.name, decision=cid.decision,
+                                    result="recorded", move_index=idx,
+                                    move_id=str(card.moves[idx].get("move_id")),
+                                    move_label=move_label(card.moves[idx]))
+                if cid.decision == "approve":  # alternatives of an approved move cannot apply
+                    for j, other in enumerate(card.moves):
+                        if j != idx and str(j) not in card.decisions \
+                                and conflicts(card.moves[idx], other):
+                            await self._auto_decline(card, user, j,
+                                                     f"alternative of #{idx + 1}")
+                for j in also_declined:
+                    await self._auto_decline(card, user, j,
+                                             f"its spot was skipped (#{idx + 1})")
+                card = await self.core.db.get_card(card.card_id) or card
+                if plan:
+                    card = await self._decline_blocked(card, user)
+                if len(card.decisions) < n:
+                    await self.redraw(surface, card_thread, card_mid, card,
+                                          decided_by=user.name)
+                    return
+                decisions: dict[str, str] = {}
+            elif plan and cid.decision == "approve":
+                # "Approve plan": exactly the moves on display (the plan's pick, or the
+                # choice already made, per spot); alternatives not chosen are declined
+                decisions = {str(i): "decline" if m.get("alternative_of") else "approve"
+                             for i, m in enumerate(card.moves)}
+                for p, alts in plan_spots(card.moves):
+                    if any(card.decisions.get(str(i)) == "approve" for i in alts):
+                        decisions[str(p)] = "decline"
+                # a chain move whose earlier spot was skipped or replaced cannot happen
+                blocked = chain_blocks(card.moves, {**decisions, **card.decisions})
+                for p, alts in plan_spots(card.moves):
+                    if p in blocked:
+                        decisions.update({str(i): "decline" for i in (p, *alts)})
+            elif cid.decision == "approve":
+                # "Approve all/the rest": never two moves for the same player; the first
+                # (best ranked) of a set of alternatives is approved, the others declined
+                taken = [card.moves[int(i)] for i, d in card.decisions.items()
+                         if d == "approve"]
+                decisions = {}
+                for i, m in enumerate(card.moves):
+                    if str(i) in card.decisions:
+                        continue
+                    ok = not any(conflicts(m, t) for t in taken)
+                    decisions[str(i)] = "approve" if ok else "decline"
+                    if ok:
+                        taken.append(m)
+            else:
+                decisions = {str(i): cid.decision for i in range(n)}
+            if not await self.core.db.claim_card(card.card_id, user_id=user.user_id,
+                                            user_name=user.name, decisions=decisions):
+                await self._already(surface, thread, user, card, cid.decision, cid.index)
+                return
+            crash_point("click:claimed")  # the decision is durable in the card row
+            card = await self.core.db.get_card(card.card_id) or card
+            await self.redraw(surface, card_thread, card_mid, card, decided_by=user.name)
+            crash_point("click:card-edited")
+            await self.resume(surface, card_thread, card_mid, user, card)
+
+    async def _decline_blocked(self, card: CardRow, user: UserRef) -> CardRow:
+        """Decline the plan moves a skipped or replaced earlier move made impossible (a
+        streaming chain: "Sun: drop Coby White" needs "Thu: add Coby White"), with audit."""
+        blocked = chain_blocks(card.moves, card.decisions)
+        done = False
+        for p, alts in plan_spots(card.moves):
+            if p in blocked:
+                for j in (p, *alts):
+                    done |= await self._auto_decline(card, user, j, f"needs #{blocked[p]}")
+        return (await self.core.db.get_card(card.card_id) or card) if done else card
+
+    async def _auto_decline(self, card: CardRow, user: UserRef, j: int, why: str) -> bool:
+        """Decline move `j` of a card as a consequence of `user`'s click (audited
+        "auto-declined: <why>"); False when it was already decided."""
+        if not await self.core.db.record_move_decision(card.card_id, j, "decline"):
+            return False
+        await self.core.db.audit(card_id=card.card_id, run_thread_id=card.run_thread_id,
+                            platform=user.platform, user_id=user.user_id, user_name=user.name,
+                            decision="decline", result=f"auto-declined: {why}", move_index=j,
+                            move_id=str(card.moves[j].get("move_id")),
+                            move_label=move_label(card.moves[j]))
+        return True
+
+    async def _already(self, surface: ChatSurface, thread: ThreadRef, user: UserRef,
+                       card: CardRow, decision: str, index: int | None) -> None:
+        await self.core.db.audit(card_id=card.card_id, run_thread_id=card.run_thread_id,
+                            platform=user.platform, user_id=user.user_id, user_name=user.name,
+                            decision=decision, result="already-decided", move_index=index)
+        who = f" ({_status_word(card.status)} by {card.decided_by_name})" \
+            if card.decided_by_name \
+            and card.status in ("approved", "declined", "partial", "failed") \
+            else ""
+        what = "This move was" if index is not None and card.status == "pending" \
+            else "This card was"
+        await surface.ephemeral(thread, user, f"{what} already decided{who}. Nothing changed.")
+
+    @staticmethod
+    def card_message(card: CardRow, *, decided_by: str = "",
+                      result_text: str = "") -> OutgoingMessage:
+        rendered = render_approval(card.card_id, card.title, card.summary, card.moves,
+                                   card.requester_name, decisions=card.decisions,
+                                   status=card.status,
+                                   decided_by_name=card.decided_by_name or decided_by,
+                                   result_text=result_text,
+                                   outcomes=(card.result or {}).get("outcomes"))
+        return OutgoingMessage(f"{card.requester_name}, review these moves:"
+                               if card.status == "pending" else rendered.footer,
+                               cards=[rendered])
+
+    async def edit_card(self, surface: ChatSurface, card: CardRow) -> None:
+        """Redraw a card in its message (e.g. a live hand-off settled by a league read)."""
+        await self.redraw(surface, card_thread(card), card.message_id, card)
+
+    async def redraw(self, surface: ChatSurface, thread: ThreadRef, message_id: str | None,
+                         card: CardRow, *, decided_by: str = "", result_text: str = "") -> None:
+        msg = self.card_message(card, decided_by=decided_by, result_text=result_text)
+        try:
+            if message_id:
+                await surface.edit(thread, message_id, msg)
+            else:
+                await surface.post(thread, msg)
+        except MessageGone:
+            mid = await surface.post(thread, msg)
+            await self.core.db.set_card_message(card.card_id, mid)
+        except RateLimitedError as exc:
+            await self.core.sleep(min(exc.retry_after, 30.0))
+            try:
+                await surface.edit(thread, message_id or "", msg)
+            except ChatError as exc2:
+                log.warning("card edit failed after a rate limit: %s", exc2)
+
+    async def resume(self, surface: ChatSurface, thread: ThreadRef, card_mid: str | None,
+                      user: UserRef, card: CardRow, *, first_line: str = "") -> None:
+        by_move = {str(card.moves[int(i)].get("move_id")): d
+                   for i, d in card.decisions.items() if int(i) < len(card.moves)}
+        events = self.core.runtime.decide(card.run_thread_id, card.interrupt_id, by_move,
+                                     user_id=user.user_id)
+        editor, final = await self.core.turns.stream_into(
+            surface, thread, events, first_line or f"Applying {user.name}'s decision…")
+        crash_point("click:run-finished")
+        await self.finish_card(surface, thread, card_mid, user, card, editor, final)
+
+    async def finish_card(self, surface: ChatSurface, thread: ThreadRef,
+                           card_mid: str | None, user: UserRef, card: CardRow,
+                           editor: ProgressEditor, final: list[Any]) -> None:
+        """Close a card from the events of its resumed run; post the run's answer."""
+        answer = next((e for e in final if isinstance(e, Answer)), None)
+        notice = next((e for e in final if isinstance(e, Notice)), None)
+        approvals = [e for e in final if isinstance(e, ApprovalRequest)]
+        if answer is None and not approvals and notice is not None:
+            low = notice.text.lower()
+            if ALREADY_DECIDED_RUNTIME in low or "expired" in low or "no longer" in low:
+                await self.core.db.finish_card(card.card_id, status="expired",
+                                          result={"notice": notice.text})
+                result = "expired"
+            else:
+                await self.core.db.release_card(card.card_id)
+                result = "error"
+            await self._audit_moves(card, user, result, {})
+            fresh = await self.core.db.get_card(card.card_id) or card
+            await self.redraw(surface, thread, card_mid, fresh)
+            await self.core.db.mark_card_shown(card.card_id)
+            await editor.aclose(("⚠️ " if notice.level != "info" else "ℹ️ ") + notice.text)
+            return
+        report = answer.report if answer else _outcomes_report(final)
+        applied = _applied_ids(report)
+        outcomes = _move_outcomes(report)
+        status = (plan_card_status(card.moves, card.decisions, outcomes)
+                  if is_plan_card(card.moves) else
+                  card_status(card.moves, card.decisions, outcomes))
+        await self.core.db.finish_card(card.card_id, status=status,
+                                  result={"applied": sorted(applied) if applied is not None
+                                          else None, "outcomes": outcomes,
+                                          "answer": (answer.text[:1000] if answer else "")})
+        crash_point("click:card-finished")
+        await self._audit_moves(card, user, "", applied)
+        fresh = await self.core.db.get_card(card.card_id) or card
+        await self.redraw(surface, thread, card_mid, fresh)
+        await self.core.db.mark_card_shown(card.card_id)
+        await self.core.turns.deliver(surface, thread, user, card.team_id, editor, final)
+
+    async def _audit_moves(self, card: CardRow, user: UserRef, result: str,
+                           applied: set[str] | None) -> None:
+        for i, move in enumerate(card.moves):
+            decision = card.decisions.get(str(i), "decline")
+            mid = str(move.get("move_id"))
+            if result:
+                res = result
+            elif decision == "decline":
+                res = "declined"
+            elif applied is None:
+                res = "approved"
+            else:
+                res = "applied" if mid in applied else "not-applied"
+            await self.core.db.audit(card_id=card.card_id, run_thread_id=card.run_thread_id,
+                                platform=user.platform, user_id=user.user_id,
+                                user_name=user.name, decision=decision, result=res,
+                                move_index=i, move_id=mid, move_label=move_label(move))
+
+
+def _outcomes_report(final: list[Any]) -> dict[str, Any] | None:
+    """The move outcomes a plan run streamed before it paused again (a partial decision
+    re-plans the rest as a new card: the decided card still states what happened)."""
+    for ev in reversed(final):
+        if isinstance(ev, Progress) and ev.stage == OUTCOMES_STAGE:
+            try:
+                records = json.loads(ev.text)
+            except ValueError:
+                return None
+            return {"applied_moves": records} if isinstance(records, list) else None
+    return None
+
+
+def card_thread(card: CardRow) -> ThreadRef:
+    return ThreadRef(card.platform, card.workspace_id, card.channel_id, card.thread_id)
+
+
+def _status_word(status: str) -> str:
+    return {"approved": "approved", "declined": "declined", "partial": "partly approved",
+            "failed": "approved but not applied"}.get(status, status)
+
+
+def _applied_list(report: Any) -> list[Any] | None:
+    """The run report's list of applied-move records ("applied_moves", or "applied"), or
+    None when the report has none."""
+    if not isinstance(report, dict):
+        return None
+    applied = report.get("applied_moves")
+    if applied is None:
+        applied = report.get("applied")
+    return applied if isinstance(applied, list) else None
+
+
+def _move_outcomes(report: Any) -> dict[str, dict[str, Any]] | None:
+    """{move_id: {"status": applied|recorded|waiting|declined|failed|skipped, "note": ...,
+    ["espn_link", "steps"]}} from a run's report (None when it does not say)."""
+    applied = _applied_list(report)
+    if applied is None:
+        return None
+    out: dict[str, dict[str, Any]] = {}
+    for m in applied:
+        if isinstance(m, dict) and m.get("move_id") is not None:
+            rec: dict[str, Any] = {"status": str(m.get("status") or "applied"),
+                                   "note": str(m.get("note") or "")[:300]}
+            if m.get("espn_link"):  # a live league's hand-off: the add page and the steps
+                rec["espn_link"] = str(m["espn_link"])
+                rec["steps"] = [str(x) for x in m.get("steps") or []][:5]
+            out[str(m["move_id"])] = rec
+    return out
+
+
+def card_status(moves: list[dict[str, Any]], decisions: dict[str, str],
+                outcomes: dict[str, dict[str, str]] | None) -> str:
+    """A decided card's status from its decisions and the moves' real outcomes:
+    declined (none approved), failed (approved but none applied), partial (a move declined
+    or an approved one failed), approved (the rest; an alternative skipped because another
+    was applied for the same player does not count against it)."""
+    chosen = [decisions.get(str(i), "decline") for i in range(len(moves))]
+    approved = [m for m, d in zip(moves, chosen, strict=True) if d == "approve"]
+    if not approved:
+        return "declined"
+    if outcomes is None:
+        return "approved" if len(approved) == len(moves) else "partial"
+    status = [(outcomes.get(str(m.get("move_id"))) or {}).get("status") for m in approved]
+    ok = [st for st in status if st in ("applied", "recorded")]
+    if not ok:
+        return "failed"
+    failed = [st for st in status if st not in ("applied", "recorded", "skipped")]
+    return "approved" if len(approved) == len(moves) and not failed else "partial"
+
+
+def _applied_ids(report: Any) -> set[str] | None:
+    """Move ids the run applied, when its report says (None when it does not)."""
+    applied = _applied_list(report)
+    if applied is None:
+        return None
+    out: set[str] = set()
+    for m in applied:
+        if isinstance(m, dict):
+            if m.get("status") not in (None, "applied", "recorded", "waiting"):
+                continue  # skipped / failed / declined
+            if m.get("move_id") is not None:
+                out.add(str(m["move_id"]))
+            elif isinstance(m.get("drop"), dict) and isinstance(m.get("add"), dict):
+                out.add(f"{m['drop'].get('id')}-{m['add'].get('id')}")
+        elif isinstance(m, str):
+            out.add(m)
+    return out

@@ -1,0 +1,191 @@
+"""The one command table: every slash command FanVise has, its options and help line.
+
+Discord registers its application commands from it, Slack parses `/fanvise <sub>` against
+it, the console reads `/name ...` lines with it, and `/help`, hints and error texts are
+generated from it for the platform they are shown on:
+
+    invocation("lineup", "tomorrow", "discord")  -> "/lineup tomorrow"
+    invocation("lineup", "tomorrow", "slack")    -> "/fanvise lineup tomorrow"
+    help_text("slack")                           -> the command list, Slack syntax
+
+`platform_text(text, platform)` rewrites command references written the Discord way
+(`` `/link team=<id>` ``, e.g. in an agent's answer) for Slack, so no Slack text names a
+command Slack does not have.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+OptionKind = Literal["text", "int", "bool"]
+
+#: Slack has one slash command; the subcommand is its first word.
+SLACK_COMMAND = "/fanvise"
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option of a command (a Discord option; on Slack a word of the command text)."""
+
+    name: str
+    description: str
+    kind: OptionKind = "text"
+    required: bool = False
+    choices: tuple[str, ...] = ()
+    #: the name of the core's choice provider ("players", "teams", "timezones"): Discord
+    #: autocompletes the option from it, Slack offers a select where one exists
+    autocomplete: str = ""
+
+
+@dataclass(frozen=True)
+class Command:
+    """A slash command: `usage` is what follows its name in help ("[today|tomorrow|date]")."""
+
+    name: str
+    summary: str
+    usage: str = ""
+    help: str = ""
+    #: answered privately (ephemeral); the others start a conversation thread
+    private: bool = False
+    admin_only: bool = False
+    options: tuple[Option, ...] = field(default=())
+
+
+COMMANDS: tuple[Command, ...] = (
+    Command("ask", "Ask FanVise anything about your league", "<question>",
+            "anything about your league (\"review my matchup\", \"is brunson playing "
+            "tonight?\")",
+            options=(Option("question", "Your question", required=True),)),
+    Command("player", "Injury and status report for a player", "<name>",
+            "injury and news report with a recommendation",
+            options=(Option("name", "Player name", required=True, autocomplete="players"),)),
+    Command("matchup", "This week's score, projection and categories", "",
+            "your matchup this week: score, projection, categories"),
+    Command("optimize", "This week's drop/add moves to approve or decline", "[categories]",
+            "this week's drop/add plan, approved with buttons",
+            options=(Option("focus", "Optional categories to focus on, e.g. 'AST STL'"),)),
+    Command("lineup", "Optimal starters vs your current ESPN lineup",
+            "[today|tomorrow|YYYY-MM-DD]", "the day's best lineup vs your ESPN lineup",
+            options=(Option("day", "Which day", choices=("today", "tomorrow"),
+                            autocomplete="days"),)),
+    Command("stream", "Streaming pickups for this week", "[position or categories]",
+            "streaming pickups for this week",
+            options=(Option("focus", "Optional position or categories, e.g. 'C' or "
+                            "'assists'"),)),
+    Command("link", "Link your ESPN team (private)", "[team]",
+            "link your ESPN team: pick it by name; `off` removes the link. Private leagues "
+            "add `espn_s2=… swid=…` (stored encrypted, never shown). Admins: "
+            "`member=@someone` links another member",
+            private=True,
+            options=(Option("team", "Your team (name or id)", autocomplete="teams"),
+                     Option("member", "Admins: link this member instead of yourself"),
+                     Option("espn_s2", "espn_s2 cookie (private leagues; stored encrypted)"),
+                     Option("swid", "SWID cookie (private leagues; stored encrypted)"),
+                     Option("remove", "Remove your link and any stored cookies",
+                            kind="bool"))),
+    Command("daily", "Daily lineup digest in this channel (admins)",
+            "HH:MM <Area/City>",
+            "a daily lineup digest for every linked owner in this channel, e.g. "
+            "`{daily} 09:30 America/New_York`; `{daily} off` stops it",
+            private=True, admin_only=True,
+            options=(Option("time", "Local time HH:MM, or 'off'"),
+                     Option("timezone", "IANA time zone, e.g. America/New_York",
+                            autocomplete="timezones"))),
+    Command("help", "What FanVise can do", "", "this text", private=True),
+)
+
+_BY_NAME = {c.name: c for c in COMMANDS}
+NAMES: tuple[str, ...] = tuple(_BY_NAME)
+PRIVATE_NAMES: tuple[str, ...] = tuple(c.name for c in COMMANDS if c.private)
+
+
+def command(name: str) -> Command | None:
+    """The command called `name` (without "/"), or None."""
+    return _BY_NAME.get((name or "").strip().lstrip("/").lower())
+
+
+def invocation(name: str, args: str = "", platform: str = "discord") -> str:
+    """How a user types command `name` with `args` on `platform`."""
+    head = f"{SLACK_COMMAND} {name}" if platform == "slack" else f"/{name}"
+    return f"{head} {args}".strip()
+
+
+def help_text(platform: str) -> str:
+    """`/help`: every command with its usage, in the platform's syntax."""
+    lines = ["**FanVise commands**"]
+    for c in COMMANDS:
+        usage = invocation(c.name, c.usage, platform)
+        what = c.help.replace("{daily}", invocation("daily", "", platform))
+        admin = " (admins)" if c.admin_only else ""
+        lines.append(f"• `{usage}`{admin}: {what}")
+    tail = ("In a thread, just write: follow-ups continue the conversation."
+            if platform != "console" else "Or just write your question.")
+    if platform == "slack":
+        tail = "Mention @FanVise or reply in its threads: follow-ups continue the conversation."
+    lines.append(tail)
+    return "\n".join(lines)
+
+
+def parse_command_text(line: str) -> tuple[str, dict[str, str]] | None:
+    """"/daily 09:30 America/New_York" -> ("daily", {"text": "09:30 America/New_York"}).
+    Returns None when the line is not a command: the leading "/" (or "/fanvise ") is
+    optional only for a command word alone, so "player of the week?" stays a question.
+    An unknown "/word" is returned as it is (the core answers "unknown command")."""
+    s = (line or "").strip()
+    if not s:
+        return None
+    has_slash = s.startswith("/")
+    s = s.lstrip("/")
+    if s.lower().startswith("fanvise "):
+        s = s[8:].lstrip()
+        has_slash = True
+    name, _, rest = s.partition(" ")
+    name = name.lower()
+    if name not in _BY_NAME:
+        return (name, {"text": rest.strip()}) if has_slash else None
+    if not has_slash and rest and name != "help":
+        return None
+    return name, {"text": rest.strip()}
+
+
+def split_args(args: dict[str, Any] | None) -> tuple[dict[str, str], list[str]]:
+    """Structured args plus `key=value` / positional tokens parsed from args["text"]."""
+    args = dict(args or {})
+    text = str(args.pop("text", "") or "")
+    kv = {str(k).lower(): str(v).strip() for k, v in args.items() if v not in (None, "")}
+    pos: list[str] = []
+    for tok in text.split():
+        m = re.match(r"^([A-Za-z_0-9]+)[=:](.+)$", tok)
+        if m and not re.fullmatch(r"\d{1,2}[:h.]\d{1,2}", tok):  # 09:30, also a bad 25:00
+            kv.setdefault(m.group(1).lower(), m.group(2))
+        else:
+            pos.append(tok)
+    return kv, pos
+
+
+_COMMAND_REF = re.compile(r"(?<![\w/])/(" + "|".join(NAMES) + r")\b")
+
+
+def platform_text(text: str, platform: str) -> str:
+    """Rewrite `/name` command references (written as on Discord) for `platform`: on Slack
+    `/lineup tomorrow` becomes `/fanvise lineup tomorrow`. URLs and paths are left alone."""
+    if platform != "slack" or not text or "/" not in text:
+        return text
+    prefix = SLACK_COMMAND + " "
+    out = []
+    pos = 0
+    for m in _COMMAND_REF.finditer(text):
+        if text[max(0, m.start() - len(prefix)):m.start()] == prefix:
+            continue  # already `/fanvise name`
+        out.append(text[pos:m.start()])
+        out.append(prefix + m.group(1))
+        pos = m.end()
+    out.append(text[pos:])
+    return "".join(out)
+
+
+__all__ = ["COMMANDS", "NAMES", "PRIVATE_NAMES", "SLACK_COMMAND", "Command", "Option",
+           "command", "help_text", "invocation", "parse_command_text", "platform_text",
+           "split_args"]

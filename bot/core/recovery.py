@@ -1,0 +1,264 @@
+"""Recovery after a restart: finish recorded decisions, deliver recovered runs, draw
+every pending card once, re-run requests a crash interrupted (see `Recovery.recover`).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+from agents.shared.types import Notice, Progress
+from agents.understanding.request import Request
+from bot.core.approvals import card_thread
+from bot.core.errors import ChatError, MessageGone
+from bot.core.models import OutgoingMessage, ThreadRef, UserRef
+from bot.core.progress import ProgressEditor, post_retrying
+from bot.core.render import (
+    clip,
+    progress_text,
+)
+from bot.core.surface import ChatSurface
+from storage.app_db import CardRow
+
+if TYPE_CHECKING:
+    from bot.core.service import ChatCore
+
+log = logging.getLogger(__name__)
+
+
+class Recovery:
+    """Recovery after a restart: finish recorded decisions, deliver recovered runs, draw"""
+
+    def __init__(self, core: ChatCore) -> None:
+        self.core = core
+
+    async def recover(self, surfaces: dict[str, ChatSurface], *, takeover: bool = False) -> int:
+        """After a restart (see docs: crash safety), in this order:
+
+        1. the runtime finishes runs a crash left mid-flight (and decisions it had recorded);
+        2. a card stuck in `deciding` holds a decision recorded before it was acted on: it is
+           finished (applied if the run still waits for it), never asked again;
+        3. the outcome of every other recovered run goes to its thread, for the requester and
+           team of its run record (a card keeps who asked and for which team);
+        4. every pending interrupt without a card gets one; a card stored but maybe never
+           drawn is drawn in its message (or posted), so each card is shown once;
+        5. requests that crashed before their run started are run again (once; a second
+           crash tells the requester to ask again), so no request ends silently.
+
+        Only orphaned work is taken (storage.backend.orphan_filter): on a shared Postgres
+        database, runs, cards and turns of another live process are left to it; on SQLite
+        (one process per file) everything is. `takeover=True` (the periodic pass of a live
+        Postgres process, bot/commands/run.py): only the work of another instance that died,
+        never this process's own in-flight work. Passes of several processes take turns
+        (one lease), so a dead instance's work is taken over by one of them.
+
+        `surfaces` maps platform -> surface. Returns the number of runs the runtime finished."""
+        store = getattr(self.core.runtime, "store", None)
+        lease = getattr(store, "lease", None)
+        if lease is None:
+            return await self._recover(surfaces, takeover=takeover)
+        # a short ttl (renewed every ttl/3 while held): a process killed mid-recovery holds
+        # up the next pass (its own restart's included) for seconds, not minutes
+        async with lease("fanvise:recovery", ttl=15.0):
+            return await self._recover(surfaces, takeover=takeover)
+
+    async def _recover(self, surfaces: dict[str, ChatSurface], *, takeover: bool) -> int:
+        try:
+            if takeover:
+                results = list(await self.core.runtime.recover_crashed_runs(takeover=True))
+                pending = await self.core.runtime.pending_approvals(takeover=True)
+            else:
+                results = list(await self.core.runtime.recover_crashed_runs())
+                pending = await self.core.runtime.pending_approvals(orphaned_only=True)
+            waiting = {(a.run_thread_id, a.interrupt_id): a for a in pending}
+        except Exception as exc:  # noqa: BLE001 - recovery must not stop the bot
+            log.error("recovery failed: %s: %s", type(exc).__name__, exc)
+            return 0
+        orphans = {"takeover": True} if takeover else {"orphaned_only": True}
+        by_run: dict[str, tuple[str, list[Any], Any]] = {}
+        loose: list[tuple[str, list[Any], Any]] = []
+        for item in results:
+            conv, events = item[0], item[1]
+            run = getattr(item, "run", None)
+            if run is not None:
+                by_run[run.run_thread_id] = (conv, events, run)
+            else:
+                loose.append((conv, events, None))
+        for card in await self.core.db.cards_by_status("deciding", **orphans):
+            try:
+                await self._recover_decision(surfaces, card, waiting, by_run)
+            except Exception as exc:  # noqa: BLE001
+                log.error("could not finish a recorded decision: %s", type(exc).__name__)
+        for conv, events, run in [*by_run.values(), *loose]:
+            try:
+                await self._recover_run(surfaces, conv, events, run)
+            except Exception as exc:  # noqa: BLE001
+                log.error("could not deliver a recovered run: %s", type(exc).__name__)
+        try:
+            await self._post_undelivered_cards(surfaces, waiting, orphans)
+            await self._recover_turns(surfaces, orphans)
+        except Exception as exc:  # noqa: BLE001
+            log.error("recovery of cards/requests failed: %s", type(exc).__name__)
+        return len(results)
+
+    async def _recover_decision(self, surfaces: dict[str, ChatSurface], card: CardRow,
+                                waiting: dict[tuple[str, str], Any],
+                                by_run: dict[str, tuple[str, list[Any], Any]]) -> None:
+        """Finish the decision a `deciding` card recorded before a crash."""
+        surface = surfaces.get(card.platform)
+        if surface is None:
+            return
+        thread = card_thread(card)
+        decider = UserRef(card.platform, card.decided_by or card.requester_id,
+                          card.decided_by_name or card.requester_name)
+        line = f"Finishing {decider.name}'s decision interrupted by a restart…"
+        if await self._waits_for(card, waiting):
+            # the run never received it: apply exactly the recorded decision now
+            await self.core.approvals.resume(surface, thread, card.message_id, decider, card, first_line=line)
+            return
+        got = by_run.pop(card.run_thread_id, None)
+        final = list(got[1]) if got is not None else \
+            await self.core.runtime.run_outcome(card.run_thread_id)
+        final = [e for e in final if not isinstance(e, Progress)]
+        if not final:
+            final = [Notice("The outcome of this decision was lost in a restart; check your "
+                            "roster before deciding again.", level="warning")]
+        mid = await post_retrying(surface, thread, OutgoingMessage(progress_text([line])),
+                                  sleep=self.core.sleep)
+        await self.core.approvals.finish_card(surface, thread, card.message_id, decider, card,
+                                self.core.turns.editor(surface, thread, mid), final)
+
+    async def _waits_for(self, card: CardRow, waiting: dict[tuple[str, str], Any]) -> bool:
+        """True when the card's run still waits at the card's interrupt. `waiting` holds the
+        orphaned pending runs only; a pending run nobody drives may carry another (live)
+        instance's stamp while this card is orphaned (the click or the card came to a
+        process that died), so the card's own conversation is checked too."""
+        key = (card.run_thread_id, card.interrupt_id)
+        if key in waiting:
+            return True
+        try:
+            more = await self.core.runtime.pending_approvals(card.conversation_id)
+        except Exception:  # noqa: BLE001 - treated as not waiting
+            return False
+        return key in {(a.run_thread_id, a.interrupt_id) for a in more}
+
+    async def _recover_run(self, surfaces: dict[str, ChatSurface], conv: str,
+                           events: list[Any], run: Any) -> None:
+        """Deliver a run finished by recovery, as its requester, for its team."""
+        thread = ThreadRef.from_conversation_id(conv)
+        surface = surfaces.get(thread.platform) if thread else None
+        if thread is None or surface is None:
+            log.warning("a recovered run has no surface here (%s)", conv.split(":")[0])
+            return
+        final = [e for e in events if not isinstance(e, Progress)]
+        requester = run.requester if run is not None and run.requester else ""
+        turn = await self.core.db.last_turn_of(conv, requester) if requester else None
+        user = UserRef(thread.platform, requester or "fanvise",
+                       turn.user_name if turn is not None else ("" if requester else "FanVise"))
+        team_id = run.team_id if run is not None else self.core.default_team_id
+        line = "Finishing a request interrupted by a restart…"
+        reuse = turn.message_id if turn is not None and turn.status == "running" else None
+        editor = await self._recovery_editor(surface, thread, line, reuse)
+        await self.core.turns.deliver(surface, thread, user, team_id, editor, final)
+        if turn is not None:
+            await self.core.db.set_turn(turn.turn_id, status="done")
+
+    async def _recovery_editor(self, surface: ChatSurface, thread: ThreadRef, line: str,
+                               message_id: str | None) -> ProgressEditor:
+        msg = OutgoingMessage(progress_text([line]))
+        if message_id:
+            try:
+                await surface.edit(thread, message_id, msg)
+                return self.core.turns.editor(surface, thread, message_id)
+            except ChatError:
+                pass
+        mid = await post_retrying(surface, thread, msg, sleep=self.core.sleep)
+        return self.core.turns.editor(surface, thread, mid)
+
+    async def _post_undelivered_cards(self, surfaces: dict[str, ChatSurface],
+                                      waiting: dict[tuple[str, str], Any],
+                                      orphans: dict[str, bool] | None = None) -> None:
+        """Every pending interrupt gets its card, drawn once: a missing card row is created
+        (requester and team from the run record) and posted; a stored card that may never
+        have been drawn is drawn in its message (or posted when it has none)."""
+        for (run_tid, iid), req in waiting.items():
+            if await self.core.db.card_for_run(run_tid, iid) is not None:
+                continue
+            info = getattr(self.core.runtime, "run_info", None)
+            run = await info(run_tid) if info is not None else None
+            thread = ThreadRef.from_conversation_id(run.conversation_id if run else "")
+            surface = surfaces.get(thread.platform) if thread else None
+            if run is None or thread is None or surface is None:
+                continue
+            turn = await self.core.db.last_turn_of(run.conversation_id, run.requester)
+            user = UserRef(thread.platform, run.requester,
+                           turn.user_name if turn is not None else "")
+            reuse = turn.message_id if turn is not None and turn.status == "running" else None
+            await self.core.approvals.approval_message(thread, user, run.team_id, req, message_id=reuse)
+            if turn is not None:
+                await self.core.db.set_turn(turn.turn_id, status="done")
+        for card in await self.core.db.unshown_cards(**(orphans or {"orphaned_only": True})):
+            surface = surfaces.get(card.platform)
+            if surface is None or card.status == "deciding" or (
+                    card.status == "pending" and not await self._waits_for(card, waiting)):
+                continue
+            msg = self.core.approvals.card_message(card)
+            try:
+                if card.message_id:
+                    try:
+                        await surface.edit(card_thread(card), card.message_id, msg)
+                        await self.core.db.mark_card_shown(card.card_id)
+                        continue
+                    except MessageGone:
+                        pass
+                mid = await post_retrying(surface, card_thread(card), msg, sleep=self.core.sleep)
+            except Exception as exc:  # noqa: BLE001 - recovery must not stop the bot
+                log.warning("could not post an undelivered card: %s", type(exc).__name__)
+                continue
+            await self.core.db.mark_card_shown(card.card_id, mid)
+
+    async def _recover_turns(self, surfaces: dict[str, ChatSurface],
+                             orphans: dict[str, bool] | None = None) -> None:
+        """Requests a crash interrupted before their run was recorded: run them again once;
+        after a second crash, tell the requester to ask again."""
+        for turn in await self.core.db.open_turns(**(orphans or {"orphaned_only": True})):
+            thread = ThreadRef(turn.platform, turn.workspace_id, turn.channel_id,
+                               turn.thread_id)
+            surface = surfaces.get(turn.platform)
+            if surface is None:
+                continue
+            runs_of = getattr(self.core.runtime, "runs_of", None)
+            runs = await runs_of(turn.conversation_id) if runs_of is not None else []
+            if any(r.requester == turn.user_id and r.created >= turn.created_at for r in runs):
+                await self.core.db.set_turn(turn.turn_id, status="done")  # its run was recovered
+                continue
+            user = UserRef(turn.platform, turn.user_id, turn.user_name)
+            if turn.attempts >= 2:
+                await self.core.db.set_turn(turn.turn_id, status="failed")
+                text = (f"⚠️ {user.name}, your request \"{clip(turn.text, 80)}\" was "
+                        "interrupted by a restart twice. Please ask again.")
+                editor = await self._recovery_editor(surface, thread, text, turn.message_id)
+                await editor.aclose(text)
+                continue
+            await self.core.db.set_turn(turn.turn_id, attempts=turn.attempts + 1)
+            request = None
+            if turn.request:
+                try:
+                    request = Request.model_validate(turn.request)
+                except ValueError:
+                    request = None
+            try:
+                events = self.core.runtime.ask(turn.conversation_id, turn.text,
+                                          user_id=turn.user_id, team_id=turn.team_id,
+                                          request=request)
+                line = "Finishing a request interrupted by a restart…"
+                editor = await self._recovery_editor(surface, thread, line, turn.message_id)
+                final: list[Any] = []
+                async for ev in events:
+                    if isinstance(ev, Progress):
+                        editor.update(progress_text([line, ev.text], limit=surface.max_text))
+                    else:
+                        final.append(ev)
+                await self.core.turns.deliver(surface, thread, user, turn.team_id, editor, final)
+            finally:
+                await self.core.db.set_turn(turn.turn_id, status="done")

@@ -1,0 +1,264 @@
+"""Turns: a question or a conversation command becomes one run of the runtime.
+
+Input checks and the rate limit come first; only then a thread (a refusal leaves
+none), a progress message edited by a `ProgressEditor`, and the answer, a card or a
+notice delivered when the run ends. Commands: ask, player, optimize, stream.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import AsyncIterator
+from typing import TYPE_CHECKING, Any
+
+from agents.shared.llm import with_offline_note
+from agents.shared.types import Answer, ApprovalRequest, Notice, Progress
+from agents.understanding.request import Intent, Request
+from bot.core.approvals import OUTCOMES_STAGE
+from bot.core.errors import ChatError, InvalidInput
+from bot.core.handoff import check_handoffs
+from bot.core.models import OutgoingMessage, ThreadRef, UserRef
+from bot.core.progress import ProgressEditor, post_retrying
+from bot.core.render import (
+    clip,
+    progress_text,
+    render_answer,
+    split_text,
+)
+from bot.core.surface import ChatSurface
+from storage.app_db import TurnRow, new_card_id
+from storage.crashpoint import crash_point
+
+if TYPE_CHECKING:
+    from bot.core.service import ChatCore
+
+log = logging.getLogger(__name__)
+
+MAX_QUESTION = 2000
+_SLOT_WORDS = {"c": "center", "g": "guard", "f": "forward"}
+
+
+class Turns:
+    """Turns: a question or a conversation command becomes one run of the runtime."""
+
+    def __init__(self, core: ChatCore) -> None:
+        self.core = core
+
+    async def cmd_ask(self, surface: ChatSurface, thread: ThreadRef, user: UserRef,
+                       args: dict[str, Any]) -> None:
+        question = str(args.get("question") or args.get("text") or "").strip()
+        if not question:
+            raise InvalidInput("Ask me something, e.g. `/ask Review my matchup this week`.")
+        await self.turn(surface, thread, user, question)
+
+    async def cmd_player(self, surface: ChatSurface, thread: ThreadRef, user: UserRef,
+                          args: dict[str, Any]) -> None:
+        name = str(args.get("name") or args.get("player") or args.get("text") or "").strip()
+        if not name:
+            raise InvalidInput("Which player? e.g. `/player Jarrett Allen`.")
+        if len(name) > 60 or not re.fullmatch(r"[A-Za-z][A-Za-z .'\-]*", name):
+            raise InvalidInput("A player name has letters, spaces, dots, apostrophes and "
+                               "hyphens only, e.g. `/player De'Aaron Fox`.")
+        await self.command_turn(surface, thread, user, Intent.PLAYER_RESEARCH, player=name,
+                                 title=name)
+
+    async def cmd_optimize(self, surface: ChatSurface, thread: ThreadRef, user: UserRef,
+                            args: dict[str, Any]) -> None:
+        focus = str(args.get("focus") or args.get("categories") or args.get("text") or "")
+        focus = focus.strip()
+        if len(focus) > 200:
+            raise InvalidInput("Keep the focus short, e.g. `/optimize AST STL`.")
+        await self.command_turn(surface, thread, user, Intent.MATCHUP_ANALYSIS, args=focus,
+                                 title="Matchup moves")
+
+    async def cmd_stream(self, surface: ChatSurface, thread: ThreadRef, user: UserRef,
+                          args: dict[str, Any]) -> None:
+        what = str(args.get("position") or args.get("categories") or args.get("text") or "")
+        what = what.strip()
+        if len(what) > 200:
+            raise InvalidInput("Keep it short, e.g. `/stream C` or `/stream assists`.")
+        # `/stream C`: a one-letter slot is a position here (in free text "c" is too short to
+        # trust), so name it for the entity reader (PG, SG, SF, PF are read as they are).
+        what = " ".join(_SLOT_WORDS.get(w.lower(), w) for w in what.split())
+        await self.command_turn(surface, thread, user, Intent.STREAMING, args=what,
+                                 title="Streaming")
+
+    async def command_turn(self, surface: ChatSurface, thread: ThreadRef, user: UserRef,
+                            intent: Intent, *, args: str = "", player: str | None = None,
+                            title: str = "") -> None:
+        """A slash command's turn: its Request is built directly (no English round trip)."""
+        team_id = await self.core.link.team_for(user)
+        request = await self.core.runtime.command_request(intent, args=args, player=player,
+                                                     team_id=team_id)
+        await self.turn(surface, thread, user, request.text, title=title, request=request)
+
+    async def _rate_ok(self, surface: ChatSurface, thread: ThreadRef, user: UserRef) -> bool:
+        if not self.core.rate_limit:
+            return True
+        wait = await self.core.db.take_token(user.key, capacity=self.core.llm_burst,
+                                        per_minute=self.core.llm_per_minute)
+        if wait > 0:
+            await surface.ephemeral(thread, user, f"You're asking quickly: try again in "
+                                    f"{max(1, round(wait))} s.")
+            return False
+        return True
+
+    async def ensure_thread(self, surface: ChatSurface, thread: ThreadRef, user: UserRef,
+                             text: str, title: str) -> ThreadRef:
+        """The conversation's thread; called only once a request is accepted, so a refused
+        request leaves no thread behind."""
+        if thread.thread_id:
+            return thread
+        shown = clip(text, 200)
+        start = getattr(surface, "start_thread", None)
+        if start is not None:  # the adapter already shows the request (Discord command)
+            made = await start(thread, (title or shown)[:90])
+            if isinstance(made, ThreadRef):
+                return made
+        root_id = await surface.post(thread, OutgoingMessage(f"{user.name} asked: {shown}"))
+        create = getattr(surface, "create_thread", None)
+        if create is not None:
+            try:
+                made = await create(thread, (title or shown)[:90], root_id)
+                if isinstance(made, ThreadRef):
+                    return made
+            except NotImplementedError:
+                pass
+            except ChatError as exc:
+                log.warning("could not create a thread: %s", exc)
+                return thread
+        return thread.in_thread(root_id)
+
+    async def post_split(self, surface: ChatSurface, thread: ThreadRef,
+                          msg: OutgoingMessage) -> str:
+        chunks = split_text(msg.text, surface.max_text)
+        last = ""
+        for i, chunk in enumerate(chunks):
+            cards = msg.cards if i == len(chunks) - 1 else []
+            last = await surface.post(thread, OutgoingMessage(chunk, cards=list(cards)))
+        return last
+
+    def editor(self, surface: ChatSurface, thread: ThreadRef, message_id: str
+                ) -> ProgressEditor:
+        # Slack rate-limits chat.update per workspace; Discord buckets are per channel, and
+        # each Discord conversation has its own thread channel, so 1 edit/s is enough there.
+        budget = self.core.budget if thread.platform in self.core.budget_platforms else None
+        return ProgressEditor(surface, thread, message_id, min_interval=self.core.min_edit_interval,
+                              budget=budget, clock=self.core.clock, sleep=self.core.sleep)
+
+    async def stream_into(self, surface: ChatSurface, thread: ThreadRef,
+                           events: AsyncIterator[Any], first_line: str, *,
+                           message_id: str | None = None, turn_id: str | None = None
+                           ) -> tuple[ProgressEditor, list[Any]]:
+        """Post a progress message (or take over `message_id`, e.g. the progress message of
+        a request a crash interrupted), feed Progress events to its editor, return the editor
+        and the terminal events (Answer / ApprovalRequest / Notice). If the progress message
+        cannot be posted the run goes on anyway (its result is stored); the final state is
+        then posted as a new message. `turn_id`: the message id is recorded on that turn."""
+        posted = True
+        mid = message_id or ""
+        try:
+            if message_id:
+                await surface.edit(thread, message_id,
+                                   OutgoingMessage(progress_text([first_line])))
+            else:
+                mid = await surface.post(thread, OutgoingMessage(progress_text([first_line])))
+        except Exception as exc:  # noqa: BLE001 - the chat failing must not stop the run
+            log.warning("could not post the progress message (%s): running anyway",
+                        type(exc).__name__)
+            mid, posted = "", False
+        if turn_id and mid:
+            await self.core.db.set_turn(turn_id, message_id=mid)
+        editor = self.editor(surface, thread, mid)
+        editor.gone = not posted
+        lines = [first_line]
+        final: list[Any] = []
+        try:
+            async for ev in events:
+                if isinstance(ev, Progress) and ev.stage == OUTCOMES_STAGE:
+                    final.append(ev)  # a plan card's move outcomes (data, not a line)
+                elif isinstance(ev, Progress):
+                    if ev.text and ev.text != lines[-1]:
+                        lines.append(ev.text)
+                        editor.update(progress_text(lines, limit=surface.max_text))
+                else:
+                    final.append(ev)
+        except Exception as exc:  # noqa: BLE001
+            log.error("runtime stream failed: %s", type(exc).__name__,
+                      exc_info=log.isEnabledFor(logging.DEBUG))
+            final.append(Notice("Sorry, something went wrong while answering. Please try "
+                                "again.", level="error"))
+        return editor, final
+
+    async def turn(self, surface: ChatSurface, thread: ThreadRef, user: UserRef, text: str,
+                    *, title: str = "", request: Request | None = None) -> None:
+        if len(text) > MAX_QUESTION:
+            raise InvalidInput(f"That is {len(text)} characters; keep questions under "
+                               f"{MAX_QUESTION}.")
+        if not await self._rate_ok(surface, thread, user):
+            return
+        thread = await self.ensure_thread(surface, thread, user, text, title or text)
+        await check_handoffs(self.core, surface, thread)  # live moves made on ESPN since
+        team_id = await self.core.link.team_for(user)
+        turn_id = new_card_id()
+        await self.core.db.start_turn(TurnRow(
+            turn_id=turn_id, conversation_id=thread.conversation_id, platform=thread.platform,
+            workspace_id=thread.workspace_id, channel_id=thread.channel_id,
+            thread_id=thread.thread_id, user_id=user.user_id, user_name=user.name,
+            team_id=team_id, text=text,
+            request=request.model_dump(mode="json") if request is not None else None,
+            message_id=None, status="running", attempts=1, created_at=0.0, updated_at=0.0))
+        crash_point("turn:started")
+        events = self.core.runtime.ask(thread.conversation_id, text, user_id=user.user_id,
+                                  team_id=team_id, request=request)
+        try:
+            editor, final = await self.stream_into(surface, thread, events, "Thinking…",
+                                                    turn_id=turn_id)
+            await self.deliver(surface, thread, user, team_id, editor, final)
+        finally:
+            await self.core.db.set_turn(turn_id, status="done")
+
+    async def deliver(self, surface: ChatSurface, thread: ThreadRef, user: UserRef,
+                       team_id: int | None, editor: ProgressEditor, final: list[Any]) -> None:
+        """Replace the progress message with the first outgoing message; post the rest."""
+        msgs: list[tuple[OutgoingMessage, str | None]] = []  # (message, card_id)
+        for ev in final or [Notice("No answer this time. Please try again.", level="warning")]:
+            if isinstance(ev, ApprovalRequest):
+                # the card goes into the progress message when it is the first message: its
+                # id is stored before it is drawn, so after a crash recovery redraws it there
+                # (shown once) instead of posting a second copy
+                where = editor.message_id if not msgs and not editor.gone else None
+                msg, card_id = await self.core.approvals.approval_message(thread, user, team_id, ev,
+                                                            message_id=where or None)
+                msgs.append((msg, card_id))
+            elif isinstance(ev, Answer):
+                text = with_offline_note(ev.text) if ev.offline else ev.text
+                for m in render_answer(text, ev.report, offline=False,
+                                       max_text=surface.max_text, offers_id=ev.offers_id,
+                                       offers=ev.offers):
+                    msgs.append((m, None))
+            elif isinstance(ev, Notice):
+                icon = {"error": "⚠️ ", "warning": "⚠️ "}.get(ev.level, "ℹ️ ")
+                for chunk in split_text(icon + ev.text, surface.max_text):
+                    msgs.append((OutgoingMessage(chunk), None))
+        first, first_card = msgs[0]
+        mid = await editor.aclose(first)
+        if first_card:
+            await self.core.db.mark_card_shown(first_card, mid)
+        for msg, card_id in msgs[1:]:
+            mid = await post_retrying(surface, thread, msg, sleep=self.core.sleep)
+            if card_id:
+                await self.core.db.mark_card_shown(card_id, mid)
+
+    async def take_offer(self, surface: ChatSurface, thread: ThreadRef, user: UserRef,
+                          offers_id: str, index: int) -> None:
+        """A follow-up offer under an answer ("Look for moves", a clarifying choice): run the
+        request it carries as a new turn in the same thread."""
+        offer = await self.core.runtime.offered_request(thread.conversation_id, offers_id, index)
+        if offer is None:
+            await surface.ephemeral(thread, user, "That choice belongs to an earlier answer. "
+                                    "Ask again and pick from the newest one.")
+            return
+        label, request = offer
+        await self.turn(surface, thread, user, label or request.text, request=request)
