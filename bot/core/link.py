@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.core.commands import split_args
 from bot.core.errors import InvalidInput
-from bot.core.models import ThreadRef, UserRef
+from bot.core.models import Choice, ThreadRef, UserRef
 from bot.core.surface import ChatSurface
 from storage.app_db import SecretKeyMissing
 
@@ -126,3 +126,21 @@ class Linking:
             "SELECT workspace_id FROM league_links WHERE platform=? AND user_id=? "
             "ORDER BY updated_at DESC", (user.platform, user.user_id))
         return [r["workspace_id"] for r in rows]
+
+    async def team_choices(self, query: str) -> list[Choice]:
+        """The league's teams, "Team name · owner", matching `query` (name, owner or id)."""
+        if self.core.espn is None:
+            return []
+        from fantasy.espn.errors import EspnError
+        try:
+            league = await self.core.espn.get_league()
+        except EspnError:
+            return []
+        q = (query or "").strip().lower()
+        out = []
+        for team in league.teams:
+            owner = ", ".join(getattr(team, "owners", None) or []) or ""
+            label = f"{team.name} · {owner}" if owner else team.name
+            if not q or q in label.lower() or q == str(team.id):
+                out.append(Choice(label[:100], str(team.id)))
+        return out[:25]

@@ -126,3 +126,12 @@ class OutgoingMessage:
 
     text: str
     cards: list[Card] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One suggestion for a command option (Discord autocomplete / Slack select option):
+    `label` is shown (<= 100 chars), `value` is what the command receives."""
+
+    label: str
+    value: str

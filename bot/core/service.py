@@ -32,13 +32,14 @@ from datetime import UTC, date, datetime
 from typing import Any
 
 from bot.core.approvals import Approvals
+from bot.core.choices import day_choices, player_choices, timezone_choices
 from bot.core.commands import NAMES as COMMANDS
 from bot.core.commands import help_text, parse_command_text
 from bot.core.daily import Daily
 from bot.core.errors import InvalidInput, Refused
 from bot.core.lineup_command import LineupCommand
 from bot.core.link import Linking
-from bot.core.models import ThreadRef, UserRef
+from bot.core.models import Choice, ThreadRef, UserRef
 from bot.core.progress import WorkspaceBudget
 from bot.core.recovery import Recovery
 from bot.core.surface import ChatSurface
@@ -158,6 +159,20 @@ class ChatCore:
                                     + help_text(thread.platform))
             return
         await self._guarded(surface, thread, user, handler(surface, thread, user, args or {}))
+
+    async def choices(self, provider: str, query: str, thread: ThreadRef,
+                      user: UserRef) -> list[Choice]:
+        """Suggestions for a command option (`Option.autocomplete` in bot.core.commands):
+        "teams", "players", "days" or "timezones"; [] for an unknown provider."""
+        if provider == "teams":
+            return await self.link.team_choices(query)
+        if provider == "players":
+            return await player_choices(self.espn, query)
+        if provider == "days":
+            return day_choices(self.league_today(), query)
+        if provider == "timezones":
+            return timezone_choices(query)
+        return []
 
     async def handle_click(self, surface: ChatSurface, thread: ThreadRef, user: UserRef,
                            custom_id: str, message_id: str) -> None:

@@ -319,11 +319,3 @@ def build_discord_bot(core: Any, settings: Any = None, **client_kwargs: Any) -> 
     client_kwargs.setdefault("message_content",
                              getattr(settings, "discord_message_content", True))
     return FanViseDiscordBot(core, guild_id=int(guild) if guild else None, **client_kwargs)
-
-
-async def run_discord(settings: Any) -> int:
-    """Run FanVise on Discord until SIGINT/SIGTERM (core, daily scheduler, clean shutdown);
-    the same path as `fanvise run discord`."""
-    from bot.commands.run import Surface, _serve
-
-    return await _serve(Surface.discord, settings)

@@ -338,11 +338,3 @@ async def serve(app: AsyncApp, settings: Any = None, *, stop: asyncio.Event | No
         await stop.wait()
     finally:
         await runner.cleanup()
-
-
-async def run_slack(settings: Any) -> int:
-    """Run FanVise on Slack until SIGINT/SIGTERM (Socket Mode or HTTP, daily scheduler,
-    clean shutdown); the same path as `fanvise run slack`."""
-    from bot.commands.run import Surface, _serve
-
-    return await _serve(Surface.slack, settings)
