@@ -232,7 +232,9 @@ class FanViseRuntime:
         return SupervisorContext.for_client(
             self.espn, self.model, news=self.news,
             player_names=tuple(self.player_names),
-            can_delegate=self._optimizer_builder() is not None,
+            # None: the supervisor asks whether the optimizer is installed when a turn
+            # would delegate to it (a help turn does not import it)
+            can_delegate=None if self._optimizer_build is None else True,
             understanding_model=None if self.offline else self.model,
             my_team_id=team_id if team_id is not None else self.my_team_id)
 

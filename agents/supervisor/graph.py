@@ -228,9 +228,13 @@ async def classify(state: SupervisorState,
             request = understand(text, ctx)
         else:
             request = await understand_with_model(text, ctx, deps.understanding_model)
+    # what route_for reads only for these intents is looked up only for them: a help turn
+    # neither imports the optimizer graph nor compiles the research graph
+    intent = request.intent
     route = route_for(request, team_linked=deps.my_team_id is not None,
-                      can_delegate=_can_delegate(deps),
-                      can_research=deps.use_workflows and research_subgraph() is not None)
+                      can_delegate=intent in OPTIMIZER_INTENTS and _can_delegate(deps),
+                      can_research=(intent == Intent.PLAYER_RESEARCH and deps.use_workflows
+                                    and research_subgraph() is not None))
     if not deps.use_workflows and route not in ("needs_team",):
         route = "agent"
     removed = compact_stored(list(state.get("messages") or []))
