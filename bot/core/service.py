@@ -16,6 +16,7 @@ feature is a module of its own, like a discord.py cog, holding its commands:
 - `bot.core.link`: `/link`, which team a member acts for;
 - `bot.core.daily`: `/daily` schedules and the daily post;
 - `bot.core.lineup_command`: `/lineup`;
+- `bot.core.matchup`: `/matchup`;
 - `bot.core.recovery`: finishing what a crash interrupted.
 
 The commands themselves (names, options, help) are listed once in `bot.core.commands`.
@@ -39,6 +40,7 @@ from bot.core.daily import Daily
 from bot.core.errors import InvalidInput, Refused
 from bot.core.lineup_command import LineupCommand
 from bot.core.link import Linking
+from bot.core.matchup import Matchup
 from bot.core.models import Choice, ThreadRef, UserRef
 from bot.core.progress import WorkspaceBudget
 from bot.core.recovery import Recovery
@@ -94,11 +96,13 @@ class ChatCore:
         self.daily = Daily(self)
         self.lineup = LineupCommand(self)
         self.recovery = Recovery(self)
+        self.matchup = Matchup(self)
         self._handlers: dict[str, Callable[..., Awaitable[None]]] = {
             "ask": self.turns.cmd_ask, "player": self.turns.cmd_player,
             "optimize": self.turns.cmd_optimize, "stream": self.turns.cmd_stream,
             "lineup": self.lineup.cmd_lineup, "link": self.link.cmd_link,
             "daily": self.daily.cmd_daily, "help": self._cmd_help,
+            "matchup": self.matchup.cmd_matchup,
         }
 
     # ------------------------------------------------------------------ properties
