@@ -53,6 +53,74 @@ _FIELD_IDS = {"min": 40, "fgm": 13, "fga": 14, "ftm": 15, "fta": 16, "3pm": 17, 
 _CAT_SUM_STATS = (0, 6, 3, 2, 1, 17, 11, 13, 14, 15, 16)
 
 
+#: Where renders of the unchanged demo league are kept between processes (the router's bank
+#: vectors live there too). FANVISE_DEMO_DISK_CACHE=0 turns this cache off.
+ENV_CACHE_DIR = "FANVISE_CACHE_DIR"
+ENV_DISK_CACHE = "FANVISE_DEMO_DISK_CACHE"
+#: Part of the disk cache key; the key also hashes the recorded data, the source of the
+#: modules that render (this one, fantasy.constants, fantasy.schedule) and numpy's version.
+RENDER_RECIPE = "demo-render-v1"
+
+
+def _disk_cache_dir() -> Path | None:
+    """The folder of the demo's disk cache, or None when it is turned off."""
+    if os.environ.get(ENV_DISK_CACHE, "").strip().lower() in ("0", "off", "false", "no"):
+        return None
+    env = os.environ.get(ENV_CACHE_DIR)
+    return Path(env) if env else Path.home() / ".cache" / "fanvise"
+
+
+@functools.lru_cache(maxsize=1)
+def _render_key() -> str:
+    """Hash of everything a render of the unchanged league depends on besides the variant
+    and today: the recorded files, the rendering code and numpy (it sums the stats)."""
+    import sys
+
+    h = hashlib.sha256(RENDER_RECIPE.encode())
+    files = [DATA_DIR / "demo_league.json.gz", DATA_DIR / "pro_schedule_2023.json.gz",
+             Path(__file__)]
+    files += [Path(str(getattr(sys.modules[m], "__file__", "")))
+              for m in ("fantasy.constants", "fantasy.schedule")]
+    for path in files:
+        h.update(path.name.encode())
+        h.update(path.read_bytes())
+    h.update(np.__version__.encode())
+    return h.hexdigest()[:20]
+
+
+def _disk_read(name: str) -> bytes | None:
+    folder = _disk_cache_dir()
+    if folder is None:
+        return None
+    try:
+        return (folder / name).read_bytes()
+    except OSError:
+        return None
+
+
+def _disk_write(name: str, data: bytes) -> None:
+    """Write one cache file atomically (a temp file, then rename); failures are ignored
+    (a read-only home only means the next process renders again)."""
+    folder = _disk_cache_dir()
+    if folder is None:
+        return
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{name}.", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(data)
+            os.replace(tmp, folder / name)
+        except BaseException:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+            raise
+    except OSError as exc:
+        log.info("demo render cache not written (%s)", type(exc).__name__)
+
+
 class DemoError(ValueError):
     """A demo-league request that cannot be applied (bad move, bad lineup, bad date)."""
 
@@ -218,6 +286,11 @@ def _sum(stat_dicts: Iterable[dict[str, float]]) -> dict[str, float]:
     return out
 
 
+def _dumps(body: Any) -> bytes:
+    """A response body as the transport sends it (compact JSON)."""
+    return json.dumps(body, separators=(",", ":")).encode()
+
+
 def _normalize_variant(variant: str) -> str:
     key = (variant or "points").strip().lower()
     if key not in _VARIANT_ALIASES:
@@ -377,6 +450,23 @@ class DemoLeague:
         return sum(w * stats.get(sid, 0.0) for sid, w in self._weights)
 
     def _initial_lineups(self) -> dict[int, dict[int, int]]:
+        """Each team's starting lineup before any change: the best season averages start.
+        Ranking needs every rostered player's recorded games (about 0.2 s), so the result is
+        kept on disk keyed by the recorded data and this code (`_render_key`)."""
+        name = f"demo-lineups-{_render_key()}-{self.variant}.json"
+        raw = _disk_read(name)
+        if raw is not None:
+            try:
+                return {int(tid): {int(p): int(slot) for p, slot in pairs}
+                        for tid, pairs in json.loads(raw)}
+            except (ValueError, TypeError):
+                pass
+        out = self._rank_lineups()
+        _disk_write(name, json.dumps([[tid, list(lineup.items())]
+                                      for tid, lineup in out.items()]).encode())
+        return out
+
+    def _rank_lineups(self) -> dict[int, dict[int, int]]:
         counts = {int(k): int(v) for k, v in
                   self.settings["rosterSettings"]["lineupSlotCounts"].items()}
         out: dict[int, dict[int, int]] = {}
@@ -766,6 +856,20 @@ class DemoLeague:
         return {"gameId": 3, "id": self.league_id, "scoringPeriodId": self.today_sp,
                 "seasonId": self.season, "segmentId": 0}
 
+    def league_response_bytes(self) -> bytes:
+        """`league_response()` as the transport sends it. The unchanged league's (no move,
+        no lineup change: every demo data folder's first state) is kept on disk keyed by
+        `_render_key`, the variant and today, so a fresh process does not render it again."""
+        if self.changes:
+            return _dumps(self.league_response())
+        name = (f"demo-league-{_render_key()}-{self.variant}-{self.today.isoformat()}-"
+                f"{self.today_sp}-{self.current_period}.json")
+        raw = _disk_read(name)
+        if raw is None or not (raw.startswith(b"{") and raw.endswith(b"}")):  # written whole
+            raw = _dumps(self.league_response())
+            _disk_write(name, raw)
+        return raw
+
     def league_response(self) -> dict[str, Any]:
         """`?view=mTeam&view=mRoster&view=mMatchup&view=mSettings&view=mStandings`."""
         schedule = self._schedule_json()
@@ -914,7 +1018,8 @@ class DemoTransport(httpx.AsyncBaseTransport):
             return httpx.Response(400, json={"messages": [str(exc)]})
         if body is None:
             return httpx.Response(404, json={"messages": ["not found"]})
-        return httpx.Response(200, content=json.dumps(body, separators=(",", ":")).encode(),
+        content = body if isinstance(body, bytes) else _dumps(body)
+        return httpx.Response(200, content=content,
                               headers={"content-type": "application/json"})
 
     def _route(self, request: httpx.Request) -> Any:
@@ -949,5 +1054,5 @@ class DemoTransport(httpx.AsyncBaseTransport):
         if "kona_playercard" in views:
             return lg.player_cards_response(flt)
         if views:
-            return lg.league_response()
+            return lg.league_response_bytes()
         return None

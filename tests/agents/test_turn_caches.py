@@ -3,6 +3,7 @@ model's tool binding. Real demo league, real OptimizerService, the offline model
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from agents.shared.deps import AgentDeps, optimizer_for, tools_for
@@ -56,3 +57,42 @@ async def test_a_binding_is_reused_for_the_same_model_and_tools(deps_factory: An
     assert bound_model(OfflineChatModel(), linked) is not binding
     names = {t["function"]["name"] for t in binding.kwargs["tools"]}
     assert names == {t.name for t in linked}
+
+
+def test_the_unchanged_demo_league_is_kept_on_disk_and_renders_the_same(
+        tmp_path: Any, monkeypatch: Any) -> None:
+    """A fresh process reads the unchanged demo league's starting lineups and league response
+    from the disk cache instead of rendering them: the same bytes as a render, per variant;
+    a league with a change is rendered (and not written); a damaged file is rendered again."""
+    from fantasy.demo.league import DemoLeague
+
+    monkeypatch.setenv("FANVISE_DEMO_DISK_CACHE", "0")
+    fresh = {v: DemoLeague(v) for v in ("points", "categories")}
+    rendered = {v: lg.league_response_bytes() for v, lg in fresh.items()}
+    monkeypatch.setenv("FANVISE_DEMO_DISK_CACHE", "1")
+    monkeypatch.setenv("FANVISE_CACHE_DIR", str(tmp_path))
+    for _ in range(2):  # the first writes the files, the second reads them
+        for v, want in rendered.items():
+            lg = DemoLeague(v)
+            assert list(lg._base_lineups.items()) == list(fresh[v]._base_lineups.items())
+            assert [list(x.items()) for x in lg._base_lineups.values()] == \
+                [list(x.items()) for x in fresh[v]._base_lineups.values()]
+            assert lg.league_response_bytes() == want
+    files = sorted(p.name for p in tmp_path.iterdir())
+    assert len(files) == 4 and all(n.startswith(("demo-league-", "demo-lineups-")) for n in files)
+
+    lg = DemoLeague("points", state_path=tmp_path / "state.json")
+    team = lg.roster_now(1)
+    rostered = {p for t in lg.team_ids() for p in lg.roster_now(t)}
+    add = next(int(p) for p in lg.base["players"] if int(p) not in rostered)
+    lg.apply_move(1, next(iter(team)), add)
+    changed = lg.league_response_bytes()
+    assert changed != rendered["points"]
+    assert json.loads(changed) == lg.league_response()
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([*files, "state.json"])
+
+    for name in files:
+        (tmp_path / name).write_text("not json")
+    again = DemoLeague("points")
+    assert again._base_lineups == fresh["points"]._base_lineups
+    assert again.league_response_bytes() == rendered["points"]
