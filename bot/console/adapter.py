@@ -16,9 +16,11 @@ import secrets
 import sys
 import threading
 from dataclasses import dataclass
+from datetime import tzinfo
 from typing import Any, TextIO
 
 from bot.core.models import Card, OutgoingMessage, ThreadRef, UserRef
+from bot.core.timestamps import to_plain
 
 QUIT_WORDS = {"quit", "exit", "/quit", "/exit", ":q", "bye"}
 _PROGRESS_MARKS = ("⏳", "✓")
@@ -62,8 +64,11 @@ class ConsoleSurface:
 
     max_text = 4000
 
-    def __init__(self, out: TextIO | None = None, *, live: bool | None = None) -> None:
+    def __init__(self, out: TextIO | None = None, *, live: bool | None = None,
+                 tz: tzinfo | None = None) -> None:
         self.out = out or sys.stdout
+        #: time zone of the `<t:...>` timestamps shown (None: this machine's local zone)
+        self.tz = tz
         self.live = self.out.isatty() if live is None else live
         self._next_id = 0
         self._prefix = secrets.token_hex(3)
@@ -79,11 +84,12 @@ class ConsoleSurface:
         if self._live_line:
             self.out.write("\r\x1b[2K" if self.live else "")
             self._live_line = False
-        self.out.write(text + "\n")
+        self.out.write(to_plain(text, self.tz) + "\n")
         self.out.flush()
 
     def _progress(self, message_id: str, msg: OutgoingMessage) -> None:
         line = msg.text.strip().splitlines()[-1] if msg.text.strip() else "…"
+        line = to_plain(line, self.tz)
         if self._last_progress.get(message_id) == line:
             return
         self._last_progress[message_id] = line

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.core.models import Button, Card, OutgoingMessage, Select, SelectOption
+from bot.core.timestamps import discord_ts
+from fantasy.constants import OUT_STATUSES, UNCERTAIN_STATUSES
 from fantasy.moves import text_of
 
 ACTIONS = ("approve", "decline", "approveall", "declineall", "do", "pick")
@@ -136,26 +138,66 @@ def _fmt_source(src: Any) -> str:
     return str(src)
 
 
+#: Statuses that keep a player out for a reason other than an injury.
+_NOT_INJURY = {"SUSPENSION": "suspension", "BEREAVEMENT": "bereavement leave",
+               "PATERNITY": "paternity leave"}
+
+
+def _injury_text(status: str, injury: Any) -> str:
+    """The Injury field, consistent with the status: "none reported" only for a player
+    ESPN lists as available; an out or doubtful player without a known injury says so."""
+    if status in _NOT_INJURY:
+        return f"none: {_NOT_INJURY[status]}"
+    if injury:
+        return str(injury)
+    if status in ("", "UNKNOWN"):
+        return "unknown"
+    if status in OUT_STATUSES or status in UNCERTAIN_STATUSES:
+        return "not specified by ESPN or the news"
+    return "none reported"
+
+
+def _return_text(status: str, ret: Any) -> str | None:
+    """Expected return: the date when known; "unknown" only when he is out or doubtful."""
+    if ret:
+        return str(ret)
+    if status in OUT_STATUSES or status in UNCERTAIN_STATUSES or status in ("", "UNKNOWN"):
+        return "unknown"
+    return None  # healthy: nothing to return from
+
+
+def _fetched_footer(fetched: Any) -> str:
+    """"Fetched <t:EPOCH:R>" (a local time on every platform); an unparsable value as it is."""
+    if not fetched:
+        return ""
+    try:
+        return f"Fetched {discord_ts(fetched, 'R')}"
+    except (TypeError, ValueError, OverflowError):
+        return f"Fetched {fetched}"
+
+
 def render_report(report: dict[str, Any]) -> Card:
     """A player report (playerName, status, injuryType, expectedReturnDate, recommendation,
-    confidence, summary, sources, fetchedAt) as a Card."""
+    confidence, summary, sources, fetchedAt) as a Card whose fields agree with each other."""
     rec = str(report.get("recommendation") or "").upper()
+    status = str(report.get("status") or "").upper()
     fields: list[tuple[str, str]] = [
-        ("Status", str(report.get("status") or "unknown")),
-        ("Injury", str(report.get("injuryType") or "none reported")),
-        ("Expected return", str(report.get("expectedReturnDate") or "unknown")),
-        ("Recommendation", rec or "—"),
-        ("Confidence", str(report.get("confidence") or "—")),
+        ("Status", status or "unknown"),
+        ("Injury", _injury_text(status, report.get("injuryType"))),
     ]
+    ret = _return_text(status, report.get("expectedReturnDate"))
+    if ret is not None:
+        fields.append(("Expected return", ret))
+    fields += [("Recommendation", rec or "—"),
+               ("Confidence", str(report.get("confidence") or "—"))]
     sources = report.get("sources") or []
     if isinstance(sources, (str, dict)):
         sources = [sources]
     if sources:
         fields.append(("Sources", "\n".join(f"• {_fmt_source(s)}" for s in list(sources)[:5])))
-    footer = f"Fetched {report['fetchedAt']}" if report.get("fetchedAt") else ""
     return Card(title=f"Player report: {report.get('playerName') or 'unknown player'}",
                 text=str(report.get("summary") or ""), fields=fields,
-                color=_REC_COLORS.get(rec, "grey"), footer=footer)
+                color=_REC_COLORS.get(rec, "grey"), footer=_fetched_footer(report.get("fetchedAt")))
 
 
 def is_player_report(report: Any) -> bool:

@@ -16,6 +16,7 @@ from typing import Any
 import discord
 
 from bot.core.render import CUSTOM_ID_RE, clip
+from bot.core.timestamps import TOKEN_RE, first_time, to_utc_text
 
 CONTENT_MAX = 2000
 EMBEDS_PER_MESSAGE = 10
@@ -89,13 +90,20 @@ def embed_size(embed: discord.Embed) -> int:
 def card_to_embed(card: Any, budget: int = EMBED_TOTAL_MAX) -> discord.Embed:
     """One Card -> one Embed within every per-embed limit and within `budget` total chars."""
     fields = list(card.fields or [])
-    title = clip(card.title or "", EMBED_TITLE_MAX)
-    footer = clip(card.footer or "", FOOTER_MAX)
+    # <t:EPOCH:STYLE> renders in content, descriptions and field values only: a title or a
+    # field name gets its UTC text, a footer's first one becomes the embed's own timestamp
+    # (shown beside the footer in the reader's time zone)
+    title = clip(to_utc_text(card.title or ""), EMBED_TITLE_MAX)
+    when = first_time(card.footer or "")
+    footer = card.footer or ""
+    if when is not None:
+        footer = re.sub(r"\s{2,}", " ", TOKEN_RE.sub("", footer, count=1)).strip(" ,;:·-")
+    footer = clip(to_utc_text(footer), FOOTER_MAX)
     shown = fields[:EMBED_FIELDS_MAX]
     if len(fields) > EMBED_FIELDS_MAX:
         shown = fields[: EMBED_FIELDS_MAX - 1]
         shown.append(("…", f"{len(fields) - len(shown)} more not shown"))
-    shown = [(clip(str(n) or "\u200b", FIELD_NAME_MAX), clip(str(v) or "\u200b", FIELD_VALUE_MAX))
+    shown = [(clip(to_utc_text(str(n)) or "\u200b", FIELD_NAME_MAX), clip(str(v) or "\u200b", FIELD_VALUE_MAX))
              for n, v in shown]
     fixed = len(title) + len(footer)
     while shown and fixed + sum(len(n) + len(v) for n, v in shown) > budget:
@@ -108,6 +116,8 @@ def card_to_embed(card: Any, budget: int = EMBED_TOTAL_MAX) -> discord.Embed:
         embed.add_field(name=name, value=value, inline=len(value) <= 40)
     if footer:
         embed.set_footer(text=footer)
+    if when is not None:
+        embed.timestamp = when
     return embed
 
 

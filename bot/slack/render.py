@@ -12,6 +12,7 @@ import re
 from typing import Any
 
 from bot.core.render import CUSTOM_ID_RE, clip
+from bot.core.timestamps import TOKEN_RE, to_slack, to_utc_text
 
 SECTION_TEXT_MAX = 3000
 FIELD_TEXT_MAX = 2000
@@ -66,13 +67,21 @@ def to_mrkdwn(text: str, *, mentions: bool = False) -> str:
     text = text or ""
     if not mentions:
         text = neutralize_mentions(text)
+    # local timestamps: the core's <t:EPOCH:STYLE> becomes Slack's <!date^...> (kept out of
+    # the escaping below, which would turn its < into &lt;)
+    stamps: list[str] = []
+
+    def hold(m: re.Match[str]) -> str:
+        stamps.append(to_slack(m.group(0)))
+        return f"\ue000{len(stamps) - 1}\ue001"
+    text = TOKEN_RE.sub(hold, text.replace("\ue000", "").replace("\ue001", ""))
     text = re.sub(r"&(?!(amp|lt|gt);)", "&amp;", text)
     text = re.sub(r"<(?![@#]|https?://|mailto:)", "&lt;", text)
     text = re.sub(r"(?<![@#!\w|/])>", "&gt;", text)
     text = re.sub(r"\[([^\]]+)\]\((https?://[^)\s]+)\)", r"<\2|\1>", text)
     text = re.sub(r"\*\*(.+?)\*\*", r"*\1*", text)
     text = re.sub(r"__(.+?)__", r"_\1_", text)
-    return text
+    return re.sub("\ue000(\\d+)\ue001", lambda m: stamps[int(m.group(1))], text)
 
 
 def _section(text: str) -> dict[str, Any]:
@@ -83,9 +92,9 @@ def card_blocks(card: Any) -> list[dict[str, Any]]:
     """One Card -> header, text sections, field sections, context footer, actions."""
     blocks: list[dict[str, Any]] = []
     if card.title:
+        title = neutralize_mentions(to_utc_text(card.title))  # plain_text: no <!date>
         blocks.append({"type": "header", "text": {"type": "plain_text", "emoji": True,
-                                                  "text": clip(neutralize_mentions(card.title),
-                                                               HEADER_MAX)}})
+                                                  "text": clip(title, HEADER_MAX)}})
     for chunk in split_text(to_mrkdwn(card.text or "")):
         blocks.append(_section(chunk))
     fields = [{"type": "mrkdwn",
@@ -106,7 +115,7 @@ def card_blocks(card: Any) -> list[dict[str, Any]]:
             el: dict[str, Any] = {"type": "button", "action_id": b.custom_id,
                                   "value": b.custom_id,
                                   "text": {"type": "plain_text", "emoji": True,
-                                           "text": clip(b.label, BUTTON_TEXT_MAX)}}
+                                           "text": clip(to_utc_text(b.label), BUTTON_TEXT_MAX)}}
             if b.url:  # a link: opens the page; its click is only acknowledged
                 el.update({"url": b.url, "action_id": f"fvlink:{k}", "value": "link"})
             if b.style in ("primary", "danger"):

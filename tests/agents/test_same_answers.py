@@ -18,8 +18,8 @@ Regenerate after an intended change of wording, and review the diff before commi
     FANVISE_REGEN_GOLDEN=cards python3 -m pytest tests/agents/test_same_answers.py  # cards only
     FANVISE_REGEN_GOLDEN=1 python3 -m pytest tests/agents/test_same_answers.py      # everything
 
-Only volatile parts are normalised: ISO timestamps (wall clock) and the random ids inside
-button custom ids. Everything else must match to the character.
+Only volatile parts are normalised: wall-clock timestamps (ISO, or `<t:EPOCH:R>` tokens) and
+the random ids inside button custom ids. Everything else must match to the character.
 """
 
 from __future__ import annotations
@@ -68,7 +68,8 @@ SCRIPT: list[tuple[str, str]] = [
     ("ask", "am i winning this week?"),
 ]
 
-_TIMESTAMP = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d)?")
+_TIMESTAMP = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d)?"
+                        r"|<t:-?\d+(?::[a-zA-Z])?>")  # ISO, or a local-time token
 _CUSTOM_ID = re.compile(r"^(fv:[a-z]+:)[0-9a-f]{8,}")
 
 

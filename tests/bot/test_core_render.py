@@ -70,7 +70,9 @@ def test_player_report_card() -> None:
     assert card.title == "Player report: Jarrett Allen" and card.text == "Game-time decision."
     assert f["Status"] == "DAY_TO_DAY" and f["Expected return"] == "unknown"
     assert f["Recommendation"] == "MONITOR" and "Rotowire (2023-01-24) — https://x" in f["Sources"]
-    assert card.color == "yellow" and "2023-01-25" in card.footer
+    # the footer is a local timestamp: 2023-01-25T12:00:00Z is epoch 1674648000
+    assert card.color == "yellow" and card.footer == "Fetched <t:1674648000:R>"
+    assert f["Injury"] == "finger"
     msgs = render_answer("hello " * 100, {"playerName": "X", "recommendation": "DROP"},
                          offline=False, max_text=100)
     assert len(msgs) > 1 and msgs[-1].cards and not msgs[0].cards
