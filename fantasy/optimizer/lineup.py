@@ -185,3 +185,63 @@ def _bench_reason(c: Candidate, layout: SlotLayout, starters: Mapping[int, list[
     more = f" and {len(blockers) - 3} more" if len(blockers) > 3 else ""
     where = ", ".join(slot_name(s) for s in slots)
     return f"outscored by {who}{more} at eligible slots {where}"
+
+
+def keep_slots(starters: Mapping[int, Sequence[int]], eligible: Mapping[int, Iterable[int]],
+               current: Mapping[int, int], layout: SlotLayout) -> dict[int, list[int]]:
+    """The same starters placed so that as many as possible stay in their current slot.
+
+    `starters` is a valid assignment (slot id -> player ids), `eligible` each starter's ESPN
+    slots, `current` each player's slot now. Every optimal lineup has the same starters (a
+    player's value does not depend on the slot), but many placements: the one that moves the
+    fewest of them is the one a member should set. Exact: a min-cost assignment (cost 1 per
+    starter not in his current slot) by successive shortest augmenting paths; the slot types
+    are few, so this is microseconds. Players within a slot keep their order in `starters`.
+    """
+    ids = layout.slot_ids
+    type_of = {s: k for k, s in enumerate(ids)}
+    players = [p for s in ids for p in starters.get(s, ())]
+    n_types = len(ids)
+
+    def cost(p: int, t: int) -> int:
+        return 0 if current.get(p) == ids[t] else 1
+
+    elig = {p: sorted({type_of[s] for s in eligible.get(p, ()) if s in type_of})
+            for p in players}
+    at: dict[int, int] = {}
+    occ: list[list[int]] = [[] for _ in range(n_types)]
+    for p in players:
+        inf = float("inf")
+        dist = [inf] * n_types
+        pred: list[tuple[int, int] | None] = [None] * n_types  # (from type, moved player)
+        for t in elig[p]:
+            dist[t] = cost(p, t)
+        for _ in range(n_types):  # Bellman-Ford over slot types (no negative cycles: SSP)
+            changed = False
+            for u in range(n_types):
+                if dist[u] == inf:
+                    continue
+                for q in occ[u]:
+                    for t in elig[q]:
+                        d = dist[u] + cost(q, t) - cost(q, u)
+                        if t != u and d < dist[t]:
+                            dist[t], pred[t], changed = d, (u, q), True
+            if not changed:
+                break
+        ends = [t for t in range(n_types) if dist[t] < inf and len(occ[t]) < layout.caps[t]]
+        if not ends:  # cannot happen for a valid assignment; keep the given one
+            return {s: list(starters.get(s, ())) for s in ids}
+        t = min(ends, key=lambda k: (dist[k], k))
+        for _ in range(n_types):  # walk back: each moved player goes one type further
+            step = pred[t]
+            if step is None:
+                break
+            u, q = step
+            occ[u].remove(q)
+            occ[t].append(q)
+            at[q] = t
+            t = u
+        occ[t].append(p)
+        at[p] = t
+    rank = {p: i for i, p in enumerate(players)}
+    return {s: sorted(occ[k], key=rank.__getitem__) for k, s in enumerate(ids)}

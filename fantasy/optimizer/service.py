@@ -56,7 +56,14 @@ from fantasy.optimizer.categories import (
 )
 from fantasy.optimizer.focus import focus_scores
 from fantasy.optimizer.guardrails import acquisition_budget, protected_players
-from fantasy.optimizer.lineup import Candidate, SlotLayout, best_lineup, place, slot_name
+from fantasy.optimizer.lineup import (
+    Candidate,
+    SlotLayout,
+    best_lineup,
+    keep_slots,
+    place,
+    slot_name,
+)
 from fantasy.optimizer.multimove import plan_moves
 from fantasy.optimizer.plan import (
     DayLineups,
@@ -124,10 +131,19 @@ class BenchedPlayer(_Result):
 
 @dataclass
 class LineupChange(_Result):
+    """One player whose slot differs between ESPN's current lineup and the optimal one.
+
+    `needed` is False for a change that changes nothing: moving a player who scores nothing
+    that day (no game, out) to the bench when no one needs his slot."""
+
     player_id: int
     name: str
     from_slot: str
     to_slot: str
+    plays: bool = True
+    value: float = 0.0
+    injury_status: str = "ACTIVE"
+    needed: bool = True
 
 
 @dataclass
@@ -145,6 +161,8 @@ class DailyLineupResult(_Result):
     injured_starters: list[SlotStarter]
     changes: list[LineupChange]
     notes: list[str] = field(default_factory=list)
+    #: the league's starting slots in order, one entry per slot ("UT" three times for 3 UT)
+    slots: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -292,6 +310,47 @@ class _Universe:
     prob: np.ndarray      # (n, D) P(plays) on days his team has a game, else 0
     per_game_value: np.ndarray  # (n,) points per game (points) / 0
     stats: np.ndarray | None  # (n, D, K) expected raw stats (prob included)
+
+
+def _lineup_changes(roster: Sequence[Any], new_slot: dict[int, int], val: dict[int, float],
+                    playing: set[int] | frozenset[int], layout: SlotLayout) -> list[LineupChange]:
+    """Every slot difference between ESPN's lineup (`roster` entries) and the optimal one
+    (`new_slot`: player id -> starting slot), each marked `needed` or not. Benching a starter
+    who scores nothing that day is needed only when a newcomer needs his slot: per slot type,
+    the arrivals beyond the free places and the places left by the other departures."""
+    changes: list[LineupChange] = []
+    idle: dict[int, list[LineupChange]] = {}  # slot id -> benched starters who score nothing
+    arrivals: dict[int, int] = {}
+    leaving: dict[int, int] = {}
+    for e in roster:
+        p, cur = e.player, e.lineup_slot_id
+        to = new_slot.get(p.id, SLOT_IR if cur == SLOT_IR else SLOT_BENCH)
+        was_starting = cur in STARTING_SLOTS
+        if (to in STARTING_SLOTS) == was_starting and (not was_starting or to == cur):
+            continue
+        plays = p.pro_team_id in playing
+        ch = LineupChange(p.id, p.name, slot_name(cur), slot_name(to), plays=plays,
+                          value=float(val.get(p.id, 0.0)), injury_status=p.injury_status or "ACTIVE")
+        changes.append(ch)
+        if to in STARTING_SLOTS:
+            arrivals[to] = arrivals.get(to, 0) + 1
+        if was_starting:
+            scores = plays and ch.value > 0 and ch.injury_status not in OUT_STATUSES
+            if to in STARTING_SLOTS or scores:
+                leaving[cur] = leaving.get(cur, 0) + 1
+            else:
+                ch.needed = False
+                idle.setdefault(cur, []).append(ch)
+    occupied: dict[int, int] = {}
+    for e in roster:
+        occupied[e.lineup_slot_id] = occupied.get(e.lineup_slot_id, 0) + 1
+    caps = dict(zip(layout.slot_ids, layout.caps, strict=True))
+    for sid, benched in idle.items():
+        free = caps.get(sid, 0) - occupied.get(sid, 0)
+        need = arrivals.get(sid, 0) - max(free, 0) - leaving.get(sid, 0)
+        for ch in benched[:max(need, 0)]:
+            ch.needed = True
+    return changes
 
 
 def _status_notes(drop: Player, add: Player) -> list[str]:
@@ -523,6 +582,10 @@ class OptimizerService:
                            on_ir=entries[p.id].lineup_slot_id == SLOT_IR, name=p.name)
                  for p in players]
         lineup = best_lineup(cands, self.layout)
+        # of the equivalent placements, the one that moves the fewest starters
+        lineup.starters = keep_slots(lineup.starters, {p.id: p.eligible_slots for p in players},
+                                     {pid: e.lineup_slot_id for pid, e in entries.items()},
+                                     self.layout)
         by_id = {p.id: p for p in players}
         starters = [SlotStarter(s, slot_name(s), pid, by_id[pid].name, val[pid],
                                 by_id[pid].injury_status)
@@ -535,18 +598,14 @@ class OptimizerService:
                    for e in current
                    if e.player.injury_status in OUT_STATUSES | UNCERTAIN_STATUSES]
         new_slot = {pid: s for s, ids in lineup.starters.items() for pid in ids}
-        changes = []
-        for e in team.roster:
-            to = new_slot.get(e.player.id, SLOT_IR if e.lineup_slot_id == SLOT_IR else SLOT_BENCH)
-            was_starting = e.lineup_slot_id in STARTING_SLOTS
-            if (to in STARTING_SLOTS) != was_starting or (was_starting and to != e.lineup_slot_id):
-                changes.append(LineupChange(e.player.id, e.player.name,
-                                            slot_name(e.lineup_slot_id), slot_name(to)))
+        changes = _lineup_changes(team.roster, new_slot, val, playing, self.layout)
         if day != self.today:
             notes.append("current ESPN slots are today's; the diff compares with them")
         sp = self.schedule.scoring_period_for(day)
+        slots = [slot_name(sid) for sid, cap in zip(self.layout.slot_ids, self.layout.caps,
+                                                     strict=True) for _ in range(cap)]
         return DailyLineupResult(team_id, day, sp, unit, starters, bench, lineup.total, cur_total,
-                                 injured, changes, notes)
+                                 injured, changes, notes, slots)
 
     def weekly_plan(self, team_id: int, moves: Iterable[Any] = ()) -> WeeklyPlanResult:
         """Optimal lineups for every remaining day, optionally with moves applied from the

@@ -104,7 +104,7 @@ async def test_daily_post_fires_once_and_not_again_after_restart(tmp_path: Path)
         assert "Sitting" in names and "Injured in your current lineup" in names
         assert "Moves to make" in names
         sitting = dict(card.fields)["Sitting"]
-        assert "Jordan Poole: injured OUT" in sitting
+        assert "Out: Jordan Poole (out)" in sitting
         clock.travel(minutes=15)
         assert await sched.run_due() == []
     finally:
