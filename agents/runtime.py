@@ -227,10 +227,11 @@ class FanViseRuntime:
 
     # ------------------------------------------------------------------ graphs
 
-    def _deps(self, team_id: int | None) -> SupervisorContext:
+    def _deps(self, team_id: int | None, *, default_team: bool = True) -> SupervisorContext:
         """The turn's deps: the runtime context of the supervisor, and of the optimizer run
-        it delegates to (a SupervisorContext is an AgentDeps)."""
-        return SupervisorContext.for_client(
+        it delegates to (a SupervisorContext is an AgentDeps). `default_team=False`: no team
+        when `team_id` is None (a chat member without a link), never the deployment's."""
+        deps = SupervisorContext.for_client(
             self.espn, self.model, news=self.news,
             player_names=tuple(self.player_names),
             # None: the supervisor asks whether the optimizer is installed when a turn
@@ -238,6 +239,9 @@ class FanViseRuntime:
             can_delegate=None if self._optimizer_build is None else True,
             understanding_model=None if self.offline else self.model,
             my_team_id=team_id if team_id is not None else self.my_team_id)
+        if team_id is None and not default_team:
+            deps.my_team_id = None  # team intents then get the supervisor's needs_team route
+        return deps
 
     async def _load_names(self, deps: AgentDeps) -> None:
         """Player names for intent classification (retried when ESPN failed at start)."""
@@ -291,18 +295,20 @@ class FanViseRuntime:
 
     async def ask(self, conversation_id: str, text: str, *, user_id: str,
                   team_id: int | None = None,
-                  request: Request | None = None) -> AsyncIterator[Event]:
+                  request: Request | None = None,
+                  default_team: bool = True) -> AsyncIterator[Event]:
         """One chat turn: Progress*, then ApprovalRequest or Answer (Notice on error).
 
         `request` is an already understood request (a slash command, a clicked offer): the
-        supervisor then skips understanding `text` (which is still stored as the message)."""
+        supervisor then skips understanding `text` (which is still stored as the message).
+        `default_team=False` with no `team_id`: the asker has no team (see `_deps`)."""
         text = (text or "").strip()
         if not text and request is not None:
             text = request.text or request.intent.value.replace("_", " ")
         if not text:
             yield Notice("Ask me something, e.g. \"Review my matchup\" or \"help\".")
             return
-        deps = self._deps(team_id)
+        deps = self._deps(team_id, default_team=default_team)
         if not self.player_names:
             await self._load_names(deps)
             deps.player_names = tuple(self.player_names)

@@ -568,6 +568,13 @@ class AppDB:
             "SELECT * FROM league_links WHERE league_id=? AND team_id=?", (league_id, team_id))
         return [self._link(r) for r in rows]
 
+    async def links_for_league(self, league_id: int) -> list[LeagueLink]:
+        """Every member's link in that league (newest first)."""
+        rows = await self.db.fetchall(
+            "SELECT * FROM league_links WHERE league_id=? ORDER BY updated_at DESC",
+            (league_id,))
+        return [self._link(r) for r in rows]
+
     async def cookies_for_league(self, league_id: int) -> tuple[str, str] | None:
         """Decrypted cookies of the most recent link of that league that has some."""
         rows = await self.db.fetchall(

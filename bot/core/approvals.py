@@ -13,7 +13,7 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from agents.shared.types import Answer, ApprovalRequest, Notice, Progress
-from bot.core.errors import ChatError, MessageGone, RateLimitedError
+from bot.core.errors import ChatError, MessageGone, RateLimitedError, Refused
 from bot.core.models import OutgoingMessage, ThreadRef, UserRef
 from bot.core.progress import ProgressEditor
 from bot.core.render import (
@@ -57,6 +57,7 @@ class Approvals:
             card = existing
         else:
             requester, team_id = await self._requester_of(req.run_thread_id, user, team_id)
+            title = await self._with_team(req.title, team_id)
             crash_point("card:create")
             card = CardRow(
                 card_id=new_card_id(), run_thread_id=req.run_thread_id,
@@ -64,12 +65,18 @@ class Approvals:
                 platform=thread.platform, workspace_id=thread.workspace_id,
                 channel_id=thread.channel_id, thread_id=thread.thread_id,
                 message_id=message_id, requester_id=requester.user_id,
-                requester_name=requester.name, team_id=team_id, title=req.title,
+                requester_name=requester.name, team_id=team_id, title=title,
                 summary=req.summary, moves=list(req.moves), decisions={}, status="pending",
                 shown=False)
             await self.core.db.create_card(card)
             crash_point("card:stored")
         return self.card_message(card), card.card_id
+
+    async def _with_team(self, title: str, team_id: int | None) -> str:
+        """The card's title naming the team it acts on ("... for Hoop Dreamers")."""
+        name = await self.core.link.team_name(team_id) if team_id is not None else ""
+        title = title or "Proposed moves"
+        return title if not name or name in title else f"{title} for {name}"
 
     async def _requester_of(self, run_thread_id: str, fallback: UserRef,
                             team_id: int | None) -> tuple[UserRef, int | None]:
@@ -92,6 +99,8 @@ class Approvals:
         """A button click (possibly on a card drawn before a restart)."""
         try:
             await self._click(surface, thread, user, custom_id, message_id)
+        except Refused:
+            pass  # the user was told (e.g. asked to link a team first)
         except Exception as exc:  # noqa: BLE001
             log.error("click failed: %s: %s", type(exc).__name__, exc,
                       exc_info=log.isEnabledFor(logging.DEBUG))
@@ -123,10 +132,16 @@ class Approvals:
         if cid.action == "do":
             await self.core.turns.take_offer(surface, thread, user, cid.card_id, cid.index or 0)
             return
+        if cid.action == "link":
+            await self.core.link.click(surface, thread, user, cid.value or 0)
+            return
         card = await self.core.db.get_card(cid.card_id)
         if card is None:
             await surface.ephemeral(thread, user, "This card is no longer available.")
             return
+        if user.platform == card.platform and user.user_id == card.requester_id:
+            # a card made before members had to link (for the default team): link first
+            await self.core.link.require_team(surface, thread, user)
         if not await self.may_decide(card, user):
             await self.core.db.audit(card_id=card.card_id, run_thread_id=card.run_thread_id,
                                 platform=user.platform, user_id=user.user_id,

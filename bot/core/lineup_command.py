@@ -40,9 +40,7 @@ class LineupCommand:
             day = date.fromisoformat(ref.date)
             if abs((day - today).days) > 14:
                 raise InvalidInput(f"Pick a day within two weeks of {today.isoformat()}.")
-        team_id = await self.core.link.team_for(user)
-        if team_id is None:
-            raise InvalidInput("Link your team first: `/link team=<id>`.")
+        team_id = await self.core.link.require_team(surface, thread, user)
         msg = await self.lineup_message(team_id, day)
         if getattr(surface, "start_thread", None) is not None:  # Discord: a thread per command
             thread = await self.core.turns.ensure_thread(surface, thread, user, f"/lineup {day}",

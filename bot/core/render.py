@@ -19,9 +19,14 @@ from fantasy.moves import text_of
 
 ACTIONS = ("approve", "decline", "approveall", "declineall", "do", "pick")
 #: fv:pick:<card_id>:<move index> is a select menu; choosing option v is fv:pick:...:<index>:v
+#: fv:link:team:<team id> links the clicker to that team (a button, or the choice of the
+#: `fv:link:team` select of /link)
 CUSTOM_ID_RE = re.compile(
-    r"^fv:(?P<action>approve|decline|approveall|declineall|do|pick):(?P<card_id>[0-9a-f]{12})"
-    r"(?::(?P<index>[0-9]{1,3}))?(?::(?P<value>[0-9]{1,3}))?$")
+    r"^fv:(?:(?P<action>approve|decline|approveall|declineall|do|pick):"
+    r"(?P<card_id>[0-9a-f]{12})(?::(?P<index>[0-9]{1,3}))?(?::(?P<value>[0-9]{1,3}))?"
+    r"|link:team(?::(?P<team>[0-9]{1,4}))?)$")
+#: the /link team select; choosing team t is the click `fv:link:team:<t>`
+LINK_SELECT_ID = "fv:link:team"
 #: At most this many offer buttons under an answer.
 MAX_OFFERS = 5
 #: Per-move buttons are drawn for at most this many moves (Discord: 25 buttons per message).
@@ -39,7 +44,7 @@ class ClickId:
     action: str
     card_id: str
     index: int | None = None
-    value: int | None = None  # pick: the card index of the chosen move
+    value: int | None = None  # pick: the card index of the chosen move; link: the team id
 
     @property
     def decision(self) -> str:
@@ -68,6 +73,8 @@ def make_custom_id(action: str, card_id: str, index: int | None = None) -> str:
 def parse_custom_id(custom_id: str) -> ClickId | None:
     """Parse a button id; None when it is not one of ours."""
     m = CUSTOM_ID_RE.fullmatch(custom_id or "")  # `$` alone accepted a trailing "\n"
+    if m and m["action"] is None:  # fv:link:team:<id>; the select's own id is no click
+        return ClickId("link", "", None, int(m["team"])) if m["team"] else None
     if not m or (m["action"] == "do" and m["index"] is None):
         return None
     if (m["action"] == "pick") != (m["value"] is not None) or \
@@ -76,6 +83,14 @@ def parse_custom_id(custom_id: str) -> ClickId | None:
     idx, val = m["index"], m["value"]
     return ClickId(m["action"], m["card_id"], int(idx) if idx is not None else None,
                    int(val) if val is not None else None)
+
+
+def link_custom_id(team_id: int) -> str:
+    """The id of a button that links the clicker to fantasy team `team_id`."""
+    cid = f"{LINK_SELECT_ID}:{int(team_id)}"
+    if not CUSTOM_ID_RE.fullmatch(cid):
+        raise ValueError(f"bad team id {team_id!r}")
+    return cid
 
 
 # ---------------------------------------------------------------------- text

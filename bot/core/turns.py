@@ -14,8 +14,10 @@ from typing import TYPE_CHECKING, Any
 
 from agents.shared.llm import with_offline_note
 from agents.shared.types import Answer, ApprovalRequest, Notice, Progress
-from agents.understanding.request import Intent, Request
+from agents.supervisor.prompts import NEEDS_TEAM_ANSWER
+from agents.understanding.request import TEAM_INTENTS, Intent, Request
 from bot.core.approvals import OUTCOMES_STAGE
+from bot.core.commands import invocation
 from bot.core.errors import ChatError, InvalidInput
 from bot.core.handoff import check_handoffs
 from bot.core.models import OutgoingMessage, ThreadRef, UserRef
@@ -88,7 +90,10 @@ class Turns:
                             intent: Intent, *, args: str = "", player: str | None = None,
                             title: str = "") -> None:
         """A slash command's turn: its Request is built directly (no English round trip)."""
-        team_id = await self.core.link.team_for(user)
+        if intent in TEAM_INTENTS:  # /optimize, /stream: the member's own team
+            team_id: int | None = await self.core.link.require_team(surface, thread, user)
+        else:
+            team_id = await self.core.link.team_for(user, thread.platform)
         request = await self.core.runtime.command_request(intent, args=args, player=player,
                                                      team_id=team_id)
         await self.turn(surface, thread, user, request.text, title=title, request=request)
@@ -196,11 +201,13 @@ class Turns:
         if len(text) > MAX_QUESTION:
             raise InvalidInput(f"That is {len(text)} characters; keep questions under "
                                f"{MAX_QUESTION}.")
+        team_id = await self.core.link.team_for(user, thread.platform)
+        if team_id is None and request is not None and request.intent in TEAM_INTENTS:
+            team_id = await self.core.link.require_team(surface, thread, user)  # or Refused
         if not await self._rate_ok(surface, thread, user):
             return
         thread = await self.ensure_thread(surface, thread, user, text, title or text)
         await check_handoffs(self.core, surface, thread)  # live moves made on ESPN since
-        team_id = await self.core.link.team_for(user)
         turn_id = new_card_id()
         await self.core.db.start_turn(TurnRow(
             turn_id=turn_id, conversation_id=thread.conversation_id, platform=thread.platform,
@@ -210,11 +217,20 @@ class Turns:
             request=request.model_dump(mode="json") if request is not None else None,
             message_id=None, status="running", attempts=1, created_at=0.0, updated_at=0.0))
         crash_point("turn:started")
+        # a member without a link has no team (never the deployment's): a question about
+        # "my team" then gets the runtime's needs-team answer, replaced by the link prompt
+        no_team = {"default_team": False} if team_id is None else {}
         events = self.core.runtime.ask(thread.conversation_id, text, user_id=user.user_id,
-                                  team_id=team_id, request=request)
+                                  team_id=team_id, request=request, **no_team)
         try:
             editor, final = await self.stream_into(surface, thread, events, "Thinking…",
                                                     turn_id=turn_id)
+            if no_team and any(isinstance(ev, Answer) and NEEDS_TEAM_ANSWER in ev.text
+                               for ev in final):
+                await self.core.link.ask_to_link(surface, thread, user)
+                final = [Notice("That is about your own team, and you haven't linked one "
+                                f"yet: link it with `{invocation('link', '', thread.platform)}`"
+                                " (I sent you how, privately), then ask again.")]
             await self.deliver(surface, thread, user, team_id, editor, final)
         finally:
             await self.core.db.set_turn(turn_id, status="done")

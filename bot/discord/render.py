@@ -34,9 +34,11 @@ CUSTOM_ID_MAX = 100
 # Core button ids fv:<action>:<card_id>[:<move index>]; DynamicItem templates are fullmatched.
 # A select menu (fv:pick:<card_id>:<move index>) has its own template; its option values
 # complete the click id the core receives (fv:pick:<card_id>:<move index>:<value>).
-CUSTOM_ID_TEMPLATE = (r"fv:(?P<action>approve|decline|approveall|declineall|do):"
-                      r"(?P<card_id>[0-9a-f]{12})(?::(?P<index>[0-9]{1,3}))?")
-SELECT_TEMPLATE = r"fv:pick:(?P<card_id>[0-9a-f]{12}):(?P<index>[0-9]{1,3})"
+# fv:link:team:<team id> (a button) and the fv:link:team select link the clicker to a team.
+CUSTOM_ID_TEMPLATE = (r"fv:(?:(?P<action>approve|decline|approveall|declineall|do):"
+                      r"(?P<card_id>[0-9a-f]{12})(?::(?P<index>[0-9]{1,3}))?"
+                      r"|link:team:[0-9]{1,4})")
+SELECT_TEMPLATE = r"fv:(?:pick:(?P<card_id>[0-9a-f]{12}):(?P<index>[0-9]{1,3})|link:team)"
 ROWS_MAX = 5
 SELECT_OPTIONS_MAX = 25
 SELECT_TEXT_MAX = 100

@@ -143,6 +143,31 @@ class DiscordSurface:
         except (discord.HTTPException, discord.RateLimited) as exc:
             raise _map_errors(exc) from exc
 
+    async def ephemeral_message(self, thread: ThreadRef, user: UserRef, msg: Any) -> None:
+        """Like `ephemeral`, with the message's cards and buttons (e.g. "Link Hoop
+        Dreamers"). Without a live interaction: in the thread, mentioning the user."""
+        interaction = self.interaction
+        try:
+            if interaction is not None and not interaction.is_expired():
+                for part in render(msg, max_text=self.max_text):
+                    kwargs = _followup_kwargs(part.kwargs())
+                    if not interaction.response.is_done():
+                        await interaction.response.send_message(ephemeral=True, **kwargs)
+                    else:
+                        await interaction.followup.send(ephemeral=True, **kwargs)
+                return
+            channel = self.client.get_partial_messageable(target_id(thread))
+            mention = discord.AllowedMentions(everyone=False, roles=False,
+                                              users=[discord.Object(int(user.user_id))])
+            for i, part in enumerate(render(msg, max_text=self.max_text)):
+                kwargs = part.kwargs()
+                if i == 0:
+                    kwargs["content"] = clip(f"<@{user.user_id}> {kwargs.get('content') or ''}",
+                                             self.max_text)
+                await channel.send(allowed_mentions=mention, **kwargs)
+        except (discord.HTTPException, discord.RateLimited) as exc:
+            raise _map_errors(exc) from exc
+
     async def create_thread(self, channel_ref: ThreadRef, title: str,
                             first_message_id: str) -> ThreadRef:
         """Start a public thread on message `first_message_id` of the channel."""

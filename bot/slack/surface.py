@@ -115,6 +115,20 @@ class SlackSurface:
         except SlackApiError as exc:
             raise _map_error(exc) from exc
 
+    async def ephemeral_message(self, thread: ThreadRef, user: UserRef, msg: Any) -> None:
+        """Like `ephemeral`, with the message's cards, buttons and selects (Block Kit)."""
+        text = fallback_text(msg)
+        try:
+            for blocks in render(msg):
+                if self.response_url and user.user_id == self.private_user:
+                    await self._respond(text, blocks)
+                    continue
+                await self.client.chat_postEphemeral(
+                    channel=thread.channel_id, user=user.user_id, text=clip(text, 3000),
+                    blocks=blocks, thread_ts=thread.thread_id or None)
+        except SlackApiError as exc:
+            raise _map_error(exc) from exc
+
     async def create_thread(self, channel_ref: ThreadRef, title: str,
                             first_message_id: str) -> ThreadRef:
         """Slack threads hang off a message: the thread id is that message's ts."""
@@ -172,3 +186,16 @@ class SlackCommandSurface(SlackSurface):
                 log.warning("response_url failed (%s): using chat.postEphemeral",
                             type(exc).__name__)
         await super().ephemeral(thread, user, text)
+
+    async def ephemeral_message(self, thread: ThreadRef, user: UserRef, msg: Any) -> None:
+        """Through the command's response_url for its user (chat.postEphemeral when that
+        fails), like `ephemeral`."""
+        if self.response_url and user.user_id == self.user_id:
+            try:
+                for blocks in render(msg):
+                    await self._respond(fallback_text(msg), blocks)
+                return
+            except Exception as exc:  # noqa: BLE001 - expired / unreachable response_url
+                log.warning("response_url failed (%s): using chat.postEphemeral",
+                            type(exc).__name__)
+        await super().ephemeral_message(thread, user, msg)
