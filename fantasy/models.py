@@ -552,6 +552,10 @@ class ProSchedule(_JsonMixin):
         for g in sorted(self.games, key=lambda g: (g.date, g.id)):
             self._by_team.setdefault(g.home_team_id, []).append(g)
             self._by_team.setdefault(g.away_team_id, []).append(g)
+        #: games by date, in `games` order (a turn asks for one day's games per player)
+        self._by_date: dict[date, list[ProGame]] = {}
+        for g in self.games:
+            self._by_date.setdefault(g.date, []).append(g)
 
     def games_for_team(self, pro_team_id: int, dates: Iterable[date] | None = None) -> list[ProGame]:
         """Games of a pro team, optionally only on the given dates, in date order."""
@@ -563,7 +567,7 @@ class ProSchedule(_JsonMixin):
 
     def games_on(self, d: date) -> list[ProGame]:
         """All games on a date."""
-        return [g for g in self.games if g.date == d]
+        return list(self._by_date.get(d, ()))
 
     def teams_playing_on(self, d: date) -> set[int]:
         """Ids of pro teams with a game on a date."""
