@@ -105,6 +105,10 @@ class TTLCache:
         self._memo: OrderedDict[str, tuple[float, Any, dict[Any, Any]]] = OrderedDict()
         self._memo_sizes: dict[str, int] = {}
         self._memo_total = 0
+        #: Decoded values being written by `set(decoded=True)`: (stored_at, value, expires_at,
+        #: derived). A reader of the key during the write gets this value (the newest this
+        #: process has) instead of decoding the row again (up to a megabyte of JSON).
+        self._writing: dict[str, tuple[float, Any, float | None, dict[Any, Any]]] = {}
 
     async def _ensure(self) -> None:
         if not self._ready:
@@ -114,6 +118,11 @@ class TTLCache:
     async def get_entry(self, key: str) -> CacheEntry | None:
         """The stored entry (fresh or expired), or None."""
         await self._ensure()
+        writing = self._writing.get(key)
+        if writing is not None:
+            stored_at, value, expires_at, derived = writing
+            return CacheEntry(key=key, value=value, stored_at=stored_at, expires_at=expires_at,
+                              now=self.clock(), derived=derived)
         memo = self._memo.get(key)
         if memo is not None:
             row = await self.db.fetchone(
@@ -135,8 +144,9 @@ class TTLCache:
         return CacheEntry(key=key, value=value, stored_at=row["stored_at"],
                           expires_at=row["expires_at"], now=self.clock(), derived=derived)
 
-    def _remember(self, key: str, stored_at: float, value: Any, size: int) -> dict[Any, Any]:
-        derived: dict[Any, Any] = {}
+    def _remember(self, key: str, stored_at: float, value: Any, size: int,
+                  derived: dict[Any, Any] | None = None) -> dict[Any, Any]:
+        derived = {} if derived is None else derived
         if self.memo_size <= 0 or size > self.memo_bytes:
             self._forget(key)
             return derived
@@ -175,15 +185,23 @@ class TTLCache:
         expires = None if ttl is None else now + ttl
         self._forget(key)
         text = json.dumps(value, separators=(",", ":"))
-        await self.db.execute(
-            "INSERT INTO espn_cache(key, value, stored_at, expires_at) VALUES (?, ?, ?, ?) "
-            "ON CONFLICT(key) DO UPDATE SET value = excluded.value, "
-            "stored_at = excluded.stored_at, expires_at = excluded.expires_at",
-            (key, text, now, expires),
-        )
+        writing = (now, value, expires, {}) if decoded else None
+        if writing is not None:
+            self._writing[key] = writing
+        try:
+            await self.db.execute(
+                "INSERT INTO espn_cache(key, value, stored_at, expires_at) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT(key) DO UPDATE SET value = excluded.value, "
+                "stored_at = excluded.stored_at, expires_at = excluded.expires_at",
+                (key, text, now, expires),
+            )
+        finally:
+            if writing is not None and self._writing.get(key) is writing:
+                del self._writing[key]
         # a concurrent set of the same key may have landed meanwhile: its row wins, and
         # the next read sees a stored_at other than `now` and decodes that row
-        derived = self._remember(key, now, value, len(text)) if decoded else {}
+        derived = (self._remember(key, now, value, len(text), writing[3])
+                   if writing is not None else {})
         return CacheEntry(key=key, value=value, stored_at=now, expires_at=expires, now=now,
                           derived=derived)
 
@@ -191,6 +209,7 @@ class TTLCache:
         """Remove one key."""
         await self._ensure()
         self._forget(key)
+        self._writing.pop(key, None)
         await self.db.execute("DELETE FROM espn_cache WHERE key = ?", (key,))
 
     async def invalidate_prefix(self, prefix: str) -> int:
@@ -198,6 +217,8 @@ class TTLCache:
         await self._ensure()
         for k in [k for k in self._memo if k.startswith(prefix)]:
             self._forget(k)
+        for k in [k for k in self._writing if k.startswith(prefix)]:
+            del self._writing[k]
         like = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
         return await self.db.execute(
             "DELETE FROM espn_cache WHERE key LIKE ? ESCAPE '\\'", (like,))
