@@ -360,6 +360,10 @@ class DemoLeague:
         self._owners: dict[tuple[Any, ...], dict[int, int]] = {}
         #: Rendered matchups by (period, id, teams, box day, the two teams' changes so far).
         self._matchups: dict[tuple[Any, ...], dict[str, Any]] = {}
+        #: Responses of the unchanged league read from the disk cache and not yet used to
+        #: fill the two caches above ((kind, JSON bytes)): a later state renders only what
+        #: its changes touch, as it would after rendering the unchanged league itself.
+        self._unseeded: list[tuple[str, bytes]] = []
 
     # ------------------------------------------------------------------ state
 
@@ -686,9 +690,43 @@ class DemoLeague:
         """The `player` object of a pool entry (shared between renders: read-only)."""
         key = (pid, stats, sp)
         obj = self._player_objs.get(key)
+        if obj is None and self._unseeded:
+            self._seed_renders()
+            obj = self._player_objs.get(key)
         if obj is None:
             obj = self._player_objs[key] = self._render_player_obj(pid, stats=stats, sp=sp)
         return obj
+
+    def _from_disk(self, kind: str, name: str, render: Callable[[], Any]) -> bytes:
+        """A response of the unchanged league: from the disk cache, else rendered and
+        written there. What is read is kept to fill the render caches when needed."""
+        raw = _disk_read(name)
+        if raw is not None and raw.startswith(b"{") and raw.endswith(b"}"):  # written whole
+            self._unseeded.append((kind, raw))
+            return raw
+        raw = _dumps(render())
+        _disk_write(name, raw)
+        return raw
+
+    def _seed_renders(self) -> None:
+        """Fill the matchup and player-object caches from the unchanged league's responses
+        read from disk (the same objects a render of that state makes, key for key)."""
+        pending, self._unseeded = self._unseeded, []
+        for kind, raw in pending:
+            data = json.loads(raw)
+            entries = data.get("players") or []
+            if kind == "league":
+                # _schedule_json renders base["matchups"] in order; past and current
+                # periods through _matchup_json, whose key has no changes in this state
+                for (period, mid, home, away), m in zip(self.base["matchups"],
+                                                       data["schedule"], strict=True):
+                    if period <= self.current_period:
+                        self._matchups.setdefault((period, mid, home, away, None, ()), m)
+                entries = [e["playerPoolEntry"] for t in data["teams"]
+                           for e in t["roster"]["entries"]]
+            for entry in entries:
+                self._player_objs.setdefault((int(entry["id"]), "windows", None),
+                                             entry["player"])
 
     def _render_player_obj(self, pid: int, *, stats: str = "windows", sp: int | None = None
                            ) -> dict[str, Any]:
@@ -760,6 +798,9 @@ class DemoLeague:
                          if box_sp is not None or (c.team_id in (home, away) and c.sp <= last))
         key = (period, mid, home, away, box_sp, relevant)
         hit = self._matchups.get(key)
+        if hit is None and self._unseeded:
+            self._seed_renders()
+            hit = self._matchups.get(key)
         if hit is None:
             if len(self._matchups) >= 4096:
                 self._matchups.clear()
@@ -862,13 +903,22 @@ class DemoLeague:
         `_render_key`, the variant and today, so a fresh process does not render it again."""
         if self.changes:
             return _dumps(self.league_response())
-        name = (f"demo-league-{_render_key()}-{self.variant}-{self.today.isoformat()}-"
-                f"{self.today_sp}-{self.current_period}.json")
-        raw = _disk_read(name)
-        if raw is None or not (raw.startswith(b"{") and raw.endswith(b"}")):  # written whole
-            raw = _dumps(self.league_response())
-            _disk_write(name, raw)
-        return raw
+        return self._from_disk("league", f"demo-league-{self._state_tag()}.json",
+                               self.league_response)
+
+    def _state_tag(self) -> str:
+        """The unchanged league's disk cache name part: data and code, variant, today."""
+        return (f"{_render_key()}-{self.variant}-{self.today.isoformat()}-{self.today_sp}-"
+                f"{self.current_period}")
+
+    def free_agents_response_bytes(self, flt: dict[str, Any]) -> bytes:
+        """`free_agents_response(flt)` as the transport sends it; the unchanged league's
+        is kept on disk like `league_response_bytes` (per filter)."""
+        if self.changes:
+            return _dumps(self.free_agents_response(flt))
+        digest = hashlib.sha1(json.dumps(flt, sort_keys=True).encode()).hexdigest()[:12]
+        return self._from_disk("free_agents", f"demo-fa-{self._state_tag()}-{digest}.json",
+                               lambda: self.free_agents_response(flt))
 
     def league_response(self) -> dict[str, Any]:
         """`?view=mTeam&view=mRoster&view=mMatchup&view=mSettings&view=mStandings`."""
@@ -1050,7 +1100,7 @@ class DemoTransport(httpx.AsyncBaseTransport):
             sp = int(request.url.params.get("scoringPeriodId") or lg.today_sp)
             return lg.box_score_response([int(p) for p in periods], sp)
         if "kona_player_info" in views:
-            return lg.free_agents_response(flt)
+            return lg.free_agents_response_bytes(flt)
         if "kona_playercard" in views:
             return lg.player_cards_response(flt)
         if views:

@@ -81,15 +81,26 @@ def test_the_unchanged_demo_league_is_kept_on_disk_and_renders_the_same(
     files = sorted(p.name for p in tmp_path.iterdir())
     assert len(files) == 4 and all(n.startswith(("demo-league-", "demo-lineups-")) for n in files)
 
-    lg = DemoLeague("points", state_path=tmp_path / "state.json")
-    team = lg.roster_now(1)
-    rostered = {p for t in lg.team_ids() for p in lg.roster_now(t)}
-    add = next(int(p) for p in lg.base["players"] if int(p) not in rostered)
-    lg.apply_move(1, next(iter(team)), add)
-    changed = lg.league_response_bytes()
-    assert changed != rendered["points"]
-    assert json.loads(changed) == lg.league_response()
-    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([*files, "state.json"])
+    # the next state renders only what its move touches, the rest comes from the responses
+    # read from disk: the same bytes as without the disk cache
+    fa = {"players": {"filterStatus": {"value": ["FREEAGENT", "WAIVERS"]}, "limit": 60}}
+    after = {}
+    for disk in ("0", "1", "1"):  # the second "1" reads the free agents from disk too
+        monkeypatch.setenv("FANVISE_DEMO_DISK_CACHE", disk)
+        lg = DemoLeague("points", state_path=tmp_path / f"state{len(after)}.json")
+        assert lg.league_response_bytes() == rendered["points"]
+        assert bool(lg._unseeded) == (disk == "1")  # read from disk, not rendered
+        before = (rendered["points"], lg.free_agents_response_bytes(fa))
+        team = lg.roster_now(1)
+        rostered = {p for t in lg.team_ids() for p in lg.roster_now(t)}
+        add = next(int(p) for p in lg.base["players"] if int(p) not in rostered)
+        lg.apply_move(1, next(iter(team)), add)
+        after[disk + str(len(after))] = (lg.league_response_bytes(),
+                                         lg.free_agents_response_bytes(fa), before[1])
+        assert json.loads(after[disk + str(len(after) - 1)][0]) == lg.league_response()
+    assert after["00"] == after["11"] == after["12"] and after["12"][0] != rendered["points"]
+    files = sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("demo-"))
+    assert len(files) == 5  # a state with a move is never written
 
     for name in files:
         (tmp_path / name).write_text("not json")
