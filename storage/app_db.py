@@ -16,7 +16,10 @@ Tables:
   (espn_s2 / SWID) encrypted at rest with Fernet (key from FANVISE_SECRET_KEY). Without a
   key, storing cookies is refused (`SecretKeyMissing`); cookies are never returned in reprs.
 - `daily_schedules` + `daily_posts` (ledger keyed by channel + local date: one post a day,
-  also after a restart).
+  also after a restart; pre-lock alerts claim `prelock:<channel>:<team>:<day>` keys in it).
+- `digest_teams`: what each linked team's lineup looked like in a day's digest (starters
+  ruled out, fixable empty slots), so the pre-lock alert pings only for what changed since.
+- `prelock_fixes`: the one-tap fix button of a pre-lock alert (team, day; applied once).
 - `processed_events`: Slack event ids already handled (Slack retries unacked events).
 - `rate_buckets`: per-user token buckets for LLM-backed commands, and per-workspace buckets
   of the Slack edit budget shared by processes (`storage.shared_budget`).
@@ -108,7 +111,8 @@ CREATE TABLE IF NOT EXISTS daily_schedules (
     tz TEXT NOT NULL,
     team_id INTEGER,
     created_by TEXT NOT NULL DEFAULT '',
-    updated_at REAL NOT NULL
+    updated_at REAL NOT NULL,
+    pin INTEGER NOT NULL DEFAULT 0
 );
 
 CREATE TABLE IF NOT EXISTS daily_posts (
@@ -118,6 +122,28 @@ CREATE TABLE IF NOT EXISTS daily_posts (
     message_id TEXT,
     at REAL NOT NULL,
     PRIMARY KEY (channel_key, local_date)
+);
+
+CREATE TABLE IF NOT EXISTS digest_teams (
+    channel_key TEXT NOT NULL,
+    day TEXT NOT NULL,
+    team_id INTEGER NOT NULL,
+    user_id TEXT NOT NULL,
+    state TEXT NOT NULL,
+    at REAL NOT NULL,
+    PRIMARY KEY (channel_key, day, team_id)
+);
+
+CREATE TABLE IF NOT EXISTS prelock_fixes (
+    fix_id TEXT PRIMARY KEY,
+    channel_key TEXT NOT NULL,
+    day TEXT NOT NULL,
+    team_id INTEGER NOT NULL,
+    user_id TEXT NOT NULL,
+    message_id TEXT,
+    status TEXT NOT NULL DEFAULT 'pending',
+    decided_by TEXT,
+    at REAL NOT NULL
 );
 
 CREATE TABLE IF NOT EXISTS processed_events (
@@ -270,6 +296,8 @@ class DailySchedule:
     tz: str
     team_id: int | None
     created_by: str = ""
+    #: pin the digest (Discord)
+    pin: bool = False
 
 
 async def _add_column(db: Database, table: str, column: str, ddl: str) -> None:
@@ -304,6 +332,7 @@ class AppDB:
         await _add_column(db, "cards", "shown", "INTEGER NOT NULL DEFAULT 1")
         for table in ("cards", "turns"):  # tables made before several processes
             await _add_column(db, table, "owner", "TEXT")
+        await _add_column(db, "daily_schedules", "pin", "INTEGER NOT NULL DEFAULT 0")
         return cls(db, fernet=make_fernet(secret_key), clock=clock, owner=owner)
 
     def _orphans(self, takeover: bool = False) -> tuple[str, tuple[Any, ...]]:
@@ -612,12 +641,12 @@ class AppDB:
         """Create or replace a channel's daily post schedule."""
         await self.db.execute(
             "INSERT INTO daily_schedules (channel_key, platform, workspace_id, channel_id, hhmm,"
-            " tz, team_id, created_by, updated_at) VALUES (?,?,?,?,?,?,?,?,?)"
+            " tz, team_id, created_by, updated_at, pin) VALUES (?,?,?,?,?,?,?,?,?,?)"
             " ON CONFLICT(channel_key) DO UPDATE SET hhmm=excluded.hhmm, tz=excluded.tz,"
             " team_id=excluded.team_id, created_by=excluded.created_by,"
-            " updated_at=excluded.updated_at",
+            " updated_at=excluded.updated_at, pin=excluded.pin",
             (s.channel_key, s.platform, s.workspace_id, s.channel_id, s.hhmm, s.tz, s.team_id,
-             s.created_by, self._clock()))
+             s.created_by, self._clock(), 1 if s.pin else 0))
 
     async def delete_schedule(self, channel_key: str) -> bool:
         """Turn a channel's daily post off."""
@@ -632,7 +661,8 @@ class AppDB:
             rows = await self.db.fetchall(
                 "SELECT * FROM daily_schedules WHERE platform=? ORDER BY channel_key", (platform,))
         return [DailySchedule(r["channel_key"], r["platform"], r["workspace_id"],
-                              r["channel_id"], r["hhmm"], r["tz"], r["team_id"], r["created_by"])
+                              r["channel_id"], r["hhmm"], r["tz"], r["team_id"], r["created_by"],
+                              bool(r["pin"]))
                 for r in rows]
 
     async def claim_daily_post(self, channel_key: str, local_date: str, *,
@@ -662,6 +692,55 @@ class AppDB:
         rows = await self.db.fetchall(
             "SELECT * FROM daily_posts WHERE channel_key=? ORDER BY local_date", (channel_key,))
         return [dict(r) for r in rows]
+
+    async def save_digest_team(self, channel_key: str, day: str, team_id: int, user_id: str,
+                               state: dict[str, Any]) -> None:
+        """Remember what a team's lineup looked like in the day's digest of a channel."""
+        await self.db.execute(
+            "INSERT INTO digest_teams (channel_key, day, team_id, user_id, state, at) "
+            "VALUES (?,?,?,?,?,?) ON CONFLICT(channel_key, day, team_id) DO UPDATE SET "
+            "user_id=excluded.user_id, state=excluded.state, at=excluded.at",
+            (channel_key, day, int(team_id), user_id, json.dumps(state, sort_keys=True),
+             self._clock()))
+
+    async def digest_teams(self, channel_key: str, day: str) -> list[dict[str, Any]]:
+        """The teams of a day's digest in a channel: team_id, user_id, state (a dict)."""
+        rows = await self.db.fetchall(
+            "SELECT * FROM digest_teams WHERE channel_key=? AND day=? ORDER BY team_id",
+            (channel_key, day))
+        return [{"team_id": int(r["team_id"]), "user_id": r["user_id"],
+                 "state": json.loads(r["state"])} for r in rows]
+
+    async def create_prelock_fix(self, *, channel_key: str, day: str, team_id: int,
+                                 user_id: str) -> str:
+        """A pre-lock alert's fix button; returns its id (12 hex, a card id's shape)."""
+        fix_id = new_card_id()
+        await self.db.execute(
+            "INSERT INTO prelock_fixes (fix_id, channel_key, day, team_id, user_id, status, at)"
+            " VALUES (?,?,?,?,?,?,?)",
+            (fix_id, channel_key, day, int(team_id), user_id, "pending", self._clock()))
+        return fix_id
+
+    async def set_prelock_fix_message(self, fix_id: str, message_id: str) -> None:
+        """Where the alert with this fix button was posted."""
+        await self.db.execute("UPDATE prelock_fixes SET message_id=? WHERE fix_id=?",
+                              (message_id, fix_id))
+
+    async def get_prelock_fix(self, fix_id: str) -> dict[str, Any] | None:
+        """A fix button's row, or None when it is not one."""
+        r = await self.db.fetchone("SELECT * FROM prelock_fixes WHERE fix_id=?", (fix_id,))
+        return dict(r) if r is not None else None
+
+    async def claim_prelock_fix(self, fix_id: str, decided_by: str) -> bool:
+        """Take a pending fix (one caller wins, also across processes)."""
+        return await self.db.execute(
+            "UPDATE prelock_fixes SET status='applying', decided_by=?, at=? "
+            "WHERE fix_id=? AND status='pending'", (decided_by, self._clock(), fix_id)) > 0
+
+    async def finish_prelock_fix(self, fix_id: str, status: str) -> None:
+        """'applied', or 'pending' again when applying failed."""
+        await self.db.execute("UPDATE prelock_fixes SET status=?, at=? WHERE fix_id=?",
+                              (status, self._clock(), fix_id))
 
     # ------------------------------------------------------------------ events / rate limits
 
