@@ -1,4 +1,5 @@
-"""Daily posts: the `/daily` schedule per channel and the post itself."""
+"""Daily posts: the `/daily` schedule per channel and the post itself, a league digest
+(bot.core.digest) that mentions each linked owner; bot.core.prelock re-checks it before lock."""
 
 from __future__ import annotations
 
@@ -6,9 +7,11 @@ import asyncio
 import logging
 import re
 import zoneinfo
+from datetime import date
 from typing import TYPE_CHECKING, Any
 
-from bot.core.commands import split_args
+from bot.core import digest
+from bot.core.commands import invocation, split_args
 from bot.core.errors import InvalidInput
 from bot.core.models import OutgoingMessage, ThreadRef, UserRef
 from bot.core.surface import ChatSurface
@@ -32,16 +35,24 @@ class Daily:
                          args: dict[str, Any]) -> None:
         args = dict(args)
         enabled = args.pop("enabled", None)
+        pin_opt = args.pop("pin", None)
         kv, pos = split_args(args)
         if enabled is False or str(enabled).lower() in ("false", "off", "0", "no"):
             pos = ["off"]
+        pin = pin_opt is True or str(pin_opt).lower() in ("true", "yes", "1", "pin")
+        pin = pin or str(kv.pop("pin", "")).lower() in ("true", "yes", "1", "on")
+        if any(p.lower() == "pin" for p in pos):
+            pos, pin = [p for p in pos if p.lower() != "pin"], True
         key = thread.channel_key
+        plat = thread.platform
+        example = invocation("daily", "09:30 America/New_York", plat)
         if not kv and not pos:
             cur = next((s for s in await self.core.db.schedules() if s.channel_key == key), None)
-            await surface.ephemeral(thread, user, "No daily lineup post in this channel. "
-                                    "Admins: `/daily 09:30 America/New_York`." if cur is None
-                                    else f"Daily lineup post at {cur.hhmm} {cur.tz} "
-                                    f"for team {cur.team_id}.")
+            await surface.ephemeral(thread, user, "No daily lineup digest in this channel. "
+                                    f"Admins: `{example}`." if cur is None
+                                    else f"Daily lineup digest at {cur.hhmm} {cur.tz} for "
+                                    "every linked owner"
+                                    + (", pinned." if cur.pin else "."))
             return
         if not user.is_admin:
             raise InvalidInput("Only a server admin (Manage Server) or the workspace admin "
@@ -56,15 +67,15 @@ class Daily:
         time_raw = kv.get("time") or (pos[0] if pos else "")
         tz_raw = kv.get("tz") or kv.get("timezone") or (pos[1] if len(pos) > 1 else "")
         if len(pos) > 2:
-            raise InvalidInput("Use `/daily HH:MM Area/City`, e.g. `/daily 09:30 "
-                               "America/New_York`.")
+            raise InvalidInput(f"Use `{invocation('daily', 'HH:MM Area/City [pin]', plat)}`, "
+                               f"e.g. `{example} pin`.")
         m = _TIME_RE.match(time_raw.strip())
         if not m:
             raise InvalidInput(f"{time_raw[:20]!r} is not a time: use 24-hour HH:MM, e.g. "
-                               "`/daily 09:30 America/New_York`.")
+                               f"`{example}`.")
         hhmm = f"{int(m.group(1)):02d}:{m.group(2)}"
         if not tz_raw:
-            raise InvalidInput("Add an IANA time zone, e.g. `/daily 09:30 America/New_York`.")
+            raise InvalidInput(f"Add an IANA time zone, e.g. `{example}`.")
         try:
             if not re.fullmatch(r"[A-Za-z0-9_+\-/]{1,64}", tz_raw):
                 raise ValueError
@@ -75,12 +86,14 @@ class Daily:
         team_id = await self.core.link.team_for(user)
         await self.core.db.set_schedule(DailySchedule(key, thread.platform, thread.workspace_id,
                                                  thread.channel_id, hhmm, tz_raw, team_id,
-                                                 user.key))
+                                                 user.key, pin=pin))
         await self.schedules_changed()
         from bot.scheduler import next_fire
         nxt = next_fire(hhmm, tz_raw, self.core.now())
         await surface.post(thread, OutgoingMessage(
-            f"Daily lineup post set for {hhmm} {tz_raw} in this channel (team {team_id}); "
+            f"Daily lineup digest set for {hhmm} {tz_raw} in this channel"
+            + (", pinned" if pin else "")
+            + f": it mentions every member who linked a team with their own lineup fixes; "
             f"next one {nxt.strftime('%a %b %d %H:%M %Z')}."))
 
     async def schedules_changed(self) -> None:
@@ -91,12 +104,70 @@ class Daily:
                 await res
 
     async def post_daily(self, surface: ChatSurface, schedule: DailySchedule) -> str:
-        """Post the daily lineup to a scheduled channel; returns the message id."""
-        team_id = schedule.team_id if schedule.team_id is not None else self.core.default_team_id
-        thread = ThreadRef(schedule.platform, schedule.workspace_id, schedule.channel_id, "")
-        if team_id is None:
-            return await surface.post(thread, OutgoingMessage(
-                "Daily lineup: no team is linked for this channel. An admin can run "
-                "`/link team=<id>` and `/daily` again."))
-        msg = await self.core.lineup.lineup_message(team_id, None)
-        return await self.core.turns.post_split(surface, thread, msg)
+        """Post the day's league digest to a scheduled channel (see bot.core.digest); returns
+        the id of its first message, which is pinned (when the schedule says so) and carries
+        the follow-up thread. Records each team's lineup state for the pre-lock alert."""
+        channel = ThreadRef(schedule.platform, schedule.workspace_id, schedule.channel_id, "")
+        day = self.core.league_today()
+        owners = await digest.linked_owners(self.core, schedule.platform, schedule.workspace_id)
+        entries: list[digest.OwnerEntry] = []
+        if not owners:
+            messages = [digest.no_links_message(schedule.platform, day)]
+        else:
+            from fantasy.espn.errors import EspnError
+            try:
+                opt = await digest.league_optimizer(self.core.espn, owners[0].team_id)
+                known = {t.id for t in opt.league.teams}
+                for owner in owners:
+                    if owner.team_id not in known:
+                        log.warning("digest: linked team %s is not in the league", owner.team_id)
+                        continue
+                    entries.append(digest.owner_entry(
+                        opt, owner, league_id=self.core.league_id, season=self.core.season,
+                        platform=schedule.platform, day=day))
+            except EspnError as exc:
+                from agents.runtime import espn_notice
+                return await surface.post(channel, OutgoingMessage(
+                    f"Daily lineup digest · {day:%a %b %d}: ⚠️ {espn_notice(exc).text}"))
+            first_game = await self.core.prelock.first_game_text()
+            messages = digest.render_digest(entries, platform=schedule.platform, day=day,
+                                            max_text=surface.max_text, first_game=first_game)
+        first = await surface.post(channel, messages[0])
+        for msg in messages[1:]:
+            await surface.post(channel, msg)
+        for e in entries:  # what the pre-lock alert compares with
+            await self.core.db.save_digest_team(schedule.channel_key, day.isoformat(),
+                                                e.team_id, e.user_ids[0], e.state.to_dict())
+        await self._pin_and_thread(surface, channel, schedule, first, day)
+        return first
+
+    async def _pin_and_thread(self, surface: ChatSurface, channel: ThreadRef,
+                              schedule: DailySchedule, message_id: str, day: date) -> None:
+        """Pin the digest (when the schedule says so and the surface can) and open its
+        follow-up thread. The post is out already: a failure here is logged, never raised
+        (a raise would make the scheduler post the digest again)."""
+        pin = getattr(surface, "pin", None)
+        if schedule.pin and pin is not None:
+            try:
+                await pin(channel, message_id)
+            except Exception as exc:  # noqa: BLE001
+                log.warning("could not pin the digest in %s: %s", schedule.channel_key,
+                            type(exc).__name__)
+        try:
+            if schedule.platform == "discord":
+                create = getattr(surface, "create_thread", None)
+                if create is None:
+                    return
+                thread = await create(channel, f"Lineup questions · {day:%a %b %d}", message_id)
+                await surface.post(thread, OutgoingMessage(
+                    "Questions about today's lineup? Ask here, e.g. \"who should I start at "
+                    "C?\" or \"is my lineup set?\": FanVise answers for your linked team."))
+            elif schedule.platform == "slack":
+                # replies to a bot post reach the bot already; registering the thread keeps
+                # them ours whatever Slack says about the parent
+                from bot.slack.store import ThreadRegistry
+                await ThreadRegistry(self.core.db.db).remember(
+                    channel.in_thread(message_id).conversation_id)
+        except Exception as exc:  # noqa: BLE001
+            log.warning("could not open the digest's thread in %s: %s", schedule.channel_key,
+                        type(exc).__name__)

@@ -14,7 +14,8 @@ feature is a module of its own, like a discord.py cog, holding its commands:
 - `bot.core.turns`: a question or conversation command -> thread, progress, answer/card;
 - `bot.core.approvals`: move cards, clicks and decisions;
 - `bot.core.link`: `/link`, which team a member acts for;
-- `bot.core.daily`: `/daily` schedules and the daily post;
+- `bot.core.daily`: `/daily` schedules and the daily post, a league digest (`bot.core.digest`);
+- `bot.core.prelock`: the pre-lock alert and its one-tap fix button;
 - `bot.core.lineup_command`: `/lineup`;
 - `bot.core.matchup`: `/matchup`;
 - `bot.core.recovery`: finishing what a crash interrupted.
@@ -42,6 +43,7 @@ from bot.core.lineup_command import LineupCommand
 from bot.core.link import Linking
 from bot.core.matchup import Matchup
 from bot.core.models import Choice, ThreadRef, UserRef
+from bot.core.prelock import Prelock
 from bot.core.progress import WorkspaceBudget
 from bot.core.recovery import Recovery
 from bot.core.surface import ChatSurface
@@ -94,6 +96,7 @@ class ChatCore:
         self.approvals = Approvals(self)
         self.link = Linking(self)
         self.daily = Daily(self)
+        self.prelock = Prelock(self)
         self.lineup = LineupCommand(self)
         self.recovery = Recovery(self)
         self.matchup = Matchup(self)
@@ -181,6 +184,8 @@ class ChatCore:
     async def handle_click(self, surface: ChatSurface, thread: ThreadRef, user: UserRef,
                            custom_id: str, message_id: str) -> None:
         """A button click or a menu choice (possibly on a card drawn before a restart)."""
+        if await self.prelock.handle_click(surface, thread, user, custom_id, message_id):
+            return  # a pre-lock alert's fix button
         await self.approvals.handle_click(surface, thread, user, custom_id, message_id)
 
     async def recover(self, surfaces: dict[str, ChatSurface], *, takeover: bool = False) -> int:
@@ -190,6 +195,10 @@ class ChatCore:
     async def post_daily(self, surface: ChatSurface, schedule: DailySchedule) -> str:
         """The scheduled post of a channel: see `Daily.post_daily`."""
         return await self.daily.post_daily(surface, schedule)
+
+    async def prelock_check(self, surface: ChatSurface, schedule: DailySchedule) -> int:
+        """The pre-lock re-check of a channel's digest teams: see `Prelock.check`."""
+        return await self.prelock.check(surface, schedule)
 
     async def edit_card(self, surface: ChatSurface, card: CardRow) -> None:
         """Redraw a card in its message (e.g. a live hand-off settled by a league read)."""

@@ -1,4 +1,4 @@
-"""ChatSurface for Discord: post / edit / ephemeral / create_thread with the bot token.
+"""ChatSurface for Discord: post / edit / ephemeral / create_thread / pin with the bot token.
 
 A surface bound to an interaction can also answer privately (ephemeral followups); that is
 the only way Discord shows a message to one user. Platform errors are mapped to the core's:
@@ -9,6 +9,7 @@ MessageGone.
 from __future__ import annotations
 
 import logging
+from types import SimpleNamespace
 from typing import Any
 
 import discord
@@ -180,8 +181,30 @@ class DiscordSurface:
             raise ChatError("missing permission to create threads") from exc
         except (discord.HTTPException, discord.RateLimited) as exc:
             raise _map_errors(exc) from exc
+        remember = getattr(self.client, "remember_thread", None)
+        if remember is not None:  # follow-ups in it continue a conversation (e.g. a digest's)
+            remember(SimpleNamespace(id=int(data["id"]),
+                                     parent_id=int(data.get("parent_id") or
+                                                   channel_ref.channel_id)))
         return ThreadRef("discord", channel_ref.workspace_id, channel_ref.channel_id,
                          str(data["id"]))
+
+    async def pin(self, thread: ThreadRef, message_id: str) -> bool:
+        """Pin a message of the channel (discord.py's PartialMessage.pin). False when Discord
+        refuses (the bot may not pin in this channel, or the channel's pins are full)."""
+        channel = self.client.get_partial_messageable(target_id(thread))
+        try:
+            await channel.get_partial_message(int(message_id)).pin(reason="FanVise daily digest")
+        except discord.Forbidden:
+            log.warning("missing permission to pin in channel %s", thread.channel_id)
+            return False
+        except (discord.HTTPException, discord.RateLimited) as exc:
+            mapped = _map_errors(exc)
+            if isinstance(mapped, (RateLimitedError, MessageGone)):
+                raise mapped from exc
+            log.warning("could not pin a message (%s)", type(exc).__name__)
+            return False
+        return True
 
 
 class DiscordCommandSurface(DiscordSurface):

@@ -1,5 +1,6 @@
-"""Daily lineup posts with time travel: set from chat, fires once at the scheduled local
-time, never twice after a restart, re-registered on start; real app on the demo league."""
+"""Daily lineup posts (the league digest) with time travel: set from chat, fires once at the
+scheduled local time, never twice after a restart, re-registered on start; real app on the
+demo league."""
 
 from __future__ import annotations
 
@@ -84,6 +85,8 @@ async def test_daily_post_fires_once_and_not_again_after_restart(tmp_path: Path)
                                   {"time": "9:30", "timezone": "America/New_York"})
         assert "09:30 America/New_York" in rec.posts[-1][1].text
         rec.posts.clear()
+        await app.app_db.set_link(platform="discord", workspace_id="G1", user_id="200",
+                                  league_id=core.league_id, season=core.season, team_id=1)
 
         sched = DailyScheduler(app.app_db, lambda s: core.post_daily(rec, s), now=clock.now)
         core.on_schedule_change = sched.reload
@@ -97,14 +100,12 @@ async def test_daily_post_fires_once_and_not_again_after_restart(tmp_path: Path)
         assert len(rec.posts) == 1
         thread, msg = rec.posts[0]
         assert thread.channel_id == "C1" and thread.thread_id == ""
+        # the digest: one post for the channel, the linked owner mentioned with his fixes
+        assert msg.text.startswith("**Daily lineup digest · Wed Jan 25**")
+        assert "<@200>" in msg.text
         card = msg.cards[0]
-        names = [n for n, _ in card.fields]
-        assert card.title.startswith("Daily lineup for Hoop Dreamers")
-        assert "Optimal starters" in names and "Changes vs your ESPN lineup" in names
-        assert "Sitting" in names and "Injured in your current lineup" in names
-        assert "Moves to make" in names
-        sitting = dict(card.fields)["Sitting"]
-        assert "Out: Jordan Poole (out)" in sitting
+        assert card.title.startswith("Hoop Dreamers") and card.text.startswith("<@200>")
+        assert "Jordan Poole (out)" in card.text and "teamId=1" in card.text
         clock.travel(minutes=15)
         assert await sched.run_due() == []
     finally:

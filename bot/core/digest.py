@@ -1,0 +1,225 @@
+"""The daily post as a league digest: one post per channel that mentions each linked owner
+with their own lineup fixes, the best move when one is worth it and their ESPN team page.
+
+    owners = await linked_owners(core, platform, workspace_id)
+    opt = await league_optimizer(core.espn, owners)
+    entries = [owner_entry(opt, o, ...) for o in owners]
+    messages = render_digest(entries, platform=..., day=..., max_text=surface.max_text)
+
+The fixes are `OptimizerService.daily_lineup`'s changes (rendered with bot.core.lineup's
+own lines), the move is `scan_moves`' best; each entry also carries the team's
+`fantasy.lineup_alerts.LineupState`, which the digest records for the pre-lock alert.
+
+Mentions: Discord pings the users named in a message's content (`<@id>`), so they go in the
+digest's text. Slack's renderer neutralises mentions everywhere except a card's footer (the
+core's own "Decided by <@U…>"), so on Slack each card's footer carries its owners' mentions.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+from bot.core.commands import invocation
+from bot.core.models import Card, OutgoingMessage
+from fantasy.constants import OUT_STATUSES
+from fantasy.lineup_alerts import LineupState, espn_team_url, lineup_state
+from fantasy.moves import text_of
+
+log = logging.getLogger(__name__)
+
+#: Owner cards per message (Discord allows 10 embeds, Slack 50 blocks: 5 cards stay well
+#: inside both), and at most this many characters of card text per message, in max_texts.
+CARDS_PER_MESSAGE = 5
+TEXT_PER_MESSAGE = 2
+
+
+@dataclass
+class Owner:
+    """A linked team and the chat members linked to it in this workspace."""
+
+    team_id: int
+    user_ids: list[str]
+
+
+@dataclass
+class OwnerEntry:
+    """One team's part of the digest."""
+
+    team_id: int
+    user_ids: list[str]
+    team_name: str
+    owner_names: str
+    fixes: list[str]
+    move: str | None
+    url: str
+    state: LineupState = field(default_factory=LineupState)
+
+    @property
+    def mentions(self) -> str:
+        return " ".join(f"<@{u}>" for u in self.user_ids)
+
+
+def mentions_in_text(platform: str) -> bool:
+    """True where a mention in a message's text notifies (Discord, console); on Slack the
+    core's text is neutralised, so mentions go in the cards' footers (module docstring)."""
+    return platform != "slack"
+
+
+async def linked_owners(core: Any, platform: str, workspace_id: str) -> list[Owner]:
+    """The teams linked by members of this workspace on this platform (this league only),
+    in team order; a team linked by several members lists each of them."""
+    rows = await core.db.db.fetchall(
+        "SELECT * FROM league_links WHERE platform=? AND workspace_id=? ORDER BY team_id, "
+        "updated_at", (platform, workspace_id))
+    by_team: dict[int, Owner] = {}
+    for r in rows:
+        if core.league_id is not None and int(r["league_id"]) != core.league_id:
+            continue
+        tid = int(r["team_id"])
+        by_team.setdefault(tid, Owner(tid, [])).user_ids.append(str(r["user_id"]))
+    return list(by_team.values())
+
+
+async def league_optimizer(espn: Any, team_id: int | None) -> Any:
+    """A fresh `OptimizerService` of the league (one for every team of the digest)."""
+    from agents.shared.deps import AgentDeps, optimizer_for
+
+    deps = AgentDeps.for_client(espn, model=None, my_team_id=team_id)  # type: ignore[arg-type]
+    return await optimizer_for(deps, refresh=True)
+
+
+def fix_lines(res: dict[str, Any]) -> list[str]:
+    """The lineup fixes of a `DailyLineupResult.to_dict()`: starts (bench players who should
+    start, empty slots filled, starters without a game or injured replaced), then injured
+    starters nobody replaces. Benching players who count for nothing either way is left out."""
+    from bot.core.lineup import _change_lines, _status
+
+    unit = str(res.get("value_unit", ""))
+    lines = [ln for ln in _change_lines(res.get("changes") or [], unit)
+             if "can stay where" not in ln]
+    named = " ".join(lines)
+    playing = {s.get("player_id") for s in res.get("starters") or []}
+    for i in res.get("injured_starters") or []:
+        if i["name"] in named:
+            continue
+        status = str(i.get("injury_status") or "")
+        if status in OUT_STATUSES:
+            lines.append(f"{i['name']} ({_status(status)}) is in your {i['slot']} slot and "
+                         "no one on your roster can take it")
+        elif i.get("player_id") in playing:
+            lines.append(f"{i['name']} is {_status(status)}: check his status before lock")
+    return lines
+
+
+def best_move_line(scan: dict[str, Any] | None, unit: str, platform: str) -> str | None:
+    """The best move of a scan when it gains something, with how to approve it."""
+    from bot.core.lineup import _gain
+
+    moves = (scan or {}).get("moves") or []
+    if not moves or float(moves[0].get("expected_gain") or 0.0) <= 0:
+        return None
+    m = moves[0]
+    gain = _gain(m["expected_gain"], str((scan or {}).get("gain_unit") or unit))
+    return (f"Best move: {text_of(m)} ({gain} over the rest of the matchup): "
+            f"`{invocation('optimize', '', platform)}` to approve it")
+
+
+def owner_entry(opt: Any, owner: Owner, *, league_id: int | None, season: int | None,
+                platform: str, day: date | None = None) -> OwnerEntry:
+    """One team's digest entry (`opt` an OptimizerService of the league)."""
+    team = opt.league.team(owner.team_id)
+    result = opt.daily_lineup(owner.team_id, day)
+    res = result.to_dict()
+    try:
+        scan = opt.scan_moves(owner.team_id, top=1).to_dict()
+    except (ValueError, LookupError):
+        scan = None
+    return OwnerEntry(
+        owner.team_id, owner.user_ids, getattr(team, "name", f"team {owner.team_id}"),
+        ", ".join(getattr(team, "owners", None) or []), fix_lines(res),
+        best_move_line(scan, str(res.get("value_unit", "")), platform),
+        espn_team_url(league_id, owner.team_id, season),
+        lineup_state(opt, owner.team_id, day, result=result))
+
+
+def _when(day: date) -> str:
+    return day.strftime("%a %b %d")
+
+
+def no_links_message(platform: str, day: date) -> OutgoingMessage:
+    """The digest of a channel whose members linked no team yet: how to link."""
+    return OutgoingMessage(
+        f"**Daily lineup digest · {_when(day)}**\nNo one here has linked their ESPN team yet, "
+        f"so there is no one to tell about their lineup. Link yours with "
+        f"`{invocation('link', '', platform)}` (pick your team) and tomorrow's digest "
+        "mentions you with your own fixes.")
+
+
+def _owner_card(e: OwnerEntry, platform: str, max_text: int) -> Card:
+    lines = [f"• {f}" for f in e.fixes]
+    if e.move:
+        lines.append(f"• {e.move}")
+    head = f"{e.mentions} " if mentions_in_text(platform) else ""
+    n = len(e.fixes)
+    summary = (f"{head}{n} lineup fix{'es' if n != 1 else ''} for today"
+               if n else f"{head}Lineup is set; one move worth a look")
+    text = "\n".join([summary + ":", *lines, f"[Open {e.team_name} on ESPN]({e.url})"])
+    if len(text) > max_text - 50:
+        text = text[: max_text - 51].rsplit("\n", 1)[0] + "\n…"
+    title = e.team_name + (f" · {e.owner_names}" if e.owner_names else "")
+    footer = (f"For {e.mentions}" if not mentions_in_text(platform)
+              else "ESPN has no lineup API: set these on your ESPN team page.")
+    return Card(title=title, text=text, color="orange" if e.fixes else "blue", footer=footer)
+
+
+def _all_set_line(e: OwnerEntry, platform: str) -> str:
+    who = f"{e.mentions} " if mentions_in_text(platform) else ""
+    return f"✅ {who}{e.team_name}: nothing to fix"
+
+
+def render_digest(entries: list[OwnerEntry], *, platform: str, day: date,
+                  max_text: int, first_game: str = "") -> list[OutgoingMessage]:
+    """The digest as the messages to post in order: the first carries the header (and, where
+    mentions notify in text, every owner's mention), then a card per owner with something to
+    do, at most `CARDS_PER_MESSAGE` cards and about `TEXT_PER_MESSAGE` x `max_text`
+    characters per message. Owners with nothing to fix get one short line."""
+    todo = [e for e in entries if e.fixes or e.move]
+    done = [e for e in entries if not (e.fixes or e.move)]
+    lock = f" before the first game ({first_game})" if first_game else " before lock"
+    head = [f"**Daily lineup digest · {_when(day)}**",
+            f"{len(todo)} of {len(entries)} linked team{'s' if len(entries) != 1 else ''} "
+            f"have something to do{lock}. Reply in the thread under this post to ask "
+            "FanVise about your lineup."]
+    if mentions_in_text(platform) and todo:
+        head.append(" ".join(e.mentions for e in todo))
+    cards = [_owner_card(e, platform, max_text) for e in todo]
+    if done:
+        if mentions_in_text(platform):
+            head.extend(_all_set_line(e, platform) for e in done)
+        else:
+            cards.append(Card(title="All set", text="\n".join(
+                _all_set_line(e, platform) for e in done),
+                color="green", footer="For " + " ".join(e.mentions for e in done)))
+    text = "\n".join(head)
+    if len(text) > max_text:
+        text = text[: max_text - 1].rsplit("\n", 1)[0]
+    messages = [OutgoingMessage(text)]
+    budget = TEXT_PER_MESSAGE * max_text
+    used = 0
+    for card in cards:
+        size = len(card.title) + len(card.text) + len(card.footer)
+        cur = messages[-1]
+        if cur.cards and (len(cur.cards) >= CARDS_PER_MESSAGE or used + size > budget):
+            messages.append(OutgoingMessage(""))
+            used = 0
+        messages[-1].cards.append(card)
+        used += size
+    return messages
+
+
+__all__ = ["Owner", "OwnerEntry", "best_move_line", "fix_lines", "league_optimizer",
+           "linked_owners", "mentions_in_text", "no_links_message", "owner_entry",
+           "render_digest"]

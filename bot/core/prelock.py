@@ -1,0 +1,264 @@
+"""Pre-lock alert: a configurable number of minutes before the day's first NBA game (from
+the league client's pro schedule), re-check every team of the channel's digest and mention
+its owner only when something changed for the worse since the digest: a starter ruled out,
+or an empty slot that someone on the roster could now fill (`fantasy.lineup_alerts`).
+
+The alert offers a one-tap fix: on the demo league a button that sets the optimal lineup
+(`DemoLeague.set_lineup`); ESPN has no lineup API, so a live league gets the steps and a
+link to the team page. The fix button is an ordinary core button id (`fv:approve:<fix id>`,
+so both adapters route it) whose id names a `prelock_fixes` row, not a card: ChatCore asks
+`Prelock.handle_click` first.
+
+Once only, also after a restart and across processes: each alert claims
+`prelock:<channel>:<team>:<day>` in the daily-post ledger before it is posted.
+`bot.scheduler.DailyScheduler` runs `check` while `window` says it is time.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any
+
+from bot.core import digest
+from bot.core.models import Button, Card, OutgoingMessage, ThreadRef, UserRef
+from bot.core.render import parse_custom_id
+from bot.core.surface import ChatSurface
+from fantasy.lineup_alerts import (
+    LineupNews,
+    LineupState,
+    changes_since,
+    espn_team_url,
+    first_game_start,
+    lineup_state,
+    optimal_assignment,
+)
+from fantasy.schedule import EASTERN
+from storage.app_db import DailySchedule
+
+if TYPE_CHECKING:
+    from bot.core.service import ChatCore
+
+log = logging.getLogger(__name__)
+
+DEFAULT_MINUTES = 30
+
+
+def claim_key(channel_key: str, team_id: int, day: str) -> str:
+    """The ledger key of one team's alert on one day (durable on SQLite and Postgres)."""
+    return f"prelock:{channel_key}:{team_id}:{day}"
+
+
+def _clock(t: datetime) -> str:
+    return t.astimezone(EASTERN).strftime("%I:%M %p").lstrip("0") + " ET"
+
+
+class Prelock:
+    """Pre-lock alerts (see module docstring). `minutes` before the first game."""
+
+    def __init__(self, core: ChatCore, minutes: int = DEFAULT_MINUTES) -> None:
+        self.core = core
+        self.minutes = minutes
+        self._checked: set[tuple[str, str]] = set()
+
+    # ------------------------------------------------------------------ when
+
+    async def _first_game(self) -> datetime | None:
+        """The league day's first game start (aware), or None (no games, no schedule)."""
+        espn = self.core.espn
+        if espn is None:
+            return None
+        from fantasy.espn.errors import EspnError
+        try:
+            schedule = await espn.get_pro_schedule()
+        except EspnError as exc:
+            log.warning("pre-lock: no pro schedule (%s)", type(exc).__name__)
+            return None
+        return first_game_start(schedule, self.core.league_today())
+
+    async def first_game_text(self) -> str:
+        """"7:00 PM ET" for the league day's first game, "" without one."""
+        start = await self._first_game()
+        return _clock(start) if start is not None else ""
+
+    async def window(self, schedule: DailySchedule, now: datetime
+                     ) -> tuple[datetime, datetime] | None:
+        """(alert time, first game) today, or None on a day without games. The first game's
+        US/Eastern time of day is taken on `now`'s date: the same day for a live league,
+        and the demo league (which keeps its own recorded day) gets its alert every day."""
+        start = await self._first_game()
+        if start is None:
+            return None
+        today = now.astimezone(EASTERN).date()
+        first = datetime.combine(today, start.astimezone(EASTERN).time(), tzinfo=EASTERN)
+        return first - timedelta(minutes=self.minutes), first
+
+    # ------------------------------------------------------------------ the check
+
+    async def check(self, surface: ChatSurface, schedule: DailySchedule) -> int:
+        """Re-check the teams of the channel's digest today; alert each owner whose lineup
+        got worse since. Returns the number of alerts posted. Runs once per channel and day
+        in this process; the ledger claim keeps every alert to one across restarts."""
+        day = self.core.league_today().isoformat()
+        key = (schedule.channel_key, day)
+        if key in self._checked:
+            return 0
+        rows = await self.core.db.digest_teams(schedule.channel_key, day)
+        if not rows:
+            return 0  # no digest today (yet): nothing to compare with
+        owners = {o.team_id: o.user_ids for o in await digest.linked_owners(
+            self.core, schedule.platform, schedule.workspace_id)}
+        rows = [r for r in rows if r["team_id"] in owners]
+        sent = 0
+        if rows:
+            opt = await digest.league_optimizer(self.core.espn, rows[0]["team_id"])
+            for row in rows:
+                tid = row["team_id"]
+                result = opt.daily_lineup(tid)
+                news = changes_since(LineupState.from_dict(row["state"]),
+                                     lineup_state(opt, tid, result=result))
+                if not news:
+                    continue
+                ledger = claim_key(schedule.channel_key, tid, day)
+                if not await self.core.db.claim_daily_post(ledger, day):
+                    continue
+                try:
+                    mid = await self._alert(surface, schedule, tid, owners[tid], opt, result,
+                                            news, day)
+                except Exception as exc:  # noqa: BLE001 - the other owners still hear
+                    log.error("pre-lock alert for team %s in %s failed: %s: %s", tid,
+                              schedule.channel_key, type(exc).__name__, exc)
+                    await self.core.db.finish_daily_post(ledger, day, ok=False)
+                    continue
+                await self.core.db.finish_daily_post(ledger, day, ok=True, message_id=mid)
+                sent += 1
+        self._checked.add(key)
+        return sent
+
+    async def _alert(self, surface: ChatSurface, schedule: DailySchedule, team_id: int,
+                     user_ids: list[str], opt: Any, result: Any, news: LineupNews,
+                     day: str) -> str:
+        team = opt.league.team(team_id)
+        name = getattr(team, "name", f"team {team_id}")
+        url = espn_team_url(self.core.league_id, team_id, self.core.season)
+        fixes = digest.fix_lines(result.to_dict())
+        reasons = [f"{who}{f' ({slot})' if slot else ''} was ruled out since this "
+                   "morning's digest" for who, slot in news.ruled_out]
+        if news.more_fixable:
+            n = news.more_fixable
+            reasons.append(f"{n} empty slot{'s' if n != 1 else ''} in your lineup "
+                           "can now be filled from your bench")
+        demo = getattr(self.core.espn, "demo", None)
+        assignment = optimal_assignment(opt, team_id, result=result)
+        lines = [f"• {r}" for r in reasons]
+        if fixes:
+            lines += ["", "Fix:"] + [f"• {f}" for f in fixes]
+        else:
+            lines += ["", "No one on your roster can cover it today."]
+        buttons: list[Button] = []
+        fix_id = None
+        if demo is not None and assignment:
+            fix_id = await self.core.db.create_prelock_fix(
+                channel_key=schedule.channel_key, day=day, team_id=team_id,
+                user_id=user_ids[0])
+            buttons.append(Button("Set this lineup", f"fv:approve:{fix_id}", "primary"))
+            footer_tail = "One tap sets it in the demo league."
+        else:
+            if fixes:
+                lines += ["", "On ESPN: open your team, tap MOVE beside each player above, "
+                          "pick the slot shown and confirm."]
+            buttons.append(Button("Open team on ESPN", "fvlink:espn", url=url))
+            footer_tail = "ESPN has no lineup API: set it on your team page."
+        lines.append(f"[Open {name} on ESPN]({url})")
+        mentions = " ".join(f"<@{u}>" for u in user_ids)
+        first = await self.first_game_text()
+        head = (f"⏰ {name}: lineups lock in {self.minutes} minutes"
+                + (f", at the first game ({first})" if first else "")
+                + ". Something changed since this morning's digest.")
+        in_text = digest.mentions_in_text(schedule.platform)
+        card = Card(title=f"Before lock · {name}", text="\n".join(lines), buttons=buttons,
+                    color="red",
+                    footer=footer_tail if in_text else f"For {mentions} · {footer_tail}")
+        channel = ThreadRef(schedule.platform, schedule.workspace_id, schedule.channel_id, "")
+        mid = await self.core.turns.post_split(
+            surface, channel, OutgoingMessage(f"{mentions} {head}" if in_text else head,
+                                              cards=[card]))
+        if fix_id is not None:
+            await self.core.db.set_prelock_fix_message(fix_id, str(mid))
+        log.info("pre-lock alert for team %s in %s", team_id, schedule.channel_key)
+        return str(mid)
+
+    # ------------------------------------------------------------------ the fix button
+
+    async def handle_click(self, surface: ChatSurface, thread: ThreadRef, user: UserRef,
+                           custom_id: str, message_id: str) -> bool:
+        """A click on a pre-lock fix button: set the optimal lineup (demo league) for the
+        team's owner, once. False when the click is not a fix button (the caller goes on)."""
+        cid = parse_custom_id(custom_id)
+        if cid is None or cid.action != "approve" or cid.index is not None:
+            return False
+        fix = await self.core.db.get_prelock_fix(cid.card_id)
+        if fix is None:
+            return False
+        platform, workspace, channel_id = str(fix["channel_key"]).split(":", 2)
+        team_id = int(fix["team_id"])
+        if not await self._may_fix(user, platform, workspace, team_id, str(fix["user_id"])):
+            await surface.ephemeral(thread, user, "Only the member linked to that team can "
+                                    "set its lineup.")
+            return True
+        if fix["status"] != "pending" or not await self.core.db.claim_prelock_fix(
+                cid.card_id, user.key):
+            await surface.ephemeral(thread, user, "This lineup was already set.")
+            return True
+        demo = getattr(self.core.espn, "demo", None)
+        if demo is None or fix["day"] != self.core.league_today().isoformat():
+            await self.core.db.finish_prelock_fix(cid.card_id, "expired")
+            await surface.ephemeral(thread, user, "This alert is no longer current: check "
+                                    "`/lineup` for today's lineup.")
+            return True
+        from fantasy.demo import DemoError
+        try:
+            opt = await digest.league_optimizer(self.core.espn, team_id)
+            result = opt.daily_lineup(team_id)
+            fixes = digest.fix_lines(result.to_dict())
+            assignment = optimal_assignment(opt, team_id, result=result)
+            if assignment:
+                demo.set_lineup(team_id, assignment)
+        except (DemoError, LookupError) as exc:
+            await self.core.db.finish_prelock_fix(cid.card_id, "pending")
+            await surface.ephemeral(thread, user, f"Could not set the lineup: {exc}")
+            return True
+        except BaseException:
+            await self.core.db.finish_prelock_fix(cid.card_id, "pending")
+            raise
+        await self.core.db.finish_prelock_fix(cid.card_id, "applied")
+        name = getattr(opt.league.team(team_id), "name", f"team {team_id}")
+        done = _done_lines(fixes) if assignment else ["Your lineup was already the best one."]
+        where = ThreadRef(platform, workspace, channel_id, "")
+        try:
+            await surface.edit(where, str(fix["message_id"] or message_id), OutgoingMessage(
+                f"✅ {name}: lineup set before lock.", cards=[Card(
+                    title=f"Lineup set · {name}", text="\n".join(done), color="green",
+                    footer=f"Set by {user.name} in the demo league.")]))
+        except Exception as exc:  # noqa: BLE001 - the lineup is set; the message is cosmetic
+            log.warning("could not update the pre-lock alert: %s", type(exc).__name__)
+        await surface.ephemeral(thread, user, f"Done: {name}'s lineup is set for today.")
+        return True
+
+    async def _may_fix(self, user: UserRef, platform: str, workspace: str, team_id: int,
+                       alerted: str) -> bool:
+        if user.platform != platform:
+            return False
+        if user.user_id == alerted:
+            return True
+        link = await self.core.db.get_link(platform, workspace, user.user_id)
+        return (link is not None and link.team_id == team_id
+                and (self.core.league_id is None or link.league_id == self.core.league_id))
+
+
+def _done_lines(fixes: Iterable[str]) -> list[str]:
+    return [f"• {f}" for f in fixes] or ["• Lineup set."]
+
+
+__all__ = ["DEFAULT_MINUTES", "Prelock", "claim_key"]

@@ -1,0 +1,135 @@
+"""What a member must fix in today's lineup, what changed since the morning, and the fix.
+
+The daily digest records each linked team's `lineup_state` when it posts; the pre-lock
+alert computes it again shortly before the first game and pings the owner only for
+`changes_since` that record: a starter newly ruled out, or more empty slots that someone
+on the roster could fill. `optimal_assignment` is the one-tap fix: the ESPN slot of every
+player whose slot the optimal lineup changes (the demo league applies it with
+`DemoLeague.set_lineup`; ESPN has no lineup API, so a live league gets the steps).
+
+All of it reads `OptimizerService.daily_lineup`, the exact optimal lineup; nothing here
+solves anything of its own.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from datetime import date, datetime
+from typing import Any
+
+from fantasy.constants import (
+    ESPN_TEAM_URL,
+    OUT_STATUSES,
+    SLOT_BENCH,
+    SLOT_IR,
+    SLOT_NAMES,
+    STARTING_SLOTS,
+)
+from fantasy.schedule import espn_ms_to_datetime
+
+
+def first_game_start(schedule: Any, day: date) -> datetime | None:
+    """When the first NBA game of `day` starts (aware, US/Eastern; ESPN locks each player's
+    slot at his game's start, so this is when lineups begin to lock); None without games."""
+    starts = [g.start_ms for g in schedule.games_on(day) if g.start_ms]
+    return espn_ms_to_datetime(min(starts)) if starts else None
+
+
+def espn_team_url(league_id: int | None, team_id: int, season: int | None = None) -> str:
+    """The team's page on ESPN (where a member sets the lineup of a live league)."""
+    url = ESPN_TEAM_URL.format(league_id=league_id, team_id=team_id)
+    return f"{url}&seasonId={season}" if season else url
+
+
+@dataclass
+class LineupState:
+    """One team's lineup problems on one day, as JSON-able facts.
+
+    `out`: starters in the current ESPN lineup who are ruled out (player id -> name, slot);
+    `idle`: starting slots that score nothing with the current lineup (empty, no game, out);
+    `fixable`: how many of those the optimal lineup fills with a player who plays;
+    `active`/`best_active`: starters who play now / in the optimal lineup."""
+
+    out: dict[str, dict[str, str]] = field(default_factory=dict)
+    idle: int = 0
+    fixable: int = 0
+    active: int = 0
+    best_active: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any] | None) -> LineupState:
+        d = d or {}
+        return cls(out={str(k): dict(v) for k, v in (d.get("out") or {}).items()},
+                   idle=int(d.get("idle", 0)), fixable=int(d.get("fixable", 0)),
+                   active=int(d.get("active", 0)), best_active=int(d.get("best_active", 0)))
+
+
+def lineup_state(opt: Any, team_id: int, day: date | None = None,
+                 result: Any = None) -> LineupState:
+    """`LineupState` of a team (`opt` an OptimizerService; `result` its `daily_lineup` for
+    that team and day when the caller already has it)."""
+    day = day or opt.today
+    res = result if result is not None else opt.daily_lineup(team_id, day)
+    team = opt.league.team(team_id)
+    playing = opt.schedule.teams_playing_on(day)
+    n_slots = sum(opt.layout.caps)
+
+    def active(p: Any) -> bool:
+        return p.pro_team_id in playing and (p.injury_status or "ACTIVE") not in OUT_STATUSES
+
+    current = [e for e in team.roster if e.lineup_slot_id in STARTING_SLOTS]
+    by_id = {e.player.id: e.player for e in team.roster}
+    now_active = sum(1 for e in current if active(e.player))
+    best = sum(1 for s in res.starters if s.player_id in by_id and active(by_id[s.player_id])
+               and s.value > 0)
+    out = {str(e.player.id): {"name": e.player.name,
+                              "slot": SLOT_NAMES.get(e.lineup_slot_id, str(e.lineup_slot_id))}
+           for e in current if (e.player.injury_status or "ACTIVE") in OUT_STATUSES}
+    idle = max(n_slots - now_active, 0)
+    return LineupState(out=out, idle=idle, fixable=min(idle, max(best - now_active, 0)),
+                       active=now_active, best_active=best)
+
+
+@dataclass
+class LineupNews:
+    """What got worse since the digest: starters newly ruled out (names with their slot) and
+    how many more empty slots can be filled."""
+
+    ruled_out: list[tuple[str, str]] = field(default_factory=list)
+    more_fixable: int = 0
+
+    def __bool__(self) -> bool:
+        return bool(self.ruled_out) or self.more_fixable > 0
+
+
+def changes_since(before: LineupState, now: LineupState) -> LineupNews:
+    """What changed for the worse between the digest's state and now (see `LineupNews`);
+    a problem the digest already named is not news."""
+    ruled_out = [(v["name"], v.get("slot", "")) for pid, v in now.out.items()
+                 if pid not in before.out]
+    return LineupNews(ruled_out, max(now.fixable - before.fixable, 0))
+
+
+def optimal_assignment(opt: Any, team_id: int, day: date | None = None,
+                       result: Any = None) -> dict[int, int]:
+    """{player id: ESPN slot id} for every player whose slot the optimal lineup changes
+    (starters to their slot, everyone else to the bench; injured reserve stays)."""
+    day = day or opt.today
+    res = result if result is not None else opt.daily_lineup(team_id, day)
+    team = opt.league.team(team_id)
+    new = {s.player_id: s.slot_id for s in res.starters}
+    out: dict[int, int] = {}
+    for e in team.roster:
+        cur = e.lineup_slot_id
+        to = new.get(e.player.id, SLOT_IR if cur == SLOT_IR else SLOT_BENCH)
+        if to != cur:
+            out[e.player.id] = to
+    return out
+
+
+__all__ = ["LineupNews", "LineupState", "changes_since", "espn_team_url", "first_game_start",
+           "lineup_state",
+           "optimal_assignment"]
