@@ -6,6 +6,11 @@ datetime) and `sleep`, so tests time-travel. Schedules come from storage.app_db
 ledger (`daily_posts`, keyed by channel + local date) is claimed before posting, so a
 restart never posts twice; a post missed while the bot was down is sent late if the bot
 comes back within `grace` (default 2 h), and a failed post is retried after 5 minutes.
+
+Pre-lock alerts: with `alerts` (the core's `prelock_check(surface, schedule)`) and
+`alert_window` (`Prelock.window(schedule, now)` -> (alert time, first game) or None), each
+pass also runs the alert check of every schedule whose window is open; the check itself
+claims each alert in the ledger, so a restart inside the window sends nothing twice.
 """
 
 from __future__ import annotations
@@ -21,6 +26,8 @@ from storage.app_db import AppDB, DailySchedule
 log = logging.getLogger(__name__)
 
 Poster = Callable[[DailySchedule], Awaitable[str]]
+Alerts = Callable[[DailySchedule], Awaitable[int]]
+AlertWindow = Callable[[DailySchedule, datetime], Awaitable["tuple[datetime, datetime] | None"]]
 
 
 def _at(hhmm: str, tz: str, day_local: datetime) -> datetime:
@@ -51,9 +58,14 @@ class DailyScheduler:
     def __init__(self, db: AppDB, poster: Poster, *, platforms: set[str] | None = None,
                  now: Callable[[], datetime] = lambda: datetime.now(UTC),
                  sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
-                 grace: timedelta = timedelta(hours=2), max_sleep: float = 60.0) -> None:
+                 grace: timedelta = timedelta(hours=2), max_sleep: float = 60.0,
+                 alerts: Alerts | None = None, alert_window: AlertWindow | None = None) -> None:
         self.db = db
         self.poster = poster
+        self.alerts = alerts
+        self.alert_window = alert_window
+        #: channel key -> today's alert time (for the sleep until the next thing to do)
+        self._alert_at: dict[str, datetime] = {}
         self.platforms = platforms
         self._now = now
         self._sleep = sleep
@@ -105,7 +117,34 @@ class DailyScheduler:
             self.posted.append((s.channel_key, local_date))
             done.append(s.channel_key)
             log.info("daily post sent to %s for %s", s.channel_key, local_date)
+        await self.run_alerts(now)
         return done
+
+    async def run_alerts(self, now: datetime | None = None) -> int:
+        """Run the pre-lock check of every schedule whose alert window is open; returns the
+        number of alerts sent (0 without `alerts`)."""
+        if self.alerts is None or self.alert_window is None:
+            return 0
+        now = now or self._now()
+        sent = 0
+        for s in list(self._schedules):
+            try:
+                window = await self.alert_window(s, now)
+            except Exception as exc:  # noqa: BLE001
+                log.warning("no pre-lock time for %s: %s", s.channel_key, type(exc).__name__)
+                continue
+            if window is None:
+                self._alert_at.pop(s.channel_key, None)
+                continue
+            self._alert_at[s.channel_key] = window[0]
+            if not window[0] <= now < window[1]:
+                continue
+            try:
+                sent += await self.alerts(s)
+            except Exception as exc:  # noqa: BLE001 - retried on the next pass
+                log.error("pre-lock check of %s failed: %s: %s", s.channel_key,
+                          type(exc).__name__, exc)
+        return sent
 
     def seconds_until_next(self) -> float:
         """Seconds until the next fire time of any schedule (capped at `max_sleep`)."""
@@ -117,6 +156,10 @@ class DailyScheduler:
             except (ValueError, KeyError):
                 continue
             best = min(best, max(delta, 0.0))
+        for at in self._alert_at.values():
+            delta = (at - now).total_seconds()
+            if delta > 0:
+                best = min(best, delta)
         return best
 
     async def start(self) -> None:

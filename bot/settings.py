@@ -99,6 +99,9 @@ class Settings(BaseSettings):
     llm_burst: float = Field(3.0, ge=1, validation_alias=_env("FANVISE_LLM_BURST", "llm_burst"))
     takeover_every: float = Field(60.0, ge=1, validation_alias=_env(
         "FANVISE_TAKEOVER_EVERY", "takeover_every"))
+    #: the pre-lock alert re-checks each digest team this many minutes before the first game
+    prelock_minutes: int = Field(30, ge=1, le=720, validation_alias=_env(
+        "FANVISE_PRELOCK_MINUTES", "prelock_minutes"))
 
     @field_validator("espn_s2", "espn_swid", "google_api_key", "secret_key", "discord_token",
                      "slack_bot_token", "slack_app_token", "slack_signing_secret",

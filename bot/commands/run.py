@@ -117,7 +117,9 @@ async def _serve(surface: Surface, settings: Any, *, session: str = "local",
             # many questions in a row: the per-user limit protects shared bots only.
             app.core.rate_limit = False
             scheduler = DailyScheduler(app.app_db, lambda s: app.core.post_daily(con, s),
-                                       platforms={"console"})
+                                       platforms={"console"},
+                                       alerts=lambda s: app.core.prelock_check(con, s),
+                                       alert_window=app.core.prelock.window)
             app.core.on_schedule_change = scheduler.reload
             await scheduler.start()
             await app.core.recover({"console": con})
@@ -136,7 +138,13 @@ async def _serve(surface: Surface, settings: Any, *, session: str = "local",
                 await bot.wait_until_ready()
                 return await app.core.post_daily(bot.surface, s)
 
-            scheduler = DailyScheduler(app.app_db, post_discord, platforms={"discord"})
+            async def alert_discord(s: Any) -> int:
+                await bot.wait_until_ready()
+                return await app.core.prelock_check(bot.surface, s)
+
+            scheduler = DailyScheduler(app.app_db, post_discord, platforms={"discord"},
+                                       alerts=alert_discord,
+                                       alert_window=app.core.prelock.window)
             app.core.on_schedule_change = scheduler.reload
             await scheduler.start()
             async def recover_discord() -> None:
@@ -165,7 +173,9 @@ async def _serve(surface: Surface, settings: Any, *, session: str = "local",
         slack = build_slack_app(app.core, settings, client=client)
         scheduler = DailyScheduler(
             app.app_db, lambda s: app.core.post_daily(SlackSurface(slack.client), s),
-            platforms={"slack"})
+            platforms={"slack"},
+            alerts=lambda s: app.core.prelock_check(SlackSurface(slack.client), s),
+            alert_window=app.core.prelock.window)
         app.core.on_schedule_change = scheduler.reload
         await scheduler.start()
         await app.core.recover({"slack": SlackSurface(slack.client)})

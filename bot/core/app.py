@@ -115,6 +115,7 @@ class FanViseApp:
                             budget=budget, clock=clock, sleep=sleep,
                             llm_per_minute=settings.llm_per_minute,
                             llm_burst=settings.llm_burst, now=now)
+            core.prelock.minutes = settings.prelock_minutes
         except BaseException:
             if runtime is not None:
                 await runtime.close()
