@@ -345,6 +345,9 @@ class Linking:
                 text += f" Is **{suggested.name}** ({_owner(suggested)}) yours?"
             text += (f" Pick the team below, or type "
                      f"`{self._typed('<team name>', thread.platform)}`.")
+            if thread.platform == CONSOLE and self.core.default_team_id is not None:
+                text += (" Until then the console acts for "
+                         f"{await self.team_name(self.core.default_team_id)}.")
         else:
             suggested = None
             name = await self.team_name(link.team_id)

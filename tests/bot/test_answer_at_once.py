@@ -17,6 +17,7 @@ from bot.core.app import FanViseApp
 from bot.settings import Settings
 from bot.slack.app import build_slack_app, serve_http
 from tests.bot.harness import slack_requests as sr
+from tests.bot.harness.links import link
 from tests.bot.harness.servers import wait_for
 
 LONG_INTERVAL = 30.0
@@ -24,6 +25,7 @@ LONG_INTERVAL = 30.0
 
 async def _serve(fake: Any, data_dir: Any, **app_kw: Any) -> tuple[FanViseApp, Any, str]:
     app = await FanViseApp.open(Settings(data_dir=data_dir), **app_kw)
+    await link(app.core, "slack", sr.TEAM, "U_REQ", 1)  # the requester's team
     client = AsyncWebClient(token="xoxb-test", base_url=fake.base_url)
     bolt = build_slack_app(app.core, app.settings, client=client, signing_secret=sr.SECRET,
                            socket_mode=False)

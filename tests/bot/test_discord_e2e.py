@@ -18,6 +18,7 @@ from bot.discord.app import build_discord_bot
 from bot.settings import Settings
 from tests.bot.harness import discord_events as ev
 from tests.bot.harness import fake_discord as fd
+from tests.bot.harness.links import link
 from tests.bot.harness.servers import wait_for
 
 TOKEN = "fake.discord.token"
@@ -27,6 +28,7 @@ STRANGER = 510000000000000002
 
 async def open_bot(data_dir) -> tuple[FanViseApp, discord.Client]:
     app = await FanViseApp.open(Settings(data_dir=data_dir))
+    await link(app.core, "discord", fd.GUILD_ID, REQUESTER, 1)  # the requester's team
     bot = build_discord_bot(app.core, app.settings, application_id=fd.APP_ID,
                             sync_commands=False)
     await bot.login(TOKEN)
@@ -150,7 +152,7 @@ async def test_link_with_cookies_is_private_and_encrypted(fake_discord, tmp_path
         send(bot, fake_discord, ev.slash("link", REQUESTER, {"team_id": 1, "espn_s2": s2,
                                                             "swid": swid}))
         reply = await wait_for(lambda: ephemerals(fake_discord))
-        assert "Linked you to team 1" in reply[0] and "encrypted" in reply[0]
+        assert "Linked you to **Hoop Dreamers** (team 1)" in reply[0] and "encrypted" in reply[0]
         cb = fake_discord.find("POST", "/callback$")[0]
         assert cb.json["data"]["flags"] == 64  # the whole exchange is ephemeral
         assert not fake_discord.threads
@@ -174,6 +176,7 @@ async def test_refused_commands_leave_no_thread_and_no_header(fake_discord, tmp_
     thread exists: no empty thread, no "<user> asked" header left in the channel."""
     settings = Settings(_env_file=None, data_dir=tmp_path, llm_burst=1, llm_per_minute=1)
     app = await FanViseApp.open(settings)
+    await link(app.core, "discord", fd.GUILD_ID, REQUESTER, 1)
     bot = build_discord_bot(app.core, settings, application_id=fd.APP_ID, sync_commands=False)
     await bot.login(TOKEN)
     try:

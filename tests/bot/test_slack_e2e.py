@@ -20,6 +20,7 @@ from bot.core.app import FanViseApp
 from bot.settings import Settings
 from bot.slack.app import build_slack_app, serve_http
 from tests.bot.harness import slack_requests as sr
+from tests.bot.harness.links import link
 from tests.bot.harness.servers import wait_for
 
 
@@ -45,6 +46,7 @@ class Running:
 
 async def start(fake, data_dir) -> Running:
     app = await FanViseApp.open(Settings(data_dir=data_dir))
+    await link(app.core, "slack", sr.TEAM, "U_REQ", 1)  # the requester's team
     client = AsyncWebClient(token="xoxb-test", base_url=fake.base_url)
     bolt = build_slack_app(app.core, app.settings, client=client, signing_secret=sr.SECRET,
                            socket_mode=False)
@@ -184,6 +186,7 @@ async def test_slack_refused_commands_leave_no_orphan_message(fake_slack, tmp_pa
     privately (response_url) before any "<user> asked" root is posted."""
     app = await FanViseApp.open(Settings(_env_file=None, data_dir=tmp_path, llm_burst=1,
                                          llm_per_minute=1))
+    await link(app.core, "slack", sr.TEAM, "U_REQ", 1)
     client = AsyncWebClient(token="xoxb-test", base_url=fake_slack.base_url)
     bolt = build_slack_app(app.core, app.settings, client=client, signing_secret=sr.SECRET,
                            socket_mode=False)

@@ -24,6 +24,7 @@ from typing import Any
 from bot.core.app import FanViseApp
 from bot.core.models import OutgoingMessage, ThreadRef, UserRef
 from bot.settings import Settings
+from tests.bot.harness.links import link
 
 CHANNEL = ThreadRef("discord", "G1", "C1", "")
 NAMES = {"100": "Alice", "200": "Bob", "666": "Eve"}
@@ -66,7 +67,9 @@ def user(uid: str) -> UserRef:
 async def open_app(data_dir: Path) -> FanViseApp:
     settings = Settings(data_dir=data_dir, secret_key="test passphrase", llm_per_minute=1e6,
                         llm_burst=1e6, slack_updates_per_minute=1e6)
-    return await FanViseApp.open(settings, edit_interval=0.0)
+    app = await FanViseApp.open(settings, edit_interval=0.0)
+    await link(app.core, "discord", CHANNEL.workspace_id, "100", 1)  # Alice's team
+    return app
 
 
 async def run_op(app: FanViseApp, surface: PrintingSurface, op: str) -> None:

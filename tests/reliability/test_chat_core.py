@@ -16,6 +16,7 @@ import pytest
 from bot.core.app import FanViseApp
 from bot.core.models import ThreadRef, UserRef
 from bot.settings import Settings
+from tests.bot.harness.links import link
 from tests.reliability.runtime_driver import slow_optimizer_for
 from tests.reliability.surface import FaultySurface
 
@@ -29,9 +30,11 @@ async def open_app(data_dir: Path, **settings: Any) -> FanViseApp:
     kw: dict[str, Any] = {"llm_per_minute": 1e6, "llm_burst": 1e6,
                           "slack_updates_per_minute": 1e6, "secret_key": "test passphrase"}
     kw.update(settings)
-    return await FanViseApp.open(
+    app = await FanViseApp.open(
         Settings(data_dir=data_dir, **kw), edit_interval=0.0,
         runtime_kwargs={"optimizer_graph_builder": slow_optimizer_for(data_dir)})
+    await link(app.core, "discord", THREAD.workspace_id, ALICE.user_id, 1)  # Alice's team
+    return app
 
 
 @pytest.fixture
@@ -120,10 +123,10 @@ async def test_stranger_cannot_link_over_another_members_team(app: FanViseApp,
     assert applied(tmp_path) == [], "Eve approved Alice's moves after linking her team"
     # Alice may re-link her own team; an admin may re-assign it
     await app.core.handle_command(s, THREAD, ALICE, "link", {"text": "team=1"})
-    assert "Linked you to team 1" in s.ephemeral_for(ALICE.user_id)[-1]
+    assert "Linked you to **Hoop Dreamers** (team 1)" in s.ephemeral_for(ALICE.user_id)[-1]
     admin = UserRef("discord", "1", "Admin", is_admin=True)
     await app.core.handle_command(s, THREAD, admin, "link", {"text": "team=1"})
-    assert "Linked you to team 1" in s.ephemeral_for(admin.user_id)[-1]
+    assert "Linked you to **Hoop Dreamers** (team 1)" in s.ephemeral_for(admin.user_id)[-1]
 
 
 async def test_new_message_never_discards_a_pending_card(app: FanViseApp, tmp_path) -> None:

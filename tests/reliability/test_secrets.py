@@ -145,7 +145,7 @@ async def test_whole_bot_never_leaks_secrets(tmp_path, caplog) -> None:
             await app.close()
     assert any(ESPN_S2 in c for c in fake.cookies)  # the live client really sent cookies
     chat, logs, files = s.all_text(), caplog.text, _files_text(tmp_path)
-    assert "Linked you to team 1" in chat and "Brunson" in chat
+    assert "(team 1)" in chat and "Brunson" in chat
     assert "checkpoints" in logs or len(logs) > 1000  # DEBUG logging really captured
     assert "SQLite format 3" in files and len(files) > 100_000
     for where, text in (("chat", chat), ("logs", logs), ("data files", files)):
