@@ -15,16 +15,20 @@ from pathlib import Path
 from bot.core.app import FanViseApp
 from bot.core.models import OutgoingMessage, ThreadRef, UserRef
 from bot.settings import Settings
+from tests.bot.harness.links import link
 from tests.reliability.surface import FaultySurface
 
 REQ = UserRef("discord", "100", "Alice")
 EVE = UserRef("discord", "666", "Eve")
+ADMIN = UserRef("discord", "1", "Admin", is_admin=True)
 CHANNEL = ThreadRef("discord", "G1", "C1", "")
 
 
 async def _open(data_dir: Path) -> FanViseApp:
-    return await FanViseApp.open(Settings(_env_file=None, data_dir=data_dir,
-                                          llm_per_minute=600, llm_burst=50))
+    app = await FanViseApp.open(Settings(_env_file=None, data_dir=data_dir,
+                                         llm_per_minute=600, llm_burst=50))
+    await link(app.core, "discord", CHANNEL.workspace_id, REQ.user_id, 1)  # Alice's team
+    return app
 
 
 def _card(s: FaultySurface) -> tuple[str, OutgoingMessage]:
@@ -44,10 +48,13 @@ async def test_a_link_made_after_the_card_gives_no_say_over_it(tmp_path: Path) -
         await app.core.handle_command(s, CHANNEL, REQ, "optimize", {"text": ""})
         mid, msg = _card(s)
         row = (await app.app_db.pending_cards())[0]
-        assert row.team_id == 1 and row.requester_id == REQ.user_id  # unlinked: default team
+        assert row.team_id == 1 and row.requester_id == REQ.user_id
         before = set(app.espn.demo.roster_now(1))
-        # the stranger links himself to that team only now, then clicks
+        # the stranger cannot link himself to Alice's team; an admin links him only now
         await app.core.handle_command(s, CHANNEL, EVE, "link", {"text": "team=1"})
+        assert "already linked to another member" in s.ephemeral_for(EVE.user_id)[-1]
+        await app.core.handle_command(s, CHANNEL, ADMIN, "link",
+                                      {"text": f"member=<@{EVE.user_id}> team=1"})
         assert (await app.app_db.get_link("discord", "G1", EVE.user_id)).team_id == 1
         await app.core.handle_click(s, CHANNEL, EVE, _button(msg, "Approve plan"), mid)
         assert "can decide" in s.ephemeral_for(EVE.user_id)[-1]
