@@ -5,7 +5,8 @@ help, matchup status, standings, free agents, player status and form, lineups to
 tomorrow, schedule, rosters, and a matchup review up to its approval card, an "Approve #1"
 click, a "Skip the rest" click that decides the card (so move 1 is applied), and questions
 after it (so the applied move must be seen through the ESPN cache).
-It guards the caching and import work of issue 14: answers must not change.
+It guards the caching and import work of issue 14: answers must not change. The member is
+linked to the demo's own team first (a chat member without a link is asked to link).
 
 The golden file `same_answers.golden.json` has two sections:
 
@@ -36,6 +37,7 @@ import pytest
 from bot.core.app import FanViseApp
 from bot.core.models import OutgoingMessage, ThreadRef, UserRef
 from bot.settings import Settings
+from tests.bot.harness.links import link
 from tests.reliability.surface import FaultySurface
 
 GOLDEN = Path(__file__).with_name("same_answers.golden.json")
@@ -140,6 +142,8 @@ async def replay(data_dir: Path, variant: str) -> tuple[list[dict[str, Any]],
     answers: list[dict[str, Any]] = []
     cards: list[dict[str, Any]] = []
     try:
+        # a chat member links first (bot.core.link): Alice acts for the demo's own team
+        await link(app.core, USER.platform, "G1", USER.user_id, app.core.default_team_id)
         chat = Conversation(app)
         for kind, text in SCRIPT:
             shown = await chat.turn(kind, text)
