@@ -10,8 +10,12 @@ its next message when the previous answer arrived; all conversations run at once
 questions: player research, help, free agents, lineup, open questions and (every 10th turn)
 a matchup review that may end in an approval card, which the requester then approves.
 
-Prints: turns, errors (exceptions + error replies + ERROR log records), "database is
-locked" occurrences, throughput, p50/p95/max latency per turn, peak RSS, and the checkpoint
+Each simulated member is linked to the demo's own team first (a chat member without a link
+is asked to link instead of answered, bot/core/link.py); a link prompt, or a turn that shows
+no answer in its thread, counts as an error.
+
+Prints: turns, errors (exceptions + error replies + ERROR log records + unanswered turns),
+"database is locked" occurrences, throughput, p50/p95/max latency per turn, peak RSS, and the checkpoint
 DB size after the run, before and after the retention prune (`runtime.prune`).
 Per-user LLM rate limits are lifted (one user per conversation would hit them by design);
 the per-workspace edit budget is real unless --no-budget.
@@ -83,7 +87,34 @@ PLAIN_QUESTIONS = [
     "Should I pick up Tyus Jones?",
 ]
 QUESTIONS = [*PLAIN_QUESTIONS, "Review my matchup and suggest moves"]
-ERROR_MARKERS = ("something went wrong", "could not be processed", "Traceback")
+#: the link prompt (bot.core.link): a simulated member asked to link got no answer
+LINK_PROMPT = "linked your ESPN team yet"
+ERROR_MARKERS = ("something went wrong", "could not be processed", "Traceback", LINK_PROMPT)
+
+
+async def link_members(app: FanViseApp, members: list[tuple[str, UserRef]],
+                       team_id: int | None = None) -> None:
+    """Link each (workspace, member) to `team_id` (default: the deployment's own team) as
+    `/link` stores it: since the linking gate (bot.core.link) a chat member without a link
+    gets the link prompt instead of an answer to a team question. Not timed: a member links
+    once, before their first question."""
+    core = app.core
+    team = team_id if team_id is not None else core.default_team_id
+    for workspace, user in members:
+        await app.app_db.set_link(platform=user.platform, workspace_id=workspace,
+                                  user_id=user.user_id, league_id=core.league_id or 0,
+                                  season=core.season, team_id=team)
+
+
+def answered(surface: RecordingSurface, thread: ThreadRef, before: set[str]) -> bool:
+    """True when the turn showed an answer in its thread: a message posted since `before`
+    with text or a card, none of it an error or the link prompt."""
+    shown = [surface.posts[m][1] for m in set(surface.posts) - before
+             if surface.posts[m][0] == thread]
+    texts = [t for msg in shown for t in [msg.text] + [c.title for c in msg.cards]
+             + [c.text for c in msg.cards]]
+    return (any((msg.text or "").strip() or msg.cards for msg in shown)
+            and not any(m in t for t in texts for m in ERROR_MARKERS))
 
 
 @dataclass
@@ -181,12 +212,19 @@ async def run(conversations: int, turns: int, data_dir: Path, *, workspaces: int
     latencies: list[float] = []
     card_latencies: list[float] = []  # turns that drew a card, including the approve click
     exceptions: list[str] = []
+    unanswered: list[str] = []  # turns that showed no answer in their thread
     clicks = 0
+
+    def member(i: int) -> tuple[ThreadRef, UserRef]:
+        return (ThreadRef("bench", f"W{i % workspaces}", "C1", f"t{i}"),
+                UserRef("bench", f"u{i}", f"User {i}"))
+
+    await link_members(app, [(member(i)[0].workspace_id, member(i)[1])
+                             for i in range(conversations)])
 
     async def conversation(i: int, n_turns: int) -> None:
         nonlocal clicks
-        thread = ThreadRef("bench", f"W{i % workspaces}", "C1", f"t{i}")
-        user = UserRef("bench", f"u{i}", f"User {i}")
+        thread, user = member(i)
         for k in range(n_turns):
             text = QUESTIONS[(i + k) % len(QUESTIONS)]
             t0 = time.perf_counter()
@@ -194,6 +232,8 @@ async def run(conversations: int, turns: int, data_dir: Path, *, workspaces: int
             try:
                 before = set(surface.posts)
                 await app.core.handle_message(surface, thread, user, text)
+                if not answered(surface, thread, before):
+                    unanswered.append(text)
                 n = await approve_new_cards(app, surface, thread, user, before)
                 clicks += n
                 clicked = n > 0
@@ -232,6 +272,7 @@ async def run(conversations: int, turns: int, data_dir: Path, *, workspaces: int
         "conversations": conversations, "turns": len(latencies), "clicks": clicks,
         "workspaces": workspaces, "edit_budget": "40/min/workspace" if budget else "off",
         "exceptions": len(exceptions), "error_replies": len(error_replies),
+        "unanswered_turns": len(unanswered),
         "error_logs": len(counter.errors), "database_is_locked": locked,
         "wall_s": round(wall, 2), "turns_per_s": round(len(latencies) / wall, 2),
         "p50_ms": round(percentile(latencies, 0.50) * 1e3, 1),
@@ -248,7 +289,8 @@ async def run(conversations: int, turns: int, data_dir: Path, *, workspaces: int
         "prune_s": round(prune_s, 2), "prune_rows_deleted": pruned.get("rows_deleted", 0),
         "app_db_bytes": app_db_size,
         "peak_rss_mib": round(peak_rss_mib()),
-        "first_errors": "; ".join((exceptions + counter.errors + error_replies)[:3]),
+        "first_errors": "; ".join((exceptions + counter.errors + error_replies
+                                   + [f"unanswered: {t}" for t in unanswered])[:3]),
     }
 
 
@@ -411,8 +453,11 @@ async def record_paths(data_dir: Path) -> tuple[dict[str, list[Segment]], dict[s
             recorder.current = text
             thread = ThreadRef("bench", "W0", "C1", f"rec{i}")
             user = UserRef("bench", f"r{i}", f"Recorder {i}")
+            await link_members(app, [("W0", user)])
             before = set(surface.posts)
             await app.core.handle_message(surface, thread, user, text)
+            if not answered(surface, thread, before):
+                raise RuntimeError(f"recording {text!r}: no answer in the thread")
             await approve_new_cards(app, surface, thread, user, before)
         graphs = {"supervisor": app.runtime._supervisor(),
                   "matchup_optimizer": app.runtime._optimizer(),
@@ -583,11 +628,13 @@ def main(argv: list[str] | None = None) -> int:
         if tmp:
             shutil.rmtree(data_dir, ignore_errors=True)
     _print("FanVise", res)
-    ok = res["exceptions"] == 0 and res["database_is_locked"] == 0
+    ok = (res["exceptions"] == 0 and res["database_is_locked"] == 0
+          and res["unanswered_turns"] == 0 and res["error_replies"] == 0)
     if base is not None:
         _print("bare LangGraph substrate (same graphs and calls, no work in nodes)", base)
         ratio = float(res["turns_per_s"]) / max(float(base["turns_per_s"]), 1e-9)
-        errors = int(res["exceptions"]) + int(res["error_replies"]) + int(res["error_logs"])
+        errors = (int(res["exceptions"]) + int(res["error_replies"]) + int(res["error_logs"])
+                  + int(res["unanswered_turns"]))
         met = (ratio >= TARGET_RATIO and errors == 0 and res["database_is_locked"] == 0
                and base["exceptions"] == 0)
         print(f"\nratio at {args.conversations} conversations: {res['turns_per_s']} / "

@@ -43,7 +43,12 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.load import ERROR_MARKERS, PLAIN_QUESTIONS, percentile  # noqa: E402
+from benchmarks.load import (  # noqa: E402
+    ERROR_MARKERS,
+    PLAIN_QUESTIONS,
+    link_members,
+    percentile,
+)
 
 ALREADY = "already decided"
 
@@ -139,6 +144,8 @@ async def worker_turns(url: str, data_dir: Path, conversations: int, turns: int,
     latencies: list[float] = []
     exceptions: list[str] = []
     try:
+        # members link before asking (an unlinked member gets the link prompt)
+        await link_members(app, [("W1", _user(1000 + i)) for i in range(conversations)])
         await asyncio.sleep(max(0.0, start_at - time.time()))
         t0 = time.time()
 

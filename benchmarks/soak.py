@@ -24,7 +24,14 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from load import QUESTIONS, RecordingSurface, _size, approve_new_cards  # noqa: E402
+from load import (  # noqa: E402
+    ERROR_MARKERS,
+    QUESTIONS,
+    RecordingSurface,
+    _size,
+    approve_new_cards,
+    link_members,
+)
 
 from bot.core.app import FanViseApp  # noqa: E402
 from bot.core.models import ThreadRef, UserRef  # noqa: E402
@@ -45,6 +52,8 @@ async def soak(rounds: int, turns: int, conversations: int, prune_every: int,
     app = await FanViseApp.open(Settings(data_dir=data_dir, llm_per_minute=1e9, llm_burst=1e9,
                                          slack_updates_per_minute=1e9), edit_interval=0.0)
     failures = 0
+    # members link before asking (an unlinked chat member gets the link prompt)
+    await link_members(app, [(f"W{i}", UserRef("soak", f"u{i}")) for i in range(conversations)])
     print("round  turns/s  failed  rss_mb  ckpt_mb  app_db_mb  pruned")
     try:
         for r in range(1, rounds + 1):
@@ -69,7 +78,7 @@ async def soak(rounds: int, turns: int, conversations: int, prune_every: int,
             t0 = time.perf_counter()
             await asyncio.gather(*(conv(i, n) for i, n in enumerate(per)))
             rate = turns / (time.perf_counter() - t0)
-            failed += sum("something went wrong" in t for t in surface.texts())
+            failed += sum(any(m in t for m in ERROR_MARKERS) for t in surface.texts())
             failures += failed
             pruned = ""
             if r % prune_every == 0:

@@ -11,6 +11,8 @@ the real progress editor (1 s edit interval, first progress edit after 0.4 s). P
 - delivered: from the message until the chat surface shows that answer (the progress
   message edited into it).
 
+The member is linked to the demo's own team first (bot/core/link.py: an unlinked chat member
+gets the link prompt instead of an answer); an error reply or a link prompt stops the run.
 Each kind is warmed up twice, then measured `--reps` times on fresh conversations (a card is
 declined so the next run starts clean). Prints p50/p95 of both, delivered - compute, the
 targets of issue 14 (compute p50 < 40 ms for status, lineup and help, < 150 ms for a card
@@ -37,7 +39,13 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from agents.shared.types import Answer, ApprovalRequest  # noqa: E402
-from benchmarks.load import RecordingSurface, peak_rss_mib, percentile  # noqa: E402
+from benchmarks.load import (  # noqa: E402
+    ERROR_MARKERS,
+    RecordingSurface,
+    link_members,
+    peak_rss_mib,
+    percentile,
+)
 from bot.core.app import FanViseApp  # noqa: E402
 from bot.core.models import OutgoingMessage, ThreadRef, UserRef  # noqa: E402
 from bot.settings import Settings  # noqa: E402
@@ -82,6 +90,8 @@ async def measure(reps: int) -> dict[str, dict[str, float]]:
         app = await FanViseApp.open(Settings(data_dir=Path(tmp), llm_per_minute=1e9,
                                              llm_burst=1e9))
         surface = TimedSurface()
+        user = UserRef("bench", "u1", "Ann")
+        await link_members(app, [("W1", user)])  # a chat member links before asking
         rt = app.runtime
         ask = rt.ask
         done: dict[str, tuple[float, Any]] = {}  # conversation -> (time, final event)
@@ -104,7 +114,6 @@ async def measure(reps: int) -> dict[str, dict[str, float]]:
                 delivered: list[float] = []
                 for k in range(reps + 2):
                     thread = ThreadRef("bench", "W1", "C1", f"{kind}{k}")
-                    user = UserRef("bench", "u1", "Ann")
                     before = set(surface.posts)
                     t0 = time.perf_counter()
                     await app.core.handle_message(surface, thread, user, text)
@@ -112,6 +121,8 @@ async def measure(reps: int) -> dict[str, dict[str, float]]:
                     shown = [surface.changed_at[mid] for mid, (th, msg) in surface.posts.items()
                              if th == thread and _shows(msg, final)]
                     assert shown, f"{kind}: the answer never reached the chat"
+                    bad = [t for t in surface.texts() if any(m in t for m in ERROR_MARKERS)]
+                    assert not bad, f"{kind}: an error or link prompt: {bad[0][:120]}"
                     if isinstance(final, ApprovalRequest):  # decline: a clean next run
                         async for _ in ask.__self__.decide(  # type: ignore[attr-defined]
                                 final.run_thread_id, final.interrupt_id, "decline",
