@@ -225,6 +225,82 @@ class FanViseRuntime:
         """True when answers come from the offline rule-based model."""
         return is_offline(self.model)
 
+    async def warm_up(self) -> dict[str, float]:
+        """Do the first turn's one-time work before serving (a bot calls it at start-up,
+        `FanViseApp.open(warm_up=True)`): load the intent router's encoder and bank vectors,
+        import and compile the supervisor, optimizer and research graphs, load the plan
+        solver (scipy's HiGHS) on a tiny problem, then read and parse the league, pro
+        schedule and free agents through the ESPN client and its cache and build the player
+        name resolvers over them (what every team's first question reads). Nothing is answered, checkpointed or precomputed for a team:
+        answers are the same with or without it. Each step that fails is logged and skipped
+        (a turn then does it as before). Returns the seconds each step took."""
+        import time as _time
+
+        took: dict[str, float] = {}
+
+        async def step(name: str, fn: Callable[[], Any]) -> None:
+            t0 = _time.perf_counter()
+            try:
+                out = fn()
+                if asyncio.iscoroutine(out):
+                    await out
+            except Exception as exc:  # noqa: BLE001 - warming is best effort
+                log.info("warm-up %s skipped: %s", name, type(exc).__name__)
+            took[name] = round(_time.perf_counter() - t0, 4)
+            await asyncio.sleep(0)  # let anything already waiting run
+
+        def router() -> None:
+            from agents.understanding.router import default_router
+
+            r = default_router()
+            r.load()  # bank vectors (disk cache) and the MiniLM weights
+            r._encoder.encode(["warm up"])  # first encode; the score cache is not touched
+
+        def graphs() -> None:
+            from agents.supervisor.graph import research_subgraph
+
+            self._supervisor()
+            self._optimizer()
+            research_subgraph()
+
+        def solver() -> None:
+            import numpy as np
+
+            from fantasy.optimizer.plan import best_plan
+
+            v = np.array([[1.0, 1.0], [2.0, 0.0], [0.5, 1.0], [3.0, 3.0], [2.5, 2.0]])
+            best_plan(v, [1] * 5, [2], list(range(5)), [0, 1, 2], [3, 4], 2)  # the MILP
+
+        async def league() -> None:
+            from agents.shared.deps import load_context, optimizer_for
+
+            deps = self._deps(None)
+            if not self.player_names:
+                await self._load_names(deps)
+            from agents.understanding.league_context import (
+                league_resolver,
+                understanding_context,
+            )
+
+            await optimizer_for(deps)  # schedule, league, free agents (150), the service
+            await understanding_context(deps)  # the name resolver over the league's players
+            await league_resolver(deps)  # the tools' resolver
+            if self.offline:  # the offline model's resolver over the league's names
+                from agents.shared.llm import find_players
+
+                find_players("warm up", list(self.player_names))
+            deps.reset_context()
+            await load_context(deps, with_free_agents=True)  # the player answers' 100
+
+        await step("router", router)
+        await step("graphs", graphs)
+        await step("solver", solver)
+        # the modules imported above live as long as the process (see gc.freeze below);
+        # league data read next is not frozen (it is replaced when the league changes)
+        gc.freeze()
+        await step("league", league)
+        return took
+
     # ------------------------------------------------------------------ graphs
 
     def _deps(self, team_id: int | None, *, default_team: bool = True) -> SupervisorContext:

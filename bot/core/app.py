@@ -83,9 +83,14 @@ class FanViseApp:
                    sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
                    now: Callable[[], datetime] = lambda: datetime.now(UTC),
                    edit_interval: float | None = None,
-                   runtime_kwargs: dict[str, Any] | None = None) -> FanViseApp:
+                   runtime_kwargs: dict[str, Any] | None = None,
+                   warm_up: bool = False) -> FanViseApp:
         """Open the data dir (created if needed) and build the core. `runtime_kwargs` go to
-        `FanViseRuntime.open` (e.g. `optimizer_graph_builder`)."""
+        `FanViseRuntime.open` (e.g. `optimizer_graph_builder`). `warm_up=True`: do the
+        first turn's one-time work before returning (`FanViseRuntime.warm_up`: router model,
+        graph imports and compiles, plan solver, the league's first read and parse), as a
+        bot does before it serves; off by default (tests open many apps and count ESPN
+        requests)."""
         from agents.runtime import FanViseRuntime
         from storage.cache import TTLCache
 
@@ -116,6 +121,9 @@ class FanViseApp:
                             llm_per_minute=settings.llm_per_minute,
                             llm_burst=settings.llm_burst, now=now)
             core.prelock.minutes = settings.prelock_minutes
+            if warm_up:
+                took = await runtime.warm_up()
+                log.info("warm-up: %s", ", ".join(f"{k} {v:.2f}s" for k, v in took.items()))
         except BaseException:
             if runtime is not None:
                 await runtime.close()
