@@ -400,6 +400,7 @@ class OptimizerService:
         self._playing = [schedule.teams_playing_on(d) for d in self.dates]
         self._proj: dict[int, Projection] = {}
         self._scans: dict[tuple, MoveScanResult] = {}
+        self._plans: dict[tuple, Plan] = {}
         if not self.is_points:
             cat_ids = [i.stat_id for i in self.settings.scoring_items]
             self.cat_ids = cat_ids
@@ -1072,6 +1073,26 @@ class OptimizerService:
                   focus_categories: Sequence[str] = (), alternatives: int = 2,
                   hold: Iterable[int] = (), exclude_adds: Iterable[int] = (),
                   position: int | None = None) -> Plan:
+        """`_move_plan` (below), solved once per service, team and arguments: a service is
+        one league snapshot (league, schedule, free agents, today), so every member asking
+        for a card on unchanged data gets the same plan without solving it again; each
+        caller gets its own deep copy."""
+        key = (team_id, max_moves, tuple(focus_categories), alternatives, tuple(hold),
+               tuple(exclude_adds), position)
+        hit = self._plans.get(key)
+        if hit is None:
+            hit = self._move_plan(team_id, max_moves=max_moves,
+                                  focus_categories=key[2], alternatives=alternatives,
+                                  hold=key[4], exclude_adds=key[5], position=position)
+            if len(self._plans) >= 32:
+                self._plans.clear()
+            self._plans[key] = hit
+        return hit.model_copy(deep=True)
+
+    def _move_plan(self, team_id: int, *, max_moves: int | None,
+                   focus_categories: Sequence[str], alternatives: int,
+                   hold: Iterable[int], exclude_adds: Iterable[int],
+                   position: int | None) -> Plan:
         """The exact best plan for the rest of the matchup (fantasy.optimizer.plan): at most
         the acquisitions left (and `max_moves`, default MAX_PLAN_MOVES) drop/add moves, each
         with its day, streaming chains included; protected players and players coming back
