@@ -14,7 +14,9 @@ Design:
   `memo_bytes` of their JSON text, least recently used dropped first, so many small rows such
   as player cards do not push out the league) and reused while the row's `stored_at` is
   unchanged, so a hit costs one small query instead of decoding megabytes
-  of JSON on every turn. Values are shared between readers: treat them as read-only.
+  of JSON on every turn. Concurrent hits of one key share that query (one in flight per
+  key; a write, delete or invalidation of the key in this process starts a new one).
+  Values are shared between readers: treat them as read-only.
   Each remembered row also has a `derived` dict (`CacheEntry.derived`) where a reader keeps
   what it built from the value (the ESPN client keeps its parsed League, schedule and player
   lists there); it lives exactly as long as the row is unchanged in memory: a write, a delete,
@@ -26,6 +28,7 @@ TTL constants follow DESIGN.md: rosters/matchups 45 s, free agents 5 min, player
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from collections import OrderedDict
@@ -109,6 +112,9 @@ class TTLCache:
         #: derived). A reader of the key during the write gets this value (the newest this
         #: process has) instead of decoding the row again (up to a megabyte of JSON).
         self._writing: dict[str, tuple[float, Any, float | None, dict[Any, Any]]] = {}
+        #: In-flight `(stored_at, expires_at)` queries of remembered keys, shared by the
+        #: readers that arrive while one runs (see `_row_version`).
+        self._checking: dict[str, asyncio.Future[tuple[float, float | None] | None]] = {}
 
     async def _ensure(self) -> None:
         if not self._ready:
@@ -125,14 +131,13 @@ class TTLCache:
                               now=self.clock(), derived=derived)
         memo = self._memo.get(key)
         if memo is not None:
-            row = await self.db.fetchone(
-                "SELECT stored_at, expires_at FROM espn_cache WHERE key = ?", (key,))
-            if row is not None and row["stored_at"] == memo[0]:
+            version = await self._row_version(key)
+            if version is not None and version[0] == memo[0]:
                 # another task may have evicted or dropped the key during the await
                 if key in self._memo:
                     self._memo.move_to_end(key)
-                return CacheEntry(key=key, value=memo[1], stored_at=row["stored_at"],
-                                  expires_at=row["expires_at"], now=self.clock(),
+                return CacheEntry(key=key, value=memo[1], stored_at=version[0],
+                                  expires_at=version[1], now=self.clock(),
                                   derived=memo[2])
         row = await self.db.fetchone(
             "SELECT value, stored_at, expires_at FROM espn_cache WHERE key = ?", (key,))
@@ -143,6 +148,30 @@ class TTLCache:
         derived = self._remember(key, row["stored_at"], value, len(row["value"]))
         return CacheEntry(key=key, value=value, stored_at=row["stored_at"],
                           expires_at=row["expires_at"], now=self.clock(), derived=derived)
+
+    async def _row_version(self, key: str) -> tuple[float, float | None] | None:
+        """The row's (stored_at, expires_at), None when it is gone. Readers arriving while
+        a query of the key runs share it (it started after they last saw the key change
+        in this process, as their own query would have; a cancelled reader does not cancel
+        it for the others)."""
+        pending = self._checking.get(key)
+        if pending is None:
+            pending = asyncio.ensure_future(self._query_version(key))
+            self._checking[key] = pending
+
+            def done(f: asyncio.Future[Any], key: str = key) -> None:
+                if self._checking.get(key) is f:
+                    del self._checking[key]
+                if not f.cancelled():
+                    f.exception()  # retrieved: a failure nobody awaits is not logged
+
+            pending.add_done_callback(done)
+        return await asyncio.shield(pending)
+
+    async def _query_version(self, key: str) -> tuple[float, float | None] | None:
+        row = await self.db.fetchone(
+            "SELECT stored_at, expires_at FROM espn_cache WHERE key = ?", (key,))
+        return None if row is None else (row["stored_at"], row["expires_at"])
 
     def _remember(self, key: str, stored_at: float, value: Any, size: int,
                   derived: dict[Any, Any] | None = None) -> dict[Any, Any]:
@@ -160,6 +189,7 @@ class TTLCache:
         return derived
 
     def _forget(self, key: str) -> None:
+        self._checking.pop(key, None)  # later readers query the changed row themselves
         self._memo.pop(key, None)
         self._memo_total -= self._memo_sizes.pop(key, 0)
         if not self._memo:  # nothing remembered: no size left to count
