@@ -19,7 +19,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-OptionKind = Literal["text", "int", "bool"]
+#: "user": a member of the chat (Discord shows a member picker; the core gets `<@id>`)
+OptionKind = Literal["text", "int", "bool", "user"]
 
 #: Slack has one slash command; the subcommand is its first word.
 SLACK_COMMAND = "/fanvise"
@@ -33,10 +34,20 @@ class Option:
     description: str
     kind: OptionKind = "text"
     required: bool = False
+    #: the only values accepted (Discord: fixed choices)
     choices: tuple[str, ...] = ()
-    #: the name of the core's choice provider ("players", "teams", "timezones"): Discord
-    #: autocompletes the option from it, Slack offers a select where one exists
+    #: the name of the core's choice provider (`ChatCore.choices`: "players", "teams",
+    #: "days", "timezones"): Discord autocompletes the option from it, Slack offers a
+    #: select where one exists. Any typed value is still accepted.
     autocomplete: str = ""
+    #: values offered as you type (after the provider's), any typed value accepted
+    suggestions: tuple[str, ...] = ()
+    #: the command's text, typed right after its name on Slack (`/fanvise stream C`):
+    #: Discord passes it to the core as args["text"] (as Slack does), not by its name
+    positional: bool = False
+    #: a bool option standing for a word of the command's text when true (`remove` is
+    #: `/link off`): Discord passes that word as args["text"]
+    word: str = ""
 
 
 @dataclass(frozen=True)
@@ -57,42 +68,49 @@ COMMANDS: tuple[Command, ...] = (
     Command("ask", "Ask FanVise anything about your league", "<question>",
             "anything about your league (\"review my matchup\", \"is brunson playing "
             "tonight?\")",
-            options=(Option("question", "Your question", required=True),)),
+            options=(Option("question", "Your question", required=True, positional=True),)),
     Command("player", "Injury and status report for a player", "<name>",
             "injury and news report with a recommendation",
-            options=(Option("name", "Player name", required=True, autocomplete="players"),)),
+            options=(Option("name", "Player name", required=True, autocomplete="players",
+                            positional=True),)),
     Command("matchup", "This week's score, projection and categories", "",
             "your matchup this week: score, projection, categories"),
     Command("optimize", "This week's drop/add moves to approve or decline", "[categories]",
             "this week's drop/add plan, approved with buttons",
-            options=(Option("focus", "Optional categories to focus on, e.g. 'AST STL'"),)),
+            options=(Option("focus", "Optional categories to focus on, e.g. 'AST STL'",
+                            positional=True),)),
     Command("lineup", "Optimal starters vs your current ESPN lineup",
             "[today|tomorrow|YYYY-MM-DD]", "the day's best lineup vs your ESPN lineup",
-            options=(Option("day", "Which day", choices=("today", "tomorrow"),
+            options=(Option("day", "today, tomorrow, a weekday or YYYY-MM-DD",
                             autocomplete="days"),)),
     Command("stream", "Streaming pickups for this week", "[position or categories]",
             "streaming pickups for this week",
             options=(Option("focus", "Optional position or categories, e.g. 'C' or "
-                            "'assists'"),)),
+                            "'assists'", positional=True),)),
     Command("link", "Link your ESPN team (private)", "[team]",
             "link your ESPN team: pick it by name; `off` removes the link. Private leagues "
             "add `espn_s2=… swid=…` (stored encrypted, never shown). Admins: "
             "`member=@someone` links another member",
             private=True,
             options=(Option("team", "Your team (name or id)", autocomplete="teams"),
-                     Option("member", "Admins: link this member instead of yourself"),
+                     Option("member", "Admins: link this member instead of yourself",
+                            kind="user"),
                      Option("espn_s2", "espn_s2 cookie (private leagues; stored encrypted)"),
                      Option("swid", "SWID cookie (private leagues; stored encrypted)"),
                      Option("remove", "Remove your link and any stored cookies",
-                            kind="bool"))),
+                            kind="bool", word="off"))),
     Command("daily", "Daily lineup digest in this channel (admins)",
             "HH:MM <Area/City>",
             "a daily lineup digest for every linked owner in this channel, e.g. "
             "`{daily} 09:30 America/New_York`; `{daily} off` stops it",
             private=True, admin_only=True,
-            options=(Option("time", "Local time HH:MM, or 'off'"),
+            options=(Option("time", "Local time HH:MM, or 'off' to stop the digest",
+                            suggestions=("off", "08:00", "09:00", "09:30", "10:00", "12:00",
+                                         "17:00", "18:00"), positional=True),
                      Option("timezone", "IANA time zone, e.g. America/New_York",
-                            autocomplete="timezones"))),
+                            autocomplete="timezones"),
+                     Option("enabled", "False stops the digest in this channel (as time: off)",
+                            kind="bool"))),
     Command("help", "What FanVise can do", "", "this text", private=True),
 )
 
@@ -150,6 +168,32 @@ def parse_command_text(line: str) -> tuple[str, dict[str, str]] | None:
     return name, {"text": rest.strip()}
 
 
+def options_to_args(name: str, values: dict[str, Any]) -> dict[str, Any]:
+    """The core's args for command `name` given as options (Discord): each option under its
+    name, except a `positional` option, which is the command's text as on Slack, and a true
+    `word` option, which adds its word to the text (`remove` -> "off"). Unset options
+    (None) are left out; `{"text": ...}` is present only when there is text."""
+    cmd = command(name)
+    if cmd is None:
+        return {k: v for k, v in values.items() if v is not None}
+    args: dict[str, Any] = {}
+    text: list[str] = []
+    for opt in cmd.options:
+        value = values.get(opt.name)
+        if value is None:
+            continue
+        if opt.word:
+            if value is True:
+                text.append(opt.word)
+        elif opt.positional:
+            text.append(str(value).strip())
+        else:
+            args[opt.name] = value
+    if any(text):
+        args["text"] = " ".join(t for t in text if t)
+    return args
+
+
 def split_args(args: dict[str, Any] | None) -> tuple[dict[str, str], list[str]]:
     """Structured args plus `key=value` / positional tokens parsed from args["text"]."""
     args = dict(args or {})
@@ -187,5 +231,5 @@ def platform_text(text: str, platform: str) -> str:
 
 
 __all__ = ["COMMANDS", "NAMES", "PRIVATE_NAMES", "SLACK_COMMAND", "Command", "Option",
-           "command", "help_text", "invocation", "parse_command_text", "platform_text",
-           "split_args"]
+           "command", "help_text", "invocation", "options_to_args", "parse_command_text",
+           "platform_text", "split_args"]

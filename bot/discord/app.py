@@ -1,5 +1,9 @@
 """Discord adapter (discord.py 2.x): slash commands, thread follow-ups and decision buttons.
 
+The application commands are registered from the one command table (bot.core.commands):
+names, descriptions, options, fixed choices and autocomplete (answered by the core's
+`choices` providers: league players, the league's teams, days, time zones).
+
 Thin by design: every event becomes one ChatCore call (handle_command / handle_message /
 handle_click) with a ThreadRef, a UserRef and a DiscordSurface; all conversation logic lives
 in bot/core. Conversations happen in a thread started from the slash command's response;
@@ -9,12 +13,14 @@ messages in threads the bot owns continue them.
 from __future__ import annotations
 
 import asyncio
+import inspect
 import logging
 from typing import Any
 
 import discord
 from discord import app_commands
 
+from bot.core.commands import COMMANDS, Command, Option, command, invocation, options_to_args
 from bot.core.errors import Refused
 from bot.core.models import ThreadRef, UserRef
 from bot.discord.render import FvButton, FvSelect, clip
@@ -26,9 +32,6 @@ from bot.discord.surface import (
 )
 
 log = logging.getLogger(__name__)
-
-CONVERSATION_COMMANDS = ("ask", "player", "optimize", "lineup", "stream")
-PRIVATE_COMMANDS = ("link", "help", "daily")
 
 
 def thread_ref(guild_id: int | None, channel: Any) -> ThreadRef:
@@ -93,9 +96,10 @@ class FanViseDiscordBot(discord.Client):
         conversation thread on that response only once it accepts the request
         (DiscordCommandSurface.start_thread). A refused request (bad input, rate limit, no
         thread permission) gets a private reply and its response is deleted: no empty
-        thread or dangling header is left behind. Private commands (link, help, daily)
-        answer with ephemeral followups only."""
-        private = name in PRIVATE_COMMANDS
+        thread or dangling header is left behind. Private commands (`Command.private` in the
+        table: link, help, daily) answer with ephemeral followups only."""
+        cmd = command(name)
+        private = cmd is not None and cmd.private
         await interaction.response.defer(ephemeral=private, thinking=True)
         user = user_ref(interaction.user, interaction.permissions)
         channel = interaction.channel
@@ -132,6 +136,32 @@ class FanViseDiscordBot(discord.Client):
                 await interaction.delete_original_response()
             except discord.HTTPException:
                 log.warning("could not delete the response of a refused /%s", name)
+
+    async def suggest(self, interaction: discord.Interaction, option: Option,
+                      current: str) -> list[app_commands.Choice[str]]:
+        """Autocomplete for `option` (an autocomplete interaction, answered with up to 25
+        choices): the core's provider (`ChatCore.choices`: league players, the league's
+        teams, days, time zones), then the table's own suggestions ("off" for /daily's
+        time). Slow or failing suggestions give none: Discord waits 3 s at most."""
+        found: list[tuple[str, str]] = []
+        provider = getattr(self.core, "choices", None)
+        if option.autocomplete and provider is not None:
+            user = user_ref(interaction.user, interaction.permissions)
+            thread = thread_ref(interaction.guild_id, interaction.channel or discord.Object(0))
+            try:
+                got = await asyncio.wait_for(provider(option.autocomplete, current or "",
+                                                      thread, user), AUTOCOMPLETE_TIMEOUT)
+                found += [(c.label, c.value) for c in got]
+            except Exception as exc:  # noqa: BLE001 - suggestions are optional
+                log.info("no %s suggestions: %s", option.autocomplete, type(exc).__name__)
+        q = (current or "").strip().lower()
+        found += [(s, s) for s in option.suggestions if q in s.lower()]
+        out: dict[str, app_commands.Choice[str]] = {}
+        for label, value in found:
+            value = value[:100]
+            if value and value not in out:
+                out[value] = app_commands.Choice(name=clip(label, 100) or value, value=value)
+        return list(out.values())[:25]
 
     def remember_thread(self, thread: discord.Thread) -> None:
         """Record a thread this bot started (follow-ups in it continue the conversation)."""
@@ -235,80 +265,76 @@ def _bot(interaction: discord.Interaction) -> FanViseDiscordBot:
     return client
 
 
+#: the Python annotation of each option kind (discord.py derives the option type from it)
+_KINDS: dict[str, Any] = {"text": str, "int": int, "bool": bool, "user": discord.User}
+#: Discord answers an autocomplete only within 3 s
+AUTOCOMPLETE_TIMEOUT = 2.5
+
+
+def _option_value(value: Any) -> Any:
+    """A member option becomes its mention (`<@id>`, as Slack writes one); the rest as is."""
+    if isinstance(value, discord.abc.User):
+        return value.mention
+    return value
+
+
+def _summary(cmd: Command, values: dict[str, Any]) -> str:
+    """What the public header repeats, as typed on Slack: "/lineup tomorrow" (a true bool
+    option by its word or name)."""
+    parts = []
+    for opt in cmd.options:
+        value = values.get(opt.name)
+        if value is None or value is False:
+            continue
+        parts.append((opt.word or opt.name) if value is True else str(value))
+    return invocation(cmd.name, " ".join(parts))
+
+
+def _autocomplete(option: Option) -> Any:
+    async def suggest(interaction: discord.Interaction,
+                      current: str) -> list[app_commands.Choice[str]]:
+        return await _bot(interaction).suggest(interaction, option, current)
+    suggest.__qualname__ = suggest.__name__ = f"autocomplete_{option.name}"
+    return suggest
+
+
+def app_command(cmd: Command) -> app_commands.Command[Any, ..., None]:
+    """The application command for table entry `cmd`: its name, description and options
+    (kind, required, description, fixed choices, autocomplete) all come from the table."""
+
+    async def callback(interaction: discord.Interaction, **values: Any) -> None:
+        values = {k: _option_value(v) for k, v in values.items()}
+        await _bot(interaction).run_command(interaction, cmd.name,
+                                            options_to_args(cmd.name, values),
+                                            _summary(cmd, values))
+
+    params = [inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                                annotation=discord.Interaction)]
+    for opt in cmd.options:
+        kind = _KINDS[opt.kind]
+        params.append(inspect.Parameter(
+            opt.name, inspect.Parameter.KEYWORD_ONLY, annotation=kind if opt.required
+            else kind | None, default=inspect.Parameter.empty if opt.required else None))
+    callback.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
+    callback.__qualname__ = callback.__name__ = f"command_{cmd.name}"
+    if cmd.options:
+        app_commands.describe(**{o.name: o.description for o in cmd.options})(callback)
+    fixed = {o.name: [app_commands.Choice(name=c, value=c) for c in o.choices]
+             for o in cmd.options if o.choices}
+    if fixed:
+        app_commands.choices(**fixed)(callback)
+    suggested = {o.name: _autocomplete(o) for o in cmd.options
+                 if not o.choices and (o.autocomplete or o.suggestions)}
+    if suggested:
+        app_commands.autocomplete(**suggested)(callback)
+    app_commands.guild_only()(callback)
+    return app_commands.Command(name=cmd.name, description=cmd.summary, callback=callback)
+
+
 def _add_commands(tree: app_commands.CommandTree) -> None:
-    """Register the eight slash commands on `tree`."""
-
-    @app_commands.guild_only()
-    @tree.command(name="ask", description="Ask FanVise anything about your league")
-    @app_commands.describe(question="Your question")
-    async def ask(interaction: discord.Interaction, question: str) -> None:
-        await _bot(interaction).run_command(interaction, "ask", {"text": question},
-                                            f"/ask {question}")
-
-    @app_commands.guild_only()
-    @tree.command(name="player", description="Injury and status report for a player")
-    @app_commands.describe(name="Player name")
-    async def player(interaction: discord.Interaction, name: str) -> None:
-        await _bot(interaction).run_command(interaction, "player", {"text": name, "player": name},
-                                            f"/player {name}")
-
-    @app_commands.guild_only()
-    @tree.command(name="optimize", description="This week's drop/add moves to approve or decline")
-    @app_commands.describe(focus="Optional categories to focus on, e.g. 'AST STL'")
-    async def optimize(interaction: discord.Interaction, focus: str | None = None) -> None:
-        await _bot(interaction).run_command(interaction, "optimize", {"text": focus or ""},
-                                            f"/optimize {focus or ''}".strip())
-
-    @app_commands.guild_only()
-    @tree.command(name="lineup", description="Optimal starters vs your current ESPN lineup")
-    @app_commands.describe(day="today, tomorrow or YYYY-MM-DD")
-    async def lineup(interaction: discord.Interaction, day: str | None = None) -> None:
-        args = {"text": day or ""}
-        if day:
-            args["day"] = day
-        await _bot(interaction).run_command(interaction, "lineup", args,
-                                            f"/lineup {day or ''}".strip())
-
-    @app_commands.guild_only()
-    @tree.command(name="stream", description="Streaming pickups for this week")
-    @app_commands.describe(focus="Optional position or categories, e.g. 'C' or 'assists'")
-    async def stream(interaction: discord.Interaction, focus: str | None = None) -> None:
-        await _bot(interaction).run_command(interaction, "stream", {"text": focus or ""},
-                                            f"/stream {focus or ''}".strip())
-
-    @app_commands.guild_only()
-    @tree.command(name="link", description="Link your ESPN team (private; no options: show it)")
-    @app_commands.describe(team_id="Your team id (ESPN team page URL: teamId=…)",
-                           league_id="ESPN league id (default: this bot's league)",
-                           season="Season year, e.g. 2025",
-                           espn_s2="espn_s2 cookie (private leagues; stored encrypted, never shown)",
-                           swid="SWID cookie (private leagues; stored encrypted, never shown)",
-                           remove="Remove your link and any stored cookies")
-    async def link(interaction: discord.Interaction, team_id: int | None = None,
-                   league_id: int | None = None, season: int | None = None,
-                   espn_s2: str | None = None, swid: str | None = None,
-                   remove: bool = False) -> None:
-        args: dict[str, Any] = {"team_id": team_id, "league_id": league_id, "season": season,
-                                "espn_s2": espn_s2, "swid": swid}
-        args = {k: v for k, v in args.items() if v is not None}
-        if remove:
-            args = {"text": "off"}
-        await _bot(interaction).run_command(interaction, "link", args, "/link")
-
-    @app_commands.guild_only()
-    @tree.command(name="daily", description="Daily lineup post in this channel (admins)")
-    @app_commands.describe(time="Local time HH:MM", timezone="IANA time zone, e.g. America/New_York",
-                           enabled="Turn the daily post on or off")
-    async def daily(interaction: discord.Interaction, time: str | None = None,
-                    timezone: str | None = None, enabled: bool | None = None) -> None:
-        args = {k: v for k, v in {"time": time, "timezone": timezone,
-                                  "enabled": enabled}.items() if v is not None}
-        await _bot(interaction).run_command(interaction, "daily", args, "/daily")
-
-    @app_commands.guild_only()
-    @tree.command(name="help", description="What FanVise can do")
-    async def help_(interaction: discord.Interaction) -> None:
-        await _bot(interaction).run_command(interaction, "help", {}, "/help")
+    """Register every command of the command table (bot.core.commands.COMMANDS)."""
+    for cmd in COMMANDS:
+        tree.add_command(app_command(cmd))
 
 
 def build_discord_bot(core: Any, settings: Any = None, **client_kwargs: Any) -> FanViseDiscordBot:

@@ -19,6 +19,7 @@ from slack_bolt.async_app import AsyncApp
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
+from bot.core.commands import command as find_command
 from bot.core.errors import Refused
 from bot.core.models import ThreadRef, UserRef
 from bot.slack.render import ACTION_ID_PATTERN, LINK_ACTION_PATTERN, clip, to_mrkdwn
@@ -47,24 +48,22 @@ def _quiet_signature_logs() -> None:
         if not any(isinstance(f, _NoBodyOnBadSignature) for f in logger.filters):
             logger.addFilter(_NoBodyOnBadSignature())
 
-SUBCOMMANDS = ("ask", "player", "optimize", "lineup", "stream", "link", "daily", "help")
-PRIVATE = ("link", "help", "daily")
 USER_SUBTYPES = (None, "thread_broadcast", "file_share")  # message subtypes written by people
 DEFAULT_COMMAND = "/fanvise"
 _MENTION = re.compile(r"<@[A-Z0-9]+(?:\|[^>]*)?>")
 
 
 def parse_command(text: str) -> tuple[str, dict[str, Any]]:
-    """`/fanvise` text -> (subcommand, {"text": rest}); the core parses the rest (link ids,
-    daily time and zone, lineup day...). No text -> help; an unknown first word -> ask."""
+    """`/fanvise` text -> (subcommand, {"text": rest}) for a command of the command table
+    (bot.core.commands); the core parses the rest (link team, daily time and zone, lineup
+    day...). No text -> help; an unknown first word -> ask."""
     text = (text or "").strip()
     if not text:
         return "help", {}
     first, _, rest = text.partition(" ")
-    name = first.lower()
-    if name not in SUBCOMMANDS:
+    if find_command(first) is None or first.startswith("/"):
         return "ask", {"text": text}
-    return name, {"text": rest.strip()}
+    return first.lower(), {"text": rest.strip()}
 
 
 def _admins(settings: Any, admin_user_ids: Any) -> set[str]:
@@ -170,7 +169,8 @@ def build_slack_app(core: Any, settings: Any = None, *, client: AsyncWebClient |
         user = user_ref(body["user_id"], body.get("user_name", ""))
         channel_ref = ThreadRef("slack", body.get("team_id", ""), body["channel_id"], "")
         surface = SlackSurface(client)
-        if name in PRIVATE:
+        cmd = find_command(name)
+        if cmd is not None and cmd.private:
             private = surface.private_to(user.user_id, body.get("response_url"))
             try:
                 await core.handle_command(private, channel_ref, user, name, args)

@@ -12,6 +12,7 @@ import time
 import discord
 import pytest
 
+from bot.core.commands import COMMANDS as TABLE
 from bot.core.errors import MessageGone, RateLimitedError
 from bot.core.models import OutgoingMessage, ThreadRef, UserRef
 from bot.core.surface import ChatSurface
@@ -23,7 +24,7 @@ from tests.bot.harness.scripted_core import ScriptedCore
 TOKEN = "fake.discord.token"
 REQUESTER = 500000000000000001
 STRANGER = 500000000000000002
-COMMANDS = {"ask", "player", "optimize", "lineup", "stream", "link", "daily", "help"}
+COMMANDS = {c.name for c in TABLE}
 
 
 async def start(core, **kw) -> discord.Client:
@@ -45,8 +46,8 @@ async def test_command_tree_has_all_commands_and_syncs_to_a_guild(fake_discord):
     assert put.path == f"/applications/{fd.APP_ID}/guilds/{fd.GUILD_ID}/commands"
     assert {c["name"] for c in put.json} == COMMANDS
     link = next(c for c in put.json if c["name"] == "link")
-    assert [o["name"] for o in link["options"]] == ["team_id", "league_id", "season", "espn_s2",
-                                                    "swid", "remove"]
+    assert [o["name"] for o in link["options"]] == ["team", "member", "espn_s2", "swid",
+                                                    "remove"]
     assert not any(o["required"] for o in link["options"])
     assert bot.intents.message_content  # needed for follow-up messages in threads
     assert not bot.allowed_mentions.everyone and not bot.allowed_mentions.roles
@@ -125,15 +126,14 @@ async def test_link_is_private_and_never_echoes_cookies(fake_discord):
     core = ScriptedCore()
     bot = await start(core)
     secret = "AEBsecretcookievalue%2F%3D"
-    send(bot, fake_discord, ev.slash("link", REQUESTER, {"league_id": 12345, "team_id": 3,
-                                                        "espn_s2": secret, "swid": "{ABC}"}))
+    send(bot, fake_discord, ev.slash("link", REQUESTER, {"team": "3", "espn_s2": secret,
+                                                        "swid": "{ABC}"}))
     reply = (await fake_discord.wait_for("POST", r"^/webhooks/\d+/[^/]+$"))[0]
     cb = fake_discord.find("POST", "/callback$")[0]
     assert cb.json["data"]["flags"] == 64  # ephemeral defer
     assert reply.json["flags"] & 64 and reply.json["content"] == "link done"
     assert not fake_discord.threads  # no thread, nothing public
-    assert core.calls[0][3] == ("link", {"league_id": 12345, "team_id": 3, "espn_s2": secret,
-                                         "swid": "{ABC}"})
+    assert core.calls[0][3] == ("link", {"team": "3", "espn_s2": secret, "swid": "{ABC}"})
     assert core.calls[0][1].thread_id == ""
     sent = [r.json for r in fake_discord.requests if r.json]
     assert secret not in repr(sent)
@@ -146,7 +146,7 @@ async def test_admin_flag_from_manage_server(fake_discord):
     send(bot, fake_discord, ev.slash("daily", REQUESTER, {"time": "09:30"}, admin=True))
     await fake_discord.wait_for("POST", r"^/webhooks/\d+/[^/]+$")
     _, thread, user, (name, args) = core.calls[0]
-    assert user.is_admin and args == {"time": "09:30"} and thread.thread_id == ""
+    assert user.is_admin and args == {"text": "09:30"} and thread.thread_id == ""
     await bot.close()
 
 

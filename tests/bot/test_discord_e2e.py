@@ -149,7 +149,7 @@ async def test_link_with_cookies_is_private_and_encrypted(fake_discord, tmp_path
     s2 = "AEB" + "q7Z" * 40
     swid = "{12345678-ABCD-4321-9876-0123456789AB}"
     try:
-        send(bot, fake_discord, ev.slash("link", REQUESTER, {"team_id": 1, "espn_s2": s2,
+        send(bot, fake_discord, ev.slash("link", REQUESTER, {"team": "1", "espn_s2": s2,
                                                             "swid": swid}))
         reply = await wait_for(lambda: ephemerals(fake_discord))
         assert "Linked you to **Hoop Dreamers** (team 1)" in reply[0] and "encrypted" in reply[0]
