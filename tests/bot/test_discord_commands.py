@@ -243,6 +243,23 @@ async def test_link_by_team_name_and_for_a_member(fake_discord, tmp_path):
         await app.close()
 
 
+def test_console_matchup(tmp_path):
+    """The console reads `/matchup` with the same table (its default team: the demo's)."""
+    import os
+
+    from typer.testing import CliRunner
+
+    from bot.cli import app as cli
+
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("GOOGLE_API_KEY", "FANVISE_ESPN_LEAGUE_ID", "FANVISE_DATA_DIR")}
+    res = CliRunner().invoke(cli, ["run", "console", "--data-dir", str(tmp_path)],
+                             input="/matchup\nquit\n", env=env)
+    assert res.exit_code == 0, res.output
+    assert "Hoop Dreamers 463.0 - 388.0 Full Court Press" in res.output
+    assert "Projected final" in res.output
+
+
 # ---------------------------------------------------------------------- Slack
 
 
