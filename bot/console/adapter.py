@@ -74,6 +74,7 @@ class ConsoleSurface:
         self._prefix = secrets.token_hex(3)
         self._live_line = False
         self._last_progress: dict[str, str] = {}
+        self._shown: dict[str, tuple[str, int]] = {}  # message id -> (text, cards) printed
         self.choices: dict[int, Choice] = {}
         self._numbers: dict[str, int] = {}
         self._next_choice = 1
@@ -103,7 +104,11 @@ class ConsoleSurface:
 
     def _show(self, message_id: str, msg: OutgoingMessage, *, updated: bool = False) -> None:
         parts = []
-        if msg.text:
+        # a card drawn into the message that announced it ("root, review these moves:"):
+        # the card follows the line already printed
+        same = updated and msg.cards and self._shown.get(message_id) == (msg.text, 0)
+        self._shown[message_id] = (msg.text, len(msg.cards))
+        if msg.text and not same:
             parts.append(("(updated) " if updated else "") + msg.text)
         for card in msg.cards:
             parts.append(format_card(card))

@@ -15,16 +15,19 @@ from typing import TYPE_CHECKING, Any
 from agents.shared.types import Answer, ApprovalRequest, Notice, Progress
 from bot.core.errors import ChatError, MessageGone, RateLimitedError, Refused
 from bot.core.models import OutgoingMessage, ThreadRef, UserRef
-from bot.core.progress import ProgressEditor
+from bot.core.progress import ProgressEditor, post_retrying
 from bot.core.render import (
     chain_blocks,
     conflicts,
     is_plan_card,
+    mention,
     move_label,
     parse_custom_id,
     plan_card_status,
     plan_spots,
     render_approval,
+    split_context,
+    with_context,
 )
 from bot.core.surface import ChatSurface
 from storage.app_db import CardRow, new_card_id
@@ -47,11 +50,12 @@ class Approvals:
         self.core = core
 
     async def approval_message(self, thread: ThreadRef, user: UserRef, team_id: int | None,
-                                req: ApprovalRequest, *, message_id: str | None = None
-                                ) -> tuple[OutgoingMessage, str]:
+                                req: ApprovalRequest, *, message_id: str | None = None,
+                                context: str = "") -> tuple[OutgoingMessage, CardRow]:
         """Store (once) and render the card of an approval. The requester and the team come
         from the run record when there is one (a card drawn by recovery or after another
-        member's decision still belongs to whoever asked, for their team)."""
+        member's decision still belongs to whoever asked, for their team). `context`: the
+        run's last progress facts, kept on the card (stored with its summary)."""
         existing = await self.core.db.card_for_run(req.run_thread_id, req.interrupt_id)
         if existing is not None:
             card = existing
@@ -66,11 +70,47 @@ class Approvals:
                 channel_id=thread.channel_id, thread_id=thread.thread_id,
                 message_id=message_id, requester_id=requester.user_id,
                 requester_name=requester.name, team_id=team_id, title=title,
-                summary=req.summary, moves=list(req.moves), decisions={}, status="pending",
-                shown=False)
+                summary=with_context(req.summary, context), moves=list(req.moves),
+                decisions={}, status="pending", shown=False)
             await self.core.db.create_card(card)
             crash_point("card:stored")
-        return self.card_message(card), card.card_id
+        return self.card_message(card), card
+
+    async def show_card(self, surface: ChatSurface, thread: ThreadRef, card: CardRow,
+                        msg: OutgoingMessage | None = None) -> str:
+        """Draw a stored card as a new message, so its requester is notified (an edit
+        notifies nobody), exactly once even across a crash: the message is posted with the
+        mention line only, its id stored on the card, then the card is drawn into it. A
+        card whose message was stored but not drawn (a crash in between) is drawn into
+        that message; a card already drawn is left alone. Returns the card's message id."""
+        card = await self.core.db.get_card(card.card_id) or card
+        msg = msg or self.card_message(card)
+        mid = card.message_id or ""
+        if mid and card.shown:
+            return mid
+        if not mid:
+            head = OutgoingMessage(msg.text, mentions=msg.mentions)
+            mid = await post_retrying(surface, thread, head, sleep=self.core.sleep)
+            await self.core.db.set_card_message(card.card_id, mid)
+            crash_point("card:posted")
+        try:
+            await surface.edit(thread, mid, msg)
+        except MessageGone:  # deleted meanwhile: a message of its own
+            mid = await post_retrying(surface, thread, msg, sleep=self.core.sleep)
+        except RateLimitedError as exc:
+            await self.core.sleep(min(exc.retry_after, 30.0))
+            await surface.edit(thread, mid, msg)
+        await self.core.db.mark_card_shown(card.card_id, mid)
+        return mid
+
+    async def ready_line(self, card: CardRow) -> str:
+        """The one line the progress message keeps once the card is posted below it:
+        "Plan ready: 3 moves for Hoop Dreamers ↓"."""
+        plan = is_plan_card(card.moves)
+        n = len(plan_spots(card.moves)) if plan else len(card.moves)
+        team = await self.core.turns.team_name(card.team_id)
+        return (f"{'Plan' if plan else 'Moves'} ready: {n} move{'s' if n != 1 else ''}"
+                + (f" for {team}" if team else "") + " ↓")
 
     async def _with_team(self, title: str, team_id: int | None) -> str:
         """The card's title naming the team it acts on ("... for Hoop Dreamers")."""
@@ -289,15 +329,24 @@ class Approvals:
     @staticmethod
     def card_message(card: CardRow, *, decided_by: str = "",
                       result_text: str = "") -> OutgoingMessage:
-        rendered = render_approval(card.card_id, card.title, card.summary, card.moves,
-                                   card.requester_name, decisions=card.decisions,
+        """The card's message: "<@requester>, review these moves:" (a mention on Discord
+        and Slack) while pending, then what was decided."""
+        summary, context = split_context(card.summary)
+        who = mention(card.platform, card.requester_id, card.requester_name)
+        # a Discord embed footer is plain text: a mention would show as <@123...>
+        signed = (card.requester_name or who) if card.platform == "discord" else who
+        rendered = render_approval(card.card_id, card.title, summary, card.moves,
+                                   signed, decisions=card.decisions,
                                    status=card.status,
                                    decided_by_name=card.decided_by_name or decided_by,
                                    result_text=result_text,
-                                   outcomes=(card.result or {}).get("outcomes"))
-        return OutgoingMessage(f"{card.requester_name}, review these moves:"
-                               if card.status == "pending" else rendered.footer,
-                               cards=[rendered])
+                                   outcomes=(card.result or {}).get("outcomes"),
+                                   context=context)
+        pending = card.status == "pending"
+        return OutgoingMessage(f"{who}, review these moves:" if pending else rendered.footer,
+                               cards=[rendered],
+                               mentions=(card.requester_id,) if pending and who.startswith(
+                                   "<@") else ())
 
     async def edit_card(self, surface: ChatSurface, card: CardRow) -> None:
         """Redraw a card in its message (e.g. a live hand-off settled by a league read)."""

@@ -7,7 +7,7 @@ from datetime import date
 from typing import TYPE_CHECKING, Any
 
 from agents.understanding.entities import extract_day
-from bot.core.commands import split_args
+from bot.core.commands import invocation, split_args
 from bot.core.errors import InvalidInput
 from bot.core.lineup import daily_lineup_message
 from bot.core.models import OutgoingMessage, ThreadRef, UserRef
@@ -34,20 +34,22 @@ class LineupCommand:
         if not raw:
             day = today
         elif ref is None or ref.date is None:
-            raise InvalidInput("Use `/lineup`, `/lineup tomorrow`, `/lineup thursday` or "
-                               "`/lineup 2023-01-26`.")
+            ways = [f"`{invocation('lineup', a, thread.platform)}`"
+                    for a in ("", "tomorrow", "thursday", "2023-01-26")]
+            raise InvalidInput(f"Use {', '.join(ways[:-1])} or {ways[-1]}.")
         else:
             day = date.fromisoformat(ref.date)
             if abs((day - today).days) > 14:
                 raise InvalidInput(f"Pick a day within two weeks of {today.isoformat()}.")
         team_id = await self.core.link.require_team(surface, thread, user)
-        msg = await self.lineup_message(team_id, day)
+        msg = await self.lineup_message(team_id, day, thread.platform)
         if getattr(surface, "start_thread", None) is not None:  # Discord: a thread per command
             thread = await self.core.turns.ensure_thread(surface, thread, user, f"/lineup {day}",
-                                               f"Lineup {day.isoformat()}")
+                                               f"Lineup · {day:%a %b} {day.day}")
         await self.core.turns.post_split(surface, thread, msg)
 
-    async def lineup_message(self, team_id: int, day: date | None) -> OutgoingMessage:
+    async def lineup_message(self, team_id: int, day: date | None,
+                             platform: str = "discord") -> OutgoingMessage:
         from fantasy.espn.errors import EspnError
         try:
             return await daily_lineup_message(self.core.espn, team_id, day=day)
@@ -55,4 +57,5 @@ class LineupCommand:
             from agents.runtime import espn_notice
             return OutgoingMessage("⚠️ " + espn_notice(exc).text)
         except LookupError as exc:
-            raise InvalidInput(f"{str(exc).strip(chr(39))}. Check `/link`.") from None
+            raise InvalidInput(f"{str(exc).strip(chr(39))}. Check "
+                               f"`{invocation('link', '', platform)}`.") from None

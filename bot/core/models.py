@@ -76,13 +76,16 @@ class UserRef:
 @dataclass(frozen=True)
 class Button:
     """An action button; `custom_id` is `fv:<action>:<card_id>[:<move index>]` (< 100 chars).
-    With `url` it is a link button (opens the page; no click reaches the bot)."""
+    With `url` it is a link button (opens the page; no click reaches the bot). With
+    `confirm` the platform asks that question before the click is sent (Slack's confirm
+    dialog; e.g. an approval that drops a player)."""
 
     label: str
     custom_id: str
     style: ButtonStyle = "secondary"
     disabled: bool = False
     url: str = ""
+    confirm: str = ""
 
 
 @dataclass(frozen=True)
@@ -122,10 +125,13 @@ class Card:
 
 @dataclass
 class OutgoingMessage:
-    """One chat message: plain text plus zero or more cards."""
+    """One chat message: plain text plus zero or more cards. `mentions`: the user ids the
+    core mentions on purpose (`<@id>` in its own text, e.g. the requester of a card); a
+    surface that neutralises mentions in text it did not write (Slack) lets these ping."""
 
     text: str
     cards: list[Card] = field(default_factory=list)
+    mentions: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

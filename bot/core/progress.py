@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
+import re
 import time
 from collections.abc import Awaitable, Callable
 
@@ -95,6 +96,8 @@ class ProgressEditor:
         self._task: asyncio.Task[None] | None = None
         self.edits_sent = 0
         self.edit_times: list[float] = []
+        #: the run's last progress facts (`progress_facts`), kept on its card or answer
+        self.facts = ""
 
     def update(self, msg: OutgoingMessage | str) -> None:
         """Record the newest state (never blocks) and wake the writer."""
@@ -221,6 +224,30 @@ async def post_retrying(surface: ChatSurface, thread: ThreadRef, msg: OutgoingMe
     raise AssertionError("unreachable")
 
 
+#: steps that are no facts, or that the card itself states (the plan's totals)
+_FACT_SKIP = re.compile(r"^(waiting for your approval|applying|finishing|re-planning|"
+                        r"exact plan)", re.I)
+_FACT_PREFIX = re.compile(r"^checking the schedule:\s*", re.I)
+
+
+def progress_facts(lines: list[str], *, keep: int = 2, limit: int = 300) -> str:
+    """The last facts a run's progress showed, as one context line for its card or answer:
+    "31 player-games left for you vs 34 for Full Court Press · Validated 8 of 8 move(s)
+    against the exact weekly plan". A fact is a step that states a number (steps such as
+    "Thinking…" or "Applying 2 approved move(s)" are not kept); "" when there is none."""
+    facts: list[str] = []
+    for line in lines:
+        text = _FACT_PREFIX.sub("", str(line or "").strip()).rstrip(".… ").strip()
+        if not text or _FACT_SKIP.match(text) or not re.search(r"\d", text):
+            continue
+        text = text[0].upper() + text[1:]
+        if text in facts:
+            facts.remove(text)
+        facts.append(text)
+    out = " · ".join(facts[-keep:])
+    return out if len(out) <= limit else out[: limit - 1] + "…"
+
+
 def _key(msg: OutgoingMessage) -> tuple:
     return (msg.text, repr(msg.cards))
 
@@ -232,4 +259,4 @@ def fit_tail(text: str, limit: int, marker: str = "…") -> str:
     return marker + text[-(limit - len(marker)):]
 
 
-__all__ = ["ProgressEditor", "WorkspaceBudget", "fit_tail", "post_retrying"]
+__all__ = ["ProgressEditor", "WorkspaceBudget", "fit_tail", "post_retrying", "progress_facts"]

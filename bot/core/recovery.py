@@ -9,10 +9,10 @@ from typing import TYPE_CHECKING, Any
 
 from agents.shared.types import Notice, Progress
 from agents.understanding.request import Request
-from bot.core.approvals import card_thread
+from bot.core.approvals import OUTCOMES_STAGE, card_thread
 from bot.core.errors import ChatError, MessageGone
 from bot.core.models import OutgoingMessage, ThreadRef, UserRef
-from bot.core.progress import ProgressEditor, post_retrying
+from bot.core.progress import ProgressEditor, post_retrying, progress_facts
 from bot.core.render import (
     clip,
     progress_text,
@@ -41,7 +41,8 @@ class Recovery:
         3. the outcome of every other recovered run goes to its thread, for the requester and
            team of its run record (a card keeps who asked and for which team);
         4. every pending interrupt without a card gets one; a card stored but maybe never
-           drawn is drawn in its message (or posted), so each card is shown once;
+           drawn is drawn in the message stored for it, or posted as a new message when it
+           has none (`Approvals.show_card`), so each card is shown once;
         5. requests that crashed before their run started are run again (once; a second
            crash tells the requester to ask again), so no request ends silently.
 
@@ -179,8 +180,9 @@ class Recovery:
                                       waiting: dict[tuple[str, str], Any],
                                       orphans: dict[str, bool] | None = None) -> None:
         """Every pending interrupt gets its card, drawn once: a missing card row is created
-        (requester and team from the run record) and posted; a stored card that may never
-        have been drawn is drawn in its message (or posted when it has none)."""
+        (requester and team from the run record; the interrupted request's progress message
+        becomes the one-line summary) and posted as a new message; a stored card that may
+        never have been drawn is drawn in its message (or posted when it has none)."""
         for (run_tid, iid), req in waiting.items():
             if await self.core.db.card_for_run(run_tid, iid) is not None:
                 continue
@@ -194,7 +196,13 @@ class Recovery:
             user = UserRef(thread.platform, run.requester,
                            turn.user_name if turn is not None else "")
             reuse = turn.message_id if turn is not None and turn.status == "running" else None
-            await self.core.approvals.approval_message(thread, user, run.team_id, req, message_id=reuse)
+            _, card = await self.core.approvals.approval_message(thread, user, run.team_id, req)
+            if reuse:
+                try:  # the interrupted request's progress message: the summary line
+                    await surface.edit(thread, reuse, OutgoingMessage(
+                        await self.core.approvals.ready_line(card)))
+                except ChatError:
+                    pass
             if turn is not None:
                 await self.core.db.set_turn(turn.turn_id, status="done")
         for card in await self.core.db.unshown_cards(**(orphans or {"orphaned_only": True})):
@@ -202,8 +210,11 @@ class Recovery:
             if surface is None or card.status == "deciding" or (
                     card.status == "pending" and not await self._waits_for(card, waiting)):
                 continue
-            msg = self.core.approvals.card_message(card)
             try:
+                if card.status == "pending":  # a new message, or the one stored for it
+                    await self.core.approvals.show_card(surface, card_thread(card), card)
+                    continue
+                msg = self.core.approvals.card_message(card)  # decided: redrawn in place
                 if card.message_id:
                     try:
                         await surface.edit(card_thread(card), card.message_id, msg)
@@ -254,11 +265,15 @@ class Recovery:
                 line = "Finishing a request interrupted by a restart…"
                 editor = await self._recovery_editor(surface, thread, line, turn.message_id)
                 final: list[Any] = []
+                steps: list[str] = []
                 async for ev in events:
                     if isinstance(ev, Progress):
+                        if ev.stage != OUTCOMES_STAGE:
+                            steps.append(ev.text)
                         editor.update(progress_text([line, ev.text], limit=surface.max_text))
                     else:
                         final.append(ev)
+                editor.facts = progress_facts(steps)
                 await self.core.turns.deliver(surface, thread, user, turn.team_id, editor, final)
             finally:
                 await self.core.db.set_turn(turn.turn_id, status="done")

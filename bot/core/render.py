@@ -265,6 +265,49 @@ def _move_field(i: int, move: dict[str, Any], decision: str | None,
     return (f"{icon}{i + 1}. {move_label(move)}", body.strip() or "—")
 
 
+# ---------------------------------------------------------------------- people and facts
+
+def mention(platform: str, user_id: str, name: str = "") -> str:
+    """How the core names a chat member: a mention `<@id>` on Discord and Slack (drawn as
+    their current name, and it notifies them), the name elsewhere (the console)."""
+    if platform in ("discord", "slack") and user_id and re.fullmatch(r"[A-Za-z0-9_]+",
+                                                                         user_id):
+        return f"<@{user_id}>"
+    return name or user_id
+
+
+#: Separates a card's summary from the progress facts stored with it (one text column).
+_CONTEXT_MARK = "\n\n\u2063"
+
+
+def with_context(summary: str, context: str) -> str:
+    """A card summary carrying the run's last progress facts (`split_context` undoes it)."""
+    return f"{summary}{_CONTEXT_MARK}{context}" if context else summary
+
+
+def split_context(summary: str) -> tuple[str, str]:
+    """(summary, progress facts) of a stored card summary."""
+    text, _, context = (summary or "").partition(_CONTEXT_MARK)
+    return text, context.strip()
+
+
+def drop_confirm(moves: Sequence[dict[str, Any]]) -> str:
+    """The question asked before approving moves that drop players ("" when none does)."""
+    names = list(dict.fromkeys(str((m.get("drop") or {}).get("name") or "") for m in moves
+                               if isinstance(m.get("drop"), dict)))
+    names = [n for n in names if n]
+    if not names:
+        return ""
+    who = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return clip(f"This drops {who} from your roster. A dropped player can be claimed by "
+                "another team. Go ahead?", 300)
+
+
+def _pending_footer(requester: str, context: str) -> str:
+    line = f"Requested by {requester} · only they (or the team's owner) can decide"
+    return f"{context}\n{line}" if context else line
+
+
 # ---------------------------------------------------------------------- plan cards
 
 _OUTCOME_ICONS = {"applied": "✅ ", "recorded": "✅ ", "waiting": "⏳ ", "declined": "⏭️ ",
@@ -423,7 +466,8 @@ def plan_card_status(moves: Sequence[dict[str, Any]], decisions: dict[str, str],
 def render_plan_card(card_id: str, title: str, summary: str, moves: Sequence[dict[str, Any]],
                      requester_name: str, *, decisions: dict[str, str] | None = None,
                      status: str = "pending", decided_by_name: str = "",
-                     result_text: str = "", outcomes: dict[str, Any] | None = None) -> Card:
+                     result_text: str = "", outcomes: dict[str, Any] | None = None,
+                     context: str = "") -> Card:
     """The plan card: one field per move of the timeline with its labelled per-game values,
     injury notes, the other players for the same spot and, once decided, what really
     happened (✅ only on applied moves). Pending: Approve #k / Skip #k per move, a menu of
@@ -480,7 +524,7 @@ def render_plan_card(card_id: str, title: str, summary: str, moves: Sequence[dic
         if k <= MAX_MOVE_BUTTONS:  # decided: kept, disabled (a stale click is answered)
             buttons.append(Button(f"Approve #{k}", make_custom_id("approve", card_id, p),
                                   "primary", disabled=not pending or state != "open"
-                                  or p in blocked))
+                                  or p in blocked, confirm=drop_confirm([moves[p]])))
             buttons.append(Button(f"Skip #{k}", make_custom_id("decline", card_id, p),
                                   "secondary", disabled=not pending or state != "open"
                                   or p in blocked))
@@ -496,14 +540,16 @@ def render_plan_card(card_id: str, title: str, summary: str, moves: Sequence[dic
                                            f"{moves[p]['drop']['name']}'s spot", 150),
                                       tuple(opts)))
     some = pending and any(spot_state(decisions, p, a)[0] != "open" for p, a in spots)
+    rest = [moves[p] for p, a in spots if spot_state(decisions, p, a)[0] == "open"
+            and p not in blocked]
     buttons.append(Button("Approve the rest" if some else "Approve plan",
                           make_custom_id("approveall", card_id), "primary",
-                          disabled=not pending))
+                          disabled=not pending, confirm=drop_confirm(rest)))
     buttons.append(Button("Skip the rest" if some else "Skip all",
                           make_custom_id("declineall", card_id), "danger",
                           disabled=not pending))
     if pending:
-        footer = f"Requested by {requester_name} · only they (or the team's owner) can decide"
+        footer = _pending_footer(requester_name, context)
         color = "blue"
     else:
         counts = plan_counts(moves, decisions, outcomes)
@@ -521,8 +567,11 @@ def render_approval(card_id: str, title: str, summary: str, moves: Sequence[dict
                     requester_name: str, *, decisions: dict[str, str] | None = None,
                     status: str = "pending", decided_by_name: str = "",
                     result_text: str = "",
-                    outcomes: dict[str, dict[str, str]] | None = None) -> Card:
-    """The move card. Pending: per-move Approve/Decline buttons (+ all). Decided: buttons
+                    outcomes: dict[str, dict[str, str]] | None = None,
+                    context: str = "") -> Card:
+    """The move card. Pending: per-move Approve/Decline buttons (+ all; an approval that
+    drops a player asks first where the platform can), the footer "Requested by
+    <requester>" under `context` (the run's last progress facts). Decided: buttons
     disabled and "Approved by <name>" / "Declined by <name>"; `outcomes` ({move_id:
     {"status", "note"}}) marks an approved move that was not applied as such. A plan card
     (moves with timeline lines) is drawn by render_plan_card."""
@@ -530,7 +579,7 @@ def render_approval(card_id: str, title: str, summary: str, moves: Sequence[dict
         return render_plan_card(card_id, title, summary, moves, requester_name,
                                 decisions=decisions, status=status,
                                 decided_by_name=decided_by_name, result_text=result_text,
-                                outcomes=outcomes)
+                                outcomes=outcomes, context=context)
     decisions = decisions or {}
     outcomes = outcomes or {}
     fields = [_move_field(i, m, decisions.get(str(i)), outcomes.get(str(m.get("move_id"))))
@@ -542,7 +591,8 @@ def render_approval(card_id: str, title: str, summary: str, moves: Sequence[dict
         for i in range(min(len(moves), MAX_MOVE_BUTTONS)):
             done = str(i) in decisions
             buttons.append(Button(f"Approve #{i + 1}", make_custom_id("approve", card_id, i),
-                                  "primary", disabled=not pending or done))
+                                  "primary", disabled=not pending or done,
+                                  confirm=drop_confirm([moves[i]])))
             buttons.append(Button(f"Decline #{i + 1}", make_custom_id("decline", card_id, i),
                                   "secondary", disabled=not pending or done))
     rest = "the rest" if decisions else "all"
@@ -551,11 +601,11 @@ def render_approval(card_id: str, title: str, summary: str, moves: Sequence[dict
         # alternatives (same player) are approved one at a time, never "all" together
         buttons.append(Button(f"Approve {rest}" if multi else "Approve",
                               make_custom_id("approveall", card_id), "primary",
-                              disabled=not pending))
+                              disabled=not pending, confirm=drop_confirm(open_moves)))
     buttons.append(Button(f"Decline {rest}" if multi else "Decline",
                           make_custom_id("declineall", card_id), "danger", disabled=not pending))
     if pending:
-        footer = f"Requested by {requester_name} · only they (or the team's owner) can decide"
+        footer = _pending_footer(requester_name, context)
         color = "blue"
     else:
         footer = decided_footer(status, decided_by_name)
@@ -639,6 +689,7 @@ def render_answer(text: str, report: dict[str, Any] | None, *, offline: bool,
 
 __all__ = [
     "ACTIONS", "ClickId", "CUSTOM_ID_RE", "MAX_MOVE_BUTTONS", "clip", "conflicts", "decided_footer", "is_player_report",
+    "drop_confirm", "mention", "split_context", "with_context",
     "is_plan_card", "make_custom_id", "move_label", "offer_buttons", "parse_custom_id", "plan_card_status",
     "chain_blocks", "chain_swaps", "plan_counts", "plan_footer", "plan_spots", "progress_text", "render_answer",
     "render_approval", "render_plan_card", "render_report", "spot_state", "split_text",

@@ -21,7 +21,7 @@ from bot.core.commands import invocation
 from bot.core.errors import ChatError, InvalidInput
 from bot.core.handoff import check_handoffs
 from bot.core.models import OutgoingMessage, ThreadRef, UserRef
-from bot.core.progress import ProgressEditor, post_retrying
+from bot.core.progress import ProgressEditor, post_retrying, progress_facts
 from bot.core.render import (
     clip,
     progress_text,
@@ -29,7 +29,7 @@ from bot.core.render import (
     split_text,
 )
 from bot.core.surface import ChatSurface
-from storage.app_db import TurnRow, new_card_id
+from storage.app_db import CardRow, TurnRow, new_card_id
 from storage.crashpoint import crash_point
 
 if TYPE_CHECKING:
@@ -51,35 +51,41 @@ class Turns:
                        args: dict[str, Any]) -> None:
         question = str(args.get("question") or args.get("text") or "").strip()
         if not question:
-            raise InvalidInput("Ask me something, e.g. `/ask Review my matchup this week`.")
-        await self.turn(surface, thread, user, question)
+            raise InvalidInput("Ask me something, e.g. "
+                               f"`{invocation('ask', 'Review my matchup this week', thread.platform)}`.")
+        await self.turn(surface, thread, user, question,
+                        title=f"Question · {clip(question, 80)}")
 
     async def cmd_player(self, surface: ChatSurface, thread: ThreadRef, user: UserRef,
                           args: dict[str, Any]) -> None:
         name = str(args.get("name") or args.get("player") or args.get("text") or "").strip()
         if not name:
-            raise InvalidInput("Which player? e.g. `/player Jarrett Allen`.")
+            raise InvalidInput("Which player? e.g. "
+                               f"`{invocation('player', 'Jarrett Allen', thread.platform)}`.")
         if len(name) > 60 or not re.fullmatch(r"[A-Za-z][A-Za-z .'\-]*", name):
             raise InvalidInput("A player name has letters, spaces, dots, apostrophes and "
-                               "hyphens only, e.g. `/player De'Aaron Fox`.")
+                               "hyphens only, e.g. "
+                               f"`{invocation('player', 'De' + chr(39) + 'Aaron Fox', thread.platform)}`.")
         await self.command_turn(surface, thread, user, Intent.PLAYER_RESEARCH, player=name,
-                                 title=name)
+                                 title=f"Player · {name}")
 
     async def cmd_optimize(self, surface: ChatSurface, thread: ThreadRef, user: UserRef,
                             args: dict[str, Any]) -> None:
         focus = str(args.get("focus") or args.get("categories") or args.get("text") or "")
         focus = focus.strip()
         if len(focus) > 200:
-            raise InvalidInput("Keep the focus short, e.g. `/optimize AST STL`.")
+            raise InvalidInput("Keep the focus short, e.g. "
+                               f"`{invocation('optimize', 'AST STL', thread.platform)}`.")
         await self.command_turn(surface, thread, user, Intent.MATCHUP_ANALYSIS, args=focus,
-                                 title="Matchup moves")
+                                 title="Matchup review")
 
     async def cmd_stream(self, surface: ChatSurface, thread: ThreadRef, user: UserRef,
                           args: dict[str, Any]) -> None:
         what = str(args.get("position") or args.get("categories") or args.get("text") or "")
         what = what.strip()
         if len(what) > 200:
-            raise InvalidInput("Keep it short, e.g. `/stream C` or `/stream assists`.")
+            raise InvalidInput(f"Keep it short, e.g. `{invocation('stream', 'C', thread.platform)}`"
+                               f" or `{invocation('stream', 'assists', thread.platform)}`.")
         # `/stream C`: a one-letter slot is a position here (in free text "c" is too short to
         # trust), so name it for the entity reader (PG, SG, SF, PF are read as they are).
         what = " ".join(_SLOT_WORDS.get(w.lower(), w) for w in what.split())
@@ -109,6 +115,26 @@ class Turns:
             return False
         return True
 
+    async def team_name(self, team_id: int | None) -> str:
+        """The fantasy team's name ("" when unknown or ESPN is unavailable)."""
+        if team_id is None or self.core.espn is None:
+            return ""
+        try:
+            league = await self.core.espn.get_league()
+        except Exception:  # noqa: BLE001 - a name is a nicety
+            return ""
+        return next((str(t.name) for t in getattr(league, "teams", None) or []
+                     if t.id == team_id), "")
+
+    async def thread_title(self, title: str, team_id: int | None,
+                           request: Request | None) -> str:
+        """What the thread is: "Matchup review · Hoop Dreamers" (a command about a team
+        names it), "Player · Jalen Brunson", "Question · …"."""
+        if not title or request is None or request.intent not in TEAM_INTENTS:
+            return title
+        team = await self.team_name(team_id)
+        return f"{title} · {team}" if team and team not in title else title
+
     async def ensure_thread(self, surface: ChatSurface, thread: ThreadRef, user: UserRef,
                              text: str, title: str) -> ThreadRef:
         """The conversation's thread; called only once a request is accepted, so a refused
@@ -121,7 +147,11 @@ class Turns:
             made = await start(thread, (title or shown)[:90])
             if isinstance(made, ThreadRef):
                 return made
-        root_id = await surface.post(thread, OutgoingMessage(f"{user.name} asked: {shown}"))
+        # no thread titles everywhere (Slack): the root says what the thread is, when the
+        # title tells more than the request ("Matchup review · Hoop Dreamers")
+        head = f"**{clip(title, 90)}**\n" if title and title.rpartition(" · ")[2] not in text \
+            else ""
+        root_id = await surface.post(thread, OutgoingMessage(f"{head}{user.name} asked: {shown}"))
         create = getattr(surface, "create_thread", None)
         if create is not None:
             try:
@@ -194,6 +224,9 @@ class Turns:
                       exc_info=log.isEnabledFor(logging.DEBUG))
             final.append(Notice("Sorry, something went wrong while answering. Please try "
                                 "again.", level="error"))
+        # a fast run shows little of its progress (one edit per second): its last facts
+        # stay on the card or answer as a context line
+        editor.facts = progress_facts(lines[1:])
         return editor, final
 
     async def turn(self, surface: ChatSurface, thread: ThreadRef, user: UserRef, text: str,
@@ -206,6 +239,7 @@ class Turns:
             team_id = await self.core.link.require_team(surface, thread, user)  # or Refused
         if not await self._rate_ok(surface, thread, user):
             return
+        title = await self.thread_title(title, team_id, request)
         thread = await self.ensure_thread(surface, thread, user, text, title or text)
         await check_handoffs(self.core, surface, thread)  # live moves made on ESPN since
         turn_id = new_card_id()
@@ -237,19 +271,21 @@ class Turns:
 
     async def deliver(self, surface: ChatSurface, thread: ThreadRef, user: UserRef,
                        team_id: int | None, editor: ProgressEditor, final: list[Any]) -> None:
-        """Replace the progress message with the first outgoing message; post the rest."""
-        msgs: list[tuple[OutgoingMessage, str | None]] = []  # (message, card_id)
+        """Replace the progress message with the first outgoing message and post the rest.
+        A card is posted as a new message mentioning its requester (an edit notifies
+        nobody; `Approvals.show_card`, shown once across crashes); the progress message
+        then becomes a one-line summary, "Plan ready: 3 moves for Hoop Dreamers ↓"."""
+        facts = editor.facts
+        msgs: list[tuple[OutgoingMessage, CardRow | None]] = []
         for ev in final or [Notice("No answer this time. Please try again.", level="warning")]:
             if isinstance(ev, ApprovalRequest):
-                # the card goes into the progress message when it is the first message: its
-                # id is stored before it is drawn, so after a crash recovery redraws it there
-                # (shown once) instead of posting a second copy
-                where = editor.message_id if not msgs and not editor.gone else None
-                msg, card_id = await self.core.approvals.approval_message(thread, user, team_id, ev,
-                                                            message_id=where or None)
-                msgs.append((msg, card_id))
+                msg, card = await self.core.approvals.approval_message(
+                    thread, user, team_id, ev, context=facts)
+                msgs.append((msg, card))
             elif isinstance(ev, Answer):
                 text = with_offline_note(ev.text) if ev.offline else ev.text
+                if facts and facts not in text:
+                    text = f"{text.rstrip()}\n\n_{facts}_"
                 for m in render_answer(text, ev.report, offline=False,
                                        max_text=surface.max_text, offers_id=ev.offers_id,
                                        offers=ev.offers):
@@ -259,13 +295,16 @@ class Turns:
                 for chunk in split_text(icon + ev.text, surface.max_text):
                     msgs.append((OutgoingMessage(chunk), None))
         first, first_card = msgs[0]
-        mid = await editor.aclose(first)
-        if first_card:
-            await self.core.db.mark_card_shown(first_card, mid)
-        for msg, card_id in msgs[1:]:
-            mid = await post_retrying(surface, thread, msg, sleep=self.core.sleep)
-            if card_id:
-                await self.core.db.mark_card_shown(card_id, mid)
+        if first_card is not None:
+            await editor.aclose(OutgoingMessage(await self.core.approvals.ready_line(first_card)))
+        else:
+            await editor.aclose(first)
+            msgs = msgs[1:]
+        for msg, card in msgs:
+            if card is not None:
+                await self.core.approvals.show_card(surface, thread, card, msg)
+            else:
+                await post_retrying(surface, thread, msg, sleep=self.core.sleep)
 
     async def take_offer(self, surface: ChatSurface, thread: ThreadRef, user: UserRef,
                           offers_id: str, index: int) -> None:

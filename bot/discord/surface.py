@@ -216,12 +216,14 @@ class DiscordCommandSurface(DiscordSurface):
     async def start_thread(self, channel_ref: ThreadRef, title: str) -> ThreadRef:
         """Called by bot/core once the request is accepted: open the conversation thread on
         the command's response (DMs have no threads: the DM is the conversation). Without
-        thread permissions the user is told privately and the request ends (Refused)."""
+        thread permissions the user is told privately and the request ends (Refused).
+        The thread is named by the core's `title` ("Matchup review · Hoop Dreamers"); the
+        adapter's `thread_title` (the command as typed) only when the core gives none."""
         if channel_ref.thread_id or channel_ref.workspace_id == "@me":
             return channel_ref
         try:
             created = await self.root.create_thread(
-                name=clip(self.thread_title or title or "FanVise", THREAD_NAME_MAX),
+                name=clip(title or self.thread_title or "FanVise", THREAD_NAME_MAX),
                 auto_archive_duration=1440)
         except discord.Forbidden as exc:
             log.warning("missing permissions to start a thread in channel %s",

@@ -9,6 +9,7 @@ a disabled button is not drawn (the card's footer says who decided).
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from typing import Any
 
 from bot.core.render import CUSTOM_ID_RE, clip
@@ -30,6 +31,8 @@ ACTION_ID_PATTERN = CUSTOM_ID_RE
 LINK_ACTION_PATTERN = re.compile(r"^fvlink:")
 SELECT_PLACEHOLDER_MAX = 150
 OPTION_TEXT_MAX = 75
+CONFIRM_TITLE_MAX = 100
+CONFIRM_TEXT_MAX = 300
 
 
 def split_text(text: str, limit: int = SECTION_TEXT_MAX) -> list[str]:
@@ -52,21 +55,23 @@ def split_text(text: str, limit: int = SECTION_TEXT_MAX) -> list[str]:
 _USER_MENTION = re.compile(r"<@([A-Z0-9_]+)(?:\|([^>]*))?>")
 
 
-def neutralize_mentions(text: str) -> str:
+def neutralize_mentions(text: str, keep: Collection[str] = ()) -> str:
     """`<@U123>` / `<@U123|bob>` -> `@U123` / `@bob`: readable, but no ping. Text from
-    users (questions, player names echoed back) reaches posts, so mentions never pass."""
-    return _USER_MENTION.sub(lambda m: "@" + (m.group(2) or m.group(1)).lstrip("@"), text or "")
+    users (questions, player names echoed back) reaches posts, so mentions never pass,
+    except those of the user ids in `keep` (the core's own, `OutgoingMessage.mentions`)."""
+    return _USER_MENTION.sub(lambda m: m.group(0) if m.group(1) in keep
+                             else "@" + (m.group(2) or m.group(1)).lstrip("@"), text or "")
 
 
-def to_mrkdwn(text: str, *, mentions: bool = False) -> str:
+def to_mrkdwn(text: str, *, mentions: bool | Collection[str] = False) -> str:
     """Common Markdown -> Slack mrkdwn: **bold** -> *bold*, [label](url) -> <url|label>,
     and `&`, `<`, `>` escaped (except Slack's <#C…>/<http…> tokens; <!here>, <!channel>,
     <!everyone> are escaped so answers never ping a whole channel). User mentions <@U…>
     are neutralised (`neutralize_mentions`) unless `mentions=True` (the core's own
-    "Approved by <@U…>" footer)."""
+    "Approved by <@U…>" footer) or their id is in `mentions` (a collection of ids)."""
     text = text or ""
-    if not mentions:
-        text = neutralize_mentions(text)
+    if mentions is not True:
+        text = neutralize_mentions(text, () if mentions is False else mentions)
     # local timestamps: the core's <t:EPOCH:STYLE> becomes Slack's <!date^...> (kept out of
     # the escaping below, which would turn its < into &lt;)
     stamps: list[str] = []
@@ -120,11 +125,24 @@ def card_blocks(card: Any) -> list[dict[str, Any]]:
                 el.update({"url": b.url, "action_id": f"fvlink:{k}", "value": "link"})
             if b.style in ("primary", "danger"):
                 el["style"] = b.style
+            if getattr(b, "confirm", "") and not b.url:  # e.g. an approval that drops a player
+                el["confirm"] = confirm_dialog(b.label, b.confirm)
             elements.append(el)
         blocks.append({"type": "actions", "elements": elements})
     for sel in (s for s in getattr(card, "selects", None) or [] if not s.disabled):
         blocks.append({"type": "actions", "elements": [select_element(sel)]})
     return blocks
+
+
+def confirm_dialog(label: str, question: str) -> dict[str, Any]:
+    """Slack's confirmation dialog before a button's click is sent (title 100, text 300,
+    confirm/deny 30 chars)."""
+    return {"title": {"type": "plain_text", "emoji": True,
+                      "text": clip(to_utc_text(label) + "?", CONFIRM_TITLE_MAX)},
+            "text": {"type": "mrkdwn", "text": clip(to_mrkdwn(question), CONFIRM_TEXT_MAX)},
+            "confirm": {"type": "plain_text", "text": "Yes, approve"},
+            "deny": {"type": "plain_text", "text": "Cancel"},
+            "style": "danger"}
 
 
 def select_element(sel: Any) -> dict[str, Any]:
@@ -147,13 +165,19 @@ def select_element(sel: Any) -> dict[str, Any]:
 def fallback_text(msg: Any) -> str:
     """Plain text for notifications and clients without blocks."""
     parts = [msg.text or ""] + [c.title for c in (getattr(msg, "cards", None) or [])]
-    return clip(to_mrkdwn("\n".join(p for p in parts if p)) or " ", FALLBACK_TEXT_MAX)
+    return clip(to_mrkdwn("\n".join(p for p in parts if p), mentions=_mentions(msg)) or " ",
+                FALLBACK_TEXT_MAX)
+
+
+def _mentions(msg: Any) -> tuple[str, ...]:
+    """The user ids a message mentions on purpose (they ping; other mentions do not)."""
+    return tuple(getattr(msg, "mentions", None) or ())
 
 
 def render(msg: Any) -> list[list[dict[str, Any]]]:
     """An OutgoingMessage -> the block lists of the Slack messages to post, in order
     (at most 50 blocks each; a card is never split across messages when it fits in one)."""
-    blocks = [_section(c) for c in split_text(to_mrkdwn(msg.text or ""))]
+    blocks = [_section(c) for c in split_text(to_mrkdwn(msg.text or "", mentions=_mentions(msg)))]
     for card in getattr(msg, "cards", None) or []:
         if blocks:
             blocks.append({"type": "divider"})

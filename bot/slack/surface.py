@@ -7,6 +7,7 @@ friends -> MessageGone.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -15,8 +16,9 @@ from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 from slack_sdk.webhook.async_client import AsyncWebhookClient
 
+from bot.core.commands import platform_text
 from bot.core.errors import MessageGone, RateLimitedError, Refused
-from bot.core.models import ThreadRef, UserRef
+from bot.core.models import Card, OutgoingMessage, ThreadRef, UserRef
 from bot.slack.render import (
     SECTION_TEXT_MAX,
     clip,
@@ -31,6 +33,29 @@ log = logging.getLogger(__name__)
 
 GONE_ERRORS = {"message_not_found", "cant_update_message", "channel_not_found",
                "thread_not_found", "is_archived", "edit_window_closed"}
+
+
+def slack_text(text: str) -> str:
+    """Command references as Slack has them: `/link team=<id>` (as the core's agents and
+    Discord write them) -> `/fanvise link team=<id>`."""
+    return platform_text(text, "slack")
+
+
+def slack_message(msg: Any) -> Any:
+    """`msg` with every text (message, card title, text, fields, footer, button labels and
+    confirmations) naming commands the Slack way (`slack_text`)."""
+    if isinstance(msg, str):
+        return slack_text(msg)
+    if not isinstance(msg, OutgoingMessage):
+        return msg
+    cards = [card if not isinstance(card, Card) else dataclasses.replace(
+        card, title=slack_text(card.title), text=slack_text(card.text),
+        fields=[(slack_text(n), slack_text(v)) for n, v in card.fields],
+        footer=slack_text(card.footer),
+        buttons=[dataclasses.replace(b, label=slack_text(b.label),
+                                     confirm=slack_text(b.confirm)) for b in card.buttons])
+        for card in msg.cards]
+    return dataclasses.replace(msg, text=slack_text(msg.text), cards=cards)
 
 
 def _map_error(exc: SlackApiError) -> Exception:
@@ -62,6 +87,7 @@ class SlackSurface:
     async def post(self, thread: ThreadRef, msg: Any) -> str:
         """Post `msg` (Block Kit, split at 50 blocks); returns the last message's ts."""
         ts = ""
+        msg = slack_message(msg)
         text = fallback_text(msg)
         try:
             for blocks in render(msg):
@@ -95,6 +121,7 @@ class SlackSurface:
         if self.private_user:
             await self.post(thread, msg)
             return
+        msg = slack_message(msg)
         try:
             await self.client.chat_update(channel=thread.channel_id, ts=message_id,
                                           text=fallback_text(msg), blocks=render_edit(msg))
@@ -104,6 +131,7 @@ class SlackSurface:
     async def ephemeral(self, thread: ThreadRef, user: UserRef, text: str) -> None:
         """Only `user` sees it: through the slash command's response_url when this surface
         has one, else chat.postEphemeral (in the thread when there is one)."""
+        text = slack_text(text)
         try:
             for chunk in split_text(text, SECTION_TEXT_MAX) or [" "]:
                 if self.response_url and user.user_id == self.private_user:
@@ -156,12 +184,17 @@ class SlackCommandSurface(SlackSurface):
         self.started: ThreadRef | None = None
 
     async def start_thread(self, channel_ref: ThreadRef, title: str) -> ThreadRef:
-        """Post the "<user> asked: ..." root; the conversation is its thread."""
+        """Post the "<user> asked: ..." root; the conversation is its thread. Slack threads
+        have no title: the root starts with it when it tells more than the request
+        ("*Matchup review · Hoop Dreamers*")."""
         if channel_ref.thread_id:
             return channel_ref
+        text = self.header
+        if title and title.rpartition(" · ")[2] not in self.header:
+            text = f"*{to_mrkdwn(slack_text(clip(title, 150)))}*\n{self.header}"
         try:
             root = await self.client.chat_postMessage(channel=channel_ref.channel_id,
-                                                      text=self.header)
+                                                      text=text)
         except SlackApiError as exc:
             error = exc.response.get("error")
             if error in ("not_in_channel", "channel_not_found", "is_archived",
@@ -178,6 +211,7 @@ class SlackCommandSurface(SlackSurface):
         """The command's user hears back through its response_url (falling back to
         chat.postEphemeral when it expired); others as usual."""
         if self.response_url and user.user_id == self.user_id:
+            text = slack_text(text)
             try:
                 for chunk in split_text(text, SECTION_TEXT_MAX) or [" "]:
                     await self._respond(to_mrkdwn(chunk), None)
