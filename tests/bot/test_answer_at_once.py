@@ -89,17 +89,24 @@ async def test_the_card_is_not_held_back_by_the_edit_interval(fake_slack, tmp_pa
                          if any(b["type"] == "actions" for b in m.get("blocks") or [])), None)
 
         ts = await wait_for(card)
-        ups = _updates(fake_slack, ts)
-        # at most one progress edit fits in the interval; the card is the last edit and
-        # followed the previous one in much less than the interval
+        thread_ts = fake_slack.messages[ts].get("thread_ts")
+        posts = [c for c in fake_slack.named("chat.postMessage")
+                 if c.body.get("thread_ts") == thread_ts]
+        # the progress message, then the card's own message (it mentions the requester)
+        assert len(posts) == 2 and posts[1].body["text"].startswith("<@U_REQ>")
+        progress_ts = next(t for t, m in fake_slack.messages.items()
+                           if m.get("thread_ts") == thread_ts)
+        ups = _updates(fake_slack, progress_ts)
+        # at most one progress edit fits in the interval; the summary line is the last
+        # edit and followed the previous one in much less than the interval
         assert 1 <= len(ups) <= 2, [u.body.get("text") for u in ups]
-        assert "actions" in str(ups[-1].body.get("blocks"))
+        assert ups[-1].body["text"].startswith("Plan ready: ")
         if len(ups) == 2:
             assert ups[1].at - ups[0].at < LONG_INTERVAL / 2
-        # nothing was posted anew: the progress message itself became the card
-        posts = [c for c in fake_slack.named("chat.postMessage")
-                 if c.body.get("thread_ts") == fake_slack.messages[ts].get("thread_ts")]
-        assert len(posts) == 1
+        # the card is drawn into its message at once, not held back either
+        (drawn,) = _updates(fake_slack, ts)
+        assert "actions" in str(drawn.body.get("blocks"))
+        assert drawn.at - ups[-1].at < LONG_INTERVAL / 2
     finally:
         await runner.cleanup()
         await app.close()

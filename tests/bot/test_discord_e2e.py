@@ -214,7 +214,8 @@ async def test_lineup_still_answers_in_its_own_thread(fake_discord, tmp_path):
     try:
         send(bot, fake_discord, ev.slash("lineup", REQUESTER, {"day": "tomorrow"}))
         thread_id = (await wait_for(lambda: list(fake_discord.threads)))[0]
-        assert fake_discord.threads[thread_id]["name"] == "lineup: tomorrow"
+        # the thread says what it is: the day's lineup (the core's title, not the command)
+        assert fake_discord.threads[thread_id]["name"] == "Lineup · Thu Jan 26"
         posted = await wait_for(lambda: public_messages(fake_discord, thread_id))
         assert "Hoop Dreamers" in posted[0]["content"] + str(posted[0]["embeds"])
         assert not fake_discord.find("DELETE", "/messages/@original$")

@@ -25,13 +25,13 @@ pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL")
 
 ALICE, BOB = "100", "200"
 #: kill points of a matchup review, in order (turn ledger, supervisor, run, optimizer
-#: stages, interrupt, card row)
+#: stages, interrupt, card row, the card's own message posted and stored but not drawn)
 REQUEST_POINTS = [
     "turn:started", "run:recorded", "stage:parse_intent", "stage:gather_rosters",
     "stage:analyze_schedule", "stage:check_injuries", "writes:check_injuries",
     "stage:plan_moves", "writes:plan_moves", "stage:compose_lineup",
     "stage:present_and_confirm",
-    "run:pending", "card:create", "card:stored",
+    "run:pending", "card:create", "card:stored", "card:posted",
 ]
 #: kill points of applying an "Approve plan"
 DECISION_POINTS = [
