@@ -296,7 +296,11 @@ class Turns:
                     msgs.append((OutgoingMessage(chunk), None))
         first, first_card = msgs[0]
         if first_card is not None:
-            await editor.aclose(OutgoingMessage(await self.core.approvals.ready_line(first_card)))
+            try:  # a nicety: the card below matters more than its summary line
+                await editor.aclose(OutgoingMessage(
+                    await self.core.approvals.ready_line(first_card)))
+            except Exception as exc:  # noqa: BLE001
+                log.warning("could not show the card's summary line (%s)", type(exc).__name__)
         else:
             await editor.aclose(first)
             msgs = msgs[1:]

@@ -26,6 +26,7 @@ from tests.bot.harness import discord_events as ev
 from tests.bot.harness import fake_discord as fd
 from tests.bot.harness import slack_requests as sr
 from tests.bot.harness.fake_slack import Call
+from tests.bot.harness.links import link
 from tests.bot.harness.servers import wait_for as poll_until
 from tests.bot.test_discord_e2e import REQUESTER, STRANGER, TOKEN, buttons, card_message, send
 from tests.bot.test_slack_e2e import Running, actions, card_ts
@@ -66,6 +67,7 @@ async def pending_card_messages(app: FanViseApp, timeout: float = 5.0) -> list[s
 async def start_slack(fake, data_dir) -> Running:
     app = await FanViseApp.open(Settings(_env_file=None, data_dir=data_dir,
                                          edit_interval=EDIT_INTERVAL))
+    await link(app.core, "slack", sr.TEAM, "U_REQ", 1)  # the requester's team
     client = AsyncWebClient(token="xoxb-test", base_url=fake.base_url)
     bolt = build_slack_app(app.core, app.settings, client=client, signing_secret=sr.SECRET,
                            socket_mode=False)
@@ -89,15 +91,18 @@ async def test_slack_429_on_progress_edits_is_waited_out(fake_slack, tmp_path):
                               ) == 200
         ts = await wait_for(lambda: card_ts(fake_slack))
         root_ts, progress_ts = list(fake_slack.messages)[:2]
-        assert ts == progress_ts, "the card should replace the progress message"
+        assert ts not in (root_ts, progress_ts), "the card is a message of its own"
         assert fake_slack.messages[ts]["thread_ts"] == root_ts
         updates = fake_slack.named("chat.update")
-        assert len(updates) >= 3 and {u.body["ts"] for u in updates} == {progress_ts}
+        assert {u.body["ts"] for u in updates} == {progress_ts, ts}
+        progress = [u for u in updates if u.body["ts"] == progress_ts]
+        assert len(progress) >= 3
         # after each 429 the next edit waited at least Retry-After
-        assert updates[1].at - updates[0].at >= 0.95, updates[1].at - updates[0].at
-        assert updates[2].at - updates[1].at >= 0.95, updates[2].at - updates[1].at
-        # only the progress message and the card: nothing posted twice, no error shown
-        assert len(fake_slack.named("chat.postMessage")) == 2
+        assert progress[1].at - progress[0].at >= 0.95, progress[1].at - progress[0].at
+        assert progress[2].at - progress[1].at >= 0.95, progress[2].at - progress[1].at
+        assert fake_slack.messages[progress_ts]["text"].startswith("Plan ready: ")
+        # the root, the progress message and the card: nothing posted twice, no error shown
+        assert len(fake_slack.named("chat.postMessage")) == 3
         assert not slack_errors_shown(fake_slack)
         assert await pending_card_messages(run.app) == [ts]
     finally:
@@ -223,6 +228,7 @@ async def test_slack_down_for_the_final_post_card_is_stored_and_recovered(fake_s
 async def open_discord(data_dir) -> tuple[FanViseApp, discord.Client]:
     app = await FanViseApp.open(Settings(_env_file=None, data_dir=data_dir,
                                          edit_interval=EDIT_INTERVAL))
+    await link(app.core, "discord", fd.GUILD_ID, REQUESTER, 1)  # the requester's team
     bot = build_discord_bot(app.core, app.settings, application_id=fd.APP_ID,
                             sync_commands=False)
     await bot.login(TOKEN)
@@ -339,8 +345,9 @@ async def test_discord_expired_interaction_token_reply_goes_to_thread(fake_disco
 
 
 async def test_slack_final_post_rate_limited_is_retried(fake_slack, tmp_path):
-    """The progress message is gone and the post of the card anew gets a 429: it is posted
-    after Retry-After instead of being lost."""
+    """The progress message is gone and the post of its final state (the card's summary
+    line) anew gets a 429: it is posted after Retry-After instead of being lost; the card
+    follows in its own message."""
     def delete_then_limit_posts(call: Call) -> web.Response | None:
         if call.method == "chat.update" and not fake_slack.deleted:
             fake_slack.deleted.add(call.body["ts"])
@@ -354,8 +361,11 @@ async def test_slack_final_post_rate_limited_is_retried(fake_slack, tmp_path):
                               ) == 200
         ts = await wait_for(lambda: card_ts(fake_slack))
         posts = fake_slack.named("chat.postMessage")
-        assert len(posts) == 4  # root, progress, the 429'd card post, its retry
+        # root, progress, the 429'd summary post, its retry, the card's message
+        assert len(posts) == 5
         assert posts[3].at - posts[2].at >= 0.95
+        assert posts[3].body["text"].startswith("Plan ready: ")
+        assert posts[4].body["text"].startswith("<@U_REQ>, review these moves")
         assert fake_slack.messages[ts]["thread_ts"] == list(fake_slack.messages)[0]
         assert not slack_errors_shown(fake_slack)
         assert await pending_card_messages(run.app) == [ts]
@@ -379,7 +389,8 @@ async def test_slack_progress_post_fails_run_still_answers(fake_slack, tmp_path)
         ts = await wait_for(lambda: card_ts(fake_slack))
         root_ts = list(fake_slack.messages)[0]
         assert fake_slack.messages[ts]["thread_ts"] == root_ts
-        assert fake_slack.named("chat.update") == []  # no progress message to edit
+        # no progress message to edit: the only edit draws the card into its own message
+        assert {u.body["ts"] for u in fake_slack.named("chat.update")} == {ts}
         assert not slack_errors_shown(fake_slack)
         assert await pending_card_messages(run.app) == [ts]
     finally:

@@ -21,6 +21,7 @@ from bot.core.app import FanViseApp
 from bot.core.models import OutgoingMessage, ThreadRef, UserRef
 from bot.core.render import CUSTOM_ID_RE, plan_spots
 from bot.settings import Settings
+from tests.bot.harness.links import link
 
 REQ = UserRef("slack", "U_REQ", "Ann")
 STRANGER = UserRef("slack", "U_X", "Stranger")
@@ -87,6 +88,7 @@ async def test_card_flow_refusal_restart_double_click(tmp_path: Path) -> None:
     app = await _open(tmp_path, key)
     s1 = RecordingSurface()
     try:
+        await link(app.core, "slack", "T1", "U_REQ", 1)  # Ann's team
         before = _roster(app)
         await app.core.handle_command(s1, CHANNEL, REQ, "optimize", {"text": ""})
         # a thread was started from a root message (Slack: thread_ts = root ts)
@@ -96,14 +98,19 @@ async def test_card_flow_refusal_restart_double_click(tmp_path: Path) -> None:
         assert pthread.thread_id == root_id and first.text.startswith("⏳")
         edits = s1.edits_of(progress_id)
         times = [t for t, _ in edits]
-        assert edits, "the progress message was never edited"  # (a fast turn: the card)
-        # <= 1 progress edit/s; the final state (the card) goes out at once
+        assert edits, "the progress message was never edited"  # (a fast turn: the summary)
+        # <= 1 progress edit/s; the final state (the summary line) goes out at once
         progress = times[:-1]
         assert all(b - a >= 0.99 for a, b in zip(progress, progress[1:], strict=False)), times
         if len(edits) >= 2:  # live progress lines when the turn outlasts an edit interval
             assert edits[0][1].text.startswith("✓ ") and "\n⏳ " in edits[0][1].text
-        final = edits[-1][1]
-        assert final.cards, final.text
+        summary = edits[-1][1]
+        assert summary.text.startswith("Plan ready: ") and not summary.cards, summary.text
+        # the card is a new message (posted, which notifies, then drawn in place)
+        card_mid, final = s1.card_messages()[-1]
+        assert card_mid != progress_id and final.text.startswith("<@U_REQ>, review these")
+        assert [k for k, _, i, _ in s1.log if i == card_mid] == ["post", "edit"]
+        assert "Requested by <@U_REQ>" in final.cards[0].footer
         card = final.cards[0]
         row = (await app.app_db.pending_cards())[0]
         n = len(plan_spots(row.moves))
@@ -114,17 +121,17 @@ async def test_card_flow_refusal_restart_double_click(tmp_path: Path) -> None:
             assert CUSTOM_ID_RE.match(b.custom_id) and len(b.custom_id) < 100
         assert card.fields[0][0].startswith("1. Wed: drop ")
         assert card.selects and card.selects[0].options[0].default
-        assert row.message_id == progress_id and row.requester_id == "U_REQ"
+        assert row.message_id == card_mid and row.requester_id == "U_REQ"
 
         # a stranger is refused, privately; nothing changes
         await app.core.handle_click(s1, pthread, STRANGER, _button(final, "Approve plan"),
-                                    progress_id)
+                                    card_mid)
         assert s1.private[-1][0] == "U_X" and "Only Ann" in s1.private[-1][1]
         assert (await app.app_db.get_card(row.card_id)).status == "pending"
 
         # the requester declines move 1 (per-move): recorded, card still open
-        await app.core.handle_click(s1, pthread, REQ, _button(final, "Skip #1"), progress_id)
-        shown = s1.messages[progress_id].cards[0]
+        await app.core.handle_click(s1, pthread, REQ, _button(final, "Skip #1"), card_mid)
+        shown = s1.messages[card_mid].cards[0]
         assert shown.fields[0][0].startswith("⏭️")
         assert [b.disabled for b in shown.buttons] == [True, True] + [False] * (2 * n)
         assert shown.buttons[-2].label == "Approve the rest"
@@ -139,8 +146,8 @@ async def test_card_flow_refusal_restart_double_click(tmp_path: Path) -> None:
     try:
         await app.core.handle_click(s2, pthread, REQ, _button(final, "Approve #2"), "ignored")
         # alternatives of move 2 (its choices) are declined with it; skip the rest
-        await app.core.handle_click(s2, pthread, REQ, _button(final, "Skip all"), progress_id)
-        after = s2.messages[progress_id].cards[0]
+        await app.core.handle_click(s2, pthread, REQ, _button(final, "Skip all"), card_mid)
+        after = s2.messages[card_mid].cards[0]
         assert after.footer == f"Decided by Ann: 1 applied, {n - 1} skipped by you"
         assert all(b.disabled for b in after.buttons) and not after.selects
         assert after.fields[0][0].startswith("⏭️") and after.fields[1][0].startswith("✅")
@@ -150,13 +157,13 @@ async def test_card_flow_refusal_restart_double_click(tmp_path: Path) -> None:
         assert m2["drop"]["id"] not in moved and m2["add"]["id"] in moved
         if m1["add"]["id"] != m2["add"]["id"]:
             assert m1["add"]["id"] not in moved  # declined: not added
-        answers = [m for mid, m in s2.messages.items() if mid != progress_id
+        answers = [m for mid, m in s2.messages.items() if mid != card_mid
                    and not m.text.startswith(("⏳", "✓"))]
         assert answers, "the run's answer is posted after the decision"
 
         # double click after the decision: clear notice, nothing applied again
         await app.core.handle_click(s2, pthread, REQ, _button(final, "Approve plan"),
-                                    progress_id)
+                                    card_mid)
         assert "already decided" in s2.private[-1][1] and "Ann" in s2.private[-1][1]
         assert _roster(app) == moved
 
@@ -171,7 +178,7 @@ async def test_card_flow_refusal_restart_double_click(tmp_path: Path) -> None:
         assert all(a["at"] > 0 and a["user_name"] for a in audit)
         assert any(a["move_label"].startswith("Drop ") for a in audit)
         # the partial decision re-planned the rest: a new card in the same thread
-        rest = [m for mid, m in s2.card_messages() if mid != progress_id]
+        rest = [m for mid, m in s2.card_messages() if mid != card_mid]
         assert rest and rest[-1].cards[0].title.startswith("The rest of your plan")
 
         # ---- a linked co-owner of team 1 may decide; two simultaneous clicks apply once
@@ -183,7 +190,7 @@ async def test_card_flow_refusal_restart_double_click(tmp_path: Path) -> None:
         changes_before = len(app.espn.demo.changes)
         await app.core.handle_message(s2, pthread, REQ, "Review my matchup this week")
         new_mid, new_msg = s2.card_messages()[-1]
-        assert new_mid != progress_id
+        assert new_mid != card_mid
         cid = _button(new_msg, "Approve plan")
         await asyncio.gather(
             app.core.handle_click(s2, pthread, OWNER, cid, new_mid),
@@ -287,6 +294,7 @@ async def test_restart_finishes_a_decision_recorded_before_a_crash(tmp_path: Pat
     app = await _open(tmp_path, "")
     s = RecordingSurface()
     try:
+        await link(app.core, "slack", "T1", "U_REQ", 1)
         await app.core.handle_command(s, CHANNEL, REQ, "optimize", {"text": ""})
         mid, msg = s.card_messages()[-1]
         row = (await app.app_db.pending_cards())[0]
@@ -354,6 +362,7 @@ async def test_stream_position_letter_is_the_position(tmp_path: Path) -> None:
     settings = Settings(_env_file=None, data_dir=tmp_path, llm_per_minute=600, llm_burst=50)
     app = await FanViseApp.open(settings)
     try:
+        await link(app.core, "slack", "T1", "U_REQ", 1)
         adds: dict[str, list[str]] = {}
         for what in ("C", "center", ""):
             s = RecordingSurface()
