@@ -98,6 +98,8 @@ class FakeEspn:
         body = DemoTransport(self.league)._route(req)
         if body is None:
             return 404, b'{"messages": ["not found"]}'
+        if isinstance(body, bytes | str):  # a response the demo kept encoded (its disk cache)
+            return 200, body.encode() if isinstance(body, str) else body
         return 200, json.dumps(body, separators=(",", ":")).encode()
 
     @property
