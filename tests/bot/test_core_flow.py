@@ -181,11 +181,22 @@ async def test_card_flow_refusal_restart_double_click(tmp_path: Path) -> None:
         rest = [m for mid, m in s2.card_messages() if mid != card_mid]
         assert rest and rest[-1].cards[0].title.startswith("The rest of your plan")
 
-        # ---- a linked co-owner of team 1 may decide; two simultaneous clicks apply once
-        await app.core.handle_command(s2, CHANNEL, OWNER, "link",
-                                      {"team_id": 1, "espn_s2": S2, "swid": SWID})
+        # ---- a co-owner of team 1 cannot take the team Ann linked by himself; an admin
+        # links him (without cookies: those are each member's own); then he may decide; two
+        # simultaneous clicks apply once
+        await app.core.handle_command(s2, CHANNEL, OWNER, "link", {"team_id": 1})
+        assert "already linked to another member" in s2.private[-1][1]
+        assert (await app.app_db.get_link("slack", CHANNEL.workspace_id, "U_OWN")) is None
+        admin = UserRef("slack", "U_ADM", "Admin", is_admin=True)
+        await app.core.handle_command(s2, CHANNEL, admin, "link",
+                                      {"member": "<@U_OWN>", "team_id": 1, "espn_s2": S2,
+                                       "swid": SWID})
+        assert "each member's own" in s2.private[-1][1]
+        await app.core.handle_command(s2, CHANNEL, admin, "link",
+                                      {"member": "<@U_OWN>", "team_id": 1})
         reply = s2.private[-1][1]
-        assert "team 1" in reply and "encrypted" in reply
+        assert "Hoop Dreamers" in reply, reply
+        assert (await app.app_db.get_link("slack", CHANNEL.workspace_id, "U_OWN")).team_id == 1
         assert S2 not in reply and SWID not in reply
         changes_before = len(app.espn.demo.changes)
         await app.core.handle_message(s2, pthread, REQ, "Review my matchup this week")
@@ -234,7 +245,7 @@ async def test_answers_split_and_bad_input_explained(tmp_path: Path) -> None:
             ("ask", {"text": "x" * 2001}, "keep questions under"),
             ("lineup", {"text": "someday"}, "/lineup tomorrow"),
             ("lineup", {"day": "2030-01-01"}, "within two weeks"),
-            ("link", {"text": "abc"}, "numbers only"),
+            ("link", {"text": "abc"}, 'No team matches "abc"'),
             ("link", {"team_id": 99}, "has no team 99"),
             ("link", {"team_id": 1, "espn_s2": S2}, "both espn_s2 and swid"),
             ("link", {"team_id": 1, "league_id": 5}, "serves ESPN league"),

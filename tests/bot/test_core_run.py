@@ -36,6 +36,16 @@ async def test_run_discord_serves_a_slash_command_and_stops_cleanly(fake_discord
             assert not task.done(), task.exception()
             await asyncio.sleep(0.05)
         assert fake_discord.identifies[0]["token"] == TOKEN
+        # the member links first (/link with the team's name), as a member must
+        link = ev.slash("link", USER, {"team": "Hoop Dreamers"})
+        fake_discord.interaction_channels[link["id"]] = fd.CHANNEL_ID
+        await fake_discord.dispatch("INTERACTION_CREATE", link)
+        for _ in range(600):
+            if any("Linked you to" in str(m) for m in fake_discord.messages.values()):
+                break
+            await asyncio.sleep(0.05)
+        else:
+            raise AssertionError("/link did not answer")
         payload = ev.slash("lineup", USER, {"day": "2023-01-26"})
         fake_discord.interaction_channels[payload["id"]] = fd.CHANNEL_ID
         await fake_discord.dispatch("INTERACTION_CREATE", payload)
@@ -79,6 +89,24 @@ async def test_run_slack_http_mode_answers_a_signed_command(fake_slack, tmp_path
         body = sr.slash_body("lineup tomorrow")
         status = None
         async with aiohttp.ClientSession() as http:
+            link = sr.slash_body("link hoop dreamers",  # the member links first
+                                 response_url=fake_slack.response_url())
+            for _ in range(600):
+                assert not task.done(), task.exception()
+                try:
+                    async with http.post(f"http://127.0.0.1:{port}/slack/events",
+                                         data=link.encode(),
+                                         headers=sr.signed_headers(link)) as resp:
+                        assert resp.status == 200
+                        break
+                except aiohttp.ClientConnectionError:
+                    await asyncio.sleep(0.05)
+            for _ in range(600):
+                if any("Linked you to" in str(r) for r in fake_slack.responses):
+                    break
+                await asyncio.sleep(0.05)
+            else:
+                raise AssertionError("/fanvise link did not answer")
             for _ in range(600):
                 assert not task.done(), task.exception()
                 try:
