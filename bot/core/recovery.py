@@ -259,9 +259,12 @@ class Recovery:
                 except ValueError:
                     request = None
             try:
+                # an unlinked chat member has no team, after a restart too (bot.core.link)
+                no_team = ({"default_team": False}
+                           if turn.team_id is None and turn.platform != "console" else {})
                 events = self.core.runtime.ask(turn.conversation_id, turn.text,
-                                          user_id=turn.user_id, team_id=turn.team_id,
-                                          request=request)
+                                               user_id=turn.user_id, team_id=turn.team_id,
+                                               request=request, **no_team)
                 line = "Finishing a request interrupted by a restart…"
                 editor = await self._recovery_editor(surface, thread, line, turn.message_id)
                 final: list[Any] = []
