@@ -102,13 +102,16 @@ COMMANDS: tuple[Command, ...] = (
     Command("daily", "Daily lineup digest in this channel (admins)",
             "HH:MM <Area/City>",
             "a daily lineup digest for every linked owner in this channel, e.g. "
-            "`{daily} 09:30 America/New_York`; `{daily} off` stops it",
+            "`{daily} 09:30 America/New_York` (add `pin` to pin it on Discord); `{daily} off` "
+            "stops it",
             private=True, admin_only=True,
             options=(Option("time", "Local time HH:MM, or 'off' to stop the digest",
                             suggestions=("off", "08:00", "09:00", "09:30", "10:00", "12:00",
                                          "17:00", "18:00"), positional=True),
                      Option("timezone", "IANA time zone, e.g. America/New_York",
                             autocomplete="timezones"),
+                     Option("pin", "Pin each day's digest in this channel (Discord)",
+                            kind="bool"),
                      Option("enabled", "False stops the digest in this channel (as time: off)",
                             kind="bool"))),
     Command("help", "What FanVise can do", "", "this text", private=True),
