@@ -54,15 +54,16 @@ def preflight(data_dir: Path) -> None:
         check_database_file(path, what)
 
 
-async def _open_app(settings: Any) -> Any:
-    """FanViseApp.open, with a storage failure turned into one clear line."""
+async def _open_app(settings: Any, *, warm_up: bool = False) -> Any:
+    """FanViseApp.open, with a storage failure turned into one clear line. `warm_up`: do
+    the first turn's one-time work (models, graphs, league parse) before serving."""
     import sqlite3
 
     from bot.core.app import FanViseApp
     from storage.db import DatabaseFileError
 
     try:
-        return await FanViseApp.open(settings)
+        return await FanViseApp.open(settings, warm_up=warm_up)
     except (sqlite3.Error, OSError) as exc:
         from fantasy.redact import redact
         log.debug("start-up storage failure", exc_info=True)
@@ -102,7 +103,8 @@ async def _serve(surface: Surface, settings: Any, *, session: str = "local",
         settings.require("slack_bot_token")
         from bot.slack.app import check_slack_mode
         check_slack_mode(settings)
-    app = await _open_app(settings)
+    # a bot warms up before it serves, so the first member's answer is not the slow one
+    app = await _open_app(settings, warm_up=surface is not Surface.console)
     scheduler: DailyScheduler | None = None
     takeover: asyncio.Task[None] | None = None
     maintenance = asyncio.create_task(_maintenance(app), name="fanvise-retention")
