@@ -233,9 +233,13 @@ async def test_a_live_process_takes_over_a_dead_instances_card_and_turn(
     took = [(t, x) for t, x in b_lines if x["kind"] in ("post", "edit")]
     assert all(t >= a_died for t, _ in took), "B took over A's work while A was alive"
     cards = [x for x in got if x["kind"] in ("post", "edit") and x["msg"]["cards"]]
-    assert len(cards) == 1, cards  # the card drawn once, in A's progress message
-    assert cards[0]["kind"] == "edit" and cards[0]["mid"].split("-")[0] == str(a.pid)
-    retries = [x for x in got if x["kind"] == "post"]
+    assert len(cards) == 1, cards  # the card drawn once
+    # ... as a new message mentioning the requester (B posts the mention line, stores its id
+    # on the card, then draws the card into it), never in a message of the dead host A
+    assert cards[0]["kind"] == "edit" and cards[0]["mid"].split("-")[0] == str(b.pid)
+    card_posts = [x for x in got if x["kind"] == "post" and x["mid"] == cards[0]["mid"]]
+    assert len(card_posts) == 1 and "<@100>" in card_posts[0]["msg"]["text"], card_posts
+    retries = [x for x in got if x["kind"] == "post" and x["mid"] != cards[0]["mid"]]
     assert len(retries) == 1, retries  # the request answered once
     answer = [x for x in got if x["kind"] == "edit" and x["mid"] == retries[0]["mid"]]
     assert answer and "interrupted" not in answer[-1]["msg"]["text"]
