@@ -14,16 +14,21 @@ import pytest
 from bot.core.app import FanViseApp
 from bot.core.models import ThreadRef, UserRef
 from bot.settings import Settings
+from tests.bot.harness.links import link
 from tests.reliability.surface import FaultySurface
 
 USER = UserRef("discord", "100", "Alice")
 
 
 async def open_app(data_dir: Path, variant: str = "points") -> FanViseApp:
-    return await FanViseApp.open(
+    """The demo app with Alice linked to the demo's own team (Hoop Dreamers), as a member
+    must be before asking about her team."""
+    app = await FanViseApp.open(
         Settings(data_dir=data_dir, llm_per_minute=1e6, llm_burst=1e6,
                  slack_updates_per_minute=1e6, demo_variant=variant),
         edit_interval=0.0)
+    await link(app.core, USER.platform, "G1", USER.user_id)
+    return app
 
 
 @pytest.fixture
