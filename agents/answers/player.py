@@ -158,8 +158,10 @@ async def playing_on(deps: AgentDeps, player_id: int, day: date | None = None, *
         return f"{p.name} ({p.pro_team}) has no game {when}.{tail}{st}"
     g = games[0]
     tip = _tipoff(g)
-    out = (f"{p.name} ({p.pro_team}) plays {when}{_vs(g, p.pro_team_id)}"
-           + (f", {tip}" if tip else "") + ".")
+    game = f"{_vs(g, p.pro_team_id)}" + (f", {tip}" if tip else "")
+    if p.injury_status in OUT_STATUSES:  # his team plays; he does not
+        return f"{p.pro_team} play {when}{game}, but {p.name} is listed {status_text(p)}."
+    out = f"{p.name} ({p.pro_team}) plays {when}{game}."
     if with_status and p.injury_status != "ACTIVE":
         out += f" He's listed {status_text(p)}."
     return out

@@ -393,6 +393,17 @@ async def test_playing_on_opponent_and_time(deps: AgentDeps) -> None:
             assert "has no game" in text
 
 
+async def test_playing_on_never_says_an_out_player_plays(deps: AgentDeps) -> None:
+    """Jordan Poole is OUT in the demo while GSW play tonight: his team plays, he doesn't."""
+    p = await _player(deps, "Jordan Poole")
+    assert p.injury_status in OUT_STATUSES
+    ctx = await _ctx(deps)
+    assert ctx.schedule.games_for_team(p.pro_team_id, [deps.today_date()])
+    text = await playing_on(deps, p.id)
+    assert "plays" not in text and f"{p.pro_team} play tonight" in text
+    assert f"{p.name} is listed OUT" in text
+
+
 # --------------------------------------------------------------------------- help
 
 
