@@ -283,9 +283,9 @@ class Turns:
                     thread, user, team_id, ev, context=facts)
                 msgs.append((msg, card))
             elif isinstance(ev, Answer):
+                # (no progress facts under an answer: "31 player-games left…" under "who
+                # do i start tomorrow" is noise; the card keeps them as its context line)
                 text = with_offline_note(ev.text) if ev.offline else ev.text
-                if facts and facts not in text:
-                    text = f"{text.rstrip()}\n\n_{facts}_"
                 for m in render_answer(text, ev.report, offline=False,
                                        max_text=surface.max_text, offers_id=ev.offers_id,
                                        offers=ev.offers):
