@@ -895,9 +895,12 @@ def _lineup_answer(state: MatchupOptimizerState) -> str:
     if no_game:
         lines.append("No game: " + ", ".join(no_game) + ".")
     future = any("current ESPN slots" in n for n in lu.get("notes") or [])
-    if lu.get("changes") and not future:
+    # only the changes that matter: benching a player who scores nothing that day (no game,
+    # out) when no one needs his slot changes nothing (LineupChange.needed)
+    changes = [c for c in lu.get("changes") or [] if c.get("needed", True)]
+    if changes and not future:
         lines.append("Changes from your ESPN lineup: " + "; ".join(
-            f"{c['name']} {c['from_slot']} -> {c['to_slot']}" for c in lu["changes"]) + ".")
+            f"{c['name']} {c['from_slot']} -> {c['to_slot']}" for c in changes) + ".")
     asked = state.get("count")  # "11 players active Thursday" (Request.count)
     if asked is not None and int(asked) != with_games:
         lines.insert(1, f"(You said {int(asked)}; the NBA schedule shows {with_games}.)")
