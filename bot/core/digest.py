@@ -10,9 +10,11 @@ The fixes are `OptimizerService.daily_lineup`'s changes (rendered with bot.core.
 own lines), the move is `scan_moves`' best; each entry also carries the team's
 `fantasy.lineup_alerts.LineupState`, which the digest records for the pre-lock alert.
 
-Mentions: Discord pings the users named in a message's content (`<@id>`), so they go in the
-digest's text. Slack's renderer neutralises mentions everywhere except a card's footer (the
-core's own "Decided by <@U…>"), so on Slack each card's footer carries its owners' mentions.
+Mentions: every owner with something to do (and every owner who is all set) is mentioned in
+the first message's text (`<@id>`), on both platforms: Discord pings the users named in a
+message's content, and Slack's renderer lets the ids in `OutgoingMessage.mentions` through
+(it neutralises every other mention). A card names its owners too: in its text on Discord,
+in its footer on Slack (Slack neutralises mentions in a card's text, not in its footer).
 """
 
 from __future__ import annotations
@@ -62,9 +64,10 @@ class OwnerEntry:
         return " ".join(f"<@{u}>" for u in self.user_ids)
 
 
-def mentions_in_text(platform: str) -> bool:
-    """True where a mention in a message's text notifies (Discord, console); on Slack the
-    core's text is neutralised, so mentions go in the cards' footers (module docstring)."""
+def mentions_in_cards(platform: str) -> bool:
+    """True where a mention in a card's text shows as the member (Discord, console); Slack
+    neutralises it there, so a Slack card names its owners in its footer (module docstring).
+    Mentions in a message's text ping everywhere (`OutgoingMessage.mentions` on Slack)."""
     return platform != "slack"
 
 
@@ -162,7 +165,7 @@ def _owner_card(e: OwnerEntry, platform: str, max_text: int) -> Card:
     lines = [f"• {f}" for f in e.fixes]
     if e.move:
         lines.append(f"• {e.move}")
-    head = f"{e.mentions} " if mentions_in_text(platform) else ""
+    head = f"{e.mentions} " if mentions_in_cards(platform) else ""
     n = len(e.fixes)
     summary = (f"{head}{n} lineup fix{'es' if n != 1 else ''} for today"
                if n else f"{head}Lineup is set; one move worth a look")
@@ -170,21 +173,21 @@ def _owner_card(e: OwnerEntry, platform: str, max_text: int) -> Card:
     if len(text) > max_text - 50:
         text = text[: max_text - 51].rsplit("\n", 1)[0] + "\n…"
     title = e.team_name + (f" · {e.owner_names}" if e.owner_names else "")
-    footer = (f"For {e.mentions}" if not mentions_in_text(platform)
-              else "ESPN has no lineup API: set these on your ESPN team page.")
+    footer = "ESPN has no lineup API: set these on your ESPN team page."
+    if not mentions_in_cards(platform):
+        footer = f"For {e.mentions} · {footer}"
     return Card(title=title, text=text, color="orange" if e.fixes else "blue", footer=footer)
 
 
-def _all_set_line(e: OwnerEntry, platform: str) -> str:
-    who = f"{e.mentions} " if mentions_in_text(platform) else ""
-    return f"✅ {who}{e.team_name}: nothing to fix"
+def _all_set_line(e: OwnerEntry) -> str:
+    return f"✅ {e.mentions} {e.team_name}: nothing to fix"
 
 
 def render_digest(entries: list[OwnerEntry], *, platform: str, day: date,
                   max_text: int, first_game: str = "") -> list[OutgoingMessage]:
-    """The digest as the messages to post in order: the first carries the header (and, where
-    mentions notify in text, every owner's mention), then a card per owner with something to
-    do, at most `CARDS_PER_MESSAGE` cards and about `TEXT_PER_MESSAGE` x `max_text`
+    """The digest as the messages to post in order: the first carries the header and every
+    owner's mention (its `mentions`, so they ping on Slack too), then a card per owner with
+    something to do, at most `CARDS_PER_MESSAGE` cards and about `TEXT_PER_MESSAGE` x `max_text`
     characters per message. Owners with nothing to fix get one short line."""
     todo = [e for e in entries if e.fixes or e.move]
     done = [e for e in entries if not (e.fixes or e.move)]
@@ -193,20 +196,15 @@ def render_digest(entries: list[OwnerEntry], *, platform: str, day: date,
             f"{len(todo)} of {len(entries)} linked team{'s' if len(entries) != 1 else ''} "
             f"have something to do{lock}. Reply in the thread under this post to ask "
             "FanVise about your lineup."]
-    if mentions_in_text(platform) and todo:
+    if todo:
         head.append(" ".join(e.mentions for e in todo))
     cards = [_owner_card(e, platform, max_text) for e in todo]
-    if done:
-        if mentions_in_text(platform):
-            head.extend(_all_set_line(e, platform) for e in done)
-        else:
-            cards.append(Card(title="All set", text="\n".join(
-                _all_set_line(e, platform) for e in done),
-                color="green", footer="For " + " ".join(e.mentions for e in done)))
+    head.extend(_all_set_line(e) for e in done)
     text = "\n".join(head)
     if len(text) > max_text:
         text = text[: max_text - 1].rsplit("\n", 1)[0]
-    messages = [OutgoingMessage(text)]
+    pinged = dict.fromkeys(u for e in todo + done for u in e.user_ids if f"<@{u}>" in text)
+    messages = [OutgoingMessage(text, mentions=tuple(pinged))]
     budget = TEXT_PER_MESSAGE * max_text
     used = 0
     for card in cards:
@@ -221,5 +219,5 @@ def render_digest(entries: list[OwnerEntry], *, platform: str, day: date,
 
 
 __all__ = ["Owner", "OwnerEntry", "best_move_line", "fix_lines", "league_optimizer",
-           "linked_owners", "mentions_in_text", "no_links_message", "owner_entry",
+           "linked_owners", "mentions_in_cards", "no_links_message", "owner_entry",
            "render_digest"]

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.core import digest
 from bot.core.models import Button, Card, OutgoingMessage, ThreadRef, UserRef
-from bot.core.render import parse_custom_id
+from bot.core.render import clip, parse_custom_id
 from bot.core.surface import ChatSurface
 from fantasy.lineup_alerts import (
     LineupNews,
@@ -176,14 +176,14 @@ class Prelock:
         head = (f"⏰ {name}: lineups lock in {self.minutes} minutes"
                 + (f", at the first game ({first})" if first else "")
                 + ". Something changed since this morning's digest.")
-        in_text = digest.mentions_in_text(schedule.platform)
         card = Card(title=f"Before lock · {name}", text="\n".join(lines), buttons=buttons,
-                    color="red",
-                    footer=footer_tail if in_text else f"For {mentions} · {footer_tail}")
+                    color="red", footer=footer_tail)
         channel = ThreadRef(schedule.platform, schedule.workspace_id, schedule.channel_id, "")
-        mid = await self.core.turns.post_split(
-            surface, channel, OutgoingMessage(f"{mentions} {head}" if in_text else head,
-                                              cards=[card]))
+        # the owners' mentions ping from the text (`mentions`: Slack lets these through); the
+        # text is one short line, so it is posted as is (post_split would drop `mentions`)
+        mid = await surface.post(channel, OutgoingMessage(
+            clip(f"{mentions} {head}", surface.max_text), cards=[card],
+            mentions=tuple(user_ids)))
         if fix_id is not None:
             await self.core.db.set_prelock_fix_message(fix_id, str(mid))
         log.info("pre-lock alert for team %s in %s", team_id, schedule.channel_key)

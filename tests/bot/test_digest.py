@@ -78,12 +78,18 @@ def test_render_all_set_one_line_and_split_within_max_text() -> None:
         for t in range(1, 15):
             assert f"<@U{t}>" in everything
         assert "✅" in everything and "Team 13: nothing to fix" in everything
-        if platform == "discord":  # content pings: every mention in the first message
-            assert all(f"<@U{t}>" in msgs[0].text for t in range(1, 15))
-        else:  # Slack pings from card footers (its renderer neutralises text mentions)
-            assert "<@" not in msgs[0].text
-            assert any(c.title == "All set" and "<@U13> <@U14>" in c.footer
-                       for m in msgs for c in m.cards)
+        # every mention in the first message's text, and listed in its `mentions` (what
+        # Slack's renderer lets ping); the other messages mention no one on purpose
+        assert all(f"<@U{t}>" in msgs[0].text for t in range(1, 15))
+        assert set(msgs[0].mentions) == {f"U{t}" for t in range(1, 15)}
+        assert all(m.mentions == () for m in msgs[1:])
+        assert not any(c.title == "All set" for m in msgs for c in m.cards)
+        if platform == "slack":  # a Slack card names its owner in its footer (a card's
+            # text neutralises mentions there), a Discord card in its text
+            assert all("<@" not in c.text for m in msgs for c in m.cards)
+            assert all(c.footer.startswith("For <@U") for m in msgs for c in m.cards)
+        else:
+            assert all(c.text.startswith("<@U") for m in msgs for c in m.cards)
 
 
 async def test_daily_command_pin_setting_and_no_links_line(tmp_path) -> None:
@@ -212,7 +218,16 @@ async def test_slack_digest_mentions_each_owner_and_thread_replies_reach_fanvise
         blocks = [b for p in posts for b in p.body["blocks"]]
         text = str(blocks)
         assert "<@U_ALEX>" in text and "<@U_JORDAN>" in text and str(ALEX) not in text
-        # each card: the owner's own fixes, and the footer (a context block) that pings them
+        # the mentions ping from the post's text, as on Discord: the first section and the
+        # notification text carry them as real mentions (not neutralised to "@U_ALEX")
+        first = posts[0].body
+        assert first["blocks"][0]["type"] == "section"
+        lead = first["blocks"][0]["text"]["text"]
+        assert "Daily lineup digest" in lead
+        assert "<@U_ALEX>" in lead and "<@U_JORDAN>" in lead
+        assert "@U_ALEX" not in lead.replace("<@U_ALEX>", "")
+        assert "<@U_ALEX>" in first["text"] and "<@U_JORDAN>" in first["text"]
+        # each card: the owner's own fixes, and its footer (a context block) naming them
         cards = _slack_cards(blocks)
         alex = next(v for k, v in cards.items() if k.startswith("Hoop Dreamers"))
         jordan = next(v for k, v in cards.items() if k.startswith("Splash Bros"))
