@@ -171,7 +171,8 @@ class Turns:
         last = ""
         for i, chunk in enumerate(chunks):
             cards = msg.cards if i == len(chunks) - 1 else []
-            last = await surface.post(thread, OutgoingMessage(chunk, cards=list(cards)))
+            last = await surface.post(thread, OutgoingMessage(chunk, cards=list(cards),
+                                                              mentions=msg.mentions))
         return last
 
     def editor(self, surface: ChatSurface, thread: ThreadRef, message_id: str

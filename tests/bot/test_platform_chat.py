@@ -242,3 +242,24 @@ async def test_discord_texts_name_registered_commands_and_threads_say_what_they_
     assert {n for n, _ in refs} <= registered, \
         [(n, t[:160]) for n, t in refs if n not in registered]
     assert not any(n == "fanvise" for n, _ in refs)
+
+
+async def test_a_long_message_keeps_its_mentions_on_slack(fake_slack, tmp_path) -> None:
+    """A message split into several posts (post_split) keeps the ids it mentions on purpose:
+    on Slack each part still pings `<@U_ALEX>` instead of showing a neutralised `@U_ALEX`."""
+    from bot.core.models import OutgoingMessage, ThreadRef
+    from bot.slack.surface import SlackSurface
+
+    app = await FanViseApp.open(Settings(data_dir=tmp_path))
+    try:
+        surface = SlackSurface(AsyncWebClient(token="xoxb-test", base_url=fake_slack.base_url))
+        text = "\n".join(f"<@U_ALEX> line {i}: " + "x" * 80 for i in range(80))
+        await app.core.turns.post_split(surface, ThreadRef("slack", "T1", "C1", ""),
+                                        OutgoingMessage(text, mentions=("U_ALEX",)))
+        posts = fake_slack.named("chat.postMessage")
+        assert len(posts) >= 2
+        for call in posts:
+            body = str(call.body)
+            assert "<@U_ALEX>" in body and "@U_ALEX line" not in body.replace("<@U_ALEX>", "")
+    finally:
+        await app.close()
