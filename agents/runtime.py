@@ -144,6 +144,8 @@ class FanViseRuntime:
         self.model = model
         self.news = news
         self.my_team_id = my_team_id
+        #: the chat's command list for help answers (FanViseRuntime.open's commands_text)
+        self.commands_text = ""
         self.player_names = player_names
         self._owns_espn = owns_espn
         self._optimizer_build = optimizer_graph_builder
@@ -161,7 +163,8 @@ class FanViseRuntime:
     async def open(cls, data_dir: Path, *, espn: Any = None, model: BaseChatModel | None = None,
                    news: Any = None, my_team_id: int | None = None,
                    optimizer_graph_builder: Callable[..., Any] | None = None,
-                   database_url: str | None = None) -> FanViseRuntime:
+                   database_url: str | None = None,
+                   commands_text: str = "") -> FanViseRuntime:
         """Open the checkpoint store in `data_dir`; `espn=None` -> demo league (state in
         data_dir), `model=None` -> `make_model()` (Gemini if GOOGLE_API_KEY else offline).
 
@@ -192,9 +195,11 @@ class FanViseRuntime:
             if owns:
                 await espn.aclose()
             raise
-        return cls(store=store, espn=espn, model=model, news=news, my_team_id=my_team_id,
-                   owns_espn=owns, player_names=names,
-                   optimizer_graph_builder=optimizer_graph_builder, owns_model=owns_model)
+        runtime = cls(store=store, espn=espn, model=model, news=news, my_team_id=my_team_id,
+                      owns_espn=owns, player_names=names,
+                      optimizer_graph_builder=optimizer_graph_builder, owns_model=owns_model)
+        runtime.commands_text = commands_text
+        return runtime
 
     async def close(self) -> None:
         """Close the checkpoint connection (and the demo client this runtime opened)."""
@@ -314,6 +319,7 @@ class FanViseRuntime:
             # would delegate to it (a help turn does not import it)
             can_delegate=None if self._optimizer_build is None else True,
             understanding_model=None if self.offline else self.model,
+            commands_text=self.commands_text,
             my_team_id=team_id if team_id is not None else self.my_team_id)
         if team_id is None and not default_team:
             deps.my_team_id = None  # team intents then get the supervisor's needs_team route

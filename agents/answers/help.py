@@ -21,7 +21,8 @@ ABOUT = """I'm FanVise, your fantasy-basketball assistant for this ESPN league. 
 - recent form and start/drop calls: "how has haliburton been playing?", "should i drop simmons?"
 - standings and league activity: "standings"."""
 
-#: The slash commands (bot/core/service.py keeps its own copy for /help).
+#: The slash commands when the runtime is given none (tests, `agents` alone); the bot hands
+#: in its command table's list (bot.core.commands.help_text) as `commands_text`.
 COMMANDS_TEXT = """Commands:
 - `/ask <question>`: anything about your league
 - `/player <name>`: injury and news report with a recommendation
@@ -87,22 +88,25 @@ def pick_topics(text: str) -> list[str]:
     return [name for _, _, name in scores[:2]]
 
 
-def help_text(topic: str | None = None) -> str:
-    """The answer of a how-to topic, or the whole help (about + commands)."""
+def help_text(topic: str | None = None, commands: str = "") -> str:
+    """The answer of a how-to topic, or the whole help (about + commands). `commands`: the
+    chat's command list (the bot's command table), else COMMANDS_TEXT."""
+    commands = commands or COMMANDS_TEXT
     for name, _, answer in TOPICS:
         if name == topic:
-            return answer
-    return ABOUT + "\n\n" + COMMANDS_TEXT
+            return commands if name == "commands" else answer
+    return ABOUT + "\n\n" + commands
 
 
 async def answer_help(deps: object, request: Request) -> Reply:
     """The help text, or the how-to paragraph(s) the question asks for."""
     topics = pick_topics(request.text)
+    commands = str(getattr(deps, "commands_text", "") or "")
     if topics:
-        text = "\n\n".join(help_text(t) for t in topics)
+        text = "\n\n".join(help_text(t, commands) for t in topics)
         text += "\n\nSay \"help\" for everything I can do."
     else:
-        text = help_text()
+        text = help_text(commands=commands)
     offers = [Offer(label=label, request=Request.command(intent, text=label.lower()))
               for label, intent in (("Show my matchup score", Intent.MATCHUP_STATUS),
                                     ("Look for roster moves", Intent.MATCHUP_ANALYSIS),

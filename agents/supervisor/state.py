@@ -66,13 +66,16 @@ class SupervisorContext(AgentDeps):
     - `can_delegate`: an optimizer is available to delegate to (None: if it is installed);
     - `use_workflows`: False sends every understood message to the agent loop (tests);
     - `understanding_model`: classifies with one structured-output call; None: the offline
-      semantic router.
+      semantic router;
+    - `commands_text`: the chat's command list for help answers (the bot's command table,
+      bot.core.commands, handed in by whoever runs the runtime; agents never import bot).
     """
 
     player_names: tuple[str, ...] = ()
     can_delegate: bool | None = None
     use_workflows: bool = True
     understanding_model: BaseChatModel | None = None
+    commands_text: str = ""
 
 
 __all__ = ["SupervisorContext", "SupervisorState", "TURN_DEFAULTS"]

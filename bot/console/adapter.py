@@ -197,11 +197,11 @@ async def run_console(core: Any, *, stdin: TextIO | None = None, stdout: TextIO 
         surface._write(banner)
     pending = await core.db.pending_cards(thread.conversation_id)
     for row in reversed(pending):
-        from bot.core.render import render_approval
-        card = render_approval(row.card_id, row.title, row.summary, row.moves,
-                               row.requester_name, decisions=row.decisions)
+        # the one card renderer (summary, progress facts, decisions), as the chat draws it
+        drawn = core.approvals.card_message(row)
         mid = row.message_id or f"restored-{row.card_id}"
-        surface._show(mid, OutgoingMessage("Still waiting for your decision:", cards=[card]))
+        surface._show(mid, OutgoingMessage("Still waiting for your decision:",
+                                           cards=drawn.cards))
     loop = asyncio.get_running_loop()
     queue: asyncio.Queue[str | None] = asyncio.Queue()
     reader = threading.Thread(target=_stdin_reader, args=(stdin, loop, queue),

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from bot.core.commands import commands_help
 from bot.core.progress import WorkspaceBudget
 from bot.core.service import ChatCore
 from bot.settings import Settings
@@ -109,6 +110,7 @@ class FanViseApp:
             runtime = await FanViseRuntime.open(data_dir, espn=espn, model=model, news=news,
                                                 my_team_id=settings.team_id,
                                                 database_url=settings.secret("database_url"),
+                                                commands_text=commands_help(),
                                                 **(runtime_kwargs or {}))
             budget = (SharedWorkspaceBudget(app_db, settings.slack_updates_per_minute)
                       if db.dialect == "postgres"  # one budget for every process

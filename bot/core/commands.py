@@ -212,6 +212,12 @@ def split_args(args: dict[str, Any] | None) -> tuple[dict[str, str], list[str]]:
     return kv, pos
 
 
+def commands_help() -> str:
+    """The command list for the agents' help answers ("what can you do?"), written the
+    Discord way; chat surfaces rewrite it for their platform (`platform_text`)."""
+    return "\n".join(["Commands:", *help_text("discord").splitlines()[1:]])
+
+
 _COMMAND_REF = re.compile(r"(?<![\w/])/(" + "|".join(NAMES) + r")\b")
 
 
@@ -234,5 +240,5 @@ def platform_text(text: str, platform: str) -> str:
 
 
 __all__ = ["COMMANDS", "NAMES", "PRIVATE_NAMES", "SLACK_COMMAND", "Command", "Option",
-           "command", "help_text", "invocation", "options_to_args", "parse_command_text",
+           "command", "commands_help", "help_text", "invocation", "options_to_args", "parse_command_text",
            "platform_text", "split_args"]
