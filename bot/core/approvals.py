@@ -13,7 +13,7 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from agents.shared.types import Answer, ApprovalRequest, Notice, Progress
-from bot.core.errors import ChatError, MessageGone, RateLimitedError, Refused
+from bot.core.errors import ChatError, MessageGone, RateLimitedError
 from bot.core.models import OutgoingMessage, ThreadRef, UserRef
 from bot.core.progress import ProgressEditor, post_retrying
 from bot.core.render import (
@@ -134,22 +134,6 @@ class Approvals:
         platform = thread.platform if thread is not None else fallback.platform
         return UserRef(platform, run.requester, name), run.team_id
 
-    async def handle_click(self, surface: ChatSurface, thread: ThreadRef, user: UserRef,
-                           custom_id: str, message_id: str) -> None:
-        """A button click (possibly on a card drawn before a restart)."""
-        try:
-            await self._click(surface, thread, user, custom_id, message_id)
-        except Refused:
-            pass  # the user was told (e.g. asked to link a team first)
-        except Exception as exc:  # noqa: BLE001
-            log.error("click failed: %s: %s", type(exc).__name__, exc,
-                      exc_info=log.isEnabledFor(logging.DEBUG))
-            try:
-                await surface.ephemeral(thread, user, "Sorry, that click could not be "
-                                        "processed. Please try again.")
-            except Exception:  # noqa: BLE001
-                log.warning("could not report the click failure")
-
     async def may_decide(self, card: CardRow, user: UserRef) -> bool:
         """The requester, or a user linked to the card's fantasy team in this league."""
         if user.platform == card.platform and user.user_id == card.requester_id:
@@ -163,8 +147,10 @@ class Approvals:
                 and link.linked_at <= card.created_at
                 and (self.core.league_id is None or link.league_id == self.core.league_id))
 
-    async def _click(self, surface: ChatSurface, thread: ThreadRef, user: UserRef,
-                     custom_id: str, message_id: str) -> None:
+    async def click(self, surface: ChatSurface, thread: ThreadRef, user: UserRef,
+                    custom_id: str, message_id: str) -> None:
+        """A button click or menu choice on a card or an answer's offer (possibly drawn
+        before a restart); ChatCore.handle_click guards it."""
         cid = parse_custom_id(custom_id)
         if cid is None:
             await surface.ephemeral(thread, user, "That button is not one of FanVise's.")

@@ -53,6 +53,8 @@ from storage.app_db import AppDB, CardRow, DailySchedule
 
 log = logging.getLogger(__name__)
 
+HANDLER_FAILED = "Sorry, something went wrong. Please try again."
+CLICK_FAILED = "Sorry, that click could not be processed. Please try again."
 CREDENTIALS_REFUSAL = (
     "Your message contains what looks like ESPN cookies or a token (espn_s2 / SWID). "
     "I did not read, store or repeat it.")
@@ -184,9 +186,15 @@ class ChatCore:
     async def handle_click(self, surface: ChatSurface, thread: ThreadRef, user: UserRef,
                            custom_id: str, message_id: str) -> None:
         """A button click or a menu choice (possibly on a card drawn before a restart)."""
+        await self._guarded(surface, thread, user,
+                            self._click(surface, thread, user, custom_id, message_id),
+                            failure=CLICK_FAILED)
+
+    async def _click(self, surface: ChatSurface, thread: ThreadRef, user: UserRef,
+                     custom_id: str, message_id: str) -> None:
         if await self.prelock.handle_click(surface, thread, user, custom_id, message_id):
             return  # a pre-lock alert's fix button
-        await self.approvals.handle_click(surface, thread, user, custom_id, message_id)
+        await self.approvals.click(surface, thread, user, custom_id, message_id)
 
     async def recover(self, surfaces: dict[str, ChatSurface], *, takeover: bool = False) -> int:
         """After a restart: see `Recovery.recover`."""
@@ -231,7 +239,9 @@ class ChatCore:
                         type(exc).__name__)
 
     async def _guarded(self, surface: ChatSurface, thread: ThreadRef, user: UserRef,
-                       coro: Awaitable[None]) -> None:
+                       coro: Awaitable[None], *, failure: str = HANDLER_FAILED) -> None:
+        """Run a handler: bad input is explained to the user, a refusal was already, any
+        other failure gets `failure` (never a traceback)."""
         try:
             await coro
         except InvalidInput as exc:
@@ -242,8 +252,7 @@ class ChatCore:
             log.error("chat handler failed: %s: %s", type(exc).__name__, exc,
                       exc_info=log.isEnabledFor(logging.DEBUG))
             try:
-                await surface.ephemeral(thread, user, "Sorry, something went wrong. "
-                                        "Please try again.")
+                await surface.ephemeral(thread, user, failure)
             except Exception:  # noqa: BLE001
                 log.warning("could not report the failure to the user")
 
