@@ -34,7 +34,7 @@ from fantasy.optimizer.lineup import SlotLayout, keep_slots
 from tests.bot.harness import discord_events as ev
 from tests.bot.harness import slack_requests as sr
 from tests.bot.harness.servers import wait_for
-from tests.bot.test_discord_e2e import REQUESTER, open_bot, public_messages, send
+from tests.bot.test_discord_e2e import REQUESTER, open_bot, public_messages
 from tests.bot.test_slack_e2e import start
 
 FETCHED = "2026-11-23T16:06:10+00:00"
@@ -269,7 +269,7 @@ def embeds_of(fake, channel_id: int) -> list[dict[str, Any]]:
 async def test_discord_player_and_lineup_end_to_end(fake_discord, tmp_path):
     app, bot = await open_bot(tmp_path)
     try:
-        send(bot, fake_discord, ev.slash("player", REQUESTER, {"name": "Jordan Poole"}))
+        ev.send(bot, fake_discord, ev.slash("player", REQUESTER, {"name": "Jordan Poole"}))
         thread_id = (await wait_for(lambda: list(fake_discord.threads)))[0]
         embed = await wait_for(lambda: next(
             (e for e in embeds_of(fake_discord, thread_id)
@@ -279,7 +279,7 @@ async def test_discord_player_and_lineup_end_to_end(fake_discord, tmp_path):
         assert embed["footer"]["text"] == "Fetched" and embed["timestamp"]
         assert "<t:" not in str(embed)  # nowhere Discord would show it raw
 
-        send(bot, fake_discord, ev.slash("lineup", REQUESTER, {"day": "today"}))
+        ev.send(bot, fake_discord, ev.slash("lineup", REQUESTER, {"day": "today"}))
         lineup_thread = (await wait_for(lambda: [t for t in fake_discord.threads
                                                  if t != thread_id]))[0]
         embed = await wait_for(lambda: next(

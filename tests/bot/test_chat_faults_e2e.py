@@ -28,7 +28,7 @@ from tests.bot.harness import slack_requests as sr
 from tests.bot.harness.fake_slack import Call
 from tests.bot.harness.links import link
 from tests.bot.harness.servers import wait_for as poll_until
-from tests.bot.test_discord_e2e import REQUESTER, STRANGER, TOKEN, buttons, card_message, send
+from tests.bot.test_discord_e2e import REQUESTER, STRANGER, TOKEN, buttons, card_message
 from tests.bot.test_slack_e2e import Running, actions, card_ts
 
 EDIT_INTERVAL = 0.2
@@ -254,7 +254,7 @@ async def test_discord_long_429_on_progress_edit_answer_arrives(fake_discord, tm
     try:
         loop = asyncio.get_running_loop()
         t0 = loop.time()
-        send(bot, fake_discord, ev.slash("optimize", REQUESTER))
+        ev.send(bot, fake_discord, ev.slash("optimize", REQUESTER))
         thread_id = (await wait_for(lambda: list(fake_discord.threads)))[0]
         card = await wait_for(lambda: card_message(fake_discord, thread_id), timeout=20)
         assert loop.time() - t0 < 20
@@ -282,7 +282,7 @@ async def test_discord_progress_deleted_answer_posted_anew(fake_discord, tmp_pat
     fake_discord.on_request = delete_before_first_edit
     app, bot = await open_discord(tmp_path)
     try:
-        send(bot, fake_discord, ev.slash("ask", REQUESTER,
+        ev.send(bot, fake_discord, ev.slash("ask", REQUESTER,
                                          {"question": "who should I start today?"}))
         thread_id = (await wait_for(lambda: list(fake_discord.threads)))[0]
         answer = await wait_for(lambda: [
@@ -314,7 +314,7 @@ async def test_discord_expired_interaction_token_reply_goes_to_thread(fake_disco
     the thread, mentioning the user, instead of being lost."""
     app, bot = await open_discord(tmp_path)
     try:
-        send(bot, fake_discord, ev.slash("optimize", REQUESTER))
+        ev.send(bot, fake_discord, ev.slash("optimize", REQUESTER))
         thread_id = (await wait_for(lambda: list(fake_discord.threads)))[0]
         card = await wait_for(lambda: card_message(fake_discord, thread_id))
         approve_all = next(b["custom_id"] for b in buttons(card)
@@ -322,7 +322,7 @@ async def test_discord_expired_interaction_token_reply_goes_to_thread(fake_disco
         thread = fd.thread_channel(thread_id, "optimize")
 
         fake_discord.on_request = dead_token(401, 50027, "Invalid Webhook Token")
-        send(bot, fake_discord, ev.click(approve_all, STRANGER, card, thread))
+        ev.send(bot, fake_discord, ev.click(approve_all, STRANGER, card, thread))
         refusal = await wait_for(lambda: [m for m in fake_discord.channel_messages(thread_id)
                                           if f"<@{STRANGER}>" in m["content"]], timeout=10)
         assert "can decide" in refusal[0]["content"]
@@ -330,11 +330,11 @@ async def test_discord_expired_interaction_token_reply_goes_to_thread(fake_disco
             fake_discord.messages[int(card["id"])]))
 
         fake_discord.on_request = None
-        send(bot, fake_discord, ev.click(approve_all, REQUESTER, card, thread))
+        ev.send(bot, fake_discord, ev.click(approve_all, REQUESTER, card, thread))
         await wait_for(lambda: all(b.get("disabled") for b in buttons(
             fake_discord.messages[int(card["id"])])))
         fake_discord.on_request = dead_token(404, 10015, "Unknown Webhook")
-        send(bot, fake_discord, ev.click(approve_all, REQUESTER, card, thread))
+        ev.send(bot, fake_discord, ev.click(approve_all, REQUESTER, card, thread))
         late = await wait_for(lambda: [m for m in fake_discord.channel_messages(thread_id)
                                        if f"<@{REQUESTER}>" in m["content"]], timeout=10)
         assert "already decided" in late[0]["content"]
@@ -419,7 +419,7 @@ async def test_discord_down_for_the_final_post_card_is_stored_and_recovered(fake
     fake_discord.on_request = down_after_progress
     app, bot = await open_discord(tmp_path)
     try:
-        send(bot, fake_discord, ev.slash("optimize", REQUESTER))
+        ev.send(bot, fake_discord, ev.slash("optimize", REQUESTER))
         thread_id = (await wait_for(lambda: list(fake_discord.threads)))[0]
         told = await wait_for(lambda: [r.json for r in fake_discord.find(
             "POST", r"^/webhooks/\d+/[^/]+$") if (r.json.get("flags") or 0) & 64])
@@ -447,7 +447,7 @@ async def test_discord_down_for_the_final_post_card_is_stored_and_recovered(fake
         assert stored is not None and stored.message_id == msg["id"]
         approve_all = f"fv:approveall:{card.card_id}"
         assert approve_all in [b["custom_id"] for b in buttons(msg)]
-        send(bot, fake_discord, ev.click(approve_all, REQUESTER, msg,
+        ev.send(bot, fake_discord, ev.click(approve_all, REQUESTER, msg,
                                          fd.thread_channel(thread_id, "optimize")))
         await wait_for(lambda: all(b.get("disabled") for b in buttons(
             fake_discord.messages[int(msg["id"])])))

@@ -33,10 +33,6 @@ async def start(core, **kw) -> discord.Client:
     return bot
 
 
-def send(bot, fake, payload) -> None:
-    fake.interaction_channels[payload["id"]] = int(payload["channel_id"])
-    ev.feed(bot, "INTERACTION_CREATE", payload)
-
 
 async def test_command_tree_has_all_commands_and_syncs_to_a_guild(fake_discord):
     bot = build_discord_bot(ScriptedCore(), None, application_id=fd.APP_ID,
@@ -59,7 +55,7 @@ async def test_slash_command_defers_opens_thread_and_calls_core(fake_discord):
     core = ScriptedCore()
     bot = await start(core)
     t0 = time.monotonic()
-    send(bot, fake_discord, ev.slash("optimize", REQUESTER, {"focus": "need blocks"}))
+    ev.send(bot, fake_discord, ev.slash("optimize", REQUESTER, {"focus": "need blocks"}))
     cb = (await fake_discord.wait_for("POST", "/callback$"))[0]
     assert time.monotonic() - t0 < 3.0
     assert cb.json["type"] == 5 and not (cb.json.get("data") or {}).get("flags")  # public defer
@@ -94,7 +90,7 @@ async def test_slash_command_defers_opens_thread_and_calls_core(fake_discord):
 async def test_click_stranger_refused_then_requester_after_restart(fake_discord):
     core = ScriptedCore()
     bot = await start(core)
-    send(bot, fake_discord, ev.slash("optimize", REQUESTER))
+    ev.send(bot, fake_discord, ev.slash("optimize", REQUESTER))
     await fake_discord.wait_for("POST", r"^/channels/\d+/messages$", count=2)
     thread_id = next(iter(fake_discord.threads))
     card_msg = fake_discord.channel_messages(thread_id)[-1]
@@ -103,7 +99,7 @@ async def test_click_stranger_refused_then_requester_after_restart(fake_discord)
     bot2 = await start(core)  # restart: only add_dynamic_items(FvButton) knows the buttons
     thread = fd.thread_channel(thread_id, "optimize")
     n = len(fake_discord.find("POST", "/callback$"))
-    send(bot2, fake_discord, ev.click("fv:approve:0123456789ab:0", STRANGER, card_msg, thread))
+    ev.send(bot2, fake_discord, ev.click("fv:approve:0123456789ab:0", STRANGER, card_msg, thread))
     deferred = (await fake_discord.wait_for("POST", "/callback$", count=n + 1))[-1]
     assert deferred.json["type"] == 6  # deferred update: acknowledged within 3 s
     refusal = (await fake_discord.wait_for("POST", r"^/webhooks/\d+/[^/]+$"))[-1]
@@ -113,7 +109,7 @@ async def test_click_stranger_refused_then_requester_after_restart(fake_discord)
     assert click_thread == ThreadRef("discord", str(fd.GUILD_ID), str(fd.CHANNEL_ID),
                                      str(thread_id))
 
-    send(bot2, fake_discord, ev.click("fv:approve:0123456789ab:0", REQUESTER, card_msg, thread))
+    ev.send(bot2, fake_discord, ev.click("fv:approve:0123456789ab:0", REQUESTER, card_msg, thread))
     edit = (await fake_discord.wait_for(
         "PATCH", rf"^/channels/{thread_id}/messages/{card_msg['id']}$"))[-1].json
     assert core.cards["0123456789ab"]["decided"] == "approve"
@@ -127,7 +123,7 @@ async def test_link_is_private_and_never_echoes_cookies(fake_discord):
     core = ScriptedCore()
     bot = await start(core)
     secret = "AEBsecretcookievalue%2F%3D"
-    send(bot, fake_discord, ev.slash("link", REQUESTER, {"team": "3", "espn_s2": secret,
+    ev.send(bot, fake_discord, ev.slash("link", REQUESTER, {"team": "3", "espn_s2": secret,
                                                         "swid": "{ABC}"}))
     reply = (await fake_discord.wait_for("POST", r"^/webhooks/\d+/[^/]+$"))[0]
     cb = fake_discord.find("POST", "/callback$")[0]
@@ -144,7 +140,7 @@ async def test_link_is_private_and_never_echoes_cookies(fake_discord):
 async def test_admin_flag_from_manage_server(fake_discord):
     core = ScriptedCore()
     bot = await start(core)
-    send(bot, fake_discord, ev.slash("daily", REQUESTER, {"time": "09:30"}, admin=True))
+    ev.send(bot, fake_discord, ev.slash("daily", REQUESTER, {"time": "09:30"}, admin=True))
     await fake_discord.wait_for("POST", r"^/webhooks/\d+/[^/]+$")
     _, thread, user, (name, args) = core.calls[0]
     assert user.is_admin and args == {"text": "09:30"} and thread.thread_id == ""
@@ -223,7 +219,7 @@ async def test_core_failure_tells_user_without_details(fake_discord):
             raise RuntimeError("espn_s2=SECRET leaked?")
 
     bot = await start(Broken())
-    send(bot, fake_discord, ev.slash("ask", REQUESTER, {"question": "who starts?"}))
+    ev.send(bot, fake_discord, ev.slash("ask", REQUESTER, {"question": "who starts?"}))
     msg = (await fake_discord.wait_for("POST", r"^/webhooks/\d+/[^/]+$"))[0]
     assert msg.json["flags"] & 64 and "something went wrong" in msg.json["content"]
     assert "SECRET" not in repr([r.json for r in fake_discord.requests])
@@ -235,7 +231,7 @@ async def test_missing_thread_permission_is_explained(fake_discord):
     core = ScriptedCore()
     bot = await start(core)
     fake_discord.forbid_threads = True
-    send(bot, fake_discord, ev.slash("ask", REQUESTER, {"question": "who starts?"}))
+    ev.send(bot, fake_discord, ev.slash("ask", REQUESTER, {"question": "who starts?"}))
     notice = (await fake_discord.wait_for("POST", r"^/webhooks/\d+/[^/]+$"))[0].json
     assert notice["flags"] & 64 and "Create Public Threads" in notice["content"]
     await fake_discord.wait_for("DELETE", "/messages/@original$")  # no dangling header
@@ -263,7 +259,7 @@ async def test_ephemeral_without_interaction_mentions_user_in_thread(fake_discor
 async def test_refusal_before_the_thread_is_private_and_leaves_nothing(fake_discord):
     core = ScriptedCore()
     bot = await start(core)
-    send(bot, fake_discord, ev.slash("ask", REQUESTER, {"question": "refuse"}))
+    ev.send(bot, fake_discord, ev.slash("ask", REQUESTER, {"question": "refuse"}))
     await fake_discord.wait_for("DELETE", "/messages/@original$")
     refusal = fake_discord.find("POST", r"^/webhooks/\d+/[^/]+$")[0].json
     assert refusal["flags"] & 64 and "Refused" in refusal["content"]

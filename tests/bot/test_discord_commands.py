@@ -33,11 +33,6 @@ OTHER = 520000000000000003
 OPTION_TYPES = {"text": 3, "int": 4, "bool": 5, "user": 6}
 
 
-def send(bot: discord.Client, fake: fd.FakeDiscord, payload: dict[str, Any]) -> str:
-    fake.interaction_channels[payload["id"]] = int(payload["channel_id"])
-    ev.feed(bot, "INTERACTION_CREATE", payload)
-    return payload["id"]
-
 
 def texts(fake: fd.FakeDiscord) -> list[str]:
     """Everything the bot wrote (followups, messages, edits, embeds), in order."""
@@ -58,7 +53,7 @@ async def open_bot(data_dir, **settings: Any) -> tuple[FanViseApp, discord.Clien
 
 async def suggestions(bot, fake, name: str, focused: str, current: str,
                       **options: Any) -> list[dict[str, Any]]:
-    iid = send(bot, fake, ac.autocomplete(name, MEMBER, focused, current, options))
+    iid = ev.send(bot, fake, ac.autocomplete(name, MEMBER, focused, current, options))
     answered = await wait_for(lambda: (ac.choices_answered(fake, iid),)
                               if ac.choices_answered(fake, iid) is not None else None)
     return answered[0]
@@ -105,11 +100,11 @@ async def test_options_become_the_cores_args(fake_discord):
     bot = build_discord_bot(core, None, application_id=fd.APP_ID, sync_commands=False)
     await bot.login(TOKEN)
     try:
-        send(bot, fake_discord, ac.with_member(
+        ev.send(bot, fake_discord, ac.with_member(
             ev.slash("link", ADMIN, {"team": "Hoop Dreamers"}, admin=True), "member", OTHER))
-        send(bot, fake_discord, ev.slash("link", MEMBER, {"remove": True}))
-        send(bot, fake_discord, ev.slash("daily", ADMIN, {"time": "off"}, admin=True))
-        send(bot, fake_discord, ev.slash("daily", ADMIN, {"time": "09:30",
+        ev.send(bot, fake_discord, ev.slash("link", MEMBER, {"remove": True}))
+        ev.send(bot, fake_discord, ev.slash("daily", ADMIN, {"time": "off"}, admin=True))
+        ev.send(bot, fake_discord, ev.slash("daily", ADMIN, {"time": "09:30",
                                                           "timezone": "Europe/London"},
                                          admin=True))
         await wait_for(lambda: len(core.calls) == 4 or None)
@@ -182,15 +177,15 @@ async def test_autocomplete_without_suggestions_answers_empty(fake_discord):
 async def test_daily_time_off_turns_the_digest_off(fake_discord, tmp_path):
     app, bot = await open_bot(tmp_path)
     try:
-        send(bot, fake_discord, ev.slash("daily", ADMIN, {"time": "09:30",
+        ev.send(bot, fake_discord, ev.slash("daily", ADMIN, {"time": "09:30",
                                                           "timezone": "America/New_York"},
                                          admin=True))
         await wait_for(lambda: [t for t in texts(fake_discord) if "set for 09:30" in t])
         assert len(await app.app_db.schedules()) == 1
-        send(bot, fake_discord, ev.slash("daily", ADMIN, {"time": "off"}, admin=True))
+        ev.send(bot, fake_discord, ev.slash("daily", ADMIN, {"time": "off"}, admin=True))
         await wait_for(lambda: [t for t in texts(fake_discord) if "turned off" in t])
         assert await app.app_db.schedules() == []
-        send(bot, fake_discord, ev.slash("daily", ADMIN, {"enabled": False}, admin=True))
+        ev.send(bot, fake_discord, ev.slash("daily", ADMIN, {"enabled": False}, admin=True))
         await wait_for(lambda: [t for t in texts(fake_discord) if "no daily" in t.lower()])
         assert not fake_discord.threads
     finally:
@@ -201,9 +196,9 @@ async def test_daily_time_off_turns_the_digest_off(fake_discord, tmp_path):
 async def test_matchup_answers_with_score_and_projection(fake_discord, tmp_path):
     app, bot = await open_bot(tmp_path)
     try:
-        send(bot, fake_discord, ev.slash("link", MEMBER, {"team": "1"}))  # from autocomplete
+        ev.send(bot, fake_discord, ev.slash("link", MEMBER, {"team": "1"}))  # from autocomplete
         await wait_for(lambda: [t for t in texts(fake_discord) if "Linked you to" in t])
-        send(bot, fake_discord, ev.slash("matchup", MEMBER))
+        ev.send(bot, fake_discord, ev.slash("matchup", MEMBER))
         thread_id = (await wait_for(lambda: list(fake_discord.threads)))[0]
         answer = await wait_for(lambda: [
             m for m in fake_discord.channel_messages(thread_id)
@@ -224,9 +219,9 @@ async def test_link_by_team_name_and_for_a_member(fake_discord, tmp_path):
     the member option; remove:True unlinks."""
     app, bot = await open_bot(tmp_path)
     try:
-        send(bot, fake_discord, ev.slash("link", MEMBER, {"team": "Hoop Dreamers"}))
+        ev.send(bot, fake_discord, ev.slash("link", MEMBER, {"team": "Hoop Dreamers"}))
         await wait_for(lambda: [t for t in texts(fake_discord) if "Linked you to" in t])
-        send(bot, fake_discord, ac.with_member(
+        ev.send(bot, fake_discord, ac.with_member(
             ev.slash("link", ADMIN, {"team": "9"}, admin=True), "member", OTHER))
         await wait_for(lambda: [t for t in texts(fake_discord) if "Full Court Press" in t
                                 and "Linked you to" not in t])
@@ -234,7 +229,7 @@ async def test_link_by_team_name_and_for_a_member(fake_discord, tmp_path):
             "SELECT user_id, team_id FROM league_links ORDER BY team_id")
         assert [(r["user_id"], r["team_id"]) for r in links] == [(str(MEMBER), 1),
                                                                 (str(OTHER), 9)]
-        send(bot, fake_discord, ev.slash("link", MEMBER, {"remove": True}))
+        ev.send(bot, fake_discord, ev.slash("link", MEMBER, {"remove": True}))
         await wait_for(lambda: [t for t in texts(fake_discord) if "removed" in t])
         assert len(await app.app_db.fetchall("SELECT 1 FROM league_links")) == 1
         assert not fake_discord.threads

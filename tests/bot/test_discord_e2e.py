@@ -35,10 +35,6 @@ async def open_bot(data_dir) -> tuple[FanViseApp, discord.Client]:
     return app, bot
 
 
-def send(bot: discord.Client, fake: fd.FakeDiscord, payload: dict[str, Any]) -> None:
-    fake.interaction_channels[payload["id"]] = int(payload["channel_id"])
-    ev.feed(bot, "INTERACTION_CREATE", payload)
-
 
 def card_message(fake: fd.FakeDiscord, thread_id: int) -> dict[str, Any] | None:
     for msg in fake.channel_messages(thread_id):
@@ -61,7 +57,7 @@ def ephemerals(fake: fd.FakeDiscord) -> list[str]:
 async def test_optimize_card_refusal_restart_approve_once(fake_discord, tmp_path):
     app, bot = await open_bot(tmp_path)
     try:
-        send(bot, fake_discord, ev.slash("optimize", REQUESTER))
+        ev.send(bot, fake_discord, ev.slash("optimize", REQUESTER))
         cb = (await fake_discord.wait_for("POST", "/callback$"))[0]
         assert cb.json["type"] == 5  # deferred before any work
         thread_id = (await wait_for(lambda: list(fake_discord.threads)))[0]
@@ -84,7 +80,7 @@ async def test_optimize_card_refusal_restart_approve_once(fake_discord, tmp_path
 
         # a stranger's click is refused privately and changes nothing
         thread = fd.thread_channel(thread_id, "optimize")
-        send(bot, fake_discord, ev.click(approve_all, STRANGER, card, thread))
+        ev.send(bot, fake_discord, ev.click(approve_all, STRANGER, card, thread))
         refusal = await wait_for(lambda: ephemerals(fake_discord))
         assert "can decide" in refusal[0]
         assert fake_discord.messages[int(card["id"])]["components"] == card["components"]
@@ -98,8 +94,8 @@ async def test_optimize_card_refusal_restart_approve_once(fake_discord, tmp_path
         n_eph = len(ephemerals(fake_discord))
         stored = fake_discord.messages[int(card["id"])]
         # a double click: two interactions for the same button at once
-        send(bot2, fake_discord, ev.click(approve_all, REQUESTER, stored, thread))
-        send(bot2, fake_discord, ev.click(approve_all, REQUESTER, stored, thread))
+        ev.send(bot2, fake_discord, ev.click(approve_all, REQUESTER, stored, thread))
+        ev.send(bot2, fake_discord, ev.click(approve_all, REQUESTER, stored, thread))
         decided = await wait_for(lambda: (
             all(b.get("disabled") for b in buttons(fake_discord.messages[int(card["id"])]))
             and "Decided by" in (fake_discord.messages[int(card["id"])]["embeds"][0]
@@ -115,7 +111,7 @@ async def test_optimize_card_refusal_restart_approve_once(fake_discord, tmp_path
         moves = [c for c in app2.espn.demo.changes if c.kind == "move"]
         assert moves, "the approved move was not applied to the demo league"
         # a second (late) click applies nothing more
-        send(bot2, fake_discord, ev.click(approve_all, REQUESTER,
+        ev.send(bot2, fake_discord, ev.click(approve_all, REQUESTER,
                                           fake_discord.messages[int(card["id"])], thread))
         late = await wait_for(lambda: ephemerals(fake_discord)[n_eph:])
         assert "already decided" in late[-1]
@@ -149,7 +145,7 @@ async def test_link_with_cookies_is_private_and_encrypted(fake_discord, tmp_path
     s2 = "AEB" + "q7Z" * 40
     swid = "{12345678-ABCD-4321-9876-0123456789AB}"
     try:
-        send(bot, fake_discord, ev.slash("link", REQUESTER, {"team": "1", "espn_s2": s2,
+        ev.send(bot, fake_discord, ev.slash("link", REQUESTER, {"team": "1", "espn_s2": s2,
                                                             "swid": swid}))
         reply = await wait_for(lambda: ephemerals(fake_discord))
         assert "Linked you to **Hoop Dreamers** (team 1)" in reply[0] and "encrypted" in reply[0]
@@ -184,16 +180,16 @@ async def test_refused_commands_leave_no_thread_and_no_header(fake_discord, tmp_
                    ("ask", {"question": "x" * 2001}, "keep questions under"),
                    ("lineup", {"day": "someday"}, "/lineup tomorrow")]
         for i, (name, options, why) in enumerate(refused, start=1):
-            send(bot, fake_discord, ev.slash(name, REQUESTER, options))
+            ev.send(bot, fake_discord, ev.slash(name, REQUESTER, options))
             await fake_discord.wait_for("DELETE", "/messages/@original$", count=i)
             assert why in ephemerals(fake_discord)[-1]
         # an accepted question gets its thread; the next one hits the rate limit (burst 1)
-        send(bot, fake_discord, ev.slash("ask", REQUESTER, {"question": "who should I start "
+        ev.send(bot, fake_discord, ev.slash("ask", REQUESTER, {"question": "who should I start "
                                                                         "today?"}))
         thread_id = (await wait_for(lambda: list(fake_discord.threads)))[0]
         await wait_for(lambda: any("Thinking" not in m["content"] for m in
                                    fake_discord.channel_messages(thread_id)))
-        send(bot, fake_discord, ev.slash("ask", REQUESTER, {"question": "and tomorrow?"}))
+        ev.send(bot, fake_discord, ev.slash("ask", REQUESTER, {"question": "and tomorrow?"}))
         await fake_discord.wait_for("DELETE", "/messages/@original$", count=4)
         assert "asking quickly" in ephemerals(fake_discord)[-1]
         assert list(fake_discord.threads) == [thread_id]
@@ -212,7 +208,7 @@ async def test_refused_commands_leave_no_thread_and_no_header(fake_discord, tmp_
 async def test_lineup_still_answers_in_its_own_thread(fake_discord, tmp_path):
     app, bot = await open_bot(tmp_path)
     try:
-        send(bot, fake_discord, ev.slash("lineup", REQUESTER, {"day": "tomorrow"}))
+        ev.send(bot, fake_discord, ev.slash("lineup", REQUESTER, {"day": "tomorrow"}))
         thread_id = (await wait_for(lambda: list(fake_discord.threads)))[0]
         # the thread says what it is: the day's lineup (the core's title, not the command)
         assert fake_discord.threads[thread_id]["name"] == "Lineup · Thu Jan 26"

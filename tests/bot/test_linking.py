@@ -76,10 +76,6 @@ async def open_discord(data_dir) -> tuple[FanViseApp, discord.Client]:
     return app, bot
 
 
-def send(bot: discord.Client, fake: fd.FakeDiscord, payload: dict[str, Any]) -> None:
-    fake.interaction_channels[payload["id"]] = int(payload["channel_id"])
-    ev.feed(bot, "INTERACTION_CREATE", payload)
-
 
 def named(payload: dict[str, Any], name: str) -> dict[str, Any]:
     """The payload from a member whose Discord display name is `name`."""
@@ -103,7 +99,7 @@ async def test_discord_unlinked_member_is_asked_to_link_then_links_in_one_tap(
     app, bot = await open_discord(tmp_path)
     try:
         # a team-specific command from a member without a link: a private prompt, no thread
-        send(bot, fake_discord, named(ev.slash("optimize", ALEX), "Alex R."))
+        ev.send(bot, fake_discord, named(ev.slash("optimize", ALEX), "Alex R."))
         prompt = (await wait_for(lambda: private_replies(fake_discord)))[0]
         assert "haven't linked your ESPN team" in prompt["content"]
         assert "/link team:Hoop Dreamers" in prompt["content"]  # Discord syntax
@@ -117,7 +113,7 @@ async def test_discord_unlinked_member_is_asked_to_link_then_links_in_one_tap(
         # the one-tap button links Alex to Hoop Dreamers
         n = len(private_replies(fake_discord))
         channel = fd.text_channel()
-        send(bot, fake_discord, named(ev.click("fv:link:team:1", ALEX, {
+        ev.send(bot, fake_discord, named(ev.click("fv:link:team:1", ALEX, {
             "id": str(fd.next_id()), "channel_id": channel["id"], "content": "",
             "components": prompt["components"], "embeds": [], "flags": 64,
             "author": fd.BOT_USER, "attachments": [], "mentions": [], "mention_roles": [],
@@ -129,7 +125,7 @@ async def test_discord_unlinked_member_is_asked_to_link_then_links_in_one_tap(
         assert link is not None and link.team_id == 1
 
         # now the command runs for his team, and the card says whose team it is
-        send(bot, fake_discord, named(ev.slash("optimize", ALEX), "Alex R."))
+        ev.send(bot, fake_discord, named(ev.slash("optimize", ALEX), "Alex R."))
         thread_id = (await wait_for(lambda: list(fake_discord.threads)))[0]
         card = await wait_for(lambda: next((m for m in fake_discord.channel_messages(thread_id)
                                             if m["components"]), None))
@@ -144,32 +140,32 @@ async def test_discord_link_by_name_taken_team_and_admin_links_a_member(fake_dis
     ws = str(fd.GUILD_ID)
     try:
         # /link by team NAME (what autocomplete shows) or by the id it sends
-        send(bot, fake_discord, ev.slash("link", JORDAN, {"team": "splash bros inc"}))
+        ev.send(bot, fake_discord, ev.slash("link", JORDAN, {"team": "splash bros inc"}))
         reply = await wait_for(lambda: private_replies(fake_discord))
         assert "Linked you to **Splash Bros Inc** (team 2)" in reply[-1]["content"]
         # re-linking replaces: one team per member
-        send(bot, fake_discord, ev.slash("link", JORDAN, {"team": "4"}))
+        ev.send(bot, fake_discord, ev.slash("link", JORDAN, {"team": "4"}))
         await wait_for(lambda: len(private_replies(fake_discord)) >= 2)
         assert (await app.core.db.get_link("discord", ws, str(JORDAN))).team_id == 4
         # a team linked to another member is refused
-        send(bot, fake_discord, ev.slash("link", ALEX, {"team": "Fast Break Fam"}))
+        ev.send(bot, fake_discord, ev.slash("link", ALEX, {"team": "Fast Break Fam"}))
         refused = await wait_for(lambda: private_replies(fake_discord)[2:])
         assert "already linked to another member" in refused[0]["content"]
         assert await app.core.db.get_link("discord", ws, str(ALEX)) is None
         # a member may not link someone else...
-        send(bot, fake_discord, ev.slash("link", ALEX, {"member": f"<@{QUIET}>",
+        ev.send(bot, fake_discord, ev.slash("link", ALEX, {"member": f"<@{QUIET}>",
                                                          "team": "Bench Mob"}))
         no = await wait_for(lambda: private_replies(fake_discord)[3:])
         assert "Only admins" in no[0]["content"]
         # ...an admin can, for a member who never used the bot
-        send(bot, fake_discord, ev.slash("link", ADMIN, {"member": f"<@{QUIET}>",
+        ev.send(bot, fake_discord, ev.slash("link", ADMIN, {"member": f"<@{QUIET}>",
                                                           "team": "Bench Mob"}, admin=True))
         yes = await wait_for(lambda: private_replies(fake_discord)[4:])
         assert f"Linked <@{QUIET}> to **Bench Mob**" in yes[0]["content"]
         assert (await app.core.db.get_link("discord", ws, str(QUIET))).team_id == 7
         assert await app.core.db.get_link("discord", ws, str(ADMIN)) is None
         # /link alone shows the link with the team's name
-        send(bot, fake_discord, ev.slash("link", JORDAN))
+        ev.send(bot, fake_discord, ev.slash("link", JORDAN))
         shown = await wait_for(lambda: private_replies(fake_discord)[5:])
         assert "linked to **Fast Break Fam** (team 4)" in shown[0]["content"]
         # the teams for autocomplete: name and owner, the value is the id

@@ -251,11 +251,11 @@ def test_reconcile_still_pending_changes_nothing() -> None:
 
 async def test_discord_select_menu_choice_and_decided_card(fake_discord, tmp_path: Path
                                                            ) -> None:
-    from tests.bot.test_discord_e2e import REQUESTER, buttons, card_message, open_bot, send
+    from tests.bot.test_discord_e2e import REQUESTER, buttons, card_message, open_bot
 
     app, bot = await open_bot(tmp_path)
     try:
-        send(bot, fake_discord, ev.slash("optimize", REQUESTER))
+        ev.send(bot, fake_discord, ev.slash("optimize", REQUESTER))
         thread_id = (await wait_for(lambda: list(fake_discord.threads)))[0]
         card = await wait_for(lambda: card_message(fake_discord, thread_id))
         selects = [c for c in buttons(card) if c["type"] == 3]
@@ -272,7 +272,7 @@ async def test_discord_select_menu_choice_and_decided_card(fake_discord, tmp_pat
         choice = ev.click(menu["custom_id"], REQUESTER, card, thread)
         choice["data"] = {"custom_id": menu["custom_id"], "component_type": 3,
                           "values": [menu["options"][1]["value"]]}
-        send(bot, fake_discord, choice)
+        ev.send(bot, fake_discord, choice)
         mid = int(card["id"])
         await wait_for(lambda: "Your choice instead of" in json.dumps(
             fake_discord.messages[mid]["embeds"]))
@@ -280,7 +280,7 @@ async def test_discord_select_menu_choice_and_decided_card(fake_discord, tmp_pat
         assert menu["custom_id"] not in [c.get("custom_id") for c in buttons(now)]
         approve_rest = next(c["custom_id"] for c in buttons(now)
                             if c.get("label") == "Approve the rest")
-        send(bot, fake_discord, ev.click(approve_rest, REQUESTER, now, thread))
+        ev.send(bot, fake_discord, ev.click(approve_rest, REQUESTER, now, thread))
         footer = await wait_for(lambda: (fake_discord.messages[mid]["embeds"][0].get("footer")
                                          or {}).get("text", "").startswith("Decided by")
                                 and fake_discord.messages[mid]["embeds"][0]["footer"]["text"])

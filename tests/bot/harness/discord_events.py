@@ -89,3 +89,12 @@ def message_create(channel_id: int, uid: int, content: str, *, bot: bool = False
 def feed(client: discord.Client, event: str, payload: dict[str, Any]) -> None:
     """Hand a raw gateway event to the client's parser (what the websocket reader does)."""
     client._connection.parsers[event](payload)
+
+
+def send(client: discord.Client, fake: fd.FakeDiscord, payload: dict[str, Any]) -> str:
+    """Deliver an interaction as the gateway would, after telling the fake server which
+    channel it came from (its followups are recorded there); returns its id."""
+    fake.interaction_channels[payload["id"]] = int(payload["channel_id"])
+    feed(client, "INTERACTION_CREATE", payload)
+    return payload["id"]
+
