@@ -94,12 +94,31 @@ def extract_day(low: str, today: date) -> DayRef | None:
                 found.append((m.start(), DayRef(word=day,
                                                 date=(today + timedelta(days=ahead)).isoformat())))
                 break
+    short = _short_weekday(low)
+    if short is not None:
+        day = lx.SHORT_WEEKDAYS[short[1]]
+        ahead = (list(lx.WEEKDAYS).index(day) - today.weekday()) % 7
+        found.append((short[0], DayRef(word=day,
+                                       date=(today + timedelta(days=ahead)).isoformat())))
     if found:
         return min(found, key=lambda x: x[0])[1]
     for w in lx.WEEK_WORDS:
         if re.search(rf"\b{re.escape(w)}\b", low):
             return DayRef(word=w, week=True)
     return None
+
+
+def _short_weekday(low: str) -> tuple[int, str] | None:
+    """(position, word) of "sat" / "sun" / "wed" used as a day: after a day word ("on sat",
+    "for wed"), before "night" / "game", or alone after a follow-up opener ("and sat?")."""
+    short = "|".join(lx.SHORT_WEEKDAYS)
+    m = (re.search(rf"\b{lx.DAY_LEAD}\s+({short})\b", low)
+         or re.search(rf"\b({short})\s+(?:night|nite|games?)\b", low))
+    if m:
+        return m.start(1), m.group(1)
+    rest = lx.FOLLOWUP_OPENERS.sub("", low, count=1)
+    m = re.fullmatch(rf"\W*({short})\W*", rest)
+    return (len(low) - len(rest) + m.start(1), m.group(1)) if m else None
 
 
 def extract_categories(low: str, scoring: str = "categories") -> list[str]:
@@ -235,6 +254,27 @@ def extract_entities(text: str, ctx: UnderstandingContext) -> Entities:
     return ents
 
 
+#: A pronoun that can stand for a player in a move ("drop him for X", "pick him up").
+_MOVE_PRONOUN = re.compile(r"\b(?:him|he|that guy|this guy|dude)\b")
+
+
+def pronoun_move(text: str, ctx: UnderstandingContext, him: PlayerRef) -> MoveRef | None:
+    """An explicit move in which a pronoun is the previous turn's player `him`: "drop him for
+    coby white", "swap him for X", "drop X and pick him up". None when the message makes no
+    move with the pronoun in it."""
+    raw_low = (text or "").replace("’", "'").lower()
+    matches = [(m, player_ref(m)) for m in ctx.resolver.find(text or "", limit=6)]
+    for m in _MOVE_PRONOUN.finditer(raw_low):
+        if not any(a.start < m.end() and m.start() < a.end for a, _ in matches):
+            matches.append((NameMatch(words=m.group(0), status="resolved", start=m.start(),
+                                      end=m.end()), him))
+    matches.sort(key=lambda x: x[0].start)
+    move = extract_move(raw_low, matches, extract_list_ref(fold(text)))
+    if move is None or him not in (move.drop, move.add):
+        return None
+    return move
+
+
 def team_spans(text: str, team_names: list[str]) -> list[tuple[int, int]]:
     """Where fantasy team names occur in a message (case-insensitive)."""
     low = (text or "").lower()
@@ -269,4 +309,5 @@ def masked(text: str, spans: list[tuple[int, int]],
 
 __all__ = ["Entities", "PLAYER_SLOT", "TEAM_SLOT", "extract_action", "extract_categories", "extract_count",
            "extract_day", "extract_entities", "extract_list_ref", "extract_move",
-           "extract_position", "extract_team", "fold", "masked", "player_ref", "team_spans"]
+           "extract_position", "extract_team", "fold", "masked", "player_ref", "pronoun_move",
+           "team_spans"]

@@ -23,6 +23,11 @@ WEEKDAYS: dict[str, tuple[str, ...]] = {
     "saturday": ("saturday",),
     "sunday": ("sunday",),
 }
+#: Short weekday forms that are also English words ("who sat out", "the sun"): a day only
+#: after a word that introduces a day ("on sat", "for wed", "this sun") or before "night" /
+#: "game", or as the whole rest of a follow-up ("and sat?"; see entities.extract_day).
+SHORT_WEEKDAYS: dict[str, str] = {"sat": "saturday", "sun": "sunday", "wed": "wednesday"}
+DAY_LEAD = r"(?:on|for|by|this|next|til|till|until|thru|through|before|after|abt|about|bout)"
 
 #: ESPN category name -> regex of the words members use for it.
 CATEGORIES: dict[str, str] = {
@@ -79,11 +84,22 @@ NUMBER_WORDS: dict[str, int] = {
     "twenty": 20, "few": 3, "couple": 2,
 }
 
-#: Openers of a follow-up that leans on the previous turn ("what about tomorrow?").
-FOLLOWUP_OPENERS = re.compile(
-    r"^(?:ok(?:ay)?[, ]+|so[, ]+|and[, ]+|also[, ]+|hm+[, ]+)*"
-    r"(?:what about|how about|what abt|wbu|and|also|same for|same but|ok(?:ay)?|what if|"
-    r"now|then|and for|for|only|just)\b")
+#: Acknowledgements that may lead a follow-up ("ok", "cool,", "thx and ...").
+_ACK = r"(?:ok(?:ay)?|k|kk|so|and|also|hm+|cool|nice|thanks|thx|ty|alright|aight|yeah|ya|yep)"
+_LEAD = rf"^(?:{_ACK}[,.!]*\s+)*"
+_STRONG = (r"wh?at\s+(?:about|abt|bout|abour|abut)|how\s+(?:about|abt|bout)|whatabout|"
+           r"what\s+of|wbu|hbu|same\s+(?:for|with|but|w/?|question for|q for|thing for)|"
+           r"(?:and|also|now|ok(?:ay)?)\s+(?:for|on|with)|now\s+do|do\s+the\s+same\s+for|"
+           r"same\s+thing|same\s+question|same")
+#: Openers that make a short message lean on the previous turn by themselves: "what about
+#: tomorrow?", "how bout lebron", "same for sat", "and for steals?", "now do jokic".
+STRONG_FOLLOWUP = re.compile(rf"{_LEAD}(?:{_STRONG})\b")
+#: Any opener of a follow-up: a strong one, or a bare "ok" / "and" / "also" ("ok and jokic").
+FOLLOWUP_OPENERS = re.compile(rf"{_LEAD}(?:{_STRONG}|what\s+if|{_ACK}|now|then|for|only|just)\b")
+#: Words that add nothing to a follow-up ("tho", "instead", "as well").
+FILLER = frozenset("""bout abt tho though instead too either lol lmao again then thx thanks
+ty pls plz yeah yea ya yep cool nice hey btw wbu hbu aight alright well now same question
+thing q k kk as well one night nite morning afternoon evening""".split())
 #: Pronouns that point at the previous turn's player.
 PRONOUNS = re.compile(r"\b(?:he|him|his|he's|hes|himself|that guy|this guy|dude)\b")
 
@@ -98,7 +114,9 @@ INJURY = re.compile(r"injur|injry|\bdtd\b|day[- ]to[- ]day|\bgtd\b|questionable|
                     r"\bback from\b|\bsidelined\b|\bil\b|\bir\b")
 
 __all__ = [
-    "ACTIONS", "ADD_VERBS", "CATEGORIES", "DROP_VERBS", "FOLLOWUP_OPENERS", "INJURY",
+    "ACTIONS", "ADD_VERBS", "CATEGORIES", "DAY_LEAD", "DROP_VERBS", "FILLER",
+    "FOLLOWUP_OPENERS", "INJURY",
     "LIST_REF", "NUMBER_WORDS", "OPPONENT", "ORDINALS", "POSITIONS", "PRONOUNS",
-    "TODAY_WORDS", "TOMORROW_WORDS", "WEEKDAYS", "WEEK_WORDS",
+    "SHORT_WEEKDAYS", "STRONG_FOLLOWUP", "TODAY_WORDS", "TOMORROW_WORDS", "WEEKDAYS",
+    "WEEK_WORDS",
 ]

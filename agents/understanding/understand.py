@@ -10,7 +10,14 @@ import re
 
 from agents.understanding import lexicon as lx
 from agents.understanding.context import UnderstandingContext
-from agents.understanding.entities import Entities, extract_entities, fold, masked
+from agents.understanding.entities import (
+    PLAYER_SLOT,
+    Entities,
+    extract_entities,
+    fold,
+    masked,
+    pronoun_move,
+)
 from agents.understanding.request import (
     DayRef,
     Intent,
@@ -43,31 +50,61 @@ could should would will ok okay hm hmm also then now just only same if yo pls pl
 now there that this these those any some ?""".split())
 
 
+#: A follow-up is a short message: at most this many words.
+FOLLOWUP_WORDS = 8
+#: A follow-up with words of its own keeps the previous intent while the router scores that
+#: intent within this much of its best ("ok is he hurt" after "is he playing?").
+KEEP_INTENT_MARGIN = 0.05
+#: Intents a follow-up never inherits (there is nothing to carry over).
+NOT_INHERITED = frozenset({Intent.HELP, Intent.OUT_OF_SCOPE})
+
+
+def _names_something(ents: Entities) -> bool:
+    """The message names a player, day, category, position, count or whose team."""
+    return bool(ents.players or ents.day or ents.categories or ents.position
+                or ents.count or ents.team.kind != "mine")
+
+
 def is_followup(text: str, ents: Entities, ctx: UnderstandingContext) -> bool:
-    """A message that leans on the previous turn: "what about tomorrow?", "and for steals?",
-    "is he playing?", "ok add the top one"."""
+    """A message that leans on the previous turn: "what about tomorrow?", "and brunson?",
+    "how bout lebron", "same for sat", "him tmrw?", "and for steals?", "ok add the top one".
+
+    Short messages only: a list reference with a list shown; a pronoun for the last player;
+    a strong opener ("what about", "how bout", "same for"); or nothing but what changes (a
+    player, day, category, position), with or without a bare "ok" / "and", and at most one
+    word of its own after one. A new question ("ok who should i pick up at center") is not
+    one."""
     if ctx.last is None:
         return False
     low = fold(text)
-    words = re.findall(r"[a-z0-9%']+", low)
     if ents.list_ref is not None and ctx.last_list:
         return True
     if ents.pronoun and not ents.players and ents.position is None:
         return True  # "my guard ... his spot": the pronoun is the guard, not the last player
-    return bool(lx.FOLLOWUP_OPENERS.match(low)) and len(words) <= 8
+    if len(re.findall(r"[a-z0-9%']+", low)) > FOLLOWUP_WORDS:
+        return False
+    if lx.STRONG_FOLLOWUP.match(low):
+        return True
+    content = _content_words(text, ents)
+    if not content:
+        return _names_something(ents)
+    return bool(lx.FOLLOWUP_OPENERS.match(low)) and len(content) <= 1
 
 
 def _content_words(text: str, ents: Entities) -> list[str]:
-    """Words left after removing openers, entities and stop words (what a follow-up adds)."""
+    """Words left after removing openers, entities, stop and filler words (what a follow-up
+    adds besides what it changes)."""
     low = fold(masked(text, ents.spans, ents.team_spans)).replace("{player}", " ")
     low = low.replace("{team}", " ")
     low = lx.FOLLOWUP_OPENERS.sub(" ", low)
+    low = lx.OPPONENT.sub(" ", low)
     for pattern in lx.CATEGORIES.values():
         low = re.sub(pattern, " ", low)
-    for w in (*lx.TODAY_WORDS, *lx.TOMORROW_WORDS,
+    for w in (*lx.TODAY_WORDS, *lx.TOMORROW_WORDS, *lx.WEEK_WORDS, *lx.SHORT_WEEKDAYS,
               *(x for ws in lx.WEEKDAYS.values() for x in ws), *lx.POSITIONS):
         low = re.sub(rf"\b{re.escape(w)}\b", " ", low)
-    return [w for w in re.findall(r"[a-z%']+", low) if w not in _STOP and len(w) > 1]
+    return [w for w in re.findall(r"[a-z%']+", low)
+            if w not in _STOP and w not in lx.FILLER and len(w) > 1]
 
 
 def _adjusted(ranked: list[tuple[Intent, float]], ents: Entities, *, has_player: bool
@@ -104,32 +141,107 @@ def _list_player(ctx: UnderstandingContext, index: int | None) -> PlayerRef | No
                      name=item.name)
 
 
+def _routed_text(text: str, ents: Entities, *, followup: bool, pronoun_player: bool) -> str:
+    """What the router reads: names masked; in a follow-up the opener is dropped ("and is
+    {player} playing" reads as "is {player} playing") and a pronoun for the previous turn's
+    player becomes {player} ("should i start him" reads as "should i start {player}")."""
+    out = masked(text, ents.spans, ents.team_spans)
+    if not (followup or pronoun_player):
+        return out
+    out = fold(out)  # the encoder is uncased
+    if pronoun_player:
+        out = lx.PRONOUNS.sub(_pronoun_slot, out)
+    if followup:
+        rest = lx.FOLLOWUP_OPENERS.sub("", out, count=1).strip(" ,.!")
+        if re.search(r"[a-z]{2}", rest.replace(PLAYER_SLOT, "")):
+            out = rest
+    return out
+
+
+def _pronoun_slot(m: re.Match[str]) -> str:
+    """The placeholder for one pronoun ("his" -> "{player}'s")."""
+    word = m.group(0)
+    if word == "his":
+        return f"{PLAYER_SLOT}'s"
+    if word in ("he's", "hes"):
+        return f"{PLAYER_SLOT} is"
+    return PLAYER_SLOT
+
+
+def _pronoun_move(text: str, ents: Entities, ctx: UnderstandingContext) -> MoveRef | None:
+    """A move with a pronoun for the previous turn's one player ("drop him for coby white")."""
+    if not ents.pronoun or ctx.last is None:
+        return None
+    last_players = [p for p in ctx.last.players if p.resolved]
+    if len(last_players) != 1 or any(p.player_id == last_players[0].player_id
+                                     for p in ents.players):
+        return None
+    return pronoun_move(text, ctx, last_players[0])
+
+
+def _carried_players(ents: Entities, last: Request | None, content: list[str]
+                     ) -> list[PlayerRef]:
+    """The previous turn's players when a follow-up points at them ("is he playing?",
+    "what about tmrw") and names no player, position or team of its own."""
+    if last is None or ents.players or ents.position is not None or ents.team.kind != "mine":
+        return []
+    if ents.pronoun or not content:
+        return [p for p in last.players if p.resolved]
+    return []
+
+
+def _keeps_intent(last: Request, ranked: list[tuple[Intent, float]],
+                  content: list[str], ents: Entities, players: list[PlayerRef]) -> bool:
+    """Whether a follow-up asks the previous turn's question again with something changed:
+    it adds no words of its own (or the router scores the previous intent about as high as
+    its best), and a question about players still has one."""
+    if last.intent in NOT_INHERITED or ents.list_ref is not None or ents.move is not None:
+        return False  # a move or a pick from a list is a request of its own
+    if last.intent in PLAYER_INTENTS and not players:
+        return False  # "what about centers" after a player question: a new subject
+    if not content:
+        return True
+    scores = dict(ranked)
+    return scores.get(last.intent, 0.0) >= ranked[0][1] - KEEP_INTENT_MARGIN
+
+
+def _inherited_intent(last: Request, ents: Entities) -> Intent:
+    """The previous intent for a follow-up; recent form has no day, so a form question
+    moved to a day asks about the player that day (his game and status)."""
+    if last.intent == Intent.PLAYER_FORM and ents.day is not None and ents.day.date and \
+            not ents.games_count and ents.count is None:
+        return Intent.PLAYER_RESEARCH
+    return last.intent
+
+
 def understand(text: str, ctx: UnderstandingContext, *,
                router: SemanticRouter | None = None) -> Request:
     """One message -> one typed Request (offline: rules for entities, router for intent)."""
     text = (text or "").strip()
     ents = extract_entities(text, ctx)
     router = router or default_router()
-    followup = is_followup(text, ents, ctx)
+    him_move = _pronoun_move(text, ents, ctx)
+    followup = him_move is not None or is_followup(text, ents, ctx)
     last = ctx.last if followup else None
 
     content = _content_words(text, ents)
-    players = list(ents.players)
-    if not players and last is not None and last.players and (
-            ents.pronoun or not content or ents.day or ents.categories):
-        players = [p for p in last.players if p.resolved]
+    players = list(ents.players) or _carried_players(ents, last, content)
+    if him_move is not None:
+        ents.move = him_move
+        players = [p for p in (him_move.drop, him_move.add) if p is not None]
     has_player = bool(players)
 
-    ranked = _adjusted(router.rank(masked(text, ents.spans, ents.team_spans)), ents,
-                       has_player=has_player)
+    routed = _routed_text(text, ents, followup=followup,
+                          pronoun_player=him_move is not None or (
+                              bool(players) and not ents.players))
+    ranked = _adjusted(router.rank(routed), ents, has_player=has_player)
     best, best_score = ranked[0]
     second_score = ranked[1][1] if len(ranked) > 1 else 0.0
     alternatives = [i for i, _ in ranked[1:4]]
     intent = best
     inherited = False
-    if last is not None and last.intent not in (Intent.HELP, Intent.OUT_OF_SCOPE) and \
-            len(content) <= 1 and ents.list_ref is None:
-        intent, inherited = last.intent, True
+    if last is not None and _keeps_intent(last, ranked, content, ents, players):
+        intent, inherited = _inherited_intent(last, ents), True
 
     move = ents.move
     list_player = _list_player(ctx, ents.list_ref)
@@ -156,6 +268,7 @@ def understand(text: str, ctx: UnderstandingContext, *,
     position = ents.position
     count = ents.count
     team = ents.team
+    action = ents.action
     if last is not None:
         day = day or last.day
         categories = categories or list(last.categories)
@@ -163,14 +276,16 @@ def understand(text: str, ctx: UnderstandingContext, *,
         count = count or last.count
         if team.kind == "mine" and last.team.kind != "mine":
             team = TeamRef.model_validate(last.team.model_dump())
+        if inherited:
+            action = action or last.action
 
     return Request(
         text=text, intent=intent, confidence=round(max(best_score, 0.0), 4),
         source="context" if inherited else "semantic", players=players, team=team,
-        categories=categories, day=day, position=position, count=count, action=ents.action,
+        categories=categories, day=day, position=position, count=count, action=action,
         move=move, list_ref=ents.list_ref, followup=followup,
         alternatives=[i for i in alternatives if i != intent], clarify=clarify)
 
 
-__all__ = ["CLARIFY_MARGIN", "CONFIDENT_SCORE", "PLAYER_INTENTS", "UNKNOWN_SCORE",
-           "is_followup", "understand"]
+__all__ = ["CLARIFY_MARGIN", "CONFIDENT_SCORE", "FOLLOWUP_WORDS", "KEEP_INTENT_MARGIN",
+           "PLAYER_INTENTS", "UNKNOWN_SCORE", "is_followup", "understand"]
