@@ -556,14 +556,21 @@ class ProSchedule(_JsonMixin):
         self._by_date: dict[date, list[ProGame]] = {}
         for g in self.games:
             self._by_date.setdefault(g.date, []).append(g)
+        #: a team's games by date, in date order (a turn counts a week's games per player)
+        self._by_team_date: dict[int, dict[date, list[ProGame]]] = {}
+        for team, games in self._by_team.items():
+            by_date = self._by_team_date[team] = {}
+            for g in games:
+                by_date.setdefault(g.date, []).append(g)
 
     def games_for_team(self, pro_team_id: int, dates: Iterable[date] | None = None) -> list[ProGame]:
         """Games of a pro team, optionally only on the given dates, in date order."""
-        games = self._by_team.get(pro_team_id, [])
         if dates is None:
-            return list(games)
-        wanted = set(dates)
-        return [g for g in games if g.date in wanted]
+            return list(self._by_team.get(pro_team_id, []))
+        by_date = self._by_team_date.get(pro_team_id)
+        if not by_date:
+            return []
+        return [g for d in sorted(set(dates)) for g in by_date.get(d, ())]
 
     def games_on(self, d: date) -> list[ProGame]:
         """All games on a date."""

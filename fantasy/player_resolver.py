@@ -22,8 +22,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections import OrderedDict, defaultdict
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -55,6 +55,8 @@ TYPO_SCORE = 84.0
 TYPO_MARGIN = 5.0
 #: Fuzzy score of a 2-3 word span against a full name ("jordan pool").
 FULL_SCORE = 88.0
+#: How many answers (texts and names) a resolver remembers.
+ANSWERS_KEPT = 512
 #: Shortest unknown single word reported as an invented name.
 MIN_UNKNOWN_LEN = 5
 #: Suffix -> endings of the stem that make a known word: "optimize" (optimal), "prioritize"
@@ -73,6 +75,7 @@ MORPHOLOGY: tuple[tuple[str, tuple[str, ...]], ...] = (
 )
 
 
+@lru_cache(maxsize=8192)
 def name_key(name: str) -> str:
     """Normalised player-name key: ascii, lower case, words joined by '_'
     ("Luka Dončić" -> luka_doncic)."""
@@ -231,6 +234,10 @@ class PlayerResolver:
         self._first_lex = (first_names() | ix.first_names) - self._common
         self._single = sorted(set(ix.last) | set(ix.first) | {a for a in ix.alias if " " not in a})
         self._full_keys = sorted(ix.full)
+        #: Answers of `resolve` / `find` by (query, kind), newest last: a resolver is
+        #: immutable and kept per league snapshot, and a turn reads the same text and names
+        #: several times (understanding, the model, each tool resolving its argument).
+        self._answers: OrderedDict[tuple[str, bool], tuple[NameMatch, ...]] = OrderedDict()
 
     # ------------------------------------------------------------------ public
 
@@ -251,6 +258,27 @@ class PlayerResolver:
 
     def resolve(self, query: str) -> NameMatch:
         """A name given alone (a /player argument, a tool argument, an ESPN id)."""
+        return self._remembered(query or "", True, lambda: (self._resolve(query),))[0]
+
+    def find(self, text: str, *, limit: int = 5) -> list[NameMatch]:
+        """Every player named in a free text, in order of mention (not_found spans included)."""
+        found = self._remembered(text or "", False, lambda: tuple(
+            self._scan(_tokens(text), text or "", alone=False)))
+        return list(found[:limit])
+
+    def _remembered(self, text: str, alone: bool, compute: Callable[[], tuple[NameMatch, ...]]
+                    ) -> tuple[NameMatch, ...]:
+        key = (text, alone)
+        hit = self._answers.get(key)
+        if hit is not None:
+            self._answers.move_to_end(key)
+            return hit
+        hit = self._answers[key] = compute()
+        if len(self._answers) > ANSWERS_KEPT:
+            self._answers.popitem(last=False)
+        return hit
+
+    def _resolve(self, query: str) -> NameMatch:
         q = (query or "").strip()
         if not q:
             return NameMatch(q, "not_found")
@@ -264,10 +292,6 @@ class PlayerResolver:
         if hit is not None and hit.end - hit.start >= len(q.strip()) * 0.5:
             return NameMatch(q, hit.status, hit.player, hit.candidates, hit.score, 0, len(q))
         return NameMatch(q, "not_found", None, self._close(q), 0.0, 0, len(q))
-
-    def find(self, text: str, *, limit: int = 5) -> list[NameMatch]:
-        """Every player named in a free text, in order of mention (not_found spans included)."""
-        return self._scan(_tokens(text), text or "", alone=False)[:limit]
 
     # ------------------------------------------------------------------ scanning
 

@@ -19,9 +19,10 @@ from __future__ import annotations
 import functools
 import json
 import logging
+import operator
 import time
 from collections.abc import Awaitable, Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
@@ -120,15 +121,61 @@ def league_players(ctx: LeagueContext | None, everyone: Iterable[Player] = ()
     return seen
 
 
-async def player_pool(deps: AgentDeps) -> list[Player]:
-    """Every player we can name: rostered players, free agents, then ESPN's player list."""
+@dataclass(frozen=True, eq=False)
+class PlayerPool:
+    """`league_players` of one league snapshot: the players by id (do not change them),
+    their sorted ids (the key of the resolvers built over them) and the resolvers built
+    over them so far (agents.understanding.league_context)."""
+
+    players: dict[int, Player]
+    ids: tuple[int, ...]
+    resolvers: dict[tuple[object, ...], PlayerResolver] = field(default_factory=dict)
+
+
+#: Pools of recent snapshots, newest last: (league, free agents, everyone, pool). The ESPN
+#: client hands out the same parsed objects while their cache rows are unchanged, so a turn
+#: on unchanged data finds its pool here instead of merging ~500 players again; the objects
+#: are compared by identity (lists: the same players in the same order), so a new snapshot
+#: (a move, a new ESPN response) is a miss.
+_POOLS: list[tuple[Any, list[Player] | None, list[Player], PlayerPool]] = []
+_POOLS_KEPT = 8
+
+
+def _same_items(a: Sequence[Any] | None, b: Sequence[Any] | None) -> bool:
+    if a is None or b is None:
+        return a is b
+    return len(a) == len(b) and all(map(operator.is_, a, b))
+
+
+def pool_of(ctx: LeagueContext | None, everyone: Sequence[Player] = ()) -> PlayerPool:
+    """`league_players(ctx, everyone)` with its sorted ids, shared by the turns on the same
+    league, free-agent and player-list objects."""
+    league = ctx.league if ctx is not None else None
+    fas = ctx.free_agents if ctx is not None else None
+    for lg, fa, ev, pool in _POOLS:
+        if lg is league and _same_items(fa, fas) and _same_items(ev, everyone):
+            return pool
+    seen = league_players(ctx, everyone)
+    pool = PlayerPool(seen, tuple(sorted(seen)))
+    _POOLS.append((league, None if fas is None else list(fas), list(everyone), pool))
+    del _POOLS[:-_POOLS_KEPT]
+    return pool
+
+
+async def league_pool(deps: AgentDeps) -> PlayerPool:
+    """Every player we can name (rostered players, free agents, then ESPN's player list)."""
     ctx = await load_context(deps, with_free_agents=True, fa_size=150)
     everyone: list[Player] = []
     try:
         everyone = await deps.espn.get_all_players()
     except EspnError as exc:  # the pool above still resolves league players
         log.info("player list unavailable (%s); resolving against rosters and FAs", exc)
-    return list(league_players(ctx, everyone).values())
+    return pool_of(ctx, everyone)
+
+
+async def player_pool(deps: AgentDeps) -> list[Player]:
+    """Every player we can name: rostered players, free agents, then ESPN's player list."""
+    return list((await league_pool(deps)).players.values())
 
 
 def _as_match(query: str, m: NameMatch) -> PlayerMatch:
@@ -660,6 +707,7 @@ def tools_by_name(tools: Sequence[BaseTool]) -> dict[str, BaseTool]:
 
 __all__ = [
     "FanviseTools", "NEWS_NOTE", "PlayerMatch", "TEAM_TOOLS", "TOOL_NAMES",
-    "ToolInputError", "build_tools", "error_result", "match_player", "player_pool",
+    "PlayerPool", "ToolInputError", "build_tools", "error_result", "league_pool",
+    "match_player", "player_pool", "pool_of",
     "player_summary", "resolve_player", "tools_by_name",
 ]

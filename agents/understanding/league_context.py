@@ -22,12 +22,11 @@ from typing import Any
 
 from agents.answers.types import ListedPlayer
 from agents.shared.deps import AgentDeps, LeagueContext, load_context
-from agents.shared.tool_registry import league_players, player_pool
+from agents.shared.tool_registry import PlayerPool, league_pool, pool_of
 from agents.understanding import UnderstandingContext, understand
 from agents.understanding.entities import player_ref
 from agents.understanding.request import Intent, PlayerRef, Request
 from fantasy.espn.errors import EspnError
-from fantasy.models import Player
 from fantasy.player_resolver import PlayerResolver
 from storage.minilm import vocabulary
 
@@ -44,34 +43,42 @@ async def league_resolver(deps: AgentDeps, *, strict: bool = False) -> PlayerRes
     down); with `strict` (a tool resolving a name) the EspnError is raised instead, so the
     tool reports ESPN's error rather than a player that is not found."""
     try:
-        pool = await player_pool(deps)
+        pool = await league_pool(deps)
     except EspnError as exc:
         if strict:
             raise
         log.info("player pool unavailable (%s): resolving against no players",
                  type(exc).__name__)
-        pool = []
+        pool = pool_of(None)
     teams: list[str] = []
     try:
         teams = [t.name for t in (await load_context(deps)).league.teams]
     except EspnError:
         teams = []
     key = (getattr(deps.espn, "league_id", None), getattr(deps.espn, "season", None),
-           tuple(sorted(p.id for p in pool)), tuple(teams))
+           tuple(teams))
     return _resolver_for(key, pool, teams)
 
 
-def _resolver_for(key: tuple[Any, ...], pool: list[Player], teams: list[str]
+def _resolver_for(key: tuple[Any, ...], pool: PlayerPool, teams: list[str]
                   ) -> PlayerResolver:
-    hit = _RESOLVERS.get(key)
+    """The resolver of `pool` and `key` (league, team names): the pool's own when it has one,
+    else one of another pool with the same ids, else a new one."""
+    hit = pool.resolvers.get(key)
     if hit is not None:
-        _RESOLVERS.move_to_end(key)
         return hit
-    resolver = PlayerResolver(pool, vocabulary=vocabulary(), other_names=teams)
-    _RESOLVERS[key] = resolver
-    while len(_RESOLVERS) > _MAX_RESOLVERS:
-        _RESOLVERS.popitem(last=False)
-    return resolver
+    full = (*key, pool.ids)
+    hit = _RESOLVERS.get(full)
+    if hit is not None:
+        _RESOLVERS.move_to_end(full)
+    else:
+        hit = PlayerResolver(list(pool.players.values()), vocabulary=vocabulary(),
+                             other_names=teams)
+        _RESOLVERS[full] = hit
+        while len(_RESOLVERS) > _MAX_RESOLVERS:
+            _RESOLVERS.popitem(last=False)
+    pool.resolvers[key] = hit
+    return hit
 
 
 async def name_resolver(deps: AgentDeps) -> PlayerResolver:
@@ -98,12 +105,10 @@ async def name_resolver(deps: AgentDeps) -> PlayerResolver:
     except EspnError:
         ctx = None
     teams = [t.name for t in ctx.league.teams] if ctx is not None else []
-    seen = league_players(ctx, everyone)
-    pool = list(seen.values())
     # not shared with league_resolver's entries: tools read the players' stats
     key = ("names", getattr(deps.espn, "league_id", None), getattr(deps.espn, "season", None),
-           tuple(sorted(seen)), tuple(teams))
-    return _resolver_for(key, pool, teams)
+           tuple(teams))
+    return _resolver_for(key, pool_of(ctx, everyone), teams)
 
 
 async def understanding_context(deps: AgentDeps, *, last: Mapping[str, Any] | None = None,

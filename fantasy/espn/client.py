@@ -115,6 +115,9 @@ class FetchInfo:
         return self.source == "stale"
 
 
+#: How many parsed objects `EspnClient._first_naming` remembers.
+_NAMED_KEPT = 8
+
 #: Request kinds whose responses never change with league state (see `static_namespace`).
 STATIC_KINDS: frozenset[str] = frozenset({"schedule", "players"})
 
@@ -224,6 +227,9 @@ class EspnClient:
         self._calendar: ScoringCalendar | None = None
         self._status: dict[str, Any] = {}
         self._player_names: dict[int, str] = {}
+        #: Parsed objects whose player names are in `_player_names` already (by identity;
+        #: a cached parse is handed out again and again while its row is unchanged).
+        self._named: list[Any] = []
         #: Parsed players of earlier responses, shared by the next parse while their JSON is
         #: unchanged (a league after one move re-parses only the changed rosters' players).
         self._player_memo = parse.PlayerMemo()
@@ -452,6 +458,16 @@ class EspnClient:
             derived[slot] = obj
         return obj
 
+    def _first_naming(self, parsed: Any) -> bool:
+        """True the first time (of late) a parsed league / player list is seen: its player
+        names then go to `_player_names` (the names of activity items). Seen objects are kept
+        by identity, so a new parse (a new cache row) is always named."""
+        if any(o is parsed for o in self._named):
+            return False
+        self._named.append(parsed)
+        del self._named[:-_NAMED_KEPT]
+        return True
+
     def _record(self, kind: str, info: FetchInfo) -> None:
         infos = _CALL_INFOS.get()
         if infos is not None:
@@ -534,8 +550,9 @@ class EspnClient:
             self._status = {"scoring_period": league.current_scoring_period,
                             "matchup_period": league.current_matchup_period,
                             "final_scoring_period": league.settings.final_scoring_period}
-            self._player_names.update({e.player.id: e.player.name
-                                       for t in league.teams for e in t.roster})
+            if self._first_naming(league):
+                self._player_names.update({e.player.id: e.player.name
+                                           for t in league.teams for e in t.roster})
             return league
         finally:
             self._finish(token)
@@ -600,7 +617,8 @@ class EspnClient:
 
             players: list[Player] = self._parsed(resp, ("free_agents", cal), "kona_player_info",
                                                  most_owned_first)
-            self._player_names.update({p.id: p.name for p in players})
+            if self._first_naming(players):
+                self._player_names.update({p.id: p.name for p in players})
             return players[:size]
         finally:
             self._finish(token)
@@ -627,7 +645,8 @@ class EspnClient:
                 resp, ("cards", cal), "kona_playercard",
                 lambda: parse.parse_players_response(resp.data, self.season, cal,
                                                      self._player_memo, "cards"))
-            self._player_names.update({p.id: p.name for p in players})
+            if self._first_naming(players):
+                self._player_names.update({p.id: p.name for p in players})
             return list(players)
         finally:
             self._finish(token)

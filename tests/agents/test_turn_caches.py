@@ -107,3 +107,38 @@ def test_the_unchanged_demo_league_is_kept_on_disk_and_renders_the_same(
     again = DemoLeague("points")
     assert again._base_lineups == fresh["points"]._base_lineups
     assert again.league_response_bytes() == rendered["points"]
+
+
+async def test_the_player_pool_and_resolvers_follow_the_league_snapshot(tmp_path: Any) -> None:
+    """Turns on unchanged data share the merged player pool and its resolvers (nothing is
+    merged or built again); a move makes a new league snapshot, hence a new pool holding
+    the new league's players."""
+    from agents.shared.tool_registry import league_pool
+    from agents.understanding.league_context import league_resolver, name_resolver
+
+    db = await Database.open(tmp_path / "app.sqlite")
+    client = open_demo_client("points", cache=TTLCache(db), state_path=tmp_path / "d.json")
+    try:
+        first = AgentDeps.for_client(client, OfflineChatModel())
+        pool = await league_pool(first)
+        resolver, names = await league_resolver(first), await name_resolver(first)
+        second = AgentDeps.for_client(client, OfflineChatModel())  # the next turn's deps
+        assert await league_pool(second) is pool
+        assert await league_resolver(second) is resolver
+        assert await name_resolver(second) is names
+        assert resolver.resolve("Jalen Brunson").player is not None
+
+        svc = await optimizer_for(second)
+        drop = next(e.player.id for e in svc.league.team(1).roster
+                    if e.player.id not in svc.untouchable)
+        add = svc.free_agents[0].id
+        client.demo.apply_move(1, drop, add)
+        after = AgentDeps.for_client(client, OfflineChatModel())
+        moved = await league_pool(after)
+        assert moved is not pool
+        league = (await client.get_league())
+        assert moved.players[add] is next(e.player for e in league.team(1).roster
+                                          if e.player.id == add)
+    finally:
+        await client.aclose()
+        await db.close()
