@@ -153,7 +153,11 @@ async def agent(state: PlayerResearchState, runtime: Runtime[AgentDeps]) -> dict
     return {"messages": [message_to_dict(ai)], "llm_calls": 1, "iterations": 1}
 
 
-def after_agent(state: PlayerResearchState) -> str:
+# The routers are coroutines: LangGraph runs a plain function of an async graph in a worker
+# thread (a thread hop per routing decision), a coroutine on the event loop.
+
+
+async def after_agent(state: PlayerResearchState) -> str:
     msgs = state.get("messages") or []
     if state.get("model_error") or not msgs:
         return "build_report"
@@ -186,7 +190,7 @@ async def run_tools(state: PlayerResearchState, runtime: Runtime[AgentDeps]) -> 
     return {"messages": out_msgs, "tool_results": results, "tool_calls": names}
 
 
-def after_tools(state: PlayerResearchState) -> str:
+async def after_tools(state: PlayerResearchState) -> str:
     if (state.get("iterations") or 0) >= MAX_AGENT_ITERATIONS or \
             len(state.get("tool_calls") or []) >= MAX_TOOL_CALLS:
         return "build_report"

@@ -353,7 +353,7 @@ async def agent(state: SupervisorState,
     return update
 
 
-def after_agent(state: SupervisorState) -> str:
+async def after_agent(state: SupervisorState) -> str:
     last = (state.get("messages") or [None])[-1]
     calls = getattr(last, "tool_calls", None) or []
     if not calls:
@@ -394,7 +394,7 @@ async def tools_node(state: SupervisorState,
                                                 results)}
 
 
-def after_tools(state: SupervisorState) -> str:
+async def after_tools(state: SupervisorState) -> str:
     if int(state.get("error_streak") or 0) >= MAX_CONSECUTIVE_TOOL_ERRORS:
         return "circuit_breaker"
     return "agent"
@@ -467,6 +467,15 @@ async def synthesize(state: SupervisorState,
     return update
 
 
+# The routers are coroutines: LangGraph runs a plain function of an async graph in a worker
+# thread (a thread hop per routing decision), a coroutine on the event loop.
+
+
+async def route_of(state: SupervisorState) -> str:
+    """The route `classify` picked."""
+    return state["route"]
+
+
 def build_supervisor_graph(*, checkpointer: Any = None) -> Any:
     """Compile the supervisor (see module docstring). It binds no deps: each turn passes a
     `SupervisorContext` (the turn's deps and how it may answer) as `context=`, so one
@@ -486,7 +495,7 @@ def build_supervisor_graph(*, checkpointer: Any = None) -> Any:
     b.add_node("circuit_breaker", circuit_breaker)
     b.add_node("synthesize", synthesize)
     b.add_edge(START, "classify_intent")
-    b.add_conditional_edges("classify_intent", lambda s: s["route"], {
+    b.add_conditional_edges("classify_intent", route_of, {
         "clarify": "clarify", "unresolved": "unresolved", "which_player": "which_player",
         "needs_team": "needs_team", "answer": "answer", "research": "player_research",
         "delegate": "delegate", "agent": "agent"})
