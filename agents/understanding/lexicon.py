@@ -96,6 +96,8 @@ _STRONG = (r"wh?at\s+(?:about|abt|bout|abour|abut)|how\s+(?:about|abt|bout)|what
 STRONG_FOLLOWUP = re.compile(rf"{_LEAD}(?:{_STRONG})\b")
 #: Any opener of a follow-up: a strong one, or a bare "ok" / "and" / "also" ("ok and jokic").
 FOLLOWUP_OPENERS = re.compile(rf"{_LEAD}(?:{_STRONG}|what\s+if|{_ACK}|now|then|for|only|just)\b")
+#: Endings that lean on the previous turn: "is brunson playing then?", "him too?".
+FOLLOWUP_TAIL = re.compile(r"\b(?:then|that day|that night|too|as well|instead)\W*$")
 #: Words that add nothing to a follow-up ("tho", "instead", "as well").
 FILLER = frozenset("""bout abt tho though instead too either lol lmao again then thx thanks
 ty pls plz yeah yea ya yep cool nice hey btw wbu hbu aight alright well now same question
@@ -115,7 +117,7 @@ INJURY = re.compile(r"injur|injry|\bdtd\b|day[- ]to[- ]day|\bgtd\b|questionable|
 
 __all__ = [
     "ACTIONS", "ADD_VERBS", "CATEGORIES", "DAY_LEAD", "DROP_VERBS", "FILLER",
-    "FOLLOWUP_OPENERS", "INJURY",
+    "FOLLOWUP_OPENERS", "FOLLOWUP_TAIL", "INJURY",
     "LIST_REF", "NUMBER_WORDS", "OPPONENT", "ORDINALS", "POSITIONS", "PRONOUNS",
     "SHORT_WEEKDAYS", "STRONG_FOLLOWUP", "TODAY_WORDS", "TOMORROW_WORDS", "WEEKDAYS",
     "WEEK_WORDS",

@@ -70,10 +70,10 @@ def is_followup(text: str, ents: Entities, ctx: UnderstandingContext) -> bool:
     "how bout lebron", "same for sat", "him tmrw?", "and for steals?", "ok add the top one".
 
     Short messages only: a list reference with a list shown; a pronoun for the last player;
-    a strong opener ("what about", "how bout", "same for"); or nothing but what changes (a
-    player, day, category, position), with or without a bare "ok" / "and", and at most one
-    word of its own after one. A new question ("ok who should i pick up at center") is not
-    one."""
+    a strong opener ("what about", "how bout", "same for") or ending ("then", "too"); or
+    nothing but what changes (a player, day, category, position), with or without a bare
+    "ok" / "and", and at most one word of its own after one. A new question ("ok who should
+    i pick up at center") is not one."""
     if ctx.last is None:
         return False
     low = fold(text)
@@ -83,7 +83,7 @@ def is_followup(text: str, ents: Entities, ctx: UnderstandingContext) -> bool:
         return True  # "my guard ... his spot": the pronoun is the guard, not the last player
     if len(re.findall(r"[a-z0-9%']+", low)) > FOLLOWUP_WORDS:
         return False
-    if lx.STRONG_FOLLOWUP.match(low):
+    if lx.STRONG_FOLLOWUP.match(low) or lx.FOLLOWUP_TAIL.search(low):
         return True
     content = _content_words(text, ents)
     if not content:

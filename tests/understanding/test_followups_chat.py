@@ -110,6 +110,12 @@ def test_lineup_days_as_follow_ups(league: UnderstandingContext) -> None:
     assert sat.day is not None and sat.day.date == SATURDAY
 
 
+def test_a_question_ending_in_then_keeps_the_day(league: UnderstandingContext) -> None:
+    _, r = talk(league, "set my lineup for saturday", "does jaylen brown play then?")
+    assert r.followup and r.intent == Intent.PLAYER_RESEARCH and names(r) == ["Jaylen Brown"]
+    assert r.day is not None and r.day.date == SATURDAY
+
+
 def test_a_pronoun_follow_up_with_its_own_question(league: UnderstandingContext) -> None:
     _, start, hurt = talk(league, "is jaylen brown playing friday", "should i start him",
                           "is he banged up")
