@@ -11,7 +11,13 @@ from typing import Any
 
 from agents.answers.types import ListedPlayer, Offer, Reply
 from agents.answers.valuers import shared_valuer
-from agents.shared.deps import AgentDeps, LeagueContext, load_context, optimizer_for
+from agents.shared.deps import (
+    AgentDeps,
+    LeagueContext,
+    load_context,
+    optimizer_for,
+    weekly_plan_of,
+)
 from agents.shared.tool_registry import league_players
 from agents.understanding.request import Intent, MoveRef, PlayerRef, Request
 from fantasy.constants import (
@@ -134,8 +140,8 @@ async def answer_matchup_status(deps: AgentDeps, request: Request) -> Reply:
         return Reply(text=f"{me.name} has no head-to-head matchup this period.",
                      report={"matchup": None}, tool_calls=["get_matchup_details"])
     my_side, opp_side = m.side_for(me.id), m.opponent_side(me.id)
-    mine_plan = svc.weekly_plan(me.id)
-    opp_plan = svc.weekly_plan(opp.id)
+    mine_plan = weekly_plan_of(svc, me.id)
+    opp_plan = weekly_plan_of(svc, opp.id)
     day_word = ("last day" if days_left == 1 else f"{days_left} days left") if days_left \
         else "the matchup is over"
     report: dict[str, Any] = {"team": me.name, "opponent": opp.name, "days_left": days_left,

@@ -17,7 +17,13 @@ from agents.answers.league import (
 )
 from agents.answers.types import Offer, Reply
 from agents.answers.valuers import shared_valuer
-from agents.shared.deps import AgentDeps, LeagueContext, load_context, optimizer_for
+from agents.shared.deps import (
+    AgentDeps,
+    LeagueContext,
+    load_context,
+    optimizer_for,
+    weekly_plan_of,
+)
 from agents.understanding.request import Intent, MoveRef, PlayerRef, Request
 from fantasy.constants import (
     OUT_STATUSES,
@@ -484,7 +490,7 @@ async def _start_sit(deps: AgentDeps, request: Request, ctx: LeagueContext, p: P
     assert ctx.my_team is not None
     svc = await optimizer_for(deps)
     if request.day is not None and request.day.week:
-        plan = svc.weekly_plan(ctx.my_team.id)
+        plan = weekly_plan_of(svc, ctx.my_team.id)
         starts = [dp.date for dp in plan.days if any(s.player_id == p.id for s in dp.starters)]
         games = val.games(p)
         rec = "START" if starts else "SIT"

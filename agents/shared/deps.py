@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import time
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
@@ -250,6 +251,24 @@ async def optimizer_for(deps: AgentDeps, *, refresh: bool = False, fa_size: int 
     return ctx.optimizer
 
 
+#: service -> team id -> its weekly plan without moves. A service is one league snapshot
+#: with its day and settings (shared by turns while they are unchanged), so the plan is too.
+_PLANS: weakref.WeakKeyDictionary[Any, dict[int, Any]] = weakref.WeakKeyDictionary()
+
+
+def weekly_plan_of(svc: Any, team_id: int) -> Any:
+    """`svc.weekly_plan(team_id)` (no moves), computed once per service and team. The
+    result is shared: read it, do not change it."""
+    try:
+        per = _PLANS.setdefault(svc, {})
+    except TypeError:  # not weak-referenceable (a test double): no memo
+        per = {}
+    hit = per.get(team_id)
+    if hit is None:
+        hit = per[team_id] = svc.weekly_plan(team_id)
+    return hit
+
+
 def tools_for(deps: AgentDeps) -> list[BaseTool]:
     """The FanVise tools bound to `deps`, built on first use and kept for the turn."""
     if deps._tools is None:
@@ -267,4 +286,5 @@ def describe_deps(deps: AgentDeps) -> dict[str, Any]:
 
 
 __all__ = ["AgentDeps", "LeagueContext", "describe_deps", "format_age", "load_context",
-           "optimizer_for", "stale_line", "stale_note", "tools_for", "with_stale_note"]
+           "optimizer_for", "stale_line", "stale_note", "tools_for", "weekly_plan_of",
+           "with_stale_note"]

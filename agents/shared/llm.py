@@ -132,8 +132,14 @@ def _norm(text: str) -> str:
     return re.sub(r"[^a-z0-9 ]+", "", text.lower().replace("-", " ").replace(".", ""))
 
 
+@lru_cache(maxsize=256)
+def _any_of(patterns: tuple[str, ...]) -> re.Pattern[str]:
+    """One compiled regex matching where any of `patterns` matches."""
+    return re.compile("|".join(f"(?:{p})" for p in patterns))
+
+
 def _has(text: str, *patterns: str) -> bool:
-    return any(re.search(p, text) for p in patterns)
+    return _any_of(patterns).search(text) is not None
 
 
 @lru_cache(maxsize=1)

@@ -115,6 +115,8 @@ class FetchInfo:
         return self.source == "stale"
 
 
+#: How many request keys `EspnClient._key` remembers (then it starts again).
+_KEYS_KEPT = 512
 #: How many parsed objects `EspnClient._first_naming` remembers.
 _NAMED_KEPT = 8
 
@@ -230,6 +232,8 @@ class EspnClient:
         #: Parsed objects whose player names are in `_player_names` already (by identity;
         #: a cached parse is handed out again and again while its row is unchanged).
         self._named: list[Any] = []
+        #: Cache keys of requests made so far (see `_key`).
+        self._keys: dict[tuple[str, str, str | None, str], str] = {}
         #: Parsed players of earlier responses, shared by the next parse while their JSON is
         #: unchanged (a league after one move re-parses only the changed rosters' players).
         self._player_memo = parse.PlayerMemo()
@@ -366,12 +370,24 @@ class EspnClient:
 
     def _key(self, kind: str, path: str, params: Sequence[tuple[str, Any]],
              fantasy_filter: dict[str, Any] | None) -> str:
+        # a turn asks for the same few requests again and again: their keys are remembered
+        # by the request as written (repr is cheap; sorted JSON and SHA-1 are not) and the
+        # namespaces (the demo league moves to a new one after each change)
+        seen = (kind, self.cache_namespace, self.static_namespace,
+                repr((path, params, fantasy_filter)))
+        hit = self._keys.get(seen)
+        if hit is not None:
+            return hit
         raw = json.dumps([path, [list(p) for p in params], fantasy_filter], sort_keys=True,
                          default=str)
         namespace = self.cache_namespace
         if kind in STATIC_KINDS and self.static_namespace:
             namespace = self.static_namespace
-        return f"{namespace}:{kind}:{hashlib.sha1(raw.encode()).hexdigest()[:20]}"
+        key = f"{namespace}:{kind}:{hashlib.sha1(raw.encode()).hexdigest()[:20]}"
+        if len(self._keys) >= _KEYS_KEPT:
+            self._keys.clear()
+        self._keys[seen] = key
+        return key
 
     async def _get(self, kind: str, path: str, params: Sequence[tuple[str, Any]],
                    fantasy_filter: dict[str, Any] | None, ttl: float | None) -> _Response:
