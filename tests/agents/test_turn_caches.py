@@ -142,3 +142,27 @@ async def test_the_player_pool_and_resolvers_follow_the_league_snapshot(tmp_path
     finally:
         await client.aclose()
         await db.close()
+
+
+async def test_weekly_plans_and_request_keys_follow_the_snapshot(tmp_path: Any) -> None:
+    """A service's plan is computed once per team; a move (a new snapshot, a new demo
+    cache namespace) gives a new service, a new plan and new request keys."""
+    from agents.shared.deps import weekly_plan_of
+
+    db = await Database.open(tmp_path / "app.sqlite")
+    client = open_demo_client("points", cache=TTLCache(db), state_path=tmp_path / "d.json")
+    try:
+        svc = await optimizer_for(AgentDeps.for_client(client, OfflineChatModel()))
+        plan = weekly_plan_of(svc, 1)
+        assert weekly_plan_of(svc, 1) is plan and weekly_plan_of(svc, 2) is not plan
+        assert plan.to_dict() == svc.weekly_plan(1).to_dict()
+        key = client._key("league", "/x", [("view", "mTeam")], None)
+        drop = next(e.player.id for e in svc.league.team(1).roster
+                    if e.player.id not in svc.untouchable)
+        client.demo.apply_move(1, drop, svc.free_agents[0].id)
+        moved = await optimizer_for(AgentDeps.for_client(client, OfflineChatModel()))
+        assert moved is not svc and weekly_plan_of(moved, 1) is not plan
+        assert client._key("league", "/x", [("view", "mTeam")], None) != key
+    finally:
+        await client.aclose()
+        await db.close()
