@@ -15,6 +15,8 @@ import importlib.util
 import json
 import logging
 import math
+import mmap
+import struct
 import sys
 import threading
 from collections.abc import Sequence
@@ -96,45 +98,124 @@ def _gelu(x: np.ndarray) -> np.ndarray:
     return 0.5 * x * (1.0 + _erf(x / np.sqrt(2.0)).astype(x.dtype))
 
 
+#: safetensors dtype names -> little-endian numpy dtypes.
+_DTYPES = {"F64": "<f8", "F32": "<f4", "F16": "<f2", "I64": "<i8", "I32": "<i4", "I16": "<i2",
+           "I8": "i1", "U8": "u1", "BOOL": "?"}
+
+
+class _SafeTensors:
+    """The tensors of one safetensors file, never loaded whole.
+
+    The format: an 8-byte little-endian header length, a JSON header (dtype, shape and
+    data_offsets of each tensor), then the raw data. `read` copies one tensor onto the heap
+    (float32 for float tensors); `mapped` is a read-only view over a memory map of the file,
+    whose pages become resident only where they are touched (the word-embedding table: a batch
+    gathers the rows of its tokens only).
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        try:
+            with path.open("rb") as f:
+                (size,) = struct.unpack("<Q", f.read(8))
+                header = json.loads(f.read(size))
+        except (OSError, struct.error, ValueError) as exc:
+            raise EmbeddingError(f"cannot read the safetensors header of {path}: {exc}") from exc
+        header.pop("__metadata__", None)
+        self._header: dict[str, dict[str, Any]] = header
+        self._data_start = 8 + size
+        self._map: mmap.mmap | None = None
+
+    def _locate(self, name: str) -> tuple[np.dtype, tuple[int, ...], int]:
+        """dtype, shape and absolute file offset of tensor `name`."""
+        try:
+            entry = self._header[name]
+            dtype = np.dtype(_DTYPES[entry["dtype"]])
+            shape = tuple(int(d) for d in entry["shape"])
+            begin, end = (int(o) for o in entry["data_offsets"])
+        except (KeyError, TypeError, ValueError) as exc:
+            raise EmbeddingError(f"{self.path}: no usable tensor {name!r} ({exc!r})") from exc
+        if end - begin != math.prod(shape) * dtype.itemsize:
+            raise EmbeddingError(f"{self.path}: tensor {name!r} has a size that fits no shape")
+        return dtype, shape, self._data_start + begin
+
+    def read(self, name: str) -> np.ndarray:
+        """Tensor `name` as a new heap array (float tensors as float32, no second copy when
+        the file holds float32 already)."""
+        dtype, shape, offset = self._locate(name)
+        arr = np.empty(shape, dtype=dtype)
+        with self.path.open("rb") as f:
+            f.seek(offset)
+            if f.readinto(memoryview(arr).cast("B")) != arr.nbytes:
+                raise EmbeddingError(f"{self.path} is truncated (tensor {name!r})")
+        return arr.astype(np.float32) if dtype.kind == "f" and dtype != np.float32 else arr
+
+    def mapped(self, name: str) -> np.ndarray:
+        """Tensor `name` as a read-only float32 view over the memory-mapped file (a heap copy
+        when the file's dtype or alignment does not allow a view)."""
+        dtype, shape, offset = self._locate(name)
+        if dtype != np.float32 or offset % dtype.alignment:
+            return self.read(name)
+        if self._map is None:
+            with self.path.open("rb") as f:
+                self._map = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+        return np.frombuffer(self._map, dtype=dtype, count=math.prod(shape),
+                             offset=offset).reshape(shape)
+
+
 class _Layer:
+    """One encoder layer's weights: the matmul matrices as contiguous, pre-transposed float32
+    heap copies (the exact arrays the forward pass was tuned and recorded with), built one
+    tensor at a time from the file so no second copy of the model ever exists."""
+
     __slots__ = ("qkv_w", "qkv_b", "ao_w", "ao_b", "ln1_w", "ln1_b", "i_w", "i_b", "o_w", "o_b",
                  "ln2_w", "ln2_b")
 
-    def __init__(self, w: dict[str, np.ndarray], i: int) -> None:
+    def __init__(self, w: _SafeTensors, i: int) -> None:
         p = f"encoder.layer.{i}."
         att = p + "attention.self."
-        # One fused, pre-transposed QKV matmul: (hidden, 3*hidden).
-        self.qkv_w = np.ascontiguousarray(np.concatenate(
-            [w[att + "query.weight"], w[att + "key.weight"], w[att + "value.weight"]]).T)
-        self.qkv_b = np.concatenate([w[att + "query.bias"], w[att + "key.bias"],
-                                     w[att + "value.bias"]])
-        self.ao_w = np.ascontiguousarray(w[p + "attention.output.dense.weight"].T)
-        self.ao_b = w[p + "attention.output.dense.bias"]
-        self.ln1_w = w[p + "attention.output.LayerNorm.weight"]
-        self.ln1_b = w[p + "attention.output.LayerNorm.bias"]
-        self.i_w = np.ascontiguousarray(w[p + "intermediate.dense.weight"].T)
-        self.i_b = w[p + "intermediate.dense.bias"]
-        self.o_w = np.ascontiguousarray(w[p + "output.dense.weight"].T)
-        self.o_b = w[p + "output.dense.bias"]
-        self.ln2_w = w[p + "output.LayerNorm.weight"]
-        self.ln2_b = w[p + "output.LayerNorm.bias"]
+        # One fused, pre-transposed QKV matmul: (hidden, 3*hidden), filled part by part: the
+        # same values as ascontiguousarray(concatenate([q, k, v]).T).
+        parts = [att + "query.", att + "key.", att + "value."]
+        q = w.read(parts[0] + "weight")
+        out_dim, hidden = q.shape
+        self.qkv_w = np.empty((hidden, 3 * out_dim), dtype=np.float32)
+        self.qkv_w[:, :out_dim] = q.T
+        del q
+        for j, part in enumerate(parts[1:], start=1):
+            self.qkv_w[:, j * out_dim:(j + 1) * out_dim] = w.read(part + "weight").T
+        self.qkv_b = np.concatenate([w.read(part + "bias") for part in parts])
+        self.ao_w = np.ascontiguousarray(w.read(p + "attention.output.dense.weight").T)
+        self.ao_b = w.read(p + "attention.output.dense.bias")
+        self.ln1_w = w.read(p + "attention.output.LayerNorm.weight")
+        self.ln1_b = w.read(p + "attention.output.LayerNorm.bias")
+        self.i_w = np.ascontiguousarray(w.read(p + "intermediate.dense.weight").T)
+        self.i_b = w.read(p + "intermediate.dense.bias")
+        self.o_w = np.ascontiguousarray(w.read(p + "output.dense.weight").T)
+        self.o_b = w.read(p + "output.dense.bias")
+        self.ln2_w = w.read(p + "output.LayerNorm.weight")
+        self.ln2_b = w.read(p + "output.LayerNorm.bias")
 
 
 class _Bert:
-    """A BERT encoder forward pass in numpy (inference only, float32)."""
+    """A BERT encoder forward pass in numpy (inference only, float32).
 
-    def __init__(self, weights: dict[str, np.ndarray], config: dict[str, Any]) -> None:
+    The word- and position-embedding tables stay memory-mapped (45 MiB, of which a process
+    only ever touches the rows of the tokens it sees); the layers are heap copies.
+    """
+
+    def __init__(self, weights: _SafeTensors, config: dict[str, Any]) -> None:
         self.hidden = int(config["hidden_size"])
         self.heads = int(config["num_attention_heads"])
         self.eps = float(config.get("layer_norm_eps", 1e-12))
         n_layers = int(config["num_hidden_layers"])
         if config.get("hidden_act", "gelu") != "gelu":
             raise EmbeddingError(f"unsupported activation {config.get('hidden_act')!r}")
-        self.word = weights["embeddings.word_embeddings.weight"]
-        self.pos = weights["embeddings.position_embeddings.weight"]
-        self.type = weights["embeddings.token_type_embeddings.weight"]
-        self.ln_w = weights["embeddings.LayerNorm.weight"]
-        self.ln_b = weights["embeddings.LayerNorm.bias"]
+        self.word = weights.mapped("embeddings.word_embeddings.weight")
+        self.pos = weights.mapped("embeddings.position_embeddings.weight")
+        self.type = weights.read("embeddings.token_type_embeddings.weight")
+        self.ln_w = weights.read("embeddings.LayerNorm.weight")
+        self.ln_b = weights.read("embeddings.LayerNorm.bias")
         self.layers = [_Layer(weights, i) for i in range(n_layers)]
 
     def __call__(self, ids: np.ndarray, mask: np.ndarray, type_ids: np.ndarray) -> np.ndarray:
@@ -193,17 +274,14 @@ class MiniLMEncoder:
         with self._lock:
             if self._bert is not None:
                 return
-            from safetensors.numpy import load_file
             from tokenizers import Tokenizer
 
             folder = self._folder or model_dir()
             config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
-            weights = load_file(str(folder / "model.safetensors"))
             tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
             tokenizer.enable_truncation(max_length=self.max_tokens)
             tokenizer.enable_padding(pad_id=int(config.get("pad_token_id", 0)), pad_token="[PAD]")
-            bert = _Bert({k: v.astype(np.float32, copy=False) if v.dtype.kind == "f" else v
-                          for k, v in weights.items()}, config)
+            bert = _Bert(_SafeTensors(folder / "model.safetensors"), config)
             self._threads = _blas_controller()
             self._tokenizer = tokenizer
             self._bert = bert

@@ -183,16 +183,16 @@ def test_google_errors_never_show_the_key() -> None:
 def test_lazy_load_is_thread_safe(monkeypatch) -> None:
     from concurrent.futures import ThreadPoolExecutor
 
-    import safetensors.numpy
+    from storage import minilm
 
     calls = []
-    real = safetensors.numpy.load_file
 
-    def counting(path):
-        calls.append(path)
-        return real(path)
+    class Counting(minilm._SafeTensors):
+        def __init__(self, path) -> None:
+            calls.append(path)
+            super().__init__(path)
 
-    monkeypatch.setattr(safetensors.numpy, "load_file", counting)
+    monkeypatch.setattr(minilm, "_SafeTensors", Counting)
     enc = MiniLMEncoder()
     assert not enc.loaded
     with ThreadPoolExecutor(4) as pool:
