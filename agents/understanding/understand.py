@@ -19,6 +19,7 @@ from agents.understanding.entities import (
     pronoun_move,
 )
 from agents.understanding.request import (
+    Action,
     DayRef,
     Intent,
     MoveRef,
@@ -199,10 +200,24 @@ def _keeps_intent(last: Request, ranked: list[tuple[Intent, float]],
         return False  # a move or a pick from a list is a request of its own
     if last.intent in PLAYER_INTENTS and not players:
         return False  # "what about centers" after a player question: a new subject
+    if ents.players and not last.players and last.intent != Intent.EXPLICIT_MOVE:
+        return False  # "and kd?" after "who do i start tmrw": about him (_about_new_player)
     if not content:
         return True
     scores = dict(ranked)
     return scores.get(last.intent, 0.0) >= ranked[0][1] - KEEP_INTENT_MARGIN
+
+
+def _about_new_player(last: Request, ents: Entities, content: list[str]
+                      ) -> tuple[Intent, Action | None] | None:
+    """A bare player after a question with none ("who do i start tmrw?" -> "and kd?") asks
+    about him: whether to start him that day after a lineup, else his status and game."""
+    if content or not ents.players or last.players or last.intent in NOT_INHERITED or \
+            last.intent == Intent.EXPLICIT_MOVE or ents.move is not None:
+        return None
+    if last.intent == Intent.LINEUP_OPTIMIZATION:
+        return Intent.PLAYER_DECISION, "start"
+    return Intent.PLAYER_RESEARCH, None
 
 
 def _inherited_intent(last: Request, ents: Entities) -> Intent:
@@ -240,8 +255,12 @@ def understand(text: str, ctx: UnderstandingContext, *,
     alternatives = [i for i, _ in ranked[1:4]]
     intent = best
     inherited = False
+    action = ents.action
     if last is not None and _keeps_intent(last, ranked, content, ents, players):
         intent, inherited = _inherited_intent(last, ents), True
+        action = action or last.action
+    elif last is not None and (about := _about_new_player(last, ents, content)) is not None:
+        (intent, action), inherited = about, True
 
     move = ents.move
     list_player = _list_player(ctx, ents.list_ref)
@@ -268,7 +287,6 @@ def understand(text: str, ctx: UnderstandingContext, *,
     position = ents.position
     count = ents.count
     team = ents.team
-    action = ents.action
     if last is not None:
         day = day or last.day
         categories = categories or list(last.categories)
@@ -276,8 +294,6 @@ def understand(text: str, ctx: UnderstandingContext, *,
         count = count or last.count
         if team.kind == "mine" and last.team.kind != "mine":
             team = TeamRef.model_validate(last.team.model_dump())
-        if inherited:
-            action = action or last.action
 
     return Request(
         text=text, intent=intent, confidence=round(max(best_score, 0.0), 4),

@@ -110,6 +110,18 @@ def test_lineup_days_as_follow_ups(league: UnderstandingContext) -> None:
     assert sat.day is not None and sat.day.date == SATURDAY
 
 
+def test_a_bare_player_after_a_team_question_asks_about_him(
+        league: UnderstandingContext) -> None:
+    _, start, other = talk(league, "set my lineup for friday", "and butler?", "ok what bout portis")
+    assert start.intent == Intent.PLAYER_DECISION and start.action == "start"
+    assert names(start) == ["Jimmy Butler"] and start.day is not None
+    assert start.day.date == FRIDAY
+    assert other.intent == Intent.PLAYER_DECISION and other.action == "start"
+    assert names(other) == ["Bobby Portis"]
+    _, news = talk(league, "how's my matchup looking", "and jaylen brown?")
+    assert news.intent == Intent.PLAYER_RESEARCH and names(news) == ["Jaylen Brown"]
+
+
 def test_a_question_ending_in_then_keeps_the_day(league: UnderstandingContext) -> None:
     _, r = talk(league, "set my lineup for saturday", "does jaylen brown play then?")
     assert r.followup and r.intent == Intent.PLAYER_RESEARCH and names(r) == ["Jaylen Brown"]
@@ -195,6 +207,14 @@ async def test_chat_decision_follow_up_for_another_player(app: Any) -> None:
     assert "Jimmy Butler" in text and "Jaylen Brown" not in text
     assert "Sit Jimmy Butler" in text or "Start Jimmy Butler" in text
     assert GAMES_LEFT not in text
+
+
+async def test_chat_a_player_after_a_lineup_is_a_start_question(app: Any) -> None:
+    chat = Chat(app)
+    await chat.ask("set my lineup for friday")
+    text = await chat.ask("and butler?")
+    assert "Jimmy Butler" in text and "Jan 27" in text
+    assert "Start Jimmy Butler" in text or "Sit Jimmy Butler" in text
 
 
 async def test_chat_new_question_after_a_player_is_answered_as_asked(app: Any) -> None:
