@@ -1,4 +1,4 @@
-"""One aiosqlite connection per process, serialised by an asyncio.Lock.
+"""One SQLite connection per process on its own worker thread, serialised by an asyncio.Lock.
 
 Usage::
 
@@ -10,7 +10,7 @@ Usage::
     await db.close()
 
 Every helper takes the lock, so concurrent tasks never interleave statements on the
-shared connection. Rows are `sqlite3.Row` (index or column-name access).
+shared connection, and is one hop to the connection's thread. Rows are `sqlite3.Row` (index or column-name access).
 
 Start-up checks (synchronous, no worker thread, nothing created): `check_data_dir(dir)`
 (a writable folder with free space) and `check_database_file(path)` (missing, or a readable
@@ -25,16 +25,17 @@ import errno
 import os
 import sqlite3
 import tempfile
-from collections.abc import AsyncIterator, Iterable, Sequence
+import threading
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
-
-import aiosqlite
+from queue import SimpleQueue
+from typing import Any, TypeVar
 
 BUSY_TIMEOUT_MS = 30_000
 
 Params = Sequence[Any] | dict[str, Any]
+T = TypeVar("T")
 
 #: Bytes written (then removed) to check that the data directory has room for SQLite.
 SPACE_PROBE_BYTES = 64 * 1024
@@ -96,9 +97,80 @@ def check_database_file(path: str | Path, what: str = "database") -> None:
             f"(FanVise then starts with a new one) or restore a backup")
 
 
-class Database:
-    """A single aiosqlite connection guarded by an asyncio.Lock.
+class _SqliteWorker:
+    """One sqlite3 connection used only by one worker thread; `call(fn)` runs `fn(conn)`
+    there and returns its result in one hop (aiosqlite takes a hop per cursor step: execute,
+    fetch, close, commit). Calls run in the order they were made."""
 
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self._conn = conn
+        self._queue: SimpleQueue[tuple[asyncio.AbstractEventLoop, asyncio.Future[Any],
+                                       Callable[[sqlite3.Connection], Any]] | None] = \
+            SimpleQueue()
+        self._stopped = False
+        self._thread = threading.Thread(target=self._work, name="fanvise-sqlite", daemon=True)
+        self._thread.start()
+
+    def _work(self) -> None:
+        while (item := self._queue.get()) is not None:
+            loop, fut, fn = item
+            try:
+                result = fn(self._conn)
+            except BaseException as exc:  # noqa: BLE001 - handed to the awaiting task
+                _settle(loop, fut, None, exc)
+            else:
+                _settle(loop, fut, result, None)
+        self._conn.close()
+
+    async def call(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        """Run `fn(connection)` on the worker thread."""
+        if self._stopped:
+            raise ValueError("the database connection is closed")
+        loop = asyncio.get_running_loop()
+        fut: asyncio.Future[T] = loop.create_future()
+        self._queue.put_nowait((loop, fut, fn))
+        return await fut
+
+    def stop(self) -> None:
+        """Close the connection after the calls already queued, and end the thread."""
+        if not self._stopped:
+            self._stopped = True
+            self._queue.put_nowait(None)
+        self._thread.join()
+
+
+def _settle(loop: asyncio.AbstractEventLoop, fut: asyncio.Future[Any], result: Any,
+            exc: BaseException | None) -> None:
+    def done() -> None:
+        if fut.done():  # the awaiting task was cancelled meanwhile
+            return
+        if exc is not None:
+            fut.set_exception(exc)
+        else:
+            fut.set_result(result)
+    try:
+        loop.call_soon_threadsafe(done)
+    except RuntimeError:  # the loop was closed meanwhile: nobody waits for this result
+        pass
+
+
+def _run(sql: str, params: Params, commit: bool) -> Callable[[sqlite3.Connection], int]:
+    def fn(conn: sqlite3.Connection) -> int:
+        cur = conn.execute(sql, params)
+        try:
+            count = cur.rowcount
+        finally:
+            cur.close()
+        if commit:
+            conn.commit()
+        return count
+    return fn
+
+
+class Database:
+    """A single SQLite connection on its own worker thread, guarded by an asyncio.Lock.
+
+    Each helper is one hop to the worker thread (statement, rows and commit together).
     `dialect` and `row_lock` are shared with `storage.postgres.PgDatabase` (the other
     back end, see storage.backend): SQLite needs no row lock, as one process holds the file
     and every transaction takes the connection's lock.
@@ -107,8 +179,8 @@ class Database:
     dialect = "sqlite"
     row_lock = ""
 
-    def __init__(self, conn: aiosqlite.Connection, path: str) -> None:
-        self._conn = conn
+    def __init__(self, worker: _SqliteWorker, path: str) -> None:
+        self._worker = worker
         self.path = path
         self.lock = asyncio.Lock()
         self._tx_owner: asyncio.Task[Any] | None = None
@@ -126,26 +198,25 @@ class Database:
         spath = str(path)
         if spath != ":memory:":
             Path(spath).parent.mkdir(parents=True, exist_ok=True)
-        conn = await aiosqlite.connect(spath, timeout=BUSY_TIMEOUT_MS / 1000)
-        try:
-            conn.row_factory = sqlite3.Row
-            await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-            if spath != ":memory:":
-                await conn.execute("PRAGMA journal_mode = WAL")
-            await conn.execute("PRAGMA synchronous = NORMAL")
-            await conn.execute("PRAGMA foreign_keys = ON")
-            await conn.commit()
-        except BaseException:
-            # a garbage/read-only file fails here: stop aiosqlite's (non-daemon) worker
-            # thread, or the process never exits
-            await conn.close()
-            raise
-        return cls(conn, spath)
+        conn = sqlite3.connect(spath, timeout=BUSY_TIMEOUT_MS / 1000,
+                               check_same_thread=False)
+        conn.row_factory = sqlite3.Row
+        worker = _SqliteWorker(conn)
 
-    @property
-    def connection(self) -> aiosqlite.Connection:
-        """The raw connection (take `self.lock` before using it directly)."""
-        return self._conn
+        def setup(c: sqlite3.Connection) -> None:
+            c.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            if spath != ":memory:":
+                c.execute("PRAGMA journal_mode = WAL")
+            c.execute("PRAGMA synchronous = NORMAL")
+            c.execute("PRAGMA foreign_keys = ON")
+            c.commit()
+
+        try:
+            await worker.call(setup)
+        except BaseException:
+            worker.stop()  # a garbage/read-only file fails here
+            raise
+        return cls(worker, spath)
 
     @asynccontextmanager
     async def _locked(self) -> AsyncIterator[None]:
@@ -159,37 +230,53 @@ class Database:
     async def execute(self, sql: str, params: Params = (), *, commit: bool = True) -> int:
         """Run one statement; returns the affected row count (commits unless in a transaction)."""
         async with self._locked():
-            cur = await self._conn.execute(sql, params)
-            count = cur.rowcount
-            await cur.close()
-            if commit and not self._in_tx:
-                await self._conn.commit()
-            return count
+            return await self._worker.call(_run(sql, params, commit and not self._in_tx))
 
     async def executemany(self, sql: str, rows: Iterable[Params]) -> None:
         """Run one statement for many parameter rows and commit."""
+        rows = list(rows)
+        commit = not self._in_tx
+
+        def fn(conn: sqlite3.Connection) -> None:
+            conn.executemany(sql, rows)
+            if commit:
+                conn.commit()
+
         async with self._locked():
-            await self._conn.executemany(sql, rows)
-            if not self._in_tx:
-                await self._conn.commit()
+            await self._worker.call(fn)
 
     async def executescript(self, script: str) -> None:
         """Run a multi-statement script (schema setup) and commit."""
+        def fn(conn: sqlite3.Connection) -> None:
+            conn.executescript(script)
+            conn.commit()
+
         async with self._locked():
-            await self._conn.executescript(script)
-            await self._conn.commit()
+            await self._worker.call(fn)
 
     async def fetchone(self, sql: str, params: Params = ()) -> sqlite3.Row | None:
         """First row of a query, or None."""
+        def fn(conn: sqlite3.Connection) -> sqlite3.Row | None:
+            cur = conn.execute(sql, params)
+            try:
+                return cur.fetchone()
+            finally:
+                cur.close()
+
         async with self._locked():
-            async with self._conn.execute(sql, params) as cur:
-                return await cur.fetchone()
+            return await self._worker.call(fn)
 
     async def fetchall(self, sql: str, params: Params = ()) -> list[sqlite3.Row]:
         """All rows of a query."""
+        def fn(conn: sqlite3.Connection) -> list[sqlite3.Row]:
+            cur = conn.execute(sql, params)
+            try:
+                return list(cur.fetchall())
+            finally:
+                cur.close()
+
         async with self._locked():
-            async with self._conn.execute(sql, params) as cur:
-                return list(await cur.fetchall())
+            return await self._worker.call(fn)
 
     async def columns(self, table: str) -> set[str]:
         """Column names of a table (empty when it does not exist)."""
@@ -206,9 +293,9 @@ class Database:
             self._tx_owner = asyncio.current_task()
             try:
                 yield self
-                await self._conn.commit()
+                await self._worker.call(sqlite3.Connection.commit)
             except BaseException:
-                await self._conn.rollback()
+                await self._worker.call(sqlite3.Connection.rollback)
                 raise
             finally:
                 self._tx_owner = None
@@ -216,10 +303,7 @@ class Database:
     async def close(self) -> None:
         """Close the connection (idempotent)."""
         async with self.lock:
-            try:
-                await self._conn.close()
-            except ValueError:
-                pass
+            await asyncio.get_running_loop().run_in_executor(None, self._worker.stop)
 
     async def __aenter__(self) -> Database:
         return self
