@@ -14,7 +14,10 @@ Design:
   `memo_bytes` of their JSON text, least recently used dropped first, so many small rows such
   as player cards do not push out the league) and reused while the row's `stored_at` is
   unchanged, so a hit costs one small query instead of decoding megabytes
-  of JSON on every turn. Concurrent hits of one key share that query (one in flight per
+  of JSON on every turn, and no query at all within `recheck_after` seconds (default 1 s)
+  of the last one: writes by this process are seen at once (they go through this object),
+  a row changed by another process (several processes on one Postgres database) within
+  that second. Concurrent hits of one key share that query (one in flight per
   key; a write, delete or invalidation of the key in this process starts a new one).
   Values are shared between readers: treat them as read-only.
   Each remembered row also has a `derived` dict (`CacheEntry.derived`) where a reader keeps
@@ -44,6 +47,8 @@ TTL_FREE_AGENTS = 300.0
 TTL_PLAYER_STATUS = 900.0
 TTL_SCHEDULE = 3600.0
 FOREVER: float | None = None
+#: Seconds a remembered row is trusted before its version is read again (see TTLCache).
+RECHECK_AFTER = 1.0
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS espn_cache (
@@ -91,6 +96,18 @@ class CachedResult:
     error: str | None = None
 
 
+@dataclass
+class _Remembered:
+    """A decoded row kept in memory: its `stored_at` (the row's version), `expires_at`,
+    the value, what readers derived from it, and when the row was last seen unchanged."""
+
+    stored_at: float
+    expires_at: float | None
+    value: Any
+    derived: dict[Any, Any]
+    checked_at: float
+
+
 class TTLCache:
     """JSON TTL cache stored in the `espn_cache` table of a Database."""
 
@@ -98,14 +115,18 @@ class TTLCache:
     keeps_decoded = True
 
     def __init__(self, db: Database, *, clock: Callable[[], float] = time.time,
-                 memo_size: int = 256, memo_bytes: int = 16 * 2**20) -> None:
+                 memo_size: int = 256, memo_bytes: int = 16 * 2**20,
+                 recheck_after: float = RECHECK_AFTER) -> None:
         self.db = db
         self.clock = clock
+        #: Seconds a remembered row is served without asking the database whether another
+        #: process changed it (this process's own writes are seen at once); 0 = every read.
+        self.recheck_after = recheck_after
         self._ready = False
         self.memo_size = memo_size
         #: Budget of the remembered rows' JSON text (decoded values take a few times more).
         self.memo_bytes = memo_bytes
-        self._memo: OrderedDict[str, tuple[float, Any, dict[Any, Any]]] = OrderedDict()
+        self._memo: OrderedDict[str, _Remembered] = OrderedDict()
         self._memo_sizes: dict[str, int] = {}
         self._memo_total = 0
         #: Decoded values being written by `set(decoded=True)`: (stored_at, value, expires_at,
@@ -131,21 +152,28 @@ class TTLCache:
                               now=self.clock(), derived=derived)
         memo = self._memo.get(key)
         if memo is not None:
+            now = self.clock()
+            if 0.0 <= now - memo.checked_at < self.recheck_after:
+                self._memo.move_to_end(key)
+                return CacheEntry(key=key, value=memo.value, stored_at=memo.stored_at,
+                                  expires_at=memo.expires_at, now=now, derived=memo.derived)
             version = await self._row_version(key)
-            if version is not None and version[0] == memo[0]:
+            if version is not None and version[0] == memo.stored_at:
                 # another task may have evicted or dropped the key during the await
-                if key in self._memo:
+                if self._memo.get(key) is memo:
                     self._memo.move_to_end(key)
-                return CacheEntry(key=key, value=memo[1], stored_at=version[0],
+                    memo.expires_at, memo.checked_at = version[1], now
+                return CacheEntry(key=key, value=memo.value, stored_at=version[0],
                                   expires_at=version[1], now=self.clock(),
-                                  derived=memo[2])
+                                  derived=memo.derived)
         row = await self.db.fetchone(
             "SELECT value, stored_at, expires_at FROM espn_cache WHERE key = ?", (key,))
         if row is None:
             self._forget(key)
             return None
         value = json.loads(row["value"])
-        derived = self._remember(key, row["stored_at"], value, len(row["value"]))
+        derived = self._remember(key, row["stored_at"], row["expires_at"], value,
+                                 len(row["value"]))
         return CacheEntry(key=key, value=value, stored_at=row["stored_at"],
                           expires_at=row["expires_at"], now=self.clock(), derived=derived)
 
@@ -173,14 +201,14 @@ class TTLCache:
             "SELECT stored_at, expires_at FROM espn_cache WHERE key = ?", (key,))
         return None if row is None else (row["stored_at"], row["expires_at"])
 
-    def _remember(self, key: str, stored_at: float, value: Any, size: int,
-                  derived: dict[Any, Any] | None = None) -> dict[Any, Any]:
+    def _remember(self, key: str, stored_at: float, expires_at: float | None, value: Any,
+                  size: int, derived: dict[Any, Any] | None = None) -> dict[Any, Any]:
         derived = {} if derived is None else derived
         if self.memo_size <= 0 or size > self.memo_bytes:
             self._forget(key)
             return derived
         self._forget(key)
-        self._memo[key] = (stored_at, value, derived)
+        self._memo[key] = _Remembered(stored_at, expires_at, value, derived, self.clock())
         self._memo_sizes[key] = size
         self._memo_total += size
         while self._memo and (len(self._memo) > self.memo_size
@@ -230,7 +258,7 @@ class TTLCache:
                 del self._writing[key]
         # a concurrent set of the same key may have landed meanwhile: its row wins, and
         # the next read sees a stored_at other than `now` and decodes that row
-        derived = (self._remember(key, now, value, len(text), writing[3])
+        derived = (self._remember(key, now, expires, value, len(text), writing[3])
                    if writing is not None else {})
         return CacheEntry(key=key, value=value, stored_at=now, expires_at=expires, now=now,
                           derived=derived)
@@ -256,9 +284,12 @@ class TTLCache:
     async def purge_expired(self, older_than: float = 7 * 86400) -> int:
         """Delete entries expired for more than `older_than` seconds (keeps stale fallbacks)."""
         await self._ensure()
+        cutoff = self.clock() - older_than
+        for k in [k for k, m in self._memo.items()
+                  if m.expires_at is not None and m.expires_at < cutoff]:
+            self._forget(k)
         return await self.db.execute(
-            "DELETE FROM espn_cache WHERE expires_at IS NOT NULL AND expires_at < ?",
-            (self.clock() - older_than,))
+            "DELETE FROM espn_cache WHERE expires_at IS NOT NULL AND expires_at < ?", (cutoff,))
 
     async def get_or_fetch(
         self,
@@ -287,5 +318,5 @@ class TTLCache:
 
 __all__ = [
     "FOREVER", "TTL_FREE_AGENTS", "TTL_MATCHUPS", "TTL_PLAYER_STATUS", "TTL_ROSTERS",
-    "TTL_SCHEDULE", "CacheEntry", "CachedResult", "TTLCache",
+    "RECHECK_AFTER", "TTL_SCHEDULE", "CacheEntry", "CachedResult", "TTLCache",
 ]

@@ -21,7 +21,7 @@ from fantasy.espn import EspnClient, EspnServerError
 from fantasy.espn.circuit import CircuitBreaker
 from fantasy.espn.readonly import ReadOnlyList, freeze, is_read_only
 from fantasy.models import Player, StatLine
-from storage.cache import TTLCache
+from storage.cache import RECHECK_AFTER, TTLCache
 from storage.db import Database
 
 
@@ -120,6 +120,7 @@ async def test_a_write_by_another_process_is_seen(db) -> None:
     changed = copy.deepcopy(data)
     changed["teams"][0]["name"] = "Renamed In Another Process"
     await other.set(key, changed, 45)
+    clock.t += RECHECK_AFTER  # seen once this process asks again (TTLCache.recheck_after)
     seen = await client.get_league()
     assert seen is not league and seen.teams[0].name == "Renamed In Another Process"
     await client.aclose()
