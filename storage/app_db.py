@@ -591,6 +591,14 @@ class AppDB:
             (platform, workspace_id, user_id))
         return self._link(r) if r else None
 
+    async def linked_teams(self, platform: str, user_id: str) -> list[tuple[int, int]]:
+        """(league_id, team_id) of each of a user's links on a platform (one per workspace),
+        newest first; one query, nothing decrypted (what a turn needs to know its team)."""
+        rows = await self.db.fetchall(
+            "SELECT league_id, team_id FROM league_links WHERE platform=? AND user_id=? "
+            "ORDER BY updated_at DESC", (platform, user_id))
+        return [(int(r["league_id"]), int(r["team_id"])) for r in rows]
+
     async def links_for_team(self, league_id: int, team_id: int) -> list[LeagueLink]:
         """Every user linked to that fantasy team."""
         rows = await self.db.fetchall(

@@ -138,11 +138,9 @@ class Linking:
     async def team_for(self, user: UserRef, platform: str | None = None) -> int | None:
         """The user's linked team in this league. Without a link: the deployment's default
         team on the console, None for a chat member (who is asked to link)."""
-        for ws in await self._link_workspaces(user):
-            link = await self.core.db.get_link(user.platform, ws, user.user_id)
-            if link is not None and (self.core.league_id is None
-                                     or link.league_id == self.core.league_id):
-                return link.team_id
+        for league_id, team_id in await self.core.db.linked_teams(user.platform, user.user_id):
+            if self.core.league_id is None or league_id == self.core.league_id:
+                return team_id
         if (platform or user.platform) == CONSOLE:
             return self.core.default_team_id
         return None
@@ -448,12 +446,6 @@ class Linking:
         links: list[LeagueLink] = await self.core.db.links_for_league(self.core.league_id)
         return {lk.team_id for lk in links
                 if (lk.platform, lk.user_id) != (user.platform, user.user_id)}
-
-    async def _link_workspaces(self, user: UserRef) -> list[str]:
-        rows = await self.core.db.db.fetchall(
-            "SELECT workspace_id FROM league_links WHERE platform=? AND user_id=? "
-            "ORDER BY updated_at DESC", (user.platform, user.user_id))
-        return [r["workspace_id"] for r in rows]
 
     async def team_choices(self, query: str) -> list[Choice]:
         """The league's teams, "Team name · owner", matching `query` (name, owner or id);
