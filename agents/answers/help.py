@@ -68,6 +68,29 @@ TOPICS: tuple[tuple[str, tuple[str, ...], str], ...] = (
 )
 
 
+#: Words of a thank-you or an acknowledgement ("thanks!", "ok cool", "got it, ty").
+THANKS_WORDS = frozenset({"thanks", "thank", "thx", "thnx", "tx", "ty", "tysm", "tyvm",
+                          "appreciate", "appreciated", "cheers", "much", "so", "you", "u",
+                          "a", "lot", "ton", "man", "bro", "dude", "it", "that", "again"})
+ACK_WORDS = THANKS_WORDS | frozenset({
+    "ok", "okay", "okey", "k", "kk", "cool", "nice", "great", "awesome", "perfect", "sweet",
+    "good", "sounds", "got", "gotcha", "bet", "word", "noted", "alright", "aight", "sure",
+    "lol", "haha", "yep", "yup", "np", "fine", "solid", "love", "helpful", "very", "super"})
+
+
+def acknowledgement(text: str) -> str | None:
+    """A short reply when the message only thanks or acknowledges ("thx!", "ok cool"),
+    else None (then it gets the help text)."""
+    words = re.findall(r"[a-z']+", (text or "").lower().replace("'", ""))
+    if not words or len(words) > 6 or not all(w in ACK_WORDS for w in words):
+        return None
+    welcome = "You're welcome! " if any(w in THANKS_WORDS - {"so", "you", "u", "a", "lot",
+                                                             "it", "that", "again", "much"}
+                                        for w in words) else ""
+    return (f"{welcome}Anything else? Ask about a player, your matchup or your lineup, "
+            "or say \"help\" for everything I can do.")
+
+
 def _words(text: str) -> str:
     return " " + re.sub(r"[^a-z0-9_ ]+", " ", (text or "").lower()) + " "
 
@@ -99,7 +122,11 @@ def help_text(topic: str | None = None, commands: str = "") -> str:
 
 
 async def answer_help(deps: object, request: Request) -> Reply:
-    """The help text, or the how-to paragraph(s) the question asks for."""
+    """The help text, the how-to paragraph(s) the question asks for, or a short reply to a
+    thank-you."""
+    ack = acknowledgement(request.text)
+    if ack is not None:
+        return Reply(text=ack, report={"help_topics": [], "acknowledgement": True})
     topics = pick_topics(request.text)
     commands = str(getattr(deps, "commands_text", "") or "")
     if topics:
@@ -123,5 +150,5 @@ async def answer_out_of_scope(deps: object, request: Request) -> Reply:
     return Reply(text=text, report={"out_of_scope": True})
 
 
-__all__ = ["ABOUT", "COMMANDS_TEXT", "TOPICS", "answer_help", "answer_out_of_scope",
-           "help_text", "pick_topics"]
+__all__ = ["ABOUT", "COMMANDS_TEXT", "TOPICS", "acknowledgement", "answer_help",
+           "answer_out_of_scope", "help_text", "pick_topics"]

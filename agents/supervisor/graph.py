@@ -462,9 +462,18 @@ async def synthesize(state: SupervisorState,
         answer = with_offline_note(answer)
     update: dict[str, Any] = {"answer": answer, "espn_down": _espn_down(state)}
     request = state.get("request")
-    if request and state.get("route") not in ("clarify", "which_player"):
+    if request and state.get("route") not in ("clarify", "which_player") \
+            and not _small_talk(request):
         update["last_request"] = request
     return update
+
+
+def _small_talk(request: dict[str, Any]) -> bool:
+    """A help or out-of-scope turn that names nothing ("thanks", "ok cool"): the next
+    follow-up still leans on the question before it."""
+    return request.get("intent") in (Intent.HELP.value, Intent.OUT_OF_SCOPE.value) and not (
+        request.get("players") or request.get("day") or request.get("categories")
+        or request.get("position"))
 
 
 # The routers are coroutines: LangGraph runs a plain function of an async graph in a worker
