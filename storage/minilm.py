@@ -7,6 +7,12 @@ sentence-transformers). The forward pass is a plain 6-layer BERT encoder, then m
 over the attention mask and L2 normalisation, as sentence-transformers does. Weights load
 once per process, lazily and thread-safely. Used by the news store (storage.embeddings) and
 the offline intent router (agents.understanding.router).
+
+Memory: the safetensors file is parsed here, never loaded whole. The layers' matrices (42 MiB)
+are built tensor by tensor onto the heap; the word-embedding table (45 MiB) stays in the
+file and each batch reads only its tokens' rows (`_FileRows`). Load plus a first short encode
+cost about 57 MiB of RSS, with no higher transient peak. The embeddings are bit-identical to
+the earlier load-everything implementation (tests/storage/test_minilm_identical.py).
 """
 
 from __future__ import annotations
