@@ -9,8 +9,9 @@ Usage::
         await db.execute(..., commit=False)
     await db.close()
 
-Every helper takes the lock, so concurrent tasks never interleave statements on the
-shared connection, and is one hop to the connection's thread. Rows are `sqlite3.Row` (index or column-name access).
+Every helper is one hop to the connection's thread, which runs calls in order; a
+transaction holds the lock, and other tasks' statements wait for it, so they never
+interleave with a transaction's statements. Rows are `sqlite3.Row` (index or column-name access).
 
 Start-up checks (synchronous, no worker thread, nothing created): `check_data_dir(dir)`
 (a writable folder with free space) and `check_database_file(path)` (missing, or a readable
@@ -97,10 +98,13 @@ def check_database_file(path: str | Path, what: str = "database") -> None:
             f"(FanVise then starts with a new one) or restore a backup")
 
 
-class _SqliteWorker:
+class SqliteWorker:
     """One sqlite3 connection used only by one worker thread; `call(fn)` runs `fn(conn)`
     there and returns its result in one hop (aiosqlite takes a hop per cursor step: execute,
     fetch, close, commit). Calls run in the order they were made."""
+
+    #: Name of the worker threads (tests look for leftovers).
+    THREAD_NAME = "fanvise-sqlite"
 
     def __init__(self, conn: sqlite3.Connection) -> None:
         self._conn = conn
@@ -108,7 +112,8 @@ class _SqliteWorker:
                                        Callable[[sqlite3.Connection], Any]] | None] = \
             SimpleQueue()
         self._stopped = False
-        self._thread = threading.Thread(target=self._work, name="fanvise-sqlite", daemon=True)
+        self._thread = threading.Thread(target=self._work, name=self.THREAD_NAME,
+                                        daemon=True)
         self._thread.start()
 
     def _work(self) -> None:
@@ -168,7 +173,8 @@ def _run(sql: str, params: Params, commit: bool) -> Callable[[sqlite3.Connection
 
 
 class Database:
-    """A single SQLite connection on its own worker thread, guarded by an asyncio.Lock.
+    """A single SQLite connection on its own worker thread; `transaction()` holds an
+    asyncio.Lock that single statements wait for only while a transaction is open.
 
     Each helper is one hop to the worker thread (statement, rows and commit together).
     `dialect` and `row_lock` are shared with `storage.postgres.PgDatabase` (the other
@@ -179,7 +185,7 @@ class Database:
     dialect = "sqlite"
     row_lock = ""
 
-    def __init__(self, worker: _SqliteWorker, path: str) -> None:
+    def __init__(self, worker: SqliteWorker, path: str) -> None:
         self._worker = worker
         self.path = path
         self.lock = asyncio.Lock()
@@ -201,7 +207,7 @@ class Database:
         conn = sqlite3.connect(spath, timeout=BUSY_TIMEOUT_MS / 1000,
                                check_same_thread=False)
         conn.row_factory = sqlite3.Row
-        worker = _SqliteWorker(conn)
+        worker = SqliteWorker(conn)
 
         def setup(c: sqlite3.Connection) -> None:
             c.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
@@ -220,8 +226,13 @@ class Database:
 
     @asynccontextmanager
     async def _locked(self) -> AsyncIterator[None]:
-        if self._in_tx:
-            # Inside `transaction()` of this very task: the lock is already held.
+        """Where a single statement may go to the worker: at once unless another task's
+        `transaction()` holds the lock. The worker runs calls in the order they are made
+        and a call is queued before its first await, so a statement queued while no
+        transaction is open runs whole before any later transaction's first statement."""
+        if self._in_tx or not self.lock.locked():
+            # Inside `transaction()` of this very task (the lock is already held), or no
+            # transaction open
             yield
             return
         async with self.lock:

@@ -3,7 +3,7 @@
 Garbage or truncated `fanvise.sqlite` / `checkpoints.sqlite`, a read-only data directory and
 a full disk: `fanvise chat`, `fanvise run discord` and `fanvise run slack` (real processes)
 exit non-zero within seconds with one clear line naming the file and what to do, and
-`Database.open` leaves no aiosqlite worker thread behind when a PRAGMA fails."""
+`Database.open` leaves no connection thread behind when a PRAGMA fails."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from storage.db import Database, DatabaseFileError, check_database_file
+from storage.db import Database, DatabaseFileError, SqliteWorker, check_database_file
 
 #: Generous for 2 shared cores; a hang is caught by it (the defect never exited at all).
 EXIT_WITHIN = 30.0
@@ -41,7 +41,7 @@ def _truncated(path: Path) -> None:
 
 
 def _workers() -> list[threading.Thread]:
-    return [t for t in threading.enumerate() if "_connection_worker_thread" in t.name]
+    return [t for t in threading.enumerate() if t.name == SqliteWorker.THREAD_NAME]
 
 
 @pytest.mark.parametrize("damage", [_garbage, _truncated])
