@@ -9,7 +9,7 @@ Threads: the conversation (supervisor) uses `conversation_id` as its LangGraph t
 follow-ups have history. Every approval-gated workflow run gets its own thread
 `<conversation_id>:opt:<12 hex>` and a row in the `fanvise_runs` table; its outcome is
 appended to the conversation when it finishes. Checkpoints live in
-`<data_dir>/checkpoints.sqlite` on one aiosqlite connection (see storage.checkpoints).
+`<data_dir>/checkpoints.sqlite` on one connection with its own thread (see storage.checkpoints).
 
 Events (agents.shared.types): Progress from the graphs' custom stream, ApprovalRequest from
 interrupts, Answer at the end of a turn, Notice for errors and late clicks. No secret

@@ -1,15 +1,15 @@
-"""LangGraph checkpoints in SQLite: one long-lived aiosqlite connection per process.
+"""LangGraph checkpoints in SQLite: one long-lived connection per process, on its own thread.
 
     store = await CheckpointStore.open(data_dir / "checkpoints.sqlite")
     graph = builder.compile(checkpointer=store.saver)
     ...
-    await store.close()          # required: aiosqlite's worker thread is not a daemon
+    await store.close()          # closes the connection and ends its thread
 
 Besides LangGraph's own `checkpoints` / `writes` tables the file holds `fanvise_runs`, one
 row per approval-gated workflow run (run_thread_id, conversation_id, status, requester,
 team_id, intent, created, updated, decided_by, decision), so the runtime can list pending approvals and find runs
-that crashed mid-flight. Every statement of ours runs under `saver.lock`, the same lock the
-saver takes, so the single connection is never used concurrently.
+that crashed mid-flight. The saver's calls and ours all run on the connection's one thread
+(`storage.db.SqliteWorker`), one hop each, so the connection is never used concurrently.
 
 Retention (SQLite stores the full state in every checkpoint, so growth is quadratic):
 `prune_thread` keeps only the newest checkpoint per namespace (a thread paused at an
@@ -19,21 +19,30 @@ older than N days, and `vacuum` gives the space back to the file system.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
+import sqlite3
 import time
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import aiosqlite
 from langchain_core.runnables import RunnableConfig
-from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
+from langgraph.checkpoint.base import (
+    ChannelVersions,
+    Checkpoint,
+    CheckpointMetadata,
+    CheckpointTuple,
+    DeltaChannelHistory,
+)
+from langgraph.checkpoint.sqlite import SqliteSaver
 
 from storage.crashpoint import writes_saved
+from storage.db import SqliteWorker
 
 log = logging.getLogger(__name__)
 
@@ -112,27 +121,66 @@ def checkpoint_id_time(checkpoint_id: str) -> float | None:
     return (ticks - _UUID_EPOCH_OFFSET) / 1e7
 
 
-class CrashPointSaver(AsyncSqliteSaver):
-    """`AsyncSqliteSaver` with one crash point: `writes:<node>` right after a node's writes
-    are committed and before the step's next checkpoint (LangGraph then lists the node in
-    the snapshot's `tasks` but not in `next`; recovery must go on from there)."""
+class ThreadSqliteSaver(SqliteSaver):
+    """LangGraph's `SqliteSaver` with its async methods: each runs the sync method on the
+    connection's own thread (`storage.db.SqliteWorker`), one hop per call.
 
-    async def aput_writes(self, config: RunnableConfig, writes: Any, task_id: str,
-                          task_path: str = "") -> None:
-        await super().aput_writes(config, writes, task_id, task_path)
+    `AsyncSqliteSaver` takes an asyncio lock and then a hop per cursor step (cursor,
+    execute, fetch, close, commit); under load every hop waits for a turn of the event
+    loop while the lock is held, so the checkpoint lock was held 88% of a load run's wall
+    time (20 conversations) and became the queue. Calls here run in the order they were
+    made, one at a time, on the worker's thread; nothing waits on an asyncio lock.
+
+    One crash point (tests): `writes:<node>` right after a node's writes are committed and
+    before the step's next checkpoint (LangGraph then lists the node in the snapshot's
+    `tasks` but not in `next`; recovery must go on from there)."""
+
+    def __init__(self, conn: sqlite3.Connection, worker: SqliteWorker) -> None:
+        super().__init__(conn)
+        self.worker = worker
+
+    async def aget_tuple(self, config: RunnableConfig) -> CheckpointTuple | None:
+        return await self.worker.call(lambda _c: self.get_tuple(config))
+
+    async def alist(self, config: RunnableConfig | None, *, filter: dict[str, Any] | None = None,
+                    before: RunnableConfig | None = None, limit: int | None = None
+                    ) -> AsyncIterator[CheckpointTuple]:
+        found = await self.worker.call(lambda _c: list(
+            self.list(config, filter=filter, before=before, limit=limit)))
+        for item in found:
+            yield item
+
+    async def aput(self, config: RunnableConfig, checkpoint: Checkpoint,
+                   metadata: CheckpointMetadata, new_versions: ChannelVersions
+                   ) -> RunnableConfig:
+        return await self.worker.call(
+            lambda _c: self.put(config, checkpoint, metadata, new_versions))
+
+    async def aput_writes(self, config: RunnableConfig, writes: Sequence[tuple[str, Any]],
+                          task_id: str, task_path: str = "") -> None:
+        await self.worker.call(lambda _c: self.put_writes(config, writes, task_id, task_path))
         writes_saved(task_path)
+
+    async def adelete_thread(self, thread_id: str) -> None:
+        await self.worker.call(lambda _c: self.delete_thread(thread_id))
+
+    async def aget_delta_channel_history(self, *, config: RunnableConfig,
+                                         channels: Sequence[str]
+                                         ) -> Mapping[str, DeltaChannelHistory]:
+        return await self.worker.call(
+            lambda _c: self.get_delta_channel_history(config=config, channels=channels))
 
 
 class CheckpointStore:
-    """The process-wide `AsyncSqliteSaver`, its connection and the runs table.
+    """The process-wide checkpoint saver, its connection's thread and the runs table.
 
     `storage.postgres.PgCheckpointStore` has the same methods on AsyncPostgresSaver;
     `storage.backend.open_checkpoint_store` picks one."""
 
     dialect = "sqlite"
 
-    def __init__(self, conn: aiosqlite.Connection, saver: AsyncSqliteSaver, path: Path) -> None:
-        self.conn = conn
+    def __init__(self, worker: SqliteWorker, saver: ThreadSqliteSaver, path: Path) -> None:
+        self.worker = worker
         self.saver = saver
         self.path = path
         self._closed = False
@@ -143,26 +191,29 @@ class CheckpointStore:
         """Open (create) the checkpoint database with one connection and set up all tables."""
         p = Path(path)
         p.parent.mkdir(parents=True, exist_ok=True)
-        conn = await aiosqlite.connect(str(p), timeout=busy_timeout)
+        conn = sqlite3.connect(str(p), timeout=busy_timeout, check_same_thread=False)
+        worker = SqliteWorker(conn)
+        saver = ThreadSqliteSaver(conn, worker)
+
+        def setup(c: sqlite3.Connection) -> None:
+            saver.setup()  # WAL + LangGraph tables
+            c.execute("PRAGMA synchronous=NORMAL")
+            c.executescript(_RUNS_DDL)
+            for col in ("decided_by", "decision", "decided_interrupt", "input"):
+                try:  # tables made before these columns
+                    c.execute(f"ALTER TABLE fanvise_runs ADD COLUMN {col} TEXT "
+                              "NOT NULL DEFAULT ''")
+                except sqlite3.OperationalError as exc:
+                    if "duplicate column" not in str(exc):
+                        raise
+            c.commit()
+
         try:
-            saver = CrashPointSaver(conn)
-            await saver.setup()  # WAL + LangGraph tables
-            async with saver.lock:
-                await conn.execute("PRAGMA synchronous=NORMAL")
-                await conn.executescript(_RUNS_DDL)
-                for col in ("decided_by", "decision", "decided_interrupt", "input"):
-                    # tables made before these columns
-                    try:
-                        await conn.execute(f"ALTER TABLE fanvise_runs ADD COLUMN {col} TEXT "
-                                           "NOT NULL DEFAULT ''")
-                    except aiosqlite.OperationalError as exc:
-                        if "duplicate column" not in str(exc):
-                            raise
-                await conn.commit()
+            await worker.call(setup)
         except BaseException:
-            await conn.close()
+            worker.stop()
             raise
-        return cls(conn, saver, p)
+        return cls(worker, saver, p)
 
     @property
     def closed(self) -> bool:
@@ -174,12 +225,22 @@ class CheckpointStore:
         if self._closed:
             return
         self._closed = True
-        await self.conn.close()
+        await asyncio.get_running_loop().run_in_executor(None, self.worker.stop)
+
+    async def _write(self, sql: str, args: Any = ()) -> int:
+        """One statement and its commit, in one hop; returns the affected row count."""
+        def fn(c: sqlite3.Connection) -> int:
+            n = c.execute(sql, args).rowcount
+            c.commit()
+            return n
+        return await self.worker.call(fn)
+
+    async def _rows(self, sql: str, args: Any = ()) -> list[tuple[Any, ...]]:
+        return await self.worker.call(lambda c: c.execute(sql, args).fetchall())
 
     async def ping(self) -> None:
         """One query (health check)."""
-        async with self.saver.lock, self.conn.execute("SELECT 1") as cur:
-            await cur.fetchone()
+        await self._rows("SELECT 1")
 
     @asynccontextmanager
     async def lease(self, name: str, *, ttl: float = 120.0) -> AsyncIterator[None]:
@@ -196,37 +257,31 @@ class CheckpointStore:
         """Insert (or replace) a run row; `run_input` (JSON-able) lets recovery start the
         run again when a crash came before its first checkpoint."""
         now = time.time()
-        async with self.saver.lock:
-            await self.conn.execute(
-                "INSERT OR REPLACE INTO fanvise_runs (run_thread_id, conversation_id, workflow,"
-                " intent, status, requester, team_id, created, updated, input)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (run_thread_id, conversation_id, workflow, intent, _check_status(status),
-                 requester, team_id, now, now,
-                 json.dumps(run_input, default=str) if run_input is not None else ""))
-            await self.conn.commit()
+        await self._write(
+            "INSERT OR REPLACE INTO fanvise_runs (run_thread_id, conversation_id, workflow,"
+            " intent, status, requester, team_id, created, updated, input)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (run_thread_id, conversation_id, workflow, intent, _check_status(status),
+             requester, team_id, now, now,
+             json.dumps(run_input, default=str) if run_input is not None else ""))
 
     async def set_run_status(self, run_thread_id: str, status: str) -> None:
         """Update a run's status."""
-        async with self.saver.lock:
-            await self.conn.execute(
-                "UPDATE fanvise_runs SET status = ?, updated = ? WHERE run_thread_id = ?",
-                (_check_status(status), time.time(), run_thread_id))
-            await self.conn.commit()
+        await self._write(
+            "UPDATE fanvise_runs SET status = ?, updated = ? WHERE run_thread_id = ?",
+            (_check_status(status), time.time(), run_thread_id))
 
     async def record_decision(self, run_thread_id: str, user_id: str,
                               decisions: dict[str, str], *, interrupt_id: str = "",
                               status: str | None = None) -> None:
         """Record who decided which interrupt of a run and what, durably (one commit,
         with the new `status`) before the decision is acted on: recovery finishes it."""
-        async with self.saver.lock:
-            await self.conn.execute(
-                "UPDATE fanvise_runs SET decided_by = ?, decision = ?, decided_interrupt = ?,"
-                " status = COALESCE(?, status), updated = ? WHERE run_thread_id = ?",
-                (user_id, json.dumps(decisions, sort_keys=True), interrupt_id,
-                 _check_status(status) if status is not None else None, time.time(),
-                 run_thread_id))
-            await self.conn.commit()
+        await self._write(
+            "UPDATE fanvise_runs SET decided_by = ?, decision = ?, decided_interrupt = ?,"
+            " status = COALESCE(?, status), updated = ? WHERE run_thread_id = ?",
+            (user_id, json.dumps(decisions, sort_keys=True), interrupt_id,
+             _check_status(status) if status is not None else None, time.time(),
+             run_thread_id))
 
     async def get_run(self, run_thread_id: str) -> RunRecord | None:
         """The run row, or None."""
@@ -253,20 +308,17 @@ class CheckpointStore:
         return await self._select(clause + " ORDER BY created", tuple(args))
 
     async def _select(self, clause: str, args: tuple[Any, ...]) -> list[RunRecord]:
-        async with self.saver.lock, self.conn.execute(
-                "SELECT run_thread_id, conversation_id, workflow, intent, status, requester,"
-                " team_id, created, updated, decided_by, decision, decided_interrupt, input"
-                f" FROM fanvise_runs {clause}", args) as cur:
-            rows = await cur.fetchall()
+        rows = await self._rows(
+            "SELECT run_thread_id, conversation_id, workflow, intent, status, requester,"
+            " team_id, created, updated, decided_by, decision, decided_interrupt, input"
+            f" FROM fanvise_runs {clause}", args)
         return [RunRecord(*r) for r in rows]
 
     # ------------------------------------------------------------------ retention
 
     async def thread_ids(self) -> list[str]:
         """Every thread id that has checkpoints."""
-        async with self.saver.lock, self.conn.execute(
-                "SELECT DISTINCT thread_id FROM checkpoints") as cur:
-            return [r[0] for r in await cur.fetchall()]
+        return [r[0] for r in await self._rows("SELECT DISTINCT thread_id FROM checkpoints")]
 
     async def prune_thread(self, thread_id: str, *, drop_subgraphs: bool = False) -> int:
         """Keep only the newest checkpoint per namespace of a thread; returns rows deleted.
@@ -274,31 +326,28 @@ class CheckpointStore:
         `drop_subgraphs=True` also deletes every nested-graph namespace (only safe when the
         thread is not mid-run, e.g. a conversation thread after its turn finished).
         """
-        async with self.saver.lock:
+        def fn(c: sqlite3.Connection) -> int:
             n = 0
             if drop_subgraphs:
-                cur = await self.conn.execute(
+                n += c.execute(
                     "DELETE FROM checkpoints WHERE thread_id = ? AND checkpoint_ns != ''",
-                    (thread_id,))
-                n += cur.rowcount
-            cur = await self.conn.execute(
+                    (thread_id,)).rowcount
+            n += c.execute(
                 "DELETE FROM checkpoints WHERE thread_id = :t AND checkpoint_id NOT IN"
                 " (SELECT max(checkpoint_id) FROM checkpoints WHERE thread_id = :t"
-                "  GROUP BY checkpoint_ns)", {"t": thread_id})
-            n += cur.rowcount
-            cur = await self.conn.execute(
+                "  GROUP BY checkpoint_ns)", {"t": thread_id}).rowcount
+            n += c.execute(
                 "DELETE FROM writes WHERE thread_id = :t AND (checkpoint_ns, checkpoint_id)"
                 " NOT IN (SELECT checkpoint_ns, checkpoint_id FROM checkpoints"
-                "  WHERE thread_id = :t)", {"t": thread_id})
-            n += cur.rowcount
-            await self.conn.commit()
-        return n
+                "  WHERE thread_id = :t)", {"t": thread_id}).rowcount
+            c.commit()
+            return n
+        return await self.worker.call(fn)
 
     async def thread_last_activity(self) -> dict[str, float]:
         """thread_id -> Unix time of its newest checkpoint."""
-        async with self.saver.lock, self.conn.execute(
-                "SELECT thread_id, max(checkpoint_id) FROM checkpoints GROUP BY thread_id") as cur:
-            rows = await cur.fetchall()
+        rows = await self._rows(
+            "SELECT thread_id, max(checkpoint_id) FROM checkpoints GROUP BY thread_id")
         out: dict[str, float] = {}
         for tid, cid in rows:
             t = checkpoint_id_time(cid)
@@ -313,15 +362,16 @@ class CheckpointStore:
         idle = [tid for tid, t in (await self.thread_last_activity()).items() if t < cutoff]
         for tid in idle:
             await self.saver.adelete_thread(tid)
-        async with self.saver.lock:
+
+        def fn(c: sqlite3.Connection) -> None:
             if idle:
-                await self.conn.executemany("DELETE FROM fanvise_runs WHERE run_thread_id = ?",
-                                            [(t,) for t in idle])
+                c.executemany("DELETE FROM fanvise_runs WHERE run_thread_id = ?",
+                              [(t,) for t in idle])
             # run rows whose checkpoints are gone and that are old
-            await self.conn.execute(
-                "DELETE FROM fanvise_runs WHERE updated < ? AND run_thread_id NOT IN"
-                " (SELECT DISTINCT thread_id FROM checkpoints)", (cutoff,))
-            await self.conn.commit()
+            c.execute("DELETE FROM fanvise_runs WHERE updated < ? AND run_thread_id NOT IN"
+                      " (SELECT DISTINCT thread_id FROM checkpoints)", (cutoff,))
+            c.commit()
+        await self.worker.call(fn)
         return idle
 
     async def delete_finished_run_threads(self, older_than_days: float, *,
@@ -330,11 +380,10 @@ class CheckpointStore:
         `older_than_days` ago; their run rows stay, so a late click still reads
         "already decided". Returns the thread ids deleted."""
         cutoff = (now if now is not None else time.time()) - older_than_days * 86400.0
-        async with self.saver.lock, self.conn.execute(
-                "SELECT run_thread_id FROM fanvise_runs WHERE status IN ('done', 'failed')"
-                " AND updated < ? AND run_thread_id IN (SELECT DISTINCT thread_id FROM"
-                " checkpoints)", (cutoff,)) as cur:
-            ended = [r[0] for r in await cur.fetchall()]
+        ended = [r[0] for r in await self._rows(
+            "SELECT run_thread_id FROM fanvise_runs WHERE status IN ('done', 'failed')"
+            " AND updated < ? AND run_thread_id IN (SELECT DISTINCT thread_id FROM"
+            " checkpoints)", (cutoff,))]
         for tid in ended:
             await self.saver.adelete_thread(tid)
         return ended
@@ -345,30 +394,30 @@ class CheckpointStore:
         delete their checkpoints (the moves were planned for a week long gone). Returns the
         thread ids expired."""
         cutoff = (now if now is not None else time.time()) - older_than_days * 86400.0
-        async with self.saver.lock, self.conn.execute(
-                "SELECT run_thread_id FROM fanvise_runs WHERE status = 'pending'"
-                " AND updated < ?", (cutoff,)) as cur:
-            stale = [r[0] for r in await cur.fetchall()]
+        stale = [r[0] for r in await self._rows(
+            "SELECT run_thread_id FROM fanvise_runs WHERE status = 'pending'"
+            " AND updated < ?", (cutoff,))]
         for tid in stale:
             await self.set_run_status(tid, "expired")
             await self.saver.adelete_thread(tid)
         return stale
 
     async def vacuum(self) -> None:
-        """VACUUM and truncate the WAL (run off-peak; holds the saver lock)."""
-        async with self.saver.lock:
-            await self.conn.commit()
-            await self.conn.execute("VACUUM")
-            await self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        """VACUUM and truncate the WAL (run off-peak: the connection's thread is busy
+        meanwhile)."""
+        def fn(c: sqlite3.Connection) -> None:
+            c.commit()
+            c.execute("VACUUM")
+            c.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        await self.worker.call(fn)
 
     async def size_bytes(self) -> int:
         """Bytes used by the database pages (page_count * page_size)."""
-        async with self.saver.lock:
-            async with self.conn.execute("PRAGMA page_count") as cur:
-                pages = (await cur.fetchone())[0]
-            async with self.conn.execute("PRAGMA page_size") as cur:
-                size = (await cur.fetchone())[0]
-        return int(pages) * int(size)
+        def fn(c: sqlite3.Connection) -> int:
+            pages = c.execute("PRAGMA page_count").fetchone()[0]
+            size = c.execute("PRAGMA page_size").fetchone()[0]
+            return int(pages) * int(size)
+        return await self.worker.call(fn)
 
 
 def _check_status(status: str) -> str:

@@ -48,10 +48,12 @@ def cfg(t: str) -> dict:
 
 async def test_open_pragmas_and_close(tmp_path: Path) -> None:
     store = await CheckpointStore.open(tmp_path / "cp.sqlite")
-    async with store.conn.execute("PRAGMA busy_timeout") as cur:
-        assert (await cur.fetchone())[0] == 30000
-    async with store.conn.execute("PRAGMA journal_mode") as cur:
-        assert (await cur.fetchone())[0] == "wal"
+    def pragma(name: str):  # type: ignore[no-untyped-def]
+        return lambda c: c.execute(f"PRAGMA {name}").fetchone()[0]
+
+    assert await store.worker.call(pragma("busy_timeout")) == 30000
+    assert await store.worker.call(pragma("journal_mode")) == "wal"
+    assert await store.worker.call(pragma("synchronous")) == 1  # NORMAL
     await store.close()
     await store.close()  # idempotent
     assert store.closed
@@ -127,7 +129,7 @@ async def test_delete_idle_threads(tmp_path: Path) -> None:
 
 
 def test_process_exits_after_close(tmp_path: Path) -> None:
-    """P1: aiosqlite's worker thread is not a daemon; close() lets the process exit."""
+    """P1: close() ends the connection's thread and lets the process exit."""
     code = ("import asyncio, sys; from storage.checkpoints import CheckpointStore\n"
             "async def m():\n"
             f"    s = await CheckpointStore.open({str(tmp_path / 'x.sqlite')!r})\n"
