@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Literal
 
 from rapidfuzz import fuzz, process
-from rapidfuzz.distance import Levenshtein
+from rapidfuzz.distance import OSA, Levenshtein
 
 from fantasy.models import Player
 
@@ -43,18 +43,31 @@ SUFFIXES = frozenset({"jr", "sr", "ii", "iii", "iv", "v"})
 CUE_BEFORE = frozenset({"is", "isnt", "start", "starting", "sit", "sitting", "bench", "drop",
                         "dropping", "add", "adding", "pick", "up", "grab", "cut", "trade",
                         "stream", "hold", "about", "on", "with", "was", "does", "has", "did",
-                        "keep", "over", "vs", "for"})
+                        "keep", "over", "vs", "for", "will", "wont"})
 #: Words right after a common-word surname that make it a player ("love playing").
 CUE_AFTER = frozenset({"playing", "play", "injured", "injury", "hurt", "out", "status",
                        "healthy", "back", "doing", "been", "or", "vs", "and", "s", "is",
                        "questionable", "dtd", "gtd", "tonight", "today", "tomorrow", "tmrw",
                        "news", "update", "stats", "game", "games"})
+#: Chat words and spellings that are never names without a cue ("ja that makes sense",
+#: "sit tonite"), besides fantasy/lexicon/common_words.txt.
+CHAT_WORDS = frozenset("""ja nah yea yeh tonite tonit tnite 2nite 2night tmr tmrw tmrow tmw tomm
+2moro 2morrow wat wut wht bout abt rn lol lmao smh tbh ngl imo idk pls plz thx ty bro fr
+lowkey wyd rip bruh""".split())
+#: Words right before a common word that make it an ordinary word ("the ad is annoying").
+ARTICLES = frozenset({"the", "a", "an", "this", "that", "no", "any"})
+#: A message of at most this many words that holds a common-word alias is about him
+#: ("and ad?", "ja tho").
+SHORT_MESSAGE = 3
 #: Fuzzy score needed to take a single word for a misspelt name, and its margin over the
 #: next different player.
 TYPO_SCORE = 84.0
 TYPO_MARGIN = 5.0
 #: Fuzzy score of a 2-3 word span against a full name ("jordan pool").
 FULL_SCORE = 88.0
+#: Shortest word read as a one-edit typo (a letter changed, added, dropped or two swapped:
+#: "lebrun", "tatom", "kyrei") when its ratio is under TYPO_SCORE.
+ONE_EDIT_LEN = 5
 #: How many answers (texts and names) a resolver remembers.
 ANSWERS_KEPT = 512
 #: Shortest unknown single word reported as an invented name.
@@ -226,7 +239,7 @@ class PlayerResolver:
             pid = names.get(name_key(full).replace("_", " "))
             if pid is not None:
                 ix.alias[name_key(alias).replace("_", " ")].append(pid)
-        self._common = common_words()
+        self._common = common_words() | CHAT_WORDS
         self._vocab = frozenset(w for w in (vocabulary or ()) if w.isalpha())
         self._vocab_list = sorted(self._vocab)
         self._other = {name_key(n).replace("_", " ") for n in other_names}
@@ -313,6 +326,12 @@ class PlayerResolver:
             return True
         before = toks[i - 1].text if i > 0 else ""
         after = toks[i + 1].text if i + 1 < len(toks) else ""
+        if before in ARTICLES:
+            return False
+        ix = self._ix
+        if len(toks) <= SHORT_MESSAGE and (t.text in ix.alias or t.text in ix.last
+                                           or t.text in ix.first):
+            return True
         return before in CUE_BEFORE or after in CUE_AFTER
 
     @staticmethod
@@ -414,13 +433,24 @@ class PlayerResolver:
         hits = process.extract(w, self._single, scorer=fuzz.ratio, limit=6,
                                score_cutoff=TYPO_SCORE - TYPO_MARGIN)
         if not hits or hits[0][1] < TYPO_SCORE:
-            return None
+            return self._one_edit(w)
         best_key, best = hits[0][0], hits[0][1]
         ids = self._ids_of(best_key)
         for key, score, _ in hits[1:]:
             if best - score < TYPO_MARGIN and not set(self._ids_of(key)) <= set(ids):
                 ids = list(dict.fromkeys(ids + self._ids_of(key)))
         return ids, float(best)
+
+    def _one_edit(self, w: str) -> tuple[list[int], float] | None:
+        """A name one edit away from `w` (length >= ONE_EDIT_LEN, the same first letter),
+        when exactly one name is."""
+        if len(w) < ONE_EDIT_LEN:
+            return None
+        hits = process.extract(w, self._single, scorer=OSA.distance, limit=2, score_cutoff=1)
+        hits = [h for h in hits if h[0][:1] == w[:1] and len(h[0]) >= ONE_EDIT_LEN]
+        if len(hits) != 1:
+            return None
+        return self._ids_of(hits[0][0]), float(fuzz.ratio(w, hits[0][0]))
 
     def _ids_of(self, key: str) -> list[int]:
         ix = self._ix

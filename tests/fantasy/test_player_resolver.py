@@ -126,3 +126,46 @@ def test_nickname_then_surname_of_one_player_is_one_mention() -> None:
         ("ant edwards", "resolved", "Anthony Edwards")]
     assert names(r, "steph curry or booker tonight") == [
         ("steph curry", "resolved", "Stephen Curry"), ("booker", "resolved", "Devin Booker")]
+
+
+# ------------------------------------------------------------------ short nicknames, typos
+
+NICK_POOL = ["Anthony Davis", "Ja Morant", "Kevin Durant", "LeBron James", "Jayson Tatum",
+             "Kyrie Irving", "Trae Young", "Thaddeus Young", "De'Aaron Fox"]
+
+
+@pytest.fixture(scope="module")
+def nick_resolver() -> PlayerResolver:
+    players = [Player(id=200 + i, name=n) for i, n in enumerate(NICK_POOL)]
+    return PlayerResolver(players, vocabulary=vocabulary())
+
+
+@pytest.mark.parametrize("text", [
+    "ja i think that's right", "that ad was so annoying", "an ad popped up lol",
+    "any fox news", "sit the guy tonite", "bench someone tmr", "wat do i do rn bro",
+])
+def test_word_shaped_nicknames_and_chat_words_are_not_players(nick_resolver, text):
+    assert names(nick_resolver, text) == []
+
+
+@pytest.mark.parametrize("text, name", [
+    ("will ad suit up friday", "Anthony Davis"),
+    ("ja or kd this weekend", "Ja Morant"),
+    ("also ad?", "Anthony Davis"),                  # a short follow-up is about him
+    ("hmm ja", "Ja Morant"),
+])
+def test_word_shaped_nicknames_with_a_cue_or_alone(nick_resolver, text, name):
+    assert names(nick_resolver, text)[0][2] == name
+
+
+@pytest.mark.parametrize("typo, name", [
+    ("lebrun", "LeBron James"), ("tatim", "Jayson Tatum"), ("kyire", "Kyrie Irving"),
+])
+def test_one_edit_typos_of_longer_names(nick_resolver, typo, name):
+    assert names(nick_resolver, f"how is {typo} doing")[0][1:] == ("resolved", name)
+
+
+def test_one_edit_typo_close_to_two_names_is_not_guessed() -> None:
+    r = PlayerResolver([Player(id=1, name="Jalen Duren"), Player(id=2, name="Jalen Durin")])
+    assert all(m.status != "resolved" or m.words.lower() != "durun"
+               for m in r.find("is durun playing"))
