@@ -33,7 +33,7 @@ from fantasy.constants import (
     stat_name,
 )
 from fantasy.espn.errors import EspnError
-from fantasy.models import League, Player, ProGame, ProSchedule, Team
+from fantasy.models import GameLogEntry, League, Player, ProGame, ProSchedule, Team
 from fantasy.outlook import (
     HOLD_DAYS,
     Valuer,
@@ -177,7 +177,9 @@ async def playing_on(deps: AgentDeps, player_id: int, day: date | None = None, *
 
 
 async def answer_player_form(deps: AgentDeps, request: Request) -> Reply:
-    """The last N games (request.count, default 5) with averages against the season's."""
+    """The last N games (request.count, default 5) with averages against the season's; a
+    question about a day that is over ("last night", "on saturday") gets that day's game
+    first (or why there was none), then a one-line look at his recent form."""
     refs, ask = _players_or_ask(request)
     if ask is not None:
         return ask
@@ -189,8 +191,11 @@ async def answer_player_form(deps: AgentDeps, request: Request) -> Reply:
     is_points = ctx.league.settings.is_points
     games_by_id = _game_index(ctx.schedule)
     today = deps.today_date()
+    day = asked_past_day(request, today)
     parts: list[str] = []
     report: dict[str, Any] = {"players": []}
+    if day is not None:
+        report["day"] = day.isoformat()
     for ref in refs[:3]:
         card = await _card(deps, int(ref.player_id or 0))
         if card is None:
@@ -199,14 +204,33 @@ async def answer_player_form(deps: AgentDeps, request: Request) -> Reply:
         logs = sorted((g for g in card.game_log if g.stats and (g.date is None or g.date < today)),
                       key=lambda g: g.scoring_period, reverse=True)
         season_year = ctx.league.season
-        logs = [g for g in logs if g.date is None or g.date.year >= season_year - 1
-                and g.date >= _season_start(ctx)][:n]
+        played = [g for g in logs if g.date is None or g.date.year >= season_year - 1
+                  and g.date >= _season_start(ctx)]
+        logs = played[:n]
         season = card.stat_line("season")
         season_pg = {s: season.avg(s) for s in FORM_COLUMNS}
         summ = form_summary([g.stats for g in logs], season_pg, FORM_COLUMNS,
                             game_points=[g.applied_points for g in logs] if is_points else (),
                             season_points=season.applied_average if is_points else None)
         word = form_word(summ)
+        entry: dict[str, Any] = {
+            "id": card.id, "name": card.name, "games": summ.games, "form": word,
+            "recent": {stat_name(s): round(v, 3) for s, v in summ.recent.items()},
+            "season": {stat_name(s): round(v, 3) for s, v in summ.season.items()},
+            "recent_fpts": summ.recent_points, "season_fpts": summ.season_points,
+            "dates": [g.date.isoformat() if g.date else None for g in logs]}
+        if day is not None:
+            text, game = _day_answer(card, day, today, played, ctx, season_pg,
+                                     season.applied_average if is_points else None)
+            tail = (f"Last {summ.games} games: {word}"
+                    + (f", {summ.recent_points:.1f} fpts/g vs {summ.season_points:.1f} season"
+                       if is_points and summ.recent_points is not None
+                       and summ.season_points is not None else "") + "."
+                    if summ.games else "")
+            parts.append(text + (f"\n{tail}" if tail else ""))
+            entry["day_game"] = game
+            report["players"].append(entry)
+            continue
         lines = [f"**{player_label(card)}**, last {summ.games} games vs his season"
                  f" ({season.games_played} games): {word}"
                  + (f", {status_text(card)}" if card.injury_status != "ACTIVE" else "") + "."]
@@ -219,22 +243,88 @@ async def answer_player_form(deps: AgentDeps, request: Request) -> Reply:
                 avg.insert(0, f"fpts {summ.recent_points:.1f} ({fmt_stat(0, summ.season_points)})")
             lines.append("Averages, last games (season): " + ", ".join(avg))
             for g in logs:
-                game = games_by_id.get(g.game_id or -1)
-                box = _box(g.stats)
-                pts = f" = {g.applied_points:.0f} fpts" if is_points and g.applied_points \
-                    is not None else ""
-                when = fmt_day(g.date) if g.date else f"day {g.scoring_period}"
-                lines.append(f"- {when}{_vs(game, card.pro_team_id)}: {box}{pts}")
+                lines.append(f"- {_game_line(g, games_by_id, card.pro_team_id, is_points)}")
         else:
             lines.append("No games played this season yet.")
         parts.append("\n".join(lines))
-        report["players"].append({
-            "id": card.id, "name": card.name, "games": summ.games, "form": word,
-            "recent": {stat_name(s): round(v, 3) for s, v in summ.recent.items()},
-            "season": {stat_name(s): round(v, 3) for s, v in summ.season.items()},
-            "recent_fpts": summ.recent_points, "season_fpts": summ.season_points,
-            "dates": [g.date.isoformat() if g.date else None for g in logs]})
+        report["players"].append(entry)
     return Reply(text="\n\n".join(parts), report=report, tool_calls=["get_player_game_log"])
+
+
+def asked_past_day(request: Request, today: date) -> date | None:
+    """The day that is over a form question asks about, or None (recent form).
+
+    A date before today is that day. A weekday named in a form question ("how did he play
+    saturday") asks about the last one played: a weekday read as this week's coming one is
+    moved back a week (a game not played yet has no box score)."""
+    if request.day is None or not request.day.date:
+        return None
+    try:
+        d = date.fromisoformat(request.day.date)
+    except ValueError:
+        return None
+    if d < today:
+        return d
+    if d > today and request.day.word.lower() == f"{d:%A}".lower():
+        return d - timedelta(days=7)
+    return None
+
+
+def _when(d: date, today: date) -> str:
+    """"last night (Tue Jan 24)" for yesterday, else "on Sat Jan 21"."""
+    return f"last night ({fmt_day(d)})" if d == today - timedelta(days=1) else f"on {fmt_day(d)}"
+
+
+def _game_line(g: GameLogEntry, games_by_id: dict[int, ProGame], pro_team_id: int,
+               is_points: bool) -> str:
+    """"Tue Jan 24 @ MIA: 27 pts, 1 reb, ... = 43 fpts"."""
+    game = games_by_id.get(g.game_id or -1)
+    pts = f" = {g.applied_points:.0f} fpts" if is_points and g.applied_points is not None \
+        else ""
+    when = fmt_day(g.date) if g.date else f"day {g.scoring_period}"
+    return f"{when}{_vs(game, pro_team_id)}: {_box(g.stats)}{pts}"
+
+
+#: How one game compares with the season, by the form word of that single game.
+_ONE_GAME = {"hot": "well above his season average", "cold": "well below his season average",
+             "steady": "about his season average"}
+
+
+def _day_answer(card: Player, day: date, today: date, played: list[GameLogEntry],
+                ctx: LeagueContext, season_pg: dict[int, float],
+                season_points: float | None) -> tuple[str, dict[str, Any] | None]:
+    """His box score of a past day against his season, or why he has none (his team was
+    off, or he did not play), with his last game before it."""
+    games_by_id = _game_index(ctx.schedule)
+    is_points = season_points is not None
+    g = next((x for x in played if x.date == day), None)
+    if g is not None:
+        one = form_summary([g.stats], season_pg, FORM_COLUMNS,
+                           game_points=[g.applied_points] if is_points else (),
+                           season_points=season_points)
+        vs_season = _ONE_GAME.get(form_word(one), "")
+        if is_points and g.applied_points is not None:
+            vs_season += f" of {season_points:.1f} fpts"
+        game = games_by_id.get(g.game_id or -1)
+        text = (f"**{player_label(card)}** {_when(day, today)}{_vs(game, card.pro_team_id)}: "
+                f"{_box(g.stats)}"
+                + (f" = {g.applied_points:.0f} fpts" if is_points and g.applied_points
+                   is not None else "") + f", {vs_season}.")
+        return text, {"date": day.isoformat(), "points": g.applied_points,
+                      "form": form_word(one)}
+    team_games = ctx.schedule.games_for_team(card.pro_team_id, [day]) if card.pro_team_id \
+        else []
+    if team_games:
+        why = (f"{card.name} didn't play {_when(day, today)}: {card.pro_team} played"
+               f"{_vs(team_games[0], card.pro_team_id)} without him"
+               + (f" (he's listed {status_text(card)})" if card.injury_status != "ACTIVE"
+                  else "") + ".")
+    else:
+        why = f"{card.name} had no game {_when(day, today)}: {card.pro_team} were off."
+    before = next((x for x in played if x.date is not None and x.date < day), None)
+    if before is not None:
+        why += f"\nHis last game before that: {_game_line(before, games_by_id, card.pro_team_id, is_points)}."
+    return why, None
 
 
 def _season_start(ctx: LeagueContext) -> date:

@@ -140,6 +140,18 @@ def _json(content: Any) -> Any:
     return content
 
 
+def past_day_as_form(request: Request, today: date) -> Request:
+    """A question about a player on a day that is over ("did tatum play last night") asks
+    what he did that day: the form answer (that day's box score), not his status now."""
+    if request.intent != Intent.PLAYER_RESEARCH or request.day is None or not request.day.date:
+        return request
+    try:
+        past = date.fromisoformat(request.day.date) < today
+    except ValueError:
+        return request
+    return request.model_copy(update={"intent": Intent.PLAYER_FORM}) if past else request
+
+
 def unresolved_refs(request: Request) -> list[PlayerRef]:
     """The players a request depends on that are not found or ambiguous."""
     refs = list(request.unresolved_players())
@@ -228,6 +240,7 @@ async def classify(state: SupervisorState,
             request = understand(text, ctx)
         else:
             request = await understand_with_model(text, ctx, deps.understanding_model)
+        request = past_day_as_form(request, deps.today_date())
     # what route_for reads only for these intents is looked up only for them: a help turn
     # neither imports the optimizer graph nor compiles the research graph
     intent = request.intent
