@@ -39,6 +39,8 @@ class Entities:
     move: MoveRef | None = None
     list_ref: int | None = None
     team: TeamRef = field(default_factory=TeamRef)
+    pro_team: str | None = None   # NBA team abbreviation (fantasy.constants.PRO_TEAM_ABBREVS)
+    pro_team_spans: list[tuple[int, int]] = field(default_factory=list)
     pronoun: bool = False
     games_count: bool = False   # "last 10 games", "past five games"
     injury_words: bool = False
@@ -216,6 +218,28 @@ def extract_move(low: str, matches: list[tuple[NameMatch, PlayerRef]],
     return MoveRef(drop=drop, add=add)
 
 
+def extract_pro_team(low: str, taken: Sequence[tuple[int, int]] = ()
+                     ) -> tuple[str | None, list[tuple[int, int]]]:
+    """The first NBA team a folded message names (its abbreviation) and the spans of every
+    NBA team word. Words that are also English words count only next to a cue
+    (lexicon.NBA_TEAM_CUE); a span inside a player's name (`taken`) is the player's."""
+    found: list[tuple[int, int, str]] = []
+    for abbrev, words in lx.NBA_TEAMS.items():
+        for word in words:
+            w = re.escape(word)
+            pattern = lx.NBA_TEAM_CUE.format(word=w) if word in lx.NBA_TEAM_WORDS \
+                else rf"(?<![\w']){w}(?![\w'])"
+            for m in re.finditer(pattern, low):
+                a = m.start() + m.group(0).rfind(word) if m.group(0).endswith(word) \
+                    else m.start()
+                b = a + len(word)
+                if not any(x < b and a < y for x, y in taken) and \
+                        not any(x < b and a < y for x, y, _ in found):
+                    found.append((a, b, abbrev))
+    found.sort()
+    return (found[0][2] if found else None), [(a, b) for a, b, _ in found]
+
+
 def extract_team(low: str, team_names: list[str]) -> TeamRef:
     """Mine (default), my opponent's, or another fantasy team named in the message."""
     for name in sorted(team_names, key=len, reverse=True):
@@ -251,6 +275,9 @@ def extract_entities(text: str, ctx: UnderstandingContext) -> Entities:
         injury_words=bool(lx.INJURY.search(low)),
     )
     ents.move = extract_move(raw_low, matches, list_ref)
+    ents.pro_team, ents.pro_team_spans = extract_pro_team(
+        raw_low, [s for (m, r), s in zip(matches, ents.spans, strict=True)
+                  if r.status != "not_found"])
     return ents
 
 
@@ -307,7 +334,7 @@ def masked(text: str, spans: list[tuple[int, int]],
     return "".join(out)
 
 
-__all__ = ["Entities", "PLAYER_SLOT", "TEAM_SLOT", "extract_action", "extract_categories", "extract_count",
-           "extract_day", "extract_entities", "extract_list_ref", "extract_move",
-           "extract_position", "extract_team", "fold", "masked", "player_ref", "pronoun_move",
-           "team_spans"]
+__all__ = ["Entities", "PLAYER_SLOT", "TEAM_SLOT", "extract_action", "extract_categories",
+           "extract_count", "extract_day", "extract_entities", "extract_list_ref",
+           "extract_move", "extract_position", "extract_pro_team", "extract_team", "fold",
+           "masked", "player_ref", "pronoun_move", "team_spans"]

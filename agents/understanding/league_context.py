@@ -25,12 +25,16 @@ from agents.shared.deps import AgentDeps, LeagueContext, load_context
 from agents.shared.tool_registry import PlayerPool, league_pool, pool_of
 from agents.understanding import UnderstandingContext, understand
 from agents.understanding.entities import player_ref
+from agents.understanding.lexicon import NBA_TEAMS
 from agents.understanding.request import Intent, PlayerRef, Request
 from fantasy.espn.errors import EspnError
 from fantasy.player_resolver import PlayerResolver
 from storage.minilm import vocabulary
 
 log = logging.getLogger(__name__)
+
+#: NBA team words (never unknown players: "does Golden State play tonight").
+NBA_TEAM_NAMES: tuple[str, ...] = tuple(w for words in NBA_TEAMS.values() for w in words)
 
 _RESOLVERS: OrderedDict[tuple[Any, ...], PlayerResolver] = OrderedDict()
 _MAX_RESOLVERS = 4
@@ -73,7 +77,7 @@ def _resolver_for(key: tuple[Any, ...], pool: PlayerPool, teams: list[str]
         _RESOLVERS.move_to_end(full)
     else:
         hit = PlayerResolver(list(pool.players.values()), vocabulary=vocabulary(),
-                             other_names=teams)
+                             other_names=[*teams, *NBA_TEAM_NAMES])
         _RESOLVERS[full] = hit
         while len(_RESOLVERS) > _MAX_RESOLVERS:
             _RESOLVERS.popitem(last=False)

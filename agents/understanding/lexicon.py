@@ -12,7 +12,8 @@ TODAY_WORDS = ("today", "tonight", "tonite", "tnight", "2night", "2day", "rn", "
 TOMORROW_WORDS = ("tomorrow", "tmrw", "tmr", "tmrow", "tmw", "tomm", "tommorow", "tommorrow",
                   "tomorow", "2morrow", "2moro", "tomoro")
 WEEK_WORDS = ("this week", "rest of the week", "the week", "this matchup", "rest of the matchup",
-              "for the week", "weekly", "week")
+              "for the week", "whole week", "entire week", "whole matchup", "entire matchup",
+              "weekly", "week")
 #: Weekday -> the words for it (full names, common short forms; "sat"/"sun"/"wed" are words).
 WEEKDAYS: dict[str, tuple[str, ...]] = {
     "monday": ("monday", "mon"),
@@ -110,6 +111,38 @@ OPPONENT = re.compile(r"\b(?:opponent'?s?|opp|opps|the other guy'?s?|my matchup'
                       r"who (?:am i|i'm|im) (?:playing|facing|up against)|their team|"
                       r"they have|they got)\b")
 
+#: NBA team (the common abbreviation, fantasy.constants.PRO_TEAM_ABBREVS) -> the words
+#: members use for it. Nicknames that are also English words ("heat", "magic", "jazz",
+#: "nets", "kings"...) count only as NBA teams next to a cue (NBA_TEAM_CUE).
+NBA_TEAMS: dict[str, tuple[str, ...]] = {
+    "ATL": ("hawks", "atlanta"), "BOS": ("celtics", "celts", "boston"),
+    "BKN": ("nets", "brooklyn"), "CHA": ("hornets", "charlotte"),
+    "CHI": ("bulls", "chicago"), "CLE": ("cavaliers", "cavs", "cleveland"),
+    "DAL": ("mavericks", "mavs", "dallas"), "DEN": ("nuggets", "nugs", "denver"),
+    "DET": ("pistons", "detroit"), "GSW": ("warriors", "dubs", "golden state", "gsw"),
+    "HOU": ("rockets", "houston"), "IND": ("pacers", "indiana"),
+    "LAC": ("clippers", "clips", "lac"), "LAL": ("lakers", "lal"),
+    "MEM": ("grizzlies", "grizz", "memphis"), "MIA": ("heat", "miami"),
+    "MIL": ("bucks", "milwaukee"), "MIN": ("timberwolves", "wolves", "minnesota"),
+    "NOP": ("pelicans", "pels", "new orleans", "nola", "nop"),
+    "NYK": ("knicks", "nyk"), "OKC": ("thunder", "okc", "oklahoma city"),
+    "ORL": ("magic", "orlando"), "PHL": ("76ers", "sixers", "philly", "philadelphia"),
+    "PHO": ("suns", "phoenix", "phx"), "POR": ("trail blazers", "blazers", "portland"),
+    "SAC": ("kings", "sacramento"), "SAS": ("spurs", "san antonio"),
+    "TOR": ("raptors", "raps", "toronto"), "UTA": ("jazz", "utah"),
+    "WAS": ("wizards", "wiz", "washington"),
+}
+#: NBA team words that are also ordinary words: teams only after "the" / "vs" / "@" or
+#: before "game" / "play" ("is the heat game on", "the magic play tonight?").
+NBA_TEAM_WORDS = frozenset({"heat", "magic", "jazz", "nets", "kings", "suns", "thunder",
+                            "bulls", "bucks", "hawks", "spurs", "rockets", "wolves", "clips",
+                            "raps", "wiz", "dubs", "clippers", "pistons", "warriors",
+                            "wizards", "hornets", "pelicans", "raptors", "nuggets",
+                            "charlotte", "orlando", "phoenix", "washington"})
+NBA_TEAM_CUE = (r"(?:\bthe|\bvs\.?|\bversus|@|\bagainst|\bplays?|\bplaying|\bfacing|"
+                r"\bface)\s+{word}\b|\b{word}\s+(?:game|games|play|plays|playing|"
+                r"schedule|tonight|tonite|today|tomorrow|tmrw|this week|on)\b")
+
 #: Injury words that make a player question about health (tie-breaker only).
 INJURY = re.compile(r"injur|injry|\bdtd\b|day[- ]to[- ]day|\bgtd\b|questionable|doubtful|"
                     r"\bout\b|\bhurt\b|banged up|\bsore\b|sprain|\bankle|\bknee|\bhamstring|"
@@ -118,7 +151,7 @@ INJURY = re.compile(r"injur|injry|\bdtd\b|day[- ]to[- ]day|\bgtd\b|questionable|
 __all__ = [
     "ACTIONS", "ADD_VERBS", "CATEGORIES", "DAY_LEAD", "DROP_VERBS", "FILLER",
     "FOLLOWUP_OPENERS", "FOLLOWUP_TAIL", "INJURY",
-    "LIST_REF", "NUMBER_WORDS", "OPPONENT", "ORDINALS", "POSITIONS", "PRONOUNS",
+    "LIST_REF", "NBA_TEAMS", "NBA_TEAM_CUE", "NBA_TEAM_WORDS", "NUMBER_WORDS", "OPPONENT", "ORDINALS", "POSITIONS", "PRONOUNS",
     "SHORT_WEEKDAYS", "STRONG_FOLLOWUP", "TODAY_WORDS", "TOMORROW_WORDS", "WEEKDAYS",
     "WEEK_WORDS",
 ]

@@ -102,6 +102,7 @@ class Request(BaseModel):
     team: TeamRef = Field(default_factory=TeamRef)
     categories: list[str] = Field(default_factory=list)   # ESPN names: PTS REB AST STL BLK 3PM FG% FT% TO
     day: DayRef | None = None
+    pro_team: str | None = None        # an NBA team named ("the celtics" -> "BOS")
     position: str | None = None        # PG SG SF PF C G F
     count: int | None = None           # "last 5 games", "top 3"
     action: Action | None = None       # should I drop / start / hold X

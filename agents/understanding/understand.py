@@ -63,7 +63,7 @@ NOT_INHERITED = frozenset({Intent.HELP, Intent.OUT_OF_SCOPE})
 def _names_something(ents: Entities) -> bool:
     """The message names a player, day, category, position, count or whose team."""
     return bool(ents.players or ents.day or ents.categories or ents.position
-                or ents.count or ents.team.kind != "mine")
+                or ents.count or ents.team.kind != "mine" or ents.pro_team)
 
 
 def is_followup(text: str, ents: Entities, ctx: UnderstandingContext) -> bool:
@@ -95,7 +95,8 @@ def is_followup(text: str, ents: Entities, ctx: UnderstandingContext) -> bool:
 def _content_words(text: str, ents: Entities) -> list[str]:
     """Words left after removing openers, entities, stop and filler words (what a follow-up
     adds besides what it changes)."""
-    low = fold(masked(text, ents.spans, ents.team_spans)).replace("{player}", " ")
+    low = fold(masked(text, ents.spans, [*ents.team_spans, *ents.pro_team_spans]))
+    low = low.replace("{player}", " ")
     low = low.replace("{team}", " ")
     low = lx.FOLLOWUP_OPENERS.sub(" ", low)
     low = lx.OPPONENT.sub(" ", low)
@@ -183,8 +184,9 @@ def _pronoun_move(text: str, ents: Entities, ctx: UnderstandingContext) -> MoveR
 def _carried_players(ents: Entities, last: Request | None, content: list[str]
                      ) -> list[PlayerRef]:
     """The previous turn's players when a follow-up points at them ("is he playing?",
-    "what about tmrw") and names no player, position or team of its own."""
-    if last is None or ents.players or ents.position is not None or ents.team.kind != "mine":
+    "what about tmrw") and names no player, position, team or NBA team of its own."""
+    if last is None or ents.players or ents.position is not None or ents.team.kind != "mine" \
+            or ents.pro_team is not None:
         return []
     if ents.pronoun or not content:
         return [p for p in last.players if p.resolved]
@@ -229,6 +231,26 @@ def _inherited_intent(last: Request, ents: Entities) -> Intent:
     return last.intent
 
 
+def _typed_intent(intent: Intent, ents: Entities, players: list[PlayerRef],
+                  last: Request | None
+                  ) -> tuple[Intent, bool]:
+    """The intent the entities make of the router's (or inherited) intent, and whether the
+    entities settle it (no clarifying question):
+
+    - an NBA team and no player: a question about a player is about the team's games
+      ("what about the heat", "is the celtics game tonight"), and so is a follow-up that
+      names only the team ("how about the nets" after a player question);
+    - a lineup for the week is the week's plan ("optimize my lineup for the week"): one
+      day's lineup needs a day, the matchup plan sets the lineups of every day left."""
+    if ents.pro_team is not None and not players:
+        if intent in PLAYER_INTENTS or intent == Intent.SCHEDULE or last is not None:
+            return Intent.SCHEDULE, True
+    day = ents.day if ents.day is not None else (last.day if last is not None else None)
+    if intent == Intent.LINEUP_OPTIMIZATION and day is not None and day.week:
+        return Intent.MATCHUP_ANALYSIS, False
+    return intent, False
+
+
 def understand(text: str, ctx: UnderstandingContext, *,
                router: SemanticRouter | None = None) -> Request:
     """One message -> one typed Request (offline: rules for entities, router for intent)."""
@@ -262,6 +284,9 @@ def understand(text: str, ctx: UnderstandingContext, *,
     elif last is not None and (about := _about_new_player(last, ents, content)) is not None:
         (intent, action), inherited = about, True
 
+    clarify_ok = False
+    intent, clarify_ok = _typed_intent(intent, ents, players, last)
+
     move = ents.move
     list_player = _list_player(ctx, ents.list_ref)
     if move is not None and move.add_list_index is not None and list_player is not None:
@@ -277,7 +302,7 @@ def understand(text: str, ctx: UnderstandingContext, *,
         players = [list_player]
 
     clarify = False
-    if not inherited:
+    if not inherited and not clarify_ok:
         margin = best_score - second_score
         if best_score < UNKNOWN_SCORE or (margin < CLARIFY_MARGIN and best_score < CONFIDENT_SCORE):
             clarify = True
@@ -287,7 +312,10 @@ def understand(text: str, ctx: UnderstandingContext, *,
     position = ents.position
     count = ents.count
     team = ents.team
+    pro_team = ents.pro_team
     if last is not None:
+        if pro_team is None and not ents.players:
+            pro_team = last.pro_team
         day = day or last.day
         categories = categories or list(last.categories)
         position = position or last.position
@@ -298,7 +326,8 @@ def understand(text: str, ctx: UnderstandingContext, *,
     return Request(
         text=text, intent=intent, confidence=round(max(best_score, 0.0), 4),
         source="context" if inherited else "semantic", players=players, team=team,
-        categories=categories, day=day, position=position, count=count, action=action,
+        categories=categories, day=day, pro_team=pro_team, position=position, count=count,
+        action=action,
         move=move, list_ref=ents.list_ref, followup=followup,
         alternatives=[i for i in alternatives if i != intent], clarify=clarify)
 
