@@ -335,6 +335,9 @@ async def answer_free_agents(deps: AgentDeps, request: Request) -> Reply:
         except ValueError:
             slot, pos = None, None
     healthy_only = not wants_injured(request)
+    asked = [r for r in request.resolved_players() if said_in(r, request.text or "")]
+    if asked:
+        return _free_agent_or_not(ctx, val, asked, pool)
     rows = []
     for p in pool:
         if slot is not None and slot not in p.eligible_slots:
@@ -389,6 +392,57 @@ async def answer_free_agents(deps: AgentDeps, request: Request) -> Reply:
                  tool_calls=["get_free_agents"])
 
 
+def said_in(ref: PlayerRef, text: str) -> bool:
+    """True when the message names the player (not one carried from an earlier turn); no
+    text (a command) names him."""
+    if not text:
+        return True
+    low = text.lower()
+    words = [(ref.words or "").lower()] + [w for w in (ref.name or "").lower().split()
+                                           if len(w) >= 3]
+    return any(w and w in low for w in words)
+
+
+def _free_agent_or_not(ctx: LeagueContext, val: Valuer, refs: list[PlayerRef],
+                       pool: list[Player]) -> Reply:
+    """"Is X a free agent?": whose team he is on, or that he is free, with his value this
+    matchup and his place among the free agents, and an offer to add him."""
+    league = ctx.league
+    ranked = sorted(pool, key=lambda p: (-val.rest_value(p), -val.games(p), p.name))
+    place = {p.id: k for k, p in enumerate(ranked, 1)}
+    by_id = {p.id: p for p in pool}
+    lines: list[str] = []
+    offers: list[Offer] = []
+    report: list[dict[str, Any]] = []
+    for ref in refs[:3]:
+        pid = int(ref.player_id or 0)
+        name = ref.name or ref.words
+        team = league.team_of_player(pid)
+        if team is not None:
+            mine = ctx.my_team is not None and team.id == ctx.my_team.id
+            whose = "your team" if mine else team.name + (
+                f" ({team.owners[0]})" if team.owners else "")
+            lines.append(f"No, {name} isn't a free agent: he's on {whose}.")
+            report.append({"id": pid, "name": name, "free_agent": False, "team": team.name})
+            continue
+        p = by_id.get(pid)
+        if p is None:
+            lines.append(f"Yes, {name} is a free agent (no fantasy team has him), but he isn't "
+                         "among the free agents ESPN ranks for this matchup.")
+            report.append({"id": pid, "name": name, "free_agent": True, "rank": None})
+            continue
+        lines.append(f"Yes, {player_label(p)} is a free agent, #{place[p.id]} of "
+                     f"{len(ranked)} by value for the rest of this matchup: "
+                     f"{_fa_detail(val, p, val.games(p), [])}.")
+        ref_p = resolved_ref(p)
+        offers.append(Offer(label=f"Add {p.name}", request=Request.command(
+            Intent.EXPLICIT_MOVE, text=f"add {p.name}", players=[ref_p],
+            move=MoveRef(add=ref_p), action="add")))
+        report.append({"id": pid, "name": p.name, "free_agent": True, "rank": place[p.id]})
+    return Reply(text="\n".join(lines), offers=offers, report={"asked": report},
+                 tool_calls=["get_free_agents"])
+
+
 def _fa_detail(val: Valuer, p: Player, games: int, cats: list[str]) -> str:
     g = f"{games} game{'s' if games != 1 else ''} left"
     parts = [g]
@@ -425,4 +479,5 @@ def _best_stats(val: Valuer, p: Player, k: int = 3) -> list[int]:
 
 
 __all__ = ["answer_free_agents", "answer_matchup_status", "answer_standings", "fmt_day",
-           "fmt_stat", "player_label", "positions_text", "resolved_ref", "status_text"]
+           "fmt_stat", "player_label", "positions_text", "resolved_ref", "said_in",
+           "status_text"]

@@ -13,6 +13,7 @@ from agents.answers.league import (
     fmt_stat,
     player_label,
     resolved_ref,
+    said_in,
     status_text,
 )
 from agents.answers.types import Offer, Reply
@@ -723,11 +724,7 @@ async def answer_injury_check(deps: AgentDeps, request: Request) -> Reply:
 
 def _said(ref: PlayerRef, text: str) -> bool:
     """True when the message names the player (no text: a command, which names him)."""
-    if not text:
-        return True
-    words = [(ref.words or "").lower()] + [w for w in (ref.name or "").lower().split()
-                                           if len(w) >= 3]
-    return any(w and w in text for w in words)
+    return said_in(ref, text)
 
 
 def _status_mismatch(players: list[Player], pos: str | None, asked: frozenset[str]) -> str:

@@ -1,0 +1,79 @@
+"""Answers about the player a question names, not a neighbouring list: "is X a free agent"
+says whose team he is on or that he is free (with his place among the free agents), in both
+scoring variants and through the real runtime."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from langchain_core.language_models.fake_chat_models import FakeListChatModel
+
+from agents.answers.league import answer_free_agents
+from agents.shared.deps import AgentDeps, load_context
+from agents.understanding.request import Intent, PlayerRef, Request
+from fantasy.demo import open_demo_client
+from tests.conversation.test_conversation_flow import Chat, open_app
+
+
+@pytest.fixture(params=("points", "categories"))
+async def deps(request: pytest.FixtureRequest) -> Any:
+    client = open_demo_client(request.param)
+    d = AgentDeps.for_client(client, FakeListChatModel(responses=["unused"]))
+    yield d
+    await client.aclose()
+
+
+def _ref(pid: int, name: str) -> PlayerRef:
+    return PlayerRef(words=name.split()[-1].lower(), status="resolved", player_id=pid,
+                     name=name)
+
+
+async def test_a_rostered_player_is_not_a_free_agent(deps: AgentDeps) -> None:
+    ctx = await load_context(deps)
+    other = next(t for t in ctx.league.teams if t.id != ctx.my_team.id)
+    p = other.players[0]
+    reply = await answer_free_agents(deps, Request(
+        intent=Intent.FREE_AGENT_SCAN, text=f"{p.name.lower()} available?",
+        players=[_ref(p.id, p.name)]))
+    assert reply.text.startswith(f"No, {p.name} isn't a free agent: he's on {other.name}")
+    assert not reply.offers and reply.listed == []
+    mine = ctx.my_team.players[0]
+    reply = await answer_free_agents(deps, Request(
+        intent=Intent.FREE_AGENT_SCAN, text=f"is {mine.name} free", players=[
+            _ref(mine.id, mine.name)]))
+    assert "on your team" in reply.text
+
+
+async def test_a_free_agent_gets_his_place_and_an_add_offer(deps: AgentDeps) -> None:
+    listed = await answer_free_agents(deps, Request(intent=Intent.FREE_AGENT_SCAN,
+                                                    text="top free agents"))
+    third = listed.listed[2]
+    reply = await answer_free_agents(deps, Request(
+        intent=Intent.FREE_AGENT_SCAN, text=f"can i still get {third.name}",
+        players=[_ref(third.player_id, third.name)]))
+    assert reply.text.startswith(f"Yes, {third.name}")
+    assert "#3 of" in reply.text
+    assert [o.label for o in reply.offers] == [f"Add {third.name}"]
+
+
+async def test_a_player_carried_from_the_last_turn_does_not_replace_the_list(
+        deps: AgentDeps) -> None:
+    ctx = await load_context(deps)
+    p = ctx.my_team.players[0]
+    reply = await answer_free_agents(deps, Request(
+        intent=Intent.FREE_AGENT_SCAN, text="and the best free agents?", followup=True,
+        players=[_ref(p.id, p.name)]))
+    assert reply.text.startswith("**Best free agents")
+
+
+async def test_free_agent_question_through_the_runtime(tmp_path: Path) -> None:
+    app = await open_app(tmp_path)
+    try:
+        chat = Chat(app)
+        text = await chat.ask("is jokic a free agent?")
+        assert "Nikola Jokic isn't a free agent" in text, text
+        assert "Best free agents" not in text
+    finally:
+        await app.close()
