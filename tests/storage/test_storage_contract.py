@@ -293,6 +293,35 @@ async def test_retention_on_both(store) -> None:
     await store.vacuum()
 
 
+async def test_run_rows_same_on_both(store) -> None:
+    """The run-row SQL both stores share (storage.runs): a re-recorded run starts over
+    (decision cleared, one row), several statuses filter together, expiry marks each
+    stale pending run once and idle clean-up drops the rows of runs without checkpoints."""
+    await store.record_run("r1", "c", status="pending", requester="U1", run_input={"a": 1})
+    await store.record_decision("r1", "U2", {"m": "approve"}, interrupt_id="i1")
+    run = await store.get_run("r1")
+    assert (run.decided_by, run.decisions(), run.status) == ("U2", {"m": "approve"}, "pending")
+    await store.record_run("r1", "c2", status="running", team_id=4)
+    run = await store.get_run("r1")
+    assert (run.conversation_id, run.status, run.team_id, run.decided_by, run.decision,
+            run.decided_interrupt, run.input) == ("c2", "running", 4, "", "", "", "")
+    await store.record_run("r2", "c", status="pending")
+    await store.record_run("r3", "c", status="done")
+    assert [r.run_thread_id for r in await store.list_runs(
+        statuses=("running", "pending"))] == ["r1", "r2"]
+    assert [r.run_thread_id for r in await store.list_runs(
+        statuses=("done", "pending"), conversation_id="c")] == ["r2", "r3"]
+    with pytest.raises(ValueError):
+        await store.set_run_status("r1", "bogus")
+    await store.set_run_status("r1", "pending")
+    later = time.time() + 10 * 86400
+    assert sorted(await store.expire_pending_runs(1.0, now=later)) == ["r1", "r2"]
+    assert await store.expire_pending_runs(1.0, now=later) == []
+    assert [r.status for r in await store.list_runs()] == ["expired", "expired", "done"]
+    assert await store.delete_idle_threads(1.0, now=later) == []
+    assert await store.list_runs() == []
+
+
 async def test_writes_crash_point_on_both(store, monkeypatch) -> None:
     import storage.crashpoint as cp
 
