@@ -18,14 +18,14 @@ Each statement outside `transaction()` runs on a pooled connection in autocommit
 to their SELECT so two processes serialise on the row.
 
 `PgCheckpointStore` is `storage.checkpoints.CheckpointStore` on AsyncPostgresSaver (channel
-blobs stored once per version), with the same runs table and retention methods.
+blobs stored once per version); both take the runs table and its retention from
+`storage.runs.RunsTable`, this one adding the owner stamp, the orphan filter and leases.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextvars
-import json
 import logging
 import re
 import time
@@ -41,6 +41,7 @@ from psycopg.rows import dict_row
 from psycopg_pool import AsyncConnectionPool
 
 from storage.crashpoint import writes_saved
+from storage.runs import RUNS_DDL, RunsTable
 
 log = logging.getLogger(__name__)
 
@@ -335,7 +336,7 @@ class PgDatabase:
 
 class CrashPointPostgresSaver(AsyncPostgresSaver):
     """`AsyncPostgresSaver` with the `writes:<node>` crash point of
-    `storage.checkpoints.CrashPointSaver`: right after a node's writes are stored and
+    `storage.checkpoints.ThreadSqliteSaver`: right after a node's writes are stored and
     before the step's next checkpoint."""
 
     async def aput_writes(self, config: RunnableConfig, writes: Any, task_id: str,
@@ -351,13 +352,13 @@ CREATE TABLE IF NOT EXISTS fanvise_leases (
     expires_at DOUBLE PRECISION NOT NULL
 )"""
 
-_RUN_COLUMNS = ("run_thread_id, conversation_id, workflow, intent, status, requester, team_id,"
-                " created, updated, decided_by, decision, decided_interrupt, input")
 
-
-class PgCheckpointStore:
+class PgCheckpointStore(RunsTable):
     """The process's AsyncPostgresSaver and the runs table in Postgres (same methods as
-    `storage.checkpoints.CheckpointStore`)."""
+    `storage.checkpoints.CheckpointStore`; the runs table's are `storage.runs.RunsTable`'s).
+
+    Its own statements are SQLite-style (`?`) and go through a `PgDatabase` on the saver's
+    pool (autocommit, `?` -> `%s`); every run-row write stamps `owner`."""
 
     dialect = "postgres"
 
@@ -367,6 +368,7 @@ class PgCheckpointStore:
 
         self.pool = pool
         self.saver = saver
+        self._db = PgDatabase(pool)  # the pool's rows are dicts (dict_row, for the saver)
         self.path = redact_url(url)  # for messages; never holds the password
         #: the instance stamped on the runs it drives; its heartbeat says it is alive
         self.owner = owner or instance_id()
@@ -380,7 +382,6 @@ class PgCheckpointStore:
         processes by a session advisory lock); then beat the process heartbeat every
         HEARTBEAT_EVERY seconds until closed (`heartbeat=False`: not at all)."""
         from storage.backend import PROCESSES_DDL
-        from storage.checkpoints import _RUNS_DDL
 
         await probe(url)
         pool = _pool(url, row_factory=dict_row, max_size=max_size, name="fanvise-checkpoints")
@@ -392,7 +393,7 @@ class PgCheckpointStore:
                 try:
                     await saver.setup()
                     async with pool.connection() as conn, conn.transaction():
-                        for stmt in [*translate_ddl(_RUNS_DDL).split(";"), _LEASES_DDL,
+                        for stmt in [*translate_ddl(RUNS_DDL).split(";"), _LEASES_DDL,
                                      translate_ddl(PROCESSES_DDL),
                                      "ALTER TABLE fanvise_runs ADD COLUMN IF NOT EXISTS owner"
                                      " TEXT NOT NULL DEFAULT ''"]:
@@ -411,9 +412,9 @@ class PgCheckpointStore:
 
     async def beat(self) -> None:
         """Say this instance is alive (its in-flight runs, turns and cards are its own)."""
-        await self._exec("INSERT INTO fanvise_processes (owner, heartbeat) VALUES (%s, %s)"
-                         " ON CONFLICT (owner) DO UPDATE SET heartbeat = EXCLUDED.heartbeat",
-                         (self.owner, time.time()))
+        await self._write("INSERT INTO fanvise_processes (owner, heartbeat) VALUES (?, ?)"
+                          " ON CONFLICT (owner) DO UPDATE SET heartbeat = EXCLUDED.heartbeat",
+                          (self.owner, time.time()))
 
     async def _beat_forever(self) -> None:
         from storage.backend import HEARTBEAT_EVERY
@@ -425,11 +426,6 @@ class PgCheckpointStore:
             except Exception as exc:  # noqa: BLE001 - retried at the next beat
                 log.warning("process heartbeat failed: %s", type(exc).__name__)
 
-    @property
-    def closed(self) -> bool:
-        """True after `close()`."""
-        return self._closed
-
     async def close(self) -> None:
         """Close the pool (idempotent)."""
         if self._closed:
@@ -439,31 +435,26 @@ class PgCheckpointStore:
             self._heartbeat.cancel()
             try:
                 # a clean stop: whatever is left unfinished is anyone's to recover
-                await self._exec("DELETE FROM fanvise_processes WHERE owner = %s",
-                                 (self.owner,))
+                await self._write("DELETE FROM fanvise_processes WHERE owner = ?",
+                                  (self.owner,))
             except Exception as exc:  # noqa: BLE001 - closing must not fail
                 log.info("heartbeat row not removed: %s", type(exc).__name__)
         await self.pool.close()
-
-    async def ping(self) -> None:
-        """One round trip (health check)."""
-        async with self.pool.connection() as conn:
-            await conn.execute("SELECT 1")
 
     async def try_lease(self, name: str, owner: str, ttl: float) -> bool:
         """Take (or renew) the lease `name` for `owner` for `ttl` seconds; False while
         another owner holds an unexpired one. One atomic statement."""
         now = time.time()
-        return await self._exec(
-            "INSERT INTO fanvise_leases (name, owner, expires_at) VALUES (%s, %s, %s)"
+        return await self._write(
+            "INSERT INTO fanvise_leases (name, owner, expires_at) VALUES (?, ?, ?)"
             " ON CONFLICT (name) DO UPDATE SET owner = EXCLUDED.owner, expires_at ="
-            " EXCLUDED.expires_at WHERE fanvise_leases.expires_at < %s OR"
+            " EXCLUDED.expires_at WHERE fanvise_leases.expires_at < ? OR"
             " fanvise_leases.owner = EXCLUDED.owner", (name, owner, now + ttl, now)) > 0
 
     async def release_lease(self, name: str, owner: str) -> None:
         """Give the lease back (only if `owner` still holds it)."""
-        await self._exec("DELETE FROM fanvise_leases WHERE name = %s AND owner = %s",
-                         (name, owner))
+        await self._write("DELETE FROM fanvise_leases WHERE name = ? AND owner = ?",
+                          (name, owner))
 
     @asynccontextmanager
     async def lease(self, name: str, *, ttl: float = 120.0, poll: float = 0.02,
@@ -493,110 +484,35 @@ class PgCheckpointStore:
             renewer.cancel()
             await asyncio.shield(self.release_lease(name, owner))
 
-    async def _exec(self, sql: str, params: Any = ()) -> int:
-        async with self.pool.connection() as conn:
-            cur = await conn.execute(sql, params or None)
-            return max(cur.rowcount, 0)
+    async def _write(self, sql: str, args: Sequence[Any] = ()) -> int:
+        return await self._db.execute(sql, args)
 
-    async def _rows(self, sql: str, params: Any = ()) -> list[dict[str, Any]]:
-        async with self.pool.connection() as conn:
-            cur = await conn.execute(sql, params or None)
-            return list(await cur.fetchall())
+    async def _write_many(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        await self._db.executemany(sql, rows)
 
-    # ------------------------------------------------------------------ runs table
+    async def _rows(self, sql: str, args: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        """The rows as tuples (the pool's dict rows in column order: the store's queries
+        never name two columns alike)."""
+        return [tuple(r.values()) for r in await self._db.fetchall(sql, args)]
 
-    async def record_run(self, run_thread_id: str, conversation_id: str, *, status: str,
-                         requester: str = "", team_id: int | None = None, intent: str = "",
-                         workflow: str = "matchup_optimizer",
-                         run_input: dict[str, Any] | None = None) -> None:
-        """Insert (or replace) a run row (see CheckpointStore.record_run)."""
-        from storage.checkpoints import _check_status
+    def _stamp(self) -> dict[str, Any]:
+        """Run rows name the instance driving them (see storage.backend.orphan_filter)."""
+        return {"owner": self.owner}
 
-        now = time.time()
-        await self._exec(
-            "INSERT INTO fanvise_runs (run_thread_id, conversation_id, workflow, intent,"
-            " status, requester, team_id, created, updated, input, owner)"
-            " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
-            " ON CONFLICT (run_thread_id) DO UPDATE SET conversation_id ="
-            " EXCLUDED.conversation_id, workflow = EXCLUDED.workflow, intent = EXCLUDED.intent,"
-            " status = EXCLUDED.status, requester = EXCLUDED.requester, team_id ="
-            " EXCLUDED.team_id, created = EXCLUDED.created, updated = EXCLUDED.updated,"
-            " input = EXCLUDED.input, decided_by = '', decision = '', decided_interrupt = '',"
-            " owner = EXCLUDED.owner",
-            (run_thread_id, conversation_id, workflow, intent, _check_status(status),
-             requester, team_id, now, now,
-             json.dumps(run_input, default=str) if run_input is not None else "", self.owner))
-
-    async def set_run_status(self, run_thread_id: str, status: str) -> None:
-        """Update a run's status."""
-        from storage.checkpoints import _check_status
-
-        await self._exec("UPDATE fanvise_runs SET status = %s, updated = %s, owner = %s"
-                         " WHERE run_thread_id = %s",
-                         (_check_status(status), time.time(), self.owner, run_thread_id))
-
-    async def record_decision(self, run_thread_id: str, user_id: str,
-                              decisions: dict[str, str], *, interrupt_id: str = "",
-                              status: str | None = None) -> None:
-        """Record who decided which interrupt and what, durably, before it is acted on."""
-        from storage.checkpoints import _check_status
-
-        await self._exec(
-            "UPDATE fanvise_runs SET decided_by = %s, decision = %s, decided_interrupt = %s,"
-            " status = COALESCE(%s, status), updated = %s, owner = %s WHERE run_thread_id = %s",
-            (user_id, json.dumps(decisions, sort_keys=True), interrupt_id,
-             _check_status(status) if status is not None else None, time.time(), self.owner,
-             run_thread_id))
-
-    async def get_run(self, run_thread_id: str) -> Any:
-        """The run row (a RunRecord), or None."""
-        rows = await self._select("WHERE run_thread_id = %s", (run_thread_id,))
-        return rows[0] if rows else None
-
-    async def list_runs(self, *, statuses: tuple[str, ...] | None = None,
-                        conversation_id: str | None = None,
-                        orphaned_only: bool = False, takeover: bool = False
-                        ) -> list[Any]:
-        """Runs filtered by status and conversation, oldest first. `orphaned_only`: not
-        those another live process drives (storage.backend.orphan_filter); `takeover`: only
-        those of another instance that died."""
+    def _owner_filter(self, *, takeover: bool) -> tuple[str, tuple[Any, ...]]:
         from storage.backend import orphan_filter
 
-        where: list[str] = []
-        args: list[Any] = []
-        if orphaned_only or takeover:
-            extra, extra_args = orphan_filter(self.dialect, self.owner, takeover=takeover)
-            where.append(extra.removeprefix(" AND ").replace("?", "%s"))
-            args.extend(extra_args)
-        if statuses:
-            where.append("status = ANY(%s)")
-            args.append(list(statuses))
-        if conversation_id is not None:
-            where.append("conversation_id = %s")
-            args.append(conversation_id)
-        clause = ("WHERE " + " AND ".join(where)) if where else ""
-        return await self._select(clause + " ORDER BY created", tuple(args))
-
-    async def _select(self, clause: str, args: tuple[Any, ...]) -> list[Any]:
-        from storage.checkpoints import RunRecord
-
-        rows = await self._rows(f"SELECT {_RUN_COLUMNS} FROM fanvise_runs {clause}", args)
-        return [RunRecord(**r) for r in rows]
+        return orphan_filter(self.dialect, self.owner, takeover=takeover)
 
     # ------------------------------------------------------------------ retention
 
-    async def thread_ids(self) -> list[str]:
-        """Every thread id that has checkpoints."""
-        return [r["thread_id"] for r in
-                await self._rows("SELECT DISTINCT thread_id FROM checkpoints")]
-
     async def _row_count(self, thread_id: str) -> int:
         rows = await self._rows(
-            "SELECT (SELECT count(*) FROM checkpoints WHERE thread_id = %s)"
-            " + (SELECT count(*) FROM checkpoint_writes WHERE thread_id = %s)"
-            " + (SELECT count(*) FROM checkpoint_blobs WHERE thread_id = %s) AS n",
+            "SELECT (SELECT count(*) FROM checkpoints WHERE thread_id = ?)"
+            " + (SELECT count(*) FROM checkpoint_writes WHERE thread_id = ?)"
+            " + (SELECT count(*) FROM checkpoint_blobs WHERE thread_id = ?)",
             (thread_id, thread_id, thread_id))
-        return int(rows[0]["n"])
+        return int(rows[0][0])
 
     async def prune_thread(self, thread_id: str, *, drop_subgraphs: bool = False) -> int:
         """Keep only the newest checkpoint per namespace (AsyncPostgresSaver.aprune
@@ -614,58 +530,13 @@ class PgCheckpointStore:
             log.info("prune of %s skipped: %s", thread_id, type(exc).__name__)
         return max(0, before - await self._row_count(thread_id))
 
-    async def thread_last_activity(self) -> dict[str, float]:
-        """thread_id -> Unix time of its newest checkpoint."""
-        from storage.checkpoints import checkpoint_id_time
-
-        out: dict[str, float] = {}
-        for r in await self._rows("SELECT thread_id, max(checkpoint_id) AS cid FROM"
-                                  " checkpoints GROUP BY thread_id"):
-            t = checkpoint_id_time(r["cid"])
-            if t is not None:
-                out[r["thread_id"]] = t
-        return out
-
     async def delete_idle_threads(self, max_idle_days: float, *, now: float | None = None
                                   ) -> list[str]:
-        """Delete threads (and their run rows) idle longer than `max_idle_days`."""
-        cutoff = (now if now is not None else time.time()) - max_idle_days * 86400.0
-        idle = [tid for tid, t in (await self.thread_last_activity()).items() if t < cutoff]
-        for tid in idle:
-            await self.saver.adelete_thread(tid)
-        if idle:
-            await self._exec("DELETE FROM fanvise_runs WHERE run_thread_id = ANY(%s)", (idle,))
-        await self._exec(
-            "DELETE FROM fanvise_runs WHERE updated < %s AND NOT EXISTS (SELECT 1 FROM"
-            " checkpoints c WHERE c.thread_id = fanvise_runs.run_thread_id)", (cutoff,))
-        await self._exec("DELETE FROM fanvise_leases WHERE expires_at < %s",
-                         (time.time() - 3600.0,))
+        """`RunsTable.delete_idle_threads`, then the leases expired over an hour ago."""
+        idle = await super().delete_idle_threads(max_idle_days, now=now)
+        await self._write("DELETE FROM fanvise_leases WHERE expires_at < ?",
+                          (time.time() - 3600.0,))
         return idle
-
-    async def delete_finished_run_threads(self, older_than_days: float, *,
-                                          now: float | None = None) -> list[str]:
-        """Delete the checkpoints of runs that ended more than `older_than_days` ago (their
-        run rows stay). Returns the thread ids deleted."""
-        cutoff = (now if now is not None else time.time()) - older_than_days * 86400.0
-        ended = [r["run_thread_id"] for r in await self._rows(
-            "SELECT run_thread_id FROM fanvise_runs WHERE status IN ('done', 'failed')"
-            " AND updated < %s AND EXISTS (SELECT 1 FROM checkpoints c WHERE c.thread_id ="
-            " fanvise_runs.run_thread_id)", (cutoff,))]
-        for tid in ended:
-            await self.saver.adelete_thread(tid)
-        return ended
-
-    async def expire_pending_runs(self, older_than_days: float, *,
-                                  now: float | None = None) -> list[str]:
-        """Runs waiting for approval longer than `older_than_days`: mark them "expired" (one
-        process wins each run) and delete their checkpoints. Returns the thread ids."""
-        cutoff = (now if now is not None else time.time()) - older_than_days * 86400.0
-        stale = [r["run_thread_id"] for r in await self._rows(
-            "UPDATE fanvise_runs SET status = 'expired', updated = %s WHERE status = 'pending'"
-            " AND updated < %s RETURNING run_thread_id", (time.time(), cutoff))]
-        for tid in stale:
-            await self.saver.adelete_thread(tid)
-        return stale
 
     async def vacuum(self) -> None:
         """Nothing to do: Postgres' autovacuum gives deleted rows' space back."""
@@ -673,11 +544,11 @@ class PgCheckpointStore:
     async def size_bytes(self) -> int:
         """Bytes used by the checkpoint tables and the runs table (with indexes, TOAST)."""
         rows = await self._rows(
-            "SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0) AS n FROM pg_class c"
-            " WHERE c.relname = ANY(%s) AND c.relkind = 'r'"
+            "SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0) FROM pg_class c"
+            " WHERE c.relname = ANY(?) AND c.relkind = 'r'"
             " AND c.relnamespace = current_schema()::regnamespace",
             (["checkpoints", "checkpoint_blobs", "checkpoint_writes", "fanvise_runs"],))
-        return int(rows[0]["n"])
+        return int(rows[0][0])
 
 
 __all__ = ["CrashPointPostgresSaver", "PgCheckpointStore", "PgDatabase", "PgRow",
