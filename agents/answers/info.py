@@ -1,35 +1,176 @@
-"""Roster and schedule answers: one league tool each, rendered as text."""
+"""Roster and schedule answers from the league data: whose team, its players by slot with
+status and games left, and games left this matchup (a team's by day, or a named player's).
+
+Games left are the games on the NBA schedule in the rest of the matchup for players not on
+IR; an OUT player's games are named as his, since they cannot count (the matchup answer's
+"starts" are what the best lineups can use)."""
 
 from __future__ import annotations
 
+from datetime import date
+
+from agents.answers.league import fmt_day, player_label, said_in, status_text
 from agents.answers.types import ListedPlayer, Reply
-from agents.shared.deps import AgentDeps
-from agents.shared.llm import render_tool_result
-from agents.shared.tool_registry import FanviseTools
-from agents.understanding.request import Request
+from agents.shared.deps import AgentDeps, LeagueContext, load_context
+from agents.understanding.request import PlayerRef, Request
+from fantasy.constants import OUT_STATUSES, SLOT_IR, pro_team_abbrev
+from fantasy.espn.errors import EspnError
+from fantasy.models import Player, ProSchedule, Team
+
+
+def _err(exc: Exception) -> Reply:
+    return Reply(text=f"I can't read the league from ESPN right now ({exc}). Try again in a "
+                      "minute.", report={"error": str(exc)})
+
+
+def _dates(deps: AgentDeps, ctx: LeagueContext) -> list[date]:
+    return ctx.league.remaining_dates(today=deps.today_date())
+
+
+def _team_for(ctx: LeagueContext, request: Request) -> Team | str:
+    """The team a request is about, or why there is none (a sentence)."""
+    kind = request.team.kind
+    if kind == "opponent":
+        return ctx.opponent or "You have no head-to-head opponent this matchup period."
+    if kind == "other" and request.team.name:
+        found = ctx.league.find_team(request.team.name)
+        if found is None:
+            names = ", ".join(t.name for t in ctx.league.teams)
+            return f"No fantasy team in this league is called {request.team.name!r}. " \
+                   f"Teams: {names}."
+        return found
+    return ctx.my_team or "Link your ESPN team first (`/link team=<id>`), then ask again."
+
+
+def _head(ctx: LeagueContext, team: Team) -> str:
+    """"Your opponent this matchup: **Full Court Press** (Jordan Lee), 11-3-0"."""
+    owner = f" ({team.owners[0]})" if team.owners else ""
+    rec = f", {team.record}" if team.record else ""
+    if ctx.my_team is not None and team.id == ctx.my_team.id:
+        return f"**{team.name}** (you){rec}"
+    if ctx.opponent is not None and team.id == ctx.opponent.id:
+        return f"Your opponent this matchup: **{team.name}**{owner}{rec}"
+    return f"**{team.name}**{owner}{rec}"
+
+
+def _games(schedule: ProSchedule, p: Player, dates: list[date]) -> int:
+    return schedule.count_games(p.pro_team_id, dates) if p.pro_team_id else 0
+
+
+def _n_games(n: int) -> str:
+    return f"{n} game{'s' if n != 1 else ''}"
+
+
+def _games_left_line(ctx: LeagueContext, team: Team, dates: list[date]) -> str:
+    """"31 games left this matchup (2 of them Jordan Poole's, who is OUT)"."""
+    active = [e.player for e in team.roster if e.lineup_slot_id != SLOT_IR]
+    total = sum(_games(ctx.schedule, p, dates) for p in active)
+    out = [(p, _games(ctx.schedule, p, dates)) for p in active
+           if p.injury_status in OUT_STATUSES]
+    out = [(p, g) for p, g in out if g]
+    text = f"{_n_games(total)} left this matchup"
+    if out:
+        lost = sum(g for _, g in out)
+        who = ", ".join(p.name for p, _ in out)
+        text += (f" ({lost} of them {who}'s, who {'is' if len(out) == 1 else 'are'} OUT)")
+    return text
 
 
 async def answer_roster(deps: AgentDeps, request: Request) -> Reply:
-    """Who is on my team, my opponent's or another named team: slots, injuries, games left."""
-    tools = FanviseTools(deps)
-    if request.team.kind == "opponent":
-        name, result = "get_opponent_roster", await tools.get_opponent_roster()
-    elif request.team.kind == "other" and request.team.name:
-        name, result = "get_team_roster", await tools.get_team_roster(request.team.name)
-    else:
-        name, result = "get_my_roster", await tools.get_my_roster()
-    listed = [ListedPlayer(player_id=int(p["id"]), name=str(p["name"]))
-              for p in result.get("players") or [] if isinstance(p, dict) and "id" in p]
-    return Reply(text=render_tool_result(name, result), report=None, listed=listed,
-                 tool_calls=[name])
+    """Who is on my team, my opponent's or another named team: whose team first, then its
+    players by slot with status and games left."""
+    try:
+        ctx = await load_context(deps)
+    except EspnError as exc:
+        return _err(exc)
+    team = _team_for(ctx, request)
+    if isinstance(team, str):
+        return Reply(text=team, report={"error": "no_team"})
+    dates = _dates(deps, ctx)
+    lines = [f"{_head(ctx, team)}: {len(team.roster)} players, "
+             f"{_games_left_line(ctx, team, dates)}."]
+    hurt = [e.player for e in team.roster if e.player.injury_status not in (None, "", "ACTIVE")]
+    if hurt:
+        lines.append("Injured: " + ", ".join(f"{p.name} {status_text(p)}" for p in hurt)
+                     + ".")
+    for label, keep in (("Starting", lambda e: e.is_starting),
+                        ("Bench", lambda e: not e.is_starting and e.lineup_slot_id != SLOT_IR),
+                        ("IR", lambda e: e.lineup_slot_id == SLOT_IR)):
+        entries = [e for e in team.roster if keep(e)]
+        if entries:
+            lines.append(f"{label}: " + "; ".join(
+                (f"{e.slot} " if label == "Starting" else "") + f"{player_label(e.player)}, "
+                + _n_games(_games(ctx.schedule, e.player, dates)) for e in entries) + ".")
+    listed = [ListedPlayer(player_id=e.player.id, name=e.player.name) for e in team.roster]
+    tool = {"opponent": "get_opponent_roster", "other": "get_team_roster"}.get(
+        request.team.kind, "get_my_roster")
+    return Reply(text="\n".join(lines), listed=listed, tool_calls=[tool],
+                 report={"team": team.name, "players": [
+                     {"id": e.player.id, "name": e.player.name, "slot": e.slot,
+                      "status": e.player.injury_status,
+                      "games_left": _games(ctx.schedule, e.player, dates)}
+                     for e in team.roster]})
+
+
+def _player_schedule(ctx: LeagueContext, refs: list[PlayerRef], dates: list[date]) -> str:
+    """"Jalen Brunson (PG/SG, NYK) has 2 games left this matchup: Thu Jan 26 @ BOS, ..."."""
+    lines = []
+    for ref in refs[:3]:
+        pid = int(ref.player_id or 0)
+        team = ctx.league.team_of_player(pid)
+        entry = team.entry_for(pid) if team else None
+        p = entry.player if entry else next(
+            (x for x in ctx.free_agents or [] if x.id == pid), None)
+        if p is None or not p.pro_team_id:
+            lines.append(f"I can't see {ref.name or ref.words}'s NBA team right now.")
+            continue
+        games = ctx.schedule.games_for_team(p.pro_team_id, dates)
+        when = ", ".join(
+            fmt_day(g.date) + (f" vs {pro_team_abbrev(g.opponent_of(p.pro_team_id))}"
+                               if g.is_home(p.pro_team_id)
+                               else f" @ {pro_team_abbrev(g.opponent_of(p.pro_team_id))}")
+            for g in games)
+        n = len(games)
+        text = (f"{player_label(p)} has {n} game{'s' if n != 1 else ''} left this matchup"
+                + (f": {when}." if n else "."))
+        if p.injury_status not in (None, "", "ACTIVE"):
+            text += f" He's listed {status_text(p)}."
+        lines.append(text)
+    return "\n".join(lines)
 
 
 async def answer_schedule(deps: AgentDeps, request: Request) -> Reply:
-    """Games left this matchup, by day and by player (mine, my opponent's or a named team)."""
-    team = {"opponent": "opponent", "other": request.team.name or "mine"}.get(
-        request.team.kind, "mine")
-    result = await FanviseTools(deps).get_schedule(team)
-    return Reply(text=render_tool_result("get_schedule", result), tool_calls=["get_schedule"])
+    """Games left this matchup: a named player's (with the days), else a team's (mine, my
+    opponent's or a named team) by day and by player."""
+    try:
+        ctx = await load_context(deps)
+    except EspnError as exc:
+        return _err(exc)
+    dates = _dates(deps, ctx)
+    if not dates:
+        return Reply(text="The matchup is over: no games left in it.",
+                     tool_calls=["get_schedule"])
+    named = [r for r in request.resolved_players() if said_in(r, request.text or "")]
+    if named:
+        if not ctx.free_agents:
+            ctx = await load_context(deps, with_free_agents=True)
+        return Reply(text=_player_schedule(ctx, named, dates), tool_calls=["get_schedule"])
+    team = _team_for(ctx, request)
+    if isinstance(team, str):
+        return Reply(text=team, report={"error": "no_team"})
+    active = [e.player for e in team.roster if e.lineup_slot_id != SLOT_IR]
+    by_day = []
+    for d in dates:
+        playing = ctx.schedule.teams_playing_on(d)
+        by_day.append((d, sum(1 for p in active if p.pro_team_id in playing)))
+    lines = [f"{_head(ctx, team)}: {len(dates)} day{'s' if len(dates) != 1 else ''} and "
+             f"{_games_left_line(ctx, team, dates)}. By day: "
+             + ", ".join(f"{d:%a} {k}" for d, k in by_day) + "."]
+    per = sorted(((p.name, _games(ctx.schedule, p, dates)) for p in active),
+                 key=lambda x: (-x[1], x[0]))
+    lines.append("By player: " + ", ".join(f"{n} {k}" for n, k in per) + ".")
+    return Reply(text="\n".join(lines), tool_calls=["get_schedule"],
+                 report={"team": team.name, "days": {d.isoformat(): k for d, k in by_day}})
 
 
 __all__ = ["answer_roster", "answer_schedule"]

@@ -162,8 +162,8 @@ async def answer_matchup_status(deps: AgentDeps, request: Request) -> Reply:
             verdict = ("a toss-up" if abs(margin) < 1 else
                        f"{'you win' if margin > 0 else 'you lose'} by {abs(margin):.0f}")
             lines.append(f"Projected final (both lineups set optimally every day): "
-                         f"{proj_me:.0f} - {proj_opp:.0f}, {verdict}. Games left: you "
-                         f"{mine_plan.games_played}, {opp.name} {opp_plan.games_played}.")
+                         f"{proj_me:.0f} - {proj_opp:.0f}, {verdict}. Starts left in those "
+                         f"lineups: you {mine_plan.games_played}, {opp.name} {opp_plan.games_played}.")
         report.update(my_points=round(cur_me, 1), opponent_points=round(cur_opp, 1),
                       my_projected=round(proj_me, 1), opponent_projected=round(proj_opp, 1),
                       my_games_left=mine_plan.games_played,
@@ -202,7 +202,8 @@ async def answer_matchup_status(deps: AgentDeps, request: Request) -> Reply:
             lines.append(now)
         if days_left:
             lines.append(f"Projected final (both lineups set optimally every day): "
-                         f"{_wlt(pw, pl, pt)}. Games left: you {mine_plan.games_played}, "
+                         f"{_wlt(pw, pl, pt)}. Starts left in those lineups: you "
+                         f"{mine_plan.games_played}, "
                          f"{opp.name} {opp_plan.games_played}.")
         report.update(categories=rows, record=[w, lo, t], projected_record=[pw, pl, pt],
                       my_games_left=mine_plan.games_played,

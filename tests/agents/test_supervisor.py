@@ -324,4 +324,4 @@ async def test_follow_up_and_info_questions_route(client: Any) -> None:
     assert "Jordan Poole" in v["answer"] and "last 2 games" in v["answer"]
     v = await run_turn(g, "Who is on my opponent's roster?", "f")
     assert (v["intent"], v["route"], v["delegate"]) == ("roster", "answer", None)
-    assert v["tool_calls"] == ["get_opponent_roster"] and "Players: " in v["answer"]
+    assert v["tool_calls"] == ["get_opponent_roster"] and "Starting: " in v["answer"]

@@ -1,0 +1,92 @@
+"""Roster and schedule answers: whose team first, statuses as members read them, games left
+that agree between the roster, the schedule and the matchup answer (an OUT player's games are
+named), and a named player's own games left with the days."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from langchain_core.language_models.fake_chat_models import FakeListChatModel
+
+from agents.answers.info import answer_roster, answer_schedule
+from agents.answers.league import fmt_day
+from agents.shared.deps import AgentDeps, load_context
+from agents.understanding.request import Intent, PlayerRef, Request, TeamRef
+from fantasy.constants import OUT_STATUSES, SLOT_IR
+from fantasy.demo import open_demo_client
+from tests.conversation.test_conversation_flow import Chat, open_app
+
+
+@pytest.fixture(params=("points", "categories"))
+async def deps(request: pytest.FixtureRequest) -> Any:
+    client = open_demo_client(request.param)
+    d = AgentDeps.for_client(client, FakeListChatModel(responses=["unused"]))
+    yield d
+    await client.aclose()
+
+
+def _total(text: str) -> int:
+    m = re.search(r"(\d+) games? left this matchup", text)
+    assert m, text
+    return int(m.group(1))
+
+
+async def test_roster_and_schedule_agree_and_name_the_out_players(deps: AgentDeps) -> None:
+    ctx = await load_context(deps)
+    dates = ctx.league.remaining_dates(today=deps.today_date())
+    me = ctx.my_team
+    expected = sum(ctx.schedule.count_games(e.player.pro_team_id, dates)
+                   for e in me.roster if e.lineup_slot_id != SLOT_IR)
+    roster = await answer_roster(deps, Request(intent=Intent.ROSTER, text="my guys"))
+    sched = await answer_schedule(deps, Request(intent=Intent.SCHEDULE, text="games left"))
+    assert _total(roster.text) == _total(sched.text) == expected
+    assert roster.text.startswith(f"**{me.name}** (you)")
+    out = [p for p in me.players if p.injury_status in OUT_STATUSES]
+    for p in out:
+        assert f"{p.name}'s, who is OUT" in roster.text or f"{p.name}," in roster.text
+    # statuses as members read them, never ESPN's constants or ISO dates
+    assert "DAY_TO_DAY" not in roster.text and not re.search(r"\d{4}-\d{2}-\d{2}",
+                                                              roster.text)
+    assert [x.name for x in roster.listed] == [e.player.name for e in me.roster]
+
+
+async def test_the_opponents_roster_says_who_he_is_first(deps: AgentDeps) -> None:
+    ctx = await load_context(deps)
+    reply = await answer_roster(deps, Request(intent=Intent.ROSTER, text="their roster",
+                                              team=TeamRef(kind="opponent")))
+    assert reply.text.startswith(f"Your opponent this matchup: **{ctx.opponent.name}**")
+    other = await answer_roster(deps, Request(intent=Intent.ROSTER, text="x",
+                                              team=TeamRef(kind="other", name="no such club")))
+    assert "No fantasy team in this league is called 'no such club'" in other.text
+
+
+async def test_a_named_players_games_left_with_the_days(deps: AgentDeps) -> None:
+    ctx = await load_context(deps)
+    dates = ctx.league.remaining_dates(today=deps.today_date())
+    p = next(p for p in ctx.my_team.players if p.injury_status == "ACTIVE")
+    games = ctx.schedule.games_for_team(p.pro_team_id, dates)
+    reply = await answer_schedule(deps, Request(
+        intent=Intent.SCHEDULE, text=f"{p.name.lower()} games left",
+        players=[PlayerRef(words=p.name.lower(), status="resolved", player_id=p.id,
+                           name=p.name)]))
+    assert reply.text.startswith(f"{p.name} (")
+    assert f"has {len(games)} game" in reply.text
+    assert all(fmt_day(g.date) in reply.text for g in games)
+
+
+async def test_schedule_and_matchup_through_the_runtime(tmp_path: Path) -> None:
+    app = await open_app(tmp_path)
+    try:
+        chat = Chat(app)
+        text = await chat.ask("how many games has brunson got left")
+        assert "Jalen Brunson (PG/SG, NYK) has 2 games left this matchup:" in text, text
+        assert "By player" not in text
+        text = await chat.ask("what does the buzzer beaters roster look like")
+        assert "**Buzzer Beaters**" in text and "Starting:" in text
+        text = await chat.ask("how am i doing in my matchup")
+        assert "Starts left in those lineups" in text
+    finally:
+        await app.close()
