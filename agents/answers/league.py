@@ -29,7 +29,7 @@ from fantasy.constants import (
     stat_name,
 )
 from fantasy.espn.errors import EspnError
-from fantasy.models import League, Player
+from fantasy.models import League, Player, Team
 from fantasy.outlook import Valuer, category_result, tally
 
 log = logging.getLogger(__name__)
@@ -234,7 +234,7 @@ async def answer_standings(deps: AgentDeps, request: Request) -> Reply:
     teams = sorted(league.teams, key=lambda t: (t.rank or t.playoff_seed or 99,
                                                 -t.record.wins, t.id))
     is_points = league.settings.is_points
-    lines = [f"**{league.settings.name} standings**"]
+    lines = [_standings_lead(ctx, teams, request), f"**{league.settings.name} standings**"]
     table = []
     for k, t in enumerate(teams, 1):
         rank = t.rank or t.playoff_seed or k
@@ -272,6 +272,35 @@ async def answer_standings(deps: AgentDeps, request: Request) -> Reply:
                              "action": it.action, "player": name})
     return Reply(text="\n".join(lines), report={"standings": table, "activity": activity},
                  tool_calls=["get_league", "get_recent_activity"])
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+def _standings_lead(ctx: LeagueContext, teams: list[Team], request: Request) -> str:
+    """The line a standings question is usually after: who leads, where you are and where
+    your opponent (or the team asked about) is."""
+    place = {t.id: (t.rank or t.playoff_seed or k) for k, t in enumerate(teams, 1)}
+    leader = teams[0]
+    me, opp = ctx.my_team, ctx.opponent
+    asked = (ctx.league.find_team(request.team.name) if request.team.kind == "other"
+             and request.team.name else opp if request.team.kind == "opponent" else None)
+    out = []
+    if asked is not None and asked.id != leader.id:
+        out.append(f"{asked.name} is {_ordinal(place[asked.id])} at {asked.record}.")
+    lead = f"{leader.name} lead the league at {leader.record}"
+    if me is not None and leader.id == me.id:
+        lead = f"You ({me.name}) lead the league at {leader.record}"
+    elif opp is not None and leader.id == opp.id:
+        lead += ", and they're your opponent this matchup"
+    out.append(lead + ".")
+    if me is not None and leader.id != me.id:
+        mine = f"You ({me.name}) are {_ordinal(place[me.id])} at {me.record}"
+        if opp is not None and opp.id != leader.id and (asked is None or asked.id != opp.id):
+            mine += f"; your opponent {opp.name} is {_ordinal(place[opp.id])} at {opp.record}"
+        out.append(mine + ".")
+    return " ".join(out)
 
 
 def _team_name(league: League, team_id: int | None) -> str:

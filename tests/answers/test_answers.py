@@ -123,8 +123,10 @@ async def test_standings_table_and_activity(deps: AgentDeps) -> None:
     for t in ctx.league.teams:
         assert f"{t.name}" in reply.text and str(t.record) in reply.text
     first = min(ctx.league.teams, key=lambda t: t.rank)
-    assert reply.text.splitlines()[1].startswith(f"{first.rank}. {first.name}")
-    assert "(you)" in next(line for line in reply.text.splitlines() if ctx.my_team.name in line)
+    # the lead line, the title, then the table
+    assert reply.text.splitlines()[2].startswith(f"{first.rank}. {first.name}")
+    assert "(you)" in next(line for line in reply.text.splitlines()[2:]
+                           if ctx.my_team.name in line)
     if ctx.league.settings.is_points:
         assert f"{first.record.points_for:,.0f} pts" in reply.text
     assert "no adds, drops or trades" in reply.text  # the fresh demo has no moves yet
