@@ -303,16 +303,18 @@ def _day_answer(card: Player, day: date, today: date, played: list[GameLogEntry]
         one = form_summary([g.stats], season_pg, FORM_COLUMNS,
                            game_points=[g.applied_points] if is_points else (),
                            season_points=season_points)
-        vs_season = _ONE_GAME.get(form_word(one), "")
-        if is_points and g.applied_points is not None:
-            vs_season += f" of {season_points:.1f} fpts"
         game = games_by_id.get(g.game_id or -1)
         text = (f"**{player_label(card)}** {_when(day, today)}{_vs(game, card.pro_team_id)}: "
-                f"{_box(g.stats)}"
-                + (f" = {g.applied_points:.0f} fpts" if is_points and g.applied_points
-                   is not None else "") + f", {vs_season}.")
+                f"{_box(g.stats)}")
+        if is_points:
+            text += (f" = {g.applied_points or 0.0:.0f} fpts, "
+                     f"{_ONE_GAME.get(form_word(one), '')} of {season_points:.1f} fpts.")
+        else:  # one game in categories: each stat against his season, no single verdict
+            text += (".\nHis season per game: " + ", ".join(
+                f"{fmt_stat(s, season_pg.get(s, 0.0))} {stat_name(s)}" for s in FORM_COLUMNS)
+                     + ".")
         return text, {"date": day.isoformat(), "points": g.applied_points,
-                      "form": form_word(one)}
+                      "form": form_word(one) if is_points else None}
     team_games = ctx.schedule.games_for_team(card.pro_team_id, [day]) if card.pro_team_id \
         else []
     if team_games:

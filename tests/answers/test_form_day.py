@@ -75,7 +75,12 @@ async def test_the_days_box_score_comes_first(deps: AgentDeps) -> None:
     first = reply.text.splitlines()[0]
     assert "Jayson Tatum" in first and "last night" in first and fmt_day(yday) in first
     assert f"{int(g.stats[0])} pts" in first and f"{int(g.stats[6])} reb" in first
-    assert "season average" in first
+    ctx = await load_context(deps)
+    if ctx.league.settings.is_points:
+        assert "season average of" in first and f"{g.applied_points:.0f} fpts" in first
+    else:  # categories: each stat against his season, no one-word verdict for one game
+        assert reply.text.splitlines()[1].startswith("His season per game: ")
+        assert "season average" not in reply.text
     # one game, not a five-game table
     assert "Averages, last games" not in reply.text
     assert reply.report and reply.report["day"] == yday.isoformat()
