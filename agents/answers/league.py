@@ -189,6 +189,21 @@ async def answer_matchup_status(deps: AgentDeps, request: Request) -> Reply:
         w, lo, t = tally(cur_res)
         pw, pl, pt = tally(proj_res)
         lines.append(f"**{me.name} {_wlt(w, lo, t)} {opp.name}** in categories, {day_word}.")
+        asked = [r for r in rows if r["category"] in {c.upper() for c in request.categories}]
+        for r in asked:  # the categories the question names, first
+            sid = STAT_IDS.get(r["category"], -1)
+            now = {"win": "winning", "loss": "losing", "tie": "tied"}.get(r["result"], "?")
+            line = (f"{r['category']}: {now} {fmt_stat(sid, r['mine'], 0)}-"
+                    f"{fmt_stat(sid, r['opponent'], 0)}")
+            if days_left:
+                fin = {"win": "a win", "loss": "a loss", "tie": "a tie"}.get(
+                    r["projected_result"], "?")
+                line += (f", projected {fmt_stat(sid, r['my_projected'], 0)}-"
+                         f"{fmt_stat(sid, r['opponent_projected'], 0)}: {fin}")
+            lines.insert(len(lines) - 1, line + ".")
+        losing = [r["category"] for r in rows if r["result"] == "loss"]
+        if not asked and losing:
+            lines.append("Losing now: " + ", ".join(losing) + ".")
         lines.append("Category: now -> projected final (you-them)" if days_left
                      else "Category: final (you-them)")
         for r in rows:
