@@ -354,7 +354,8 @@ def _box(stats: dict[int, float]) -> str:
 # --------------------------------------------------------------------------- decisions
 
 
-def _action(request: Request) -> str:
+def _asked_action(request: Request) -> str | None:
+    """The action the request asks about, or None when it names none."""
     if request.action:
         return request.action
     t = (request.text or "").lower()
@@ -364,7 +365,11 @@ def _action(request: Request) -> str:
                       ("trade", "trade"), ("stream", "stream")):
         if word in t:
             return act
-    return "hold"
+    return None
+
+
+def _action(request: Request) -> str:
+    return _asked_action(request) or "hold"
 
 
 def _roster_rank(val: Valuer, team: Team, pid: int) -> tuple[int, int]:
@@ -431,6 +436,8 @@ async def answer_player_decision(deps: AgentDeps, request: Request) -> Reply:
     league, today = ctx.league, deps.today_date()
     val = shared_valuer(league, ctx.schedule, _window(deps, league), today,
                  extra=ctx.free_agents or [])
+    if len(refs) >= 2 and _asked_action(request) is None:
+        return await _compare(deps, ctx, val, refs[:3])
     replies = [await _decide(deps, request, ctx, val, ref) for ref in refs[:3]]
     if len(replies) == 1:
         return replies[0]
@@ -438,6 +445,44 @@ async def answer_player_decision(deps: AgentDeps, request: Request) -> Reply:
                  report={"players": [r.report for r in replies]},
                  offers=[o for r in replies for o in r.offers][:3],
                  tool_calls=sorted({c for r in replies for c in r.tool_calls}))
+
+
+async def _compare(deps: AgentDeps, ctx: LeagueContext, val: Valuer,
+                   refs: list[PlayerRef]) -> Reply:
+    """"Is X better than Y" / "X or Y": the players ranked by expected value for the rest
+    of this matchup (games he is expected to play x value per game), best first."""
+    found: list[Player] = []
+    missing: list[str] = []
+    for ref in refs:
+        p = await _find_player(deps, ctx, int(ref.player_id or 0))
+        if p is None:
+            missing.append(ref.name or ref.words)
+        else:
+            found.append(p)
+    found.sort(key=lambda p: (-val.rest_value(p), p.name))
+    lines: list[str] = []
+    if len(found) >= 2:
+        best, other = found[0], found[1]
+        lines.append(f"For the rest of this matchup, **{best.name}** is the better bet: "
+                     f"{_fmt_val(val, val.rest_value(best))} vs "
+                     f"{_fmt_val(val, val.rest_value(other))} for {other.name}.")
+    me = ctx.my_team
+    for p in found:
+        owner = ctx.league.team_of_player(p.id)
+        whose = ("yours" if me is not None and owner is not None and owner.id == me.id
+                 else f"on {owner.name}" if owner else "a free agent")
+        exp = val.expected_games(p)
+        games = val.games(p)
+        lines.append(f"- {player_label(p)}, {whose}: {status_text(p)}, {games} game"
+                     f"{'s' if games != 1 else ''} left"
+                     + (f" (~{exp:.1f} expected)" if abs(exp - games) > 0.05 else "")
+                     + f", {_fmt_val(val, val.per_game(p))} per game.")
+    if missing:
+        lines.append(f"I can't find {', '.join(missing)} in this league.")
+    return Reply(text="\n".join(lines), tool_calls=["get_player_status"],
+                 report={"compare": [{"id": p.id, "name": p.name,
+                                      "rest_value": round(val.rest_value(p), 3),
+                                      "per_game": round(val.per_game(p), 3)} for p in found]})
 
 
 async def _decide(deps: AgentDeps, request: Request, ctx: LeagueContext, val: Valuer,

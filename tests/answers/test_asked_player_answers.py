@@ -1,6 +1,7 @@
-"""Answers about the player a question names, not a neighbouring list: "is X a free agent"
-says whose team he is on or that he is free (with his place among the free agents), in both
-scoring variants and through the real runtime."""
+"""Answers about the players a question names, not a neighbouring answer: "is X a free
+agent" says whose team he is on or that he is free (with his place among the free agents);
+two players and no action ("X vs Y") are compared for the rest of the matchup. Both scoring
+variants, and through the real runtime."""
 
 from __future__ import annotations
 
@@ -75,5 +76,36 @@ async def test_free_agent_question_through_the_runtime(tmp_path: Path) -> None:
         text = await chat.ask("is jokic a free agent?")
         assert "Nikola Jokic isn't a free agent" in text, text
         assert "Best free agents" not in text
+    finally:
+        await app.close()
+
+
+async def test_two_players_and_no_action_is_a_comparison(deps: AgentDeps) -> None:
+    from agents.answers.player import answer_player_decision
+    from agents.answers.valuers import shared_valuer
+
+    ctx = await load_context(deps, with_free_agents=True, fa_size=150)
+    a, b = ctx.my_team.players[0], ctx.opponent.players[0]
+    reply = await answer_player_decision(deps, Request(
+        intent=Intent.PLAYER_DECISION, text=f"{a.name} vs {b.name}, who's better",
+        players=[_ref(a.id, a.name), _ref(b.id, b.name)]))
+    val = shared_valuer(ctx.league, ctx.schedule,
+                        ctx.league.remaining_dates(today=deps.today_date()),
+                        deps.today_date(), extra=ctx.free_agents or [])
+    best = max((a, b), key=val.rest_value)
+    assert reply.text.startswith(f"For the rest of this matchup, **{best.name}** is the "
+                                 "better bet"), reply.text
+    assert "nothing for you to hold" not in reply.text
+    assert f"- {a.name} (" in reply.text and f"- {b.name} (" in reply.text
+    assert "yours" in reply.text and f"on {ctx.opponent.name}" in reply.text
+
+
+async def test_comparison_through_the_runtime(tmp_path: Path) -> None:
+    app = await open_app(tmp_path)
+    try:
+        chat = Chat(app)
+        text = await chat.ask("jokic vs embiid who's better")
+        assert "is the better bet" in text, text
+        assert "nothing for you to" not in text
     finally:
         await app.close()
