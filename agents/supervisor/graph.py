@@ -140,10 +140,17 @@ def _json(content: Any) -> Any:
     return content
 
 
+#: Player intents that a day already over turns into a form question.
+PAST_DAY_FORM_INTENTS = frozenset({Intent.PLAYER_RESEARCH, Intent.PLAYER_DECISION})
+
+
 def past_day_as_form(request: Request, today: date) -> Request:
-    """A question about a player on a day that is over ("did tatum play last night") asks
-    what he did that day: the form answer (that day's box score), not his status now."""
-    if request.intent != Intent.PLAYER_RESEARCH or request.day is None or not request.day.date:
+    """A question about a player on a day that is over ("did tatum play last night", a
+    follow-up "how did he do 1/20" after "should I start him") asks what he did that day:
+    the form answer (that day's box score), not his status now or a start/sit call for a
+    day whose games are played."""
+    if request.intent not in PAST_DAY_FORM_INTENTS or request.day is None \
+            or not request.day.date:
         return request
     try:
         past = date.fromisoformat(request.day.date) < today

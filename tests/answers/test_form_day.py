@@ -63,6 +63,11 @@ def test_a_research_question_about_a_day_that_is_over_is_a_form_question() -> No
     assert past_day_as_form(past, TODAY).intent == Intent.PLAYER_FORM
     now = past.model_copy(update={"day": DayRef(word="tonight", date=TODAY.isoformat())})
     assert past_day_as_form(now, TODAY).intent == Intent.PLAYER_RESEARCH
+    # a start/sit call for a day whose games are played is a form question too
+    sit = past.model_copy(update={"intent": Intent.PLAYER_DECISION, "action": "start"})
+    assert past_day_as_form(sit, TODAY).intent == Intent.PLAYER_FORM
+    assert past_day_as_form(sit.model_copy(update={"day": None}), TODAY).intent \
+        == Intent.PLAYER_DECISION
 
 
 async def test_the_days_box_score_comes_first(deps: AgentDeps) -> None:
@@ -111,5 +116,10 @@ async def test_past_days_through_the_runtime(tmp_path: Path) -> None:
         text = await chat.ask("did giannis suit up on 1/24?")
         assert "Giannis Antetokounmpo had no game" in text and "MIL were off" in text, text
         assert "plays tonight" not in text
+        # a follow-up moving a start/sit question to a played day gets that day's game
+        await chat.ask("should i start brunson")
+        text = await chat.ask("how did he do 1/20?")
+        assert "Jalen Brunson" in text and "Fri Jan 20" in text and "pts" in text, text
+        assert "Start Jalen Brunson" not in text
     finally:
         await app.close()
