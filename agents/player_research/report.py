@@ -263,12 +263,11 @@ def build_player_report(*, asked: str, status: dict[str, Any] | None,
 
 
 def report_answer(report: dict[str, Any]) -> str:
-    """Chat text for a report."""
-    if report["status"] == "UNKNOWN":
-        return report["summary"]
-    head = (f"**{report['playerName']}**: {_label(report['status'])} -> "
-            f"{report['recommendation']} (confidence {report['confidence']})")
-    return f"{head}\n{report['summary']}"
+    """Chat text for a report: its summary as written (status first, the recommendation
+    last). No header line repeating the status: the report card under the answer carries
+    status, recommendation and confidence, and drops its own text when the answer already
+    contains the summary verbatim."""
+    return str(report["summary"])
 
 
 __all__ = ["CONFIDENCES", "RECOMMENDATIONS", "REPORT_KEYS", "build_player_report",

@@ -247,3 +247,15 @@ async def test_without_a_news_store_the_card_decides(deps_factory, scripted) -> 
     assert out["tool_calls"] == ["get_player_status"]
     assert r["status"] == "DAY_TO_DAY" and r["recommendation"] == "MONITOR"
     assert r["confidence"] == "MEDIUM" and r["sources"] == ["ESPN player card"]
+
+
+async def test_the_answer_is_the_summary_without_a_repeated_status_header(
+        deps_factory, news_store, scripted) -> None:
+    model = scripted(call("get_player_status", player_name="Jordan Poole"),
+                     AIMessage(content="done"))
+    deps = deps_factory("points", news=news_store, model=model)
+    out = await run(deps, "is poole still out?", "Jordan Poole")
+    # the status is said once, in the summary; the card under it carries the fields
+    assert out["answer"] == out["report"]["summary"]
+    assert "->" not in out["answer"] and "(confidence" not in out["answer"]
+    assert out["answer"].startswith("Jordan Poole (GSW")
