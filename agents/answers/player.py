@@ -678,6 +678,37 @@ def _asked_statuses(text: str) -> frozenset[str]:
     return frozenset(out)
 
 
+def _injuries_of_other_team(deps: AgentDeps, ctx: LeagueContext, request: Request) -> Reply:
+    """"Who is hurt on my opponent's team": that team's injured players with status and
+    games left this matchup (expected to play, for the uncertain ones); no hold-or-stream
+    call, which is for the member's own players."""
+    team = (ctx.opponent if request.team.kind == "opponent"
+            else ctx.league.find_team(request.team.name or ""))
+    if team is None:
+        text = ("You have no head-to-head opponent this matchup period."
+                if request.team.kind == "opponent"
+                else f"No fantasy team in this league is called {request.team.name!r}.")
+        return Reply(text=text, report={"players": []})
+    val = shared_valuer(ctx.league, ctx.schedule, _window(deps, ctx.league),
+                        deps.today_date())
+    hurt = [e.player for e in team.roster if e.player.injury_status in INJURED]
+    whose = (f"your opponent {team.name}" if ctx.opponent is not None
+             and team.id == ctx.opponent.id else team.name)
+    if not hurt:
+        return Reply(text=f"Nobody on {whose} is listed injured.", report={"players": []},
+                     tool_calls=["get_team_roster"])
+    lines = [f"Injured on {whose}: {len(hurt)} player{'s' if len(hurt) != 1 else ''}."]
+    for p in hurt:
+        games, exp = val.games(p), val.expected_games(p)
+        lines.append(f"- {player_label(p)}: {status_text(p)}, {games} game"
+                     f"{'s' if games != 1 else ''} left this matchup"
+                     + (f", ~{exp:.1f} expected to play" if abs(exp - games) > 0.05 else "")
+                     + ".")
+    return Reply(text="\n".join(lines), tool_calls=["get_team_roster"],
+                 report={"team": team.name, "players": [
+                     {"id": p.id, "name": p.name, "status": p.injury_status} for p in hurt]})
+
+
 async def answer_injury_check(deps: AgentDeps, request: Request) -> Reply:
     """My injured players at the asked position (or named): hold or stream each, with the
     timeline (status, expected return, games left vs expected games); offers a streamer."""
@@ -685,6 +716,8 @@ async def answer_injury_check(deps: AgentDeps, request: Request) -> Reply:
         ctx = await load_context(deps, with_free_agents=True, fa_size=150)
     except EspnError as exc:
         return _err(exc)
+    if request.team.kind != "mine":
+        return _injuries_of_other_team(deps, ctx, request)
     me = ctx.my_team
     if me is None:
         return Reply(text="Link your ESPN team first (`/link team=<id>`), then ask again.",

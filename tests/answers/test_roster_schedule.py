@@ -90,3 +90,28 @@ async def test_schedule_and_matchup_through_the_runtime(tmp_path: Path) -> None:
         assert "Starts left in those lineups" in text
     finally:
         await app.close()
+
+
+async def test_injuries_on_another_team_are_that_teams(deps: AgentDeps) -> None:
+    from agents.answers.player import INJURED, answer_injury_check
+
+    ctx = await load_context(deps)
+    reply = await answer_injury_check(deps, Request(
+        intent=Intent.INJURY_REEVALUATION, text="their injuries", team=TeamRef(kind="opponent")))
+    hurt = {p.name for p in ctx.opponent.players if p.injury_status in INJURED}
+    assert {x["name"] for x in reply.report["players"]} == hurt
+    assert reply.text.startswith(f"Injured on your opponent {ctx.opponent.name}")
+    mine = {p.name for p in ctx.my_team.players if p.injury_status in INJURED}
+    assert not any(name in reply.text for name in mine - hurt)
+    assert "Stream" not in reply.text and "Hold" not in reply.text
+
+
+async def test_opponent_injuries_through_the_runtime(tmp_path: Path) -> None:
+    app = await open_app(tmp_path)
+    try:
+        chat = Chat(app)
+        text = await chat.ask("which of my opponent's players are injured")
+        assert "Injured on your opponent Full Court Press" in text, text
+        assert "Jordan Poole" not in text  # one of mine, not theirs
+    finally:
+        await app.close()
