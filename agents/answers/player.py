@@ -320,8 +320,8 @@ def _day_answer(card: Player, day: date, today: date, played: list[GameLogEntry]
     if team_games:
         why = (f"{card.name} didn't play {_when(day, today)}: {card.pro_team} played"
                f"{_vs(team_games[0], card.pro_team_id)} without him"
-               + (f" (he's listed {status_text(card)})" if card.injury_status != "ACTIVE"
-                  else "") + ".")
+               + (f" (today he's listed {status_text(card)})"
+                  if card.injury_status != "ACTIVE" else "") + ".")
     else:
         why = f"{card.name} had no game {_when(day, today)}: {card.pro_team} were off."
     before = next((x for x in played if x.date is not None and x.date < day), None)

@@ -105,6 +105,18 @@ async def test_a_day_his_team_was_off_says_so_and_shows_the_game_before(deps: Ag
     assert f"before that: {fmt_day(before)}" in reply.text
 
 
+async def test_a_day_he_sat_while_his_team_played(deps: AgentDeps) -> None:
+    ref = await _rostered(deps, "Jordan Poole")
+    ctx = await load_context(deps)
+    card = (await deps.espn.get_player_cards([int(ref.player_id or 0)]))[0]
+    played = {x.date for x in card.game_log if x.stats}
+    sat = next(g.date for g in reversed(ctx.schedule.games_for_team(card.pro_team_id))
+               if g.date < TODAY and g.date not in played)
+    reply = await answer_player_form(deps, _form(ref, DayRef(word="x", date=sat.isoformat())))
+    assert reply.text.startswith(f"Jordan Poole didn't play on {fmt_day(sat)}: GSW played")
+    assert "without him (today he's listed OUT" in reply.text
+
+
 async def test_past_days_through_the_runtime(tmp_path: Path) -> None:
     app = await open_app(tmp_path)
     try:
