@@ -23,6 +23,7 @@ from agents.understanding.request import Intent, MoveRef, PlayerRef, Request
 from fantasy.constants import (
     OUT_STATUSES,
     PERCENTAGE_STATS,
+    SLOT_IR,
     STAT_IDS,
     UNCERTAIN_STATUSES,
     parse_slot,
@@ -383,6 +384,8 @@ async def answer_free_agents(deps: AgentDeps, request: Request) -> Reply:
     asked = [r for r in request.resolved_players() if said_in(r, request.text or "")]
     if asked:
         return _free_agent_or_not(ctx, val, asked, pool)
+    if request.action == "drop" and ctx.my_team is not None:
+        return _drop_candidates(ctx, val, pool)
     rows = []
     for p in pool:
         if slot is not None and slot not in p.eligible_slots:
@@ -486,6 +489,49 @@ def _free_agent_or_not(ctx: LeagueContext, val: Valuer, refs: list[PlayerRef],
         report.append({"id": pid, "name": p.name, "free_agent": True, "rank": place[p.id]})
     return Reply(text="\n".join(lines), offers=offers, report={"asked": report},
                  tool_calls=["get_free_agents"])
+
+
+#: Drop candidates shown for "who should I drop".
+DROP_SHOWN = 3
+
+
+def _drop_candidates(ctx: LeagueContext, val: Valuer, pool: list[Player]) -> Reply:
+    """"Who should I drop": my players with the least value for the rest of this matchup
+    (IR slots aside), against the best healthy free agent, with an offer for that swap."""
+    me = ctx.my_team
+    assert me is not None
+    mine = sorted((e.player for e in me.roster if e.lineup_slot_id != SLOT_IR),
+                  key=lambda p: (val.rest_value(p), p.name))[:DROP_SHOWN]
+    healthy = [p for p in pool if p.injury_status not in OUT_STATUSES
+               and p.injury_status not in UNCERTAIN_STATUSES]
+    best = max(healthy, key=lambda p: (val.rest_value(p), -p.id), default=None)
+    unit = (lambda x: f"~{x:.0f} fpts") if val.by_points else (
+        lambda x: f"{x:.1f} category value")
+    lines = ["Your weakest players for the rest of this matchup (projected value): "
+             + "; ".join(f"{p.name} {unit(val.rest_value(p))}, {status_text(p)}, "
+                         f"{val.games(p)} games left" for p in mine) + "."]
+    offers: list[Offer] = []
+    if best is not None and mine:
+        worst = mine[0]
+        gain = val.rest_value(best) - val.rest_value(worst)
+        if gain > 0:
+            lines.append(f"Best free agent: {player_label(best)}, "
+                         f"{unit(val.rest_value(best))}. {worst.name} for him is the first "
+                         "swap to check (the button runs it through your weekly plan).")
+            d, a = resolved_ref(worst), resolved_ref(best)
+            offers.append(Offer(label=f"Drop {worst.name} for {best.name}",
+                                request=Request.command(
+                                    Intent.EXPLICIT_MOVE, text=f"drop {worst.name} for {best.name}",
+                                    players=[d, a], move=MoveRef(drop=d, add=a), action="drop")))
+        else:
+            lines.append(f"No free agent projects more than {worst.name} this matchup: "
+                         "no drop needed.")
+    return Reply(text="\n".join(lines), offers=offers, tool_calls=["get_my_roster",
+                                                                   "get_free_agents"],
+                 report={"drop_candidates": [{"id": p.id, "name": p.name,
+                                              "rest_value": round(val.rest_value(p), 3)}
+                                             for p in mine],
+                         "best_free_agent": best.name if best else None})
 
 
 def _fa_detail(val: Valuer, p: Player, games: int, cats: list[str]) -> str:

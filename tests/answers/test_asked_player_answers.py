@@ -109,3 +109,25 @@ async def test_comparison_through_the_runtime(tmp_path: Path) -> None:
         assert "nothing for you to" not in text
     finally:
         await app.close()
+
+
+async def test_a_drop_question_lists_my_weakest_players_not_free_agents(
+        deps: AgentDeps) -> None:
+    from agents.answers.valuers import shared_valuer
+    from fantasy.constants import SLOT_IR
+
+    ctx = await load_context(deps, with_free_agents=True, fa_size=150)
+    reply = await answer_free_agents(deps, Request(
+        intent=Intent.FREE_AGENT_SCAN, action="drop", text="ok so who do i cut"))
+    pool = [p for p in ctx.free_agents if p.id not in ctx.league.all_rostered_player_ids()]
+    val = shared_valuer(ctx.league, ctx.schedule,
+                        ctx.league.remaining_dates(today=deps.today_date()),
+                        deps.today_date(), extra=pool)
+    weakest = min((e.player for e in ctx.my_team.roster if e.lineup_slot_id != SLOT_IR),
+                  key=lambda p: (val.rest_value(p), p.name))
+    assert reply.text.startswith("Your weakest players for the rest of this matchup")
+    assert reply.report["drop_candidates"][0]["name"] == weakest.name
+    assert "Best free agents" not in reply.text
+    if reply.offers:
+        assert reply.offers[0].label.startswith(f"Drop {weakest.name} for ")
+        assert reply.offers[0].request.intent == Intent.EXPLICIT_MOVE
