@@ -62,8 +62,9 @@ def player_ref(match: NameMatch) -> PlayerRef:
 
 
 def extract_day(low: str, today: date) -> DayRef | None:
-    """The day a (folded) message is about: today/tonight, tomorrow, a weekday, an ISO or
-    m/d date, or the week."""
+    """The day a (folded) message is about: today/tonight, tomorrow, yesterday/last night, a
+    weekday (the coming one; "last saturday" the one just past), an ISO or m/d date, or the
+    week."""
     m = re.search(r"\b(\d{4})-(\d{2})-(\d{2})\b", low)
     if m:
         try:
@@ -84,17 +85,24 @@ def extract_day(low: str, today: date) -> DayRef | None:
         m = re.search(rf"\b{re.escape(w)}\b", low)
         if m:
             found.append((m.start(), DayRef(word=w, date=(today + timedelta(days=1)).isoformat())))
+    for w in lx.YESTERDAY_WORDS:
+        m = re.search(rf"\b{re.escape(w)}(?!\w)", low)
+        if m:
+            found.append((m.start(), DayRef(word=w, date=(today - timedelta(days=1)).isoformat())))
     for w in lx.TODAY_WORDS:
         m = re.search(rf"\b{re.escape(w)}\b", low)
-        if m:
+        if m and not (w in ("tonight", "tonite") and re.search(rf"\blast\s+{w}\b", low)):
             found.append((m.start(), DayRef(word=w, date=today.isoformat())))
     for i, (day, words) in enumerate(lx.WEEKDAYS.items()):
         for w in words:
             m = re.search(rf"\b{w}\b", low)
             if m:
-                ahead = (i - today.weekday()) % 7
-                found.append((m.start(), DayRef(word=day,
-                                                date=(today + timedelta(days=ahead)).isoformat())))
+                if re.search(rf"\b(?:last|past|previous)\s+{w}\b", low):  # the one just past
+                    ago = (today.weekday() - i) % 7 or 7
+                    when = today - timedelta(days=ago)
+                else:
+                    when = today + timedelta(days=(i - today.weekday()) % 7)
+                found.append((m.start(), DayRef(word=day, date=when.isoformat())))
                 break
     short = _short_weekday(low)
     if short is not None:

@@ -11,6 +11,9 @@ import re
 TODAY_WORDS = ("today", "tonight", "tonite", "tnight", "2night", "2day", "rn", "right now")
 TOMORROW_WORDS = ("tomorrow", "tmrw", "tmr", "tmrow", "tmw", "tomm", "tommorow", "tommorrow",
                   "tomorow", "2morrow", "2moro", "tomoro")
+#: The day before today ("how did he do last night").
+YESTERDAY_WORDS = ("yesterday", "yday", "ystd", "yest", "last night", "last nite", "lastnight",
+                   "yesterdays", "yesterday's")
 WEEK_WORDS = ("this week", "rest of the week", "the week", "this matchup", "rest of the matchup",
               "for the week", "whole week", "entire week", "whole matchup", "entire matchup",
               "weekly", "week")
@@ -153,5 +156,6 @@ __all__ = [
     "FOLLOWUP_OPENERS", "FOLLOWUP_TAIL", "INJURY",
     "LIST_REF", "NBA_TEAMS", "NBA_TEAM_CUE", "NBA_TEAM_WORDS", "NUMBER_WORDS", "OPPONENT", "ORDINALS", "POSITIONS", "PRONOUNS",
     "SHORT_WEEKDAYS", "STRONG_FOLLOWUP", "TODAY_WORDS", "TOMORROW_WORDS", "WEEKDAYS",
+    "YESTERDAY_WORDS",
     "WEEK_WORDS",
 ]
