@@ -7,13 +7,15 @@ IR; an OUT player's games are named as his, since they cannot count (the matchup
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, timedelta
 
 from agents.answers.league import fmt_day, player_label, said_in, status_text
+from agents.answers.player import tipoff, versus
 from agents.answers.types import ListedPlayer, Reply
 from agents.shared.deps import AgentDeps, LeagueContext, load_context
+from agents.understanding.lexicon import NBA_TEAMS
 from agents.understanding.request import PlayerRef, Request
-from fantasy.constants import OUT_STATUSES, SLOT_IR, pro_team_abbrev
+from fantasy.constants import OUT_STATUSES, SLOT_IR, pro_team_abbrev, pro_team_id
 from fantasy.espn.errors import EspnError
 from fantasy.models import Player, ProSchedule, Team
 
@@ -150,6 +152,9 @@ async def answer_schedule(deps: AgentDeps, request: Request) -> Reply:
     if not dates:
         return Reply(text="The matchup is over: no games left in it.",
                      tool_calls=["get_schedule"])
+    if request.pro_team and not request.players:
+        return Reply(text=_nba_team_schedule(ctx, request, dates, deps.today_date()),
+                     tool_calls=["get_schedule"], report={"pro_team": request.pro_team})
     named = [r for r in request.resolved_players() if said_in(r, request.text or "")]
     if named:
         if not ctx.free_agents:
@@ -171,6 +176,47 @@ async def answer_schedule(deps: AgentDeps, request: Request) -> Reply:
     lines.append("By player: " + ", ".join(f"{n} {k}" for n, k in per) + ".")
     return Reply(text="\n".join(lines), tool_calls=["get_schedule"],
                  report={"team": team.name, "days": {d.isoformat(): k for d, k in by_day}})
+
+
+def _nba_team_schedule(ctx: LeagueContext, request: Request, dates: list[date],
+                       today: date) -> str:
+    """An NBA team's games ("is the celtics game tonight", "how many games do the lakers
+    have this week"): on the day asked (with tip-off, or its next game), else left this
+    matchup; then the member's players on that team."""
+    abbr = str(request.pro_team)
+    try:
+        tid = pro_team_id(abbr)
+    except ValueError:
+        return f"I don't know the NBA team {abbr}."
+    words = NBA_TEAMS.get(abbr)
+    name = (f"The {' '.join(w[:1].upper() + w[1:] for w in words[0].split())} ({abbr})"
+            if words else abbr)
+    day = request.day
+    if day is not None and day.date and not day.week:
+        d = date.fromisoformat(day.date)
+        when = ("tonight" if d == today else "tomorrow" if d == today + timedelta(days=1)
+                else f"on {fmt_day(d)}")
+        games = ctx.schedule.games_for_team(tid, [d])
+        if games:
+            tip = tipoff(games[0])
+            verb = "played" if d < today else "play"
+            text = f"{name} {verb} {when}{versus(games[0], tid)}" + (
+                f", {tip}." if tip and d >= today else ".")
+        else:
+            nxt = next((g for g in ctx.schedule.games_for_team(tid) if g.date > d), None)
+            text = f"{name} {'had' if d < today else 'have'} no game {when}." + (
+                f" Next game: {fmt_day(nxt.date)}{versus(nxt, tid)}." if nxt else "")
+    else:
+        games = ctx.schedule.games_for_team(tid, dates)
+        n = len(games)
+        text = f"{name} {'have' if n != 1 else 'has'} {n} game{'s' if n != 1 else ''} left " \
+               "this matchup" + (": " + ", ".join(f"{fmt_day(g.date)}{versus(g, tid)}"
+                                                  for g in games) + "." if n else ".")
+    mine = [e.player.name for e in (ctx.my_team.roster if ctx.my_team else [])
+            if e.player.pro_team_id == tid]
+    if mine:
+        text += f"\nYour players on {abbr}: {', '.join(mine)}."
+    return text
 
 
 __all__ = ["answer_roster", "answer_schedule"]

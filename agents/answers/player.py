@@ -120,7 +120,8 @@ def _game_index(schedule: ProSchedule) -> dict[int, ProGame]:
     return {g.id: g for g in schedule.games}
 
 
-def _vs(game: ProGame | None, pro_team_id: int) -> str:
+def versus(game: ProGame | None, pro_team_id: int) -> str:
+    """" vs BOS" at home, " @ BOS" away ("" without a game)."""
     if game is None:
         return ""
     opp = pro_team_abbrev(game.opponent_of(pro_team_id))
@@ -131,7 +132,8 @@ def _owner(team: Team) -> str:
     return f" ({team.owners[0]})" if team.owners else ""
 
 
-def _tipoff(game: ProGame) -> str:
+def tipoff(game: ProGame) -> str:
+    """The game's tip-off time in Eastern time ("7:30 PM ET"), "" when unknown."""
     if not game.start_ms:
         return ""
     t = espn_ms_to_datetime(game.start_ms)
@@ -159,13 +161,13 @@ async def playing_on(deps: AgentDeps, player_id: int, day: date | None = None, *
     games = ctx.schedule.games_for_team(p.pro_team_id, [d])
     if not games:
         nxt = next((g for g in ctx.schedule.games_for_team(p.pro_team_id) if g.date > d), None)
-        tail = f" Next game: {fmt_day(nxt.date)}{_vs(nxt, p.pro_team_id)}." if nxt else ""
+        tail = f" Next game: {fmt_day(nxt.date)}{versus(nxt, p.pro_team_id)}." if nxt else ""
         st = (f" He's listed {status_text(p)}." if with_status and p.injury_status != "ACTIVE"
               else "")
         return f"{p.name} ({p.pro_team}) has no game {when}.{tail}{st}"
     g = games[0]
-    tip = _tipoff(g)
-    game = f"{_vs(g, p.pro_team_id)}" + (f", {tip}" if tip else "")
+    tip = tipoff(g)
+    game = f"{versus(g, p.pro_team_id)}" + (f", {tip}" if tip else "")
     if p.injury_status in OUT_STATUSES:  # his team plays; he does not
         return f"{p.pro_team} play {when}{game}, but {p.name} is listed {status_text(p)}."
     out = f"{p.name} ({p.pro_team}) plays {when}{game}."
@@ -283,7 +285,7 @@ def _game_line(g: GameLogEntry, games_by_id: dict[int, ProGame], pro_team_id: in
     pts = f" = {g.applied_points:.0f} fpts" if is_points and g.applied_points is not None \
         else ""
     when = fmt_day(g.date) if g.date else f"day {g.scoring_period}"
-    return f"{when}{_vs(game, pro_team_id)}: {_box(g.stats)}{pts}"
+    return f"{when}{versus(game, pro_team_id)}: {_box(g.stats)}{pts}"
 
 
 #: How one game compares with the season, by the form word of that single game.
@@ -304,7 +306,7 @@ def _day_answer(card: Player, day: date, today: date, played: list[GameLogEntry]
                            game_points=[g.applied_points] if is_points else (),
                            season_points=season_points)
         game = games_by_id.get(g.game_id or -1)
-        text = (f"**{player_label(card)}** {_when(day, today)}{_vs(game, card.pro_team_id)}: "
+        text = (f"**{player_label(card)}** {_when(day, today)}{versus(game, card.pro_team_id)}: "
                 f"{_box(g.stats)}")
         if is_points:
             text += (f" = {g.applied_points or 0.0:.0f} fpts, "
@@ -319,7 +321,7 @@ def _day_answer(card: Player, day: date, today: date, played: list[GameLogEntry]
         else []
     if team_games:
         why = (f"{card.name} didn't play {_when(day, today)}: {card.pro_team} played"
-               f"{_vs(team_games[0], card.pro_team_id)} without him"
+               f"{versus(team_games[0], card.pro_team_id)} without him"
                + (f" (today he's listed {status_text(card)})"
                   if card.injury_status != "ACTIVE" else "") + ".")
     else:
