@@ -9,7 +9,6 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
-from langchain_core.language_models.fake_chat_models import FakeListChatModel
 
 from agents.answers import answer_for
 from agents.answers.help import answer_help, answer_out_of_scope
@@ -24,19 +23,10 @@ from agents.shared.deps import AgentDeps, load_context, optimizer_for
 from agents.shared.tool_registry import FanviseTools
 from agents.understanding.request import DayRef, Intent, PlayerRef, Request
 from fantasy.constants import OUT_STATUSES, UNCERTAIN_STATUSES, pro_team_abbrev
-from fantasy.demo import open_demo_client
 from fantasy.outlook import Valuer
 
 VARIANTS = ("points", "categories")
 INJURED = OUT_STATUSES | UNCERTAIN_STATUSES
-
-
-@pytest.fixture(params=VARIANTS)
-async def deps(request: pytest.FixtureRequest) -> Any:
-    client = open_demo_client(request.param)
-    d = AgentDeps.for_client(client, FakeListChatModel(responses=["unused"]))
-    yield d
-    await client.aclose()
 
 
 async def _ctx(deps: AgentDeps) -> Any:

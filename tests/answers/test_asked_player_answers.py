@@ -6,24 +6,11 @@ variants, and through the real runtime."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
-
-import pytest
-from langchain_core.language_models.fake_chat_models import FakeListChatModel
 
 from agents.answers.league import answer_free_agents
 from agents.shared.deps import AgentDeps, load_context
 from agents.understanding.request import Intent, PlayerRef, Request
-from fantasy.demo import open_demo_client
 from tests.conversation.test_conversation_flow import Chat, open_app
-
-
-@pytest.fixture(params=("points", "categories"))
-async def deps(request: pytest.FixtureRequest) -> Any:
-    client = open_demo_client(request.param)
-    d = AgentDeps.for_client(client, FakeListChatModel(responses=["unused"]))
-    yield d
-    await client.aclose()
 
 
 def _ref(pid: int, name: str) -> PlayerRef:

@@ -6,28 +6,15 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 from pathlib import Path
-from typing import Any
-
-import pytest
-from langchain_core.language_models.fake_chat_models import FakeListChatModel
 
 from agents.answers.league import fmt_day
 from agents.answers.player import answer_player_form, asked_past_day
 from agents.shared.deps import AgentDeps, load_context
 from agents.supervisor.graph import past_day_as_form
 from agents.understanding.request import DayRef, Intent, PlayerRef, Request
-from fantasy.demo import open_demo_client
 from tests.conversation.test_conversation_flow import Chat, open_app
 
 TODAY = date(2023, 1, 25)  # the demo league's today, a Wednesday
-
-
-@pytest.fixture(params=("points", "categories"))
-async def deps(request: pytest.FixtureRequest) -> Any:
-    client = open_demo_client(request.param)
-    d = AgentDeps.for_client(client, FakeListChatModel(responses=["unused"]))
-    yield d
-    await client.aclose()
 
 
 async def _rostered(deps: AgentDeps, name: str) -> PlayerRef:

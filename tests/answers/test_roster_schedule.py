@@ -6,26 +6,13 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
-
-import pytest
-from langchain_core.language_models.fake_chat_models import FakeListChatModel
 
 from agents.answers.info import answer_roster, answer_schedule
 from agents.answers.league import fmt_day
 from agents.shared.deps import AgentDeps, load_context
 from agents.understanding.request import Intent, PlayerRef, Request, TeamRef
 from fantasy.constants import OUT_STATUSES, SLOT_IR
-from fantasy.demo import open_demo_client
 from tests.conversation.test_conversation_flow import Chat, open_app
-
-
-@pytest.fixture(params=("points", "categories"))
-async def deps(request: pytest.FixtureRequest) -> Any:
-    client = open_demo_client(request.param)
-    d = AgentDeps.for_client(client, FakeListChatModel(responses=["unused"]))
-    yield d
-    await client.aclose()
 
 
 def _total(text: str) -> int:

@@ -3,23 +3,9 @@ and where your opponent (or the team asked about) stands, then the table."""
 
 from __future__ import annotations
 
-from typing import Any
-
-import pytest
-from langchain_core.language_models.fake_chat_models import FakeListChatModel
-
 from agents.answers.league import answer_standings
 from agents.shared.deps import AgentDeps, load_context
 from agents.understanding.request import Intent, Request, TeamRef
-from fantasy.demo import open_demo_client
-
-
-@pytest.fixture(params=("points", "categories"))
-async def deps(request: pytest.FixtureRequest) -> Any:
-    client = open_demo_client(request.param)
-    d = AgentDeps.for_client(client, FakeListChatModel(responses=["unused"]))
-    yield d
-    await client.aclose()
 
 
 async def test_the_leader_and_my_place_come_before_the_table(deps: AgentDeps) -> None:
