@@ -7,44 +7,23 @@ the real LangGraph graphs), where the previous turn is what the supervisor store
 
 from __future__ import annotations
 
-import asyncio
 from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from agents.shared.deps import AgentDeps
-from agents.shared.llm import OfflineChatModel
-from agents.understanding import UnderstandingContext, understand
+from agents.understanding import UnderstandingContext
 from agents.understanding.entities import extract_day
-from agents.understanding.league_context import understanding_context
 from agents.understanding.request import Intent, Request
-from fantasy.demo import open_demo_client
 from tests.conversation.test_conversation_flow import Chat, open_app
+from tests.understanding.dialogue import talk
 
 TODAY = date(2023, 1, 25)  # a Wednesday, the demo league's today
 TOMORROW = (TODAY + timedelta(days=1)).isoformat()
 FRIDAY, SATURDAY, SUNDAY = "2023-01-27", "2023-01-28", "2023-01-29"
 #: The team's games-left answer, which follow-ups about a player used to get.
 GAMES_LEFT = "games left in the matchup window"
-
-
-@pytest.fixture(scope="module")
-def league() -> UnderstandingContext:
-    deps = AgentDeps.for_client(open_demo_client("points"), OfflineChatModel())
-    return asyncio.run(understanding_context(deps))
-
-
-def talk(league: UnderstandingContext, *lines: str) -> list[Request]:
-    """Each line understood with the previous line's Request as the previous turn."""
-    out: list[Request] = []
-    for line in lines:
-        ctx = UnderstandingContext(resolver=league.resolver, today=league.today,
-                                   scoring=league.scoring, team_names=league.team_names,
-                                   last=out[-1] if out else None)
-        out.append(understand(line, ctx))
-    return out
 
 
 def names(r: Request) -> list[str]:

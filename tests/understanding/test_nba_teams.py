@@ -5,33 +5,12 @@ a lineup asked for the whole week is the week's plan, and adds with drops are th
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
 
-from agents.shared.deps import AgentDeps
-from agents.shared.llm import OfflineChatModel
-from agents.understanding import UnderstandingContext, understand
+from agents.understanding import UnderstandingContext
 from agents.understanding.entities import extract_pro_team
-from agents.understanding.league_context import understanding_context
-from agents.understanding.request import Intent, Request
-from fantasy.demo import open_demo_client
-
-
-@pytest.fixture(scope="module")
-def league() -> UnderstandingContext:
-    deps = AgentDeps.for_client(open_demo_client("points"), OfflineChatModel())
-    return asyncio.run(understanding_context(deps))
-
-
-def talk(league: UnderstandingContext, *lines: str) -> list[Request]:
-    out: list[Request] = []
-    for line in lines:
-        ctx = UnderstandingContext(resolver=league.resolver, today=league.today,
-                                   scoring=league.scoring, team_names=league.team_names,
-                                   last=out[-1] if out else None)
-        out.append(understand(line, ctx))
-    return out
+from agents.understanding.request import Intent
+from tests.understanding.dialogue import talk
 
 
 @pytest.mark.parametrize("text, team", [
