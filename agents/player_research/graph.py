@@ -39,7 +39,7 @@ from agents.player_research.state import (
     PlayerResearchOutput,
     PlayerResearchState,
 )
-from agents.shared.deps import AgentDeps, optimizer_for, tools_for
+from agents.shared.deps import AgentDeps, optimizer_for, per_snapshot, tools_for
 from agents.shared.middleware import bound_model
 from agents.shared.tool_registry import FanviseTools, tools_by_name
 from fantasy.espn.errors import EspnError
@@ -112,16 +112,10 @@ _STARS: weakref.WeakKeyDictionary[Any, dict[int, frozenset[int]]] = weakref.Weak
 def _team_stars(svc: Any, team_id: int) -> frozenset[int]:
     """Players the optimizer's guardrails protect as stars on `team_id` (a move scan's
     holds), computed once per service and team."""
-    try:
-        per = _STARS.setdefault(svc, {})
-    except TypeError:  # not weak-referenceable (a test double): no memo
-        per = {}
-    hit = per.get(team_id)
-    if hit is None:
-        holds = svc.scan_moves(team_id, top=1).holds
-        hit = per[team_id] = frozenset(h.player.id for h in holds
-                                       if h.reason.startswith("star"))
-    return hit
+    def stars() -> frozenset[int]:
+        return frozenset(h.player.id for h in svc.scan_moves(team_id, top=1).holds
+                         if h.reason.startswith("star"))
+    return per_snapshot(_STARS, svc, team_id, stars)
 
 
 def _bound_model(deps: AgentDeps) -> Any:

@@ -256,17 +256,24 @@ async def optimizer_for(deps: AgentDeps, *, refresh: bool = False, fa_size: int 
 _PLANS: weakref.WeakKeyDictionary[Any, dict[int, Any]] = weakref.WeakKeyDictionary()
 
 
-def weekly_plan_of(svc: Any, team_id: int) -> Any:
-    """`svc.weekly_plan(team_id)` (no moves), computed once per service and team. The
-    result is shared: read it, do not change it."""
+def per_snapshot(table: weakref.WeakKeyDictionary[Any, dict[Any, Any]], svc: Any, key: Any,
+                 compute: Callable[[], Any]) -> Any:
+    """`compute()` once per optimizer service (one league snapshot) and `key`, kept in
+    `table` while the service lives. The result is shared: read it, do not change it."""
     try:
-        per = _PLANS.setdefault(svc, {})
+        per = table.setdefault(svc, {})
     except TypeError:  # not weak-referenceable (a test double): no memo
         per = {}
-    hit = per.get(team_id)
+    hit = per.get(key)
     if hit is None:
-        hit = per[team_id] = svc.weekly_plan(team_id)
+        hit = per[key] = compute()
     return hit
+
+
+def weekly_plan_of(svc: Any, team_id: int) -> Any:
+    """`svc.weekly_plan(team_id)` (no moves), computed once per service and team (shared:
+    read it, do not change it)."""
+    return per_snapshot(_PLANS, svc, team_id, lambda: svc.weekly_plan(team_id))
 
 
 def tools_for(deps: AgentDeps) -> list[BaseTool]:
