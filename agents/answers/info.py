@@ -7,10 +7,10 @@ IR; an OUT player's games are named as his, since they cannot count (the matchup
 
 from __future__ import annotations
 
-from datetime import date, timedelta
+from datetime import date
 
 from agents.answers.league import fmt_day, player_label, said_in, status_text
-from agents.answers.player import tipoff, versus
+from agents.answers.player import day_words, tipoff, versus
 from agents.answers.types import ListedPlayer, Reply
 from agents.shared.deps import AgentDeps, LeagueContext, load_context
 from agents.understanding.lexicon import NBA_TEAMS
@@ -194,8 +194,7 @@ def _nba_team_schedule(ctx: LeagueContext, request: Request, dates: list[date],
     day = request.day
     if day is not None and day.date and not day.week:
         d = date.fromisoformat(day.date)
-        when = ("tonight" if d == today else "tomorrow" if d == today + timedelta(days=1)
-                else f"on {fmt_day(d)}")
+        when = day_words(d, today)
         games = ctx.schedule.games_for_team(tid, [d])
         if games:
             tip = tipoff(games[0])

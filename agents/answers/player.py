@@ -132,6 +132,12 @@ def _owner(team: Team) -> str:
     return f" ({team.owners[0]})" if team.owners else ""
 
 
+def day_words(d: date, today: date) -> str:
+    """"tonight", "tomorrow" or "on Sat Jan 28"."""
+    return ("tonight" if d == today else "tomorrow" if d == today + timedelta(days=1)
+            else f"on {fmt_day(d)}")
+
+
 def tipoff(game: ProGame) -> str:
     """The game's tip-off time in Eastern time ("7:30 PM ET"), "" when unknown."""
     if not game.start_ms:
@@ -154,8 +160,7 @@ async def playing_on(deps: AgentDeps, player_id: int, day: date | None = None, *
         return "I can't find that player in this league."
     today = deps.today_date()
     d = day or today
-    when = ("tonight" if d == today else "tomorrow" if d == today + timedelta(days=1)
-            else f"on {fmt_day(d)}")
+    when = day_words(d, today)
     if not p.pro_team_id:
         return f"{p.name} isn't on an NBA roster right now."
     games = ctx.schedule.games_for_team(p.pro_team_id, [d])
