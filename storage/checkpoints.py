@@ -21,7 +21,6 @@ older than N days, and `vacuum` gives the space back to the file system.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import sqlite3
 from collections.abc import AsyncIterator, Mapping, Sequence
@@ -149,7 +148,7 @@ class CheckpointStore(RunsTable):
         if self._closed:
             return
         self._closed = True
-        await asyncio.get_running_loop().run_in_executor(None, self.worker.stop)
+        await self.worker.close()
 
     async def _write(self, sql: str, args: Sequence[Any] = ()) -> int:
         """One statement and its commit, in one hop; returns the affected row count."""

@@ -136,6 +136,10 @@ class SqliteWorker:
         self._queue.put_nowait((loop, fut, fn))
         return await fut
 
+    async def close(self) -> None:
+        """`stop()` without blocking the event loop (the queued calls still run)."""
+        await asyncio.get_running_loop().run_in_executor(None, self.stop)
+
     def stop(self) -> None:
         """Close the connection after the calls already queued, and end the thread."""
         if not self._stopped:
@@ -314,7 +318,7 @@ class Database:
     async def close(self) -> None:
         """Close the connection (idempotent)."""
         async with self.lock:
-            await asyncio.get_running_loop().run_in_executor(None, self._worker.stop)
+            await self._worker.close()
 
     async def __aenter__(self) -> Database:
         return self
