@@ -68,11 +68,14 @@ TOPICS: tuple[tuple[str, tuple[str, ...], str], ...] = (
 )
 
 
-#: Words of a thank-you or an acknowledgement ("thanks!", "ok cool", "got it, ty").
+#: Words that thank ("thanks!", "ty", "appreciate it").
 THANKS_WORDS = frozenset({"thanks", "thank", "thx", "thnx", "tx", "ty", "tysm", "tyvm",
-                          "appreciate", "appreciated", "cheers", "much", "so", "you", "u",
-                          "a", "lot", "ton", "man", "bro", "dude", "it", "that", "again"})
-ACK_WORDS = THANKS_WORDS | frozenset({
+                          "appreciate", "appreciated", "cheers"})
+#: Words around a thank-you or an acknowledgement ("thank you so much", "ok man").
+ACK_FILLER = frozenset({"much", "so", "you", "u", "a", "lot", "ton", "man", "bro", "dude",
+                        "it", "that", "again"})
+#: Every word of a message that only thanks or acknowledges ("ok cool", "got it, ty").
+ACK_WORDS = THANKS_WORDS | ACK_FILLER | frozenset({
     "ok", "okay", "okey", "k", "kk", "cool", "nice", "great", "awesome", "perfect", "sweet",
     "good", "sounds", "got", "gotcha", "bet", "word", "noted", "alright", "aight", "sure",
     "lol", "haha", "yep", "yup", "np", "fine", "solid", "love", "helpful", "very", "super"})
@@ -84,9 +87,7 @@ def acknowledgement(text: str) -> str | None:
     words = re.findall(r"[a-z']+", (text or "").lower().replace("'", ""))
     if not words or len(words) > 6 or not all(w in ACK_WORDS for w in words):
         return None
-    welcome = "You're welcome! " if any(w in THANKS_WORDS - {"so", "you", "u", "a", "lot",
-                                                             "it", "that", "again", "much"}
-                                        for w in words) else ""
+    welcome = "You're welcome! " if any(w in THANKS_WORDS for w in words) else ""
     return (f"{welcome}Anything else? Ask about a player, your matchup or your lineup, "
             "or say \"help\" for everything I can do.")
 

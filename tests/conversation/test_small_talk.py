@@ -27,6 +27,11 @@ def test_acknowledgements_get_a_short_reply(text: str) -> None:
     assert reply is not None and "help" in reply and len(reply) < 160
 
 
+def test_only_a_thank_you_is_welcomed() -> None:
+    assert acknowledgement("thx bro").startswith("You're welcome")
+    assert not acknowledgement("ok man").startswith("You're welcome")
+
+
 @pytest.mark.parametrize("text", ["help", "thanks, now who do i start", "ok is lebron out",
                                   "what can you do", "cool players to pick up?", ""])
 def test_questions_are_not_acknowledgements(text: str) -> None:
