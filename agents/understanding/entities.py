@@ -44,6 +44,9 @@ class Entities:
     pronoun: bool = False
     games_count: bool = False   # "last 10 games", "past five games"
     injury_words: bool = False
+    keep: list[PlayerRef] = field(default_factory=list)   # "keep X", "X is untouchable"
+    keep_spans: list[tuple[int, int]] = field(default_factory=list)  # the words saying so
+    spare_core: bool = False                                # "leave my stars alone"
 
 
 def fold(text: str) -> str:
@@ -194,6 +197,49 @@ def extract_list_ref(low: str) -> int | None:
     return int(m.group(2) or m.group(3)) - 1
 
 
+#: A keep cue that is itself a question about keeping ("should i keep X", "keep X or drop").
+_KEEP_QUESTION = re.compile(r"\b(?:should|do|would|shall|could|can|is it worth)\s+(?:i|we|you)"
+                            r"\s+(?:\w+\s+)?(?:keep|keeping|hold onto|hold on to|leave)\s*$"
+                            r"|\bworth\s+(?:keeping|holding)\s*$")
+#: What follows a keep cue when it asks instead: "keep X or drop him?", "keep X?".
+_ASKS_AFTER = re.compile(r"\W*(?:or\s+(?:drop|cut|trade|release|waive|let|move|sit|bench|"
+                         r"not|should|him)\b|vs\.?\b|versus\b)")
+#: Words joining a list of kept players ("keep X, Y and Z").
+_LIST_JOIN = re.compile(r"\W*(?:and|&|or|nor|plus|,)?\W*(?:and|or)?\W*")
+
+
+def extract_keep(low: str, matches: Sequence[tuple[NameMatch, PlayerRef]]
+                 ) -> tuple[list[PlayerRef], list[tuple[int, int]]]:
+    """Players the member wants kept in any plan, and the spans of the words that say so:
+    after a keep cue ("keep X", "don't drop X", "hold onto X", "anyone but X"), in a list
+    after one ("keep X and Y"), or before a stay word ("X is untouchable", "X and Y are off
+    limits"). A question about keeping him ("should i keep X", "keep X or drop him?") asks,
+    it does not protect."""
+    out: list[PlayerRef] = []
+    spans: list[tuple[int, int]] = []
+    prev_end, prev_kept = 0, False
+    for m, ref in matches:
+        before = low[prev_end:m.start]
+        after = low[m.end:m.end + 60]
+        kept = False
+        tail = before[-45:]
+        cue = lx.KEEP_BEFORE.search(tail)
+        stay = lx.KEEP_AFTER.match(after)
+        if cue and not _KEEP_QUESTION.search(tail) and not _ASKS_AFTER.match(after):
+            kept = True
+            spans.append((m.start - len(tail) + cue.start(), m.end))
+        elif prev_kept and prev_end and _LIST_JOIN.fullmatch(before):
+            kept = True
+            spans.append((prev_end, m.end))
+        elif stay:
+            kept = True
+            spans.append((m.start, m.end + stay.end()))
+        if kept and ref.resolved and all(r.player_id != ref.player_id for r in out):
+            out.append(ref)
+        prev_end, prev_kept = m.end, kept
+    return out, spans
+
+
 def extract_move(low: str, matches: list[tuple[NameMatch, PlayerRef]],
                  list_ref: int | None) -> MoveRef | None:
     """An explicit move: "drop X for Y", "drop X and pick up Y", "swap X for Y", "replace X
@@ -205,6 +251,8 @@ def extract_move(low: str, matches: list[tuple[NameMatch, PlayerRef]],
         before = low_pad[:m.start].rstrip()
         tail = before[-40:]
         after_drop = re.search(rf"\b{lx.DROP_VERBS}\s*$", tail)
+        if after_drop and lx.KEEP_BEFORE.search(tail):
+            after_drop = None  # "don't drop X": he is kept, not dropped
         after_add = re.search(rf"\b{lx.ADD_VERBS}\s*$", tail)
         after_for = re.search(r"\b(?:for|with|instead of|in place of)\s*$", tail)
         if after_drop and drop is None:
@@ -283,6 +331,8 @@ def extract_entities(text: str, ctx: UnderstandingContext) -> Entities:
         injury_words=bool(lx.INJURY.search(low)),
     )
     ents.move = extract_move(raw_low, matches, list_ref)
+    ents.keep, ents.keep_spans = extract_keep(raw_low, matches)
+    ents.spare_core = bool(lx.SPARE_CORE.search(low))
     ents.pro_team, ents.pro_team_spans = extract_pro_team(
         raw_low, [s for (m, r), s in zip(matches, ents.spans, strict=True)
                   if r.status != "not_found"])
@@ -343,6 +393,6 @@ def masked(text: str, spans: list[tuple[int, int]],
 
 
 __all__ = ["Entities", "PLAYER_SLOT", "TEAM_SLOT", "extract_action", "extract_categories",
-           "extract_count", "extract_day", "extract_entities", "extract_list_ref",
-           "extract_move", "extract_position", "extract_pro_team", "extract_team", "fold",
+           "extract_count", "extract_day", "extract_entities", "extract_keep",
+           "extract_list_ref", "extract_move", "extract_position", "extract_pro_team", "extract_team", "fold",
            "masked", "player_ref", "pronoun_move", "team_spans"]

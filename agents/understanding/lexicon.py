@@ -146,13 +146,44 @@ NBA_TEAM_CUE = (r"(?:\bthe|\bvs\.?|\bversus|@|\bagainst|\bplays?|\bplaying|\bfac
                 r"\bface)\s+{word}\b|\b{word}\s+(?:game|games|play|plays|playing|"
                 r"schedule|tonight|tonite|today|tomorrow|tmrw|this week|on)\b")
 
+#: Words right before a player the member wants kept in any plan: "keep X", "don't drop X",
+#: "hold onto X", "without dropping X", "anyone but X", "protect X".
+_NEG = r"(?:don'?t|do not|dont|never|not|no|without|won'?t|wont|can'?t|cant|shouldn'?t)"
+KEEP_BEFORE = re.compile(
+    rf"(?:\b(?:keep|keeping|protect|protecting|hold onto|hold on to|hang onto|hang on to|"
+    rf"leave|except|besides|other than|anyone but|anybody but|but not)"
+    rf"|\b{_NEG}\s+(?:\w+\s+)?(?:drop|dropping|cut|cutting|touch|touching|trade|trading|"
+    rf"release|waive|move|moving|lose|losing|part with|get rid of|swap|bench)"
+    rf")\s*(?:@\s*)?$")
+#: Words right after a player that say he stays: "X is untouchable", "X stays", "X is off
+#: limits", "X isn't going anywhere", "X is safe", "X is a keeper".
+KEEP_AFTER = re.compile(
+    r"^\W*(?:(?:and|&|,|or)\s+\S+(?:\s+\S+)?\s+)?(?:(?:is|are|'s|s|stays?|remains?|must|has to|"
+    r"have to|needs? to|should)\s+)*(?:untouchable|off[- ]?limits|safe\b(?!\s+to\s+(?:drop|cut))|staying|stay(?:s)?\b(?!\s+out)|"
+    r"not (?:going|goin|droppable|available|for sale|on the table)|"
+    r"(?:isn'?t|is not|aren'?t) (?:going|goin|droppable|available|for sale|on the table)|"
+    r"a keeper|keepers|locked in|non[- ]?negotiable|sacred|a lock)")
+#: "leave my stars alone", "don't gut my roster", "without destroying my team", "keep my core".
+SPARE_CORE = re.compile(
+    rf"\b(?:leave|keep|protect|spare|don'?t touch|dont touch|do not touch|not touching|"
+    rf"without touching|{_NEG}\s+(?:\w+\s+)?(?:drop|dropping|cut|cutting|trade|trading|lose|losing))"
+    r"\s+(?:any of\s+)?(?:my|the|our)\s+(?:\w+\s+)?(?:stars?|studs?|core|best (?:players?|guys)|"
+    r"top (?:players?|guys|dudes)|starters|big names|main guys|good (?:players?|guys)|"
+    r"franchise guys|cornerstones?|stud players|key (?:players?|guys))\b"
+    rf"|\b{_NEG}\s+(?:\w+\s+)?(?:gut|gutting|destroy|destroying|wreck|wrecking|blow up|"
+    r"blowing up|blow apart|tear up|tearing up|tear apart|ruin|ruining|nuke|nuking|trash|"
+    r"trashing|overhaul|overhauling|mess up|messing up|blow(?:ing)? (?:it|this) up)"
+    r"\s+(?:my|the|our)\s+(?:\w+\s+)?(?:roster|team|squad|lineup|core|group)\b"
+    r"|\b(?:nothing|no(?:thing)?)\s+(?:too\s+)?(?:drastic|crazy|wild|radical)\b"
+    r"|\bminimal (?:changes|moves)\b|\blight touch\b|\bsmall (?:tweaks|changes) only\b")
+
 #: Injury words that make a player question about health (tie-breaker only).
 INJURY = re.compile(r"injur|injry|\bdtd\b|day[- ]to[- ]day|\bgtd\b|questionable|doubtful|"
                     r"\bout\b|\bhurt\b|banged up|\bsore\b|sprain|\bankle|\bknee|\bhamstring|"
                     r"\bback from\b|\bsidelined\b|\bil\b|\bir\b")
 
 __all__ = [
-    "ACTIONS", "ADD_VERBS", "CATEGORIES", "DAY_LEAD", "DROP_VERBS", "FILLER",
+    "ACTIONS", "ADD_VERBS", "KEEP_AFTER", "KEEP_BEFORE", "SPARE_CORE", "CATEGORIES", "DAY_LEAD", "DROP_VERBS", "FILLER",
     "FOLLOWUP_OPENERS", "FOLLOWUP_TAIL", "INJURY",
     "LIST_REF", "NBA_TEAMS", "NBA_TEAM_CUE", "NBA_TEAM_WORDS", "NUMBER_WORDS", "OPPONENT", "ORDINALS", "POSITIONS", "PRONOUNS",
     "SHORT_WEEKDAYS", "STRONG_FOLLOWUP", "TODAY_WORDS", "TOMORROW_WORDS", "WEEKDAYS",

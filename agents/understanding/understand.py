@@ -251,18 +251,45 @@ def _typed_intent(intent: Intent, ents: Entities, players: list[PlayerRef],
     return intent, False
 
 
+def _without(text: str, spans: list[tuple[int, int]]) -> str:
+    """The text with the spans cut out (the words that protect players)."""
+    out, pos = [], 0
+    for a, b in sorted(spans):
+        if a < pos:
+            continue
+        out.append(text[pos:a])
+        pos = b
+    out.append(text[pos:])
+    return re.sub(r"\s+", " ", "".join(out)).strip(" ,;")
+
+
+def _without_kept(rest: Entities, full: Entities) -> Entities:
+    """The entities of the message without its keep clauses, with what they protect."""
+    rest.keep, rest.keep_spans = full.keep, full.keep_spans
+    rest.spare_core = full.spare_core
+    return rest
+
+
 def understand(text: str, ctx: UnderstandingContext, *,
                router: SemanticRouter | None = None) -> Request:
     """One message -> one typed Request (offline: rules for entities, router for intent)."""
-    text = (text or "").strip()
+    text = original = (text or "").strip()
     ents = extract_entities(text, ctx)
     router = router or default_router()
     him_move = _pronoun_move(text, ents, ctx)
     followup = him_move is not None or is_followup(text, ents, ctx)
     last = ctx.last if followup else None
 
+    kept_ids = {p.player_id for p in ents.keep}
+    if ents.keep_spans:
+        text_for_routing = _without(text, ents.keep_spans)
+        if re.search(r"[a-z]{3}", fold(text_for_routing)):
+            # "optimize my week but keep brunson": the request is the rest; he is protected
+            ents = _without_kept(extract_entities(text_for_routing, ctx), ents)
+            text = text_for_routing
     content = _content_words(text, ents)
-    players = list(ents.players) or _carried_players(ents, last, content)
+    players = [p for p in ents.players if p.player_id not in kept_ids or not p.resolved] \
+        or _carried_players(ents, last, content)
     if him_move is not None:
         ents.move = him_move
         players = [p for p in (him_move.drop, him_move.add) if p is not None]
@@ -313,7 +340,11 @@ def understand(text: str, ctx: UnderstandingContext, *,
     count = ents.count
     team = ents.team
     pro_team = ents.pro_team
+    keep = list(ents.keep)
+    spare_core = ents.spare_core
     if last is not None:
+        keep += [p for p in last.keep if all(k.player_id != p.player_id for k in keep)]
+        spare_core = spare_core or last.spare_core
         if pro_team is None and not ents.players:
             pro_team = last.pro_team
         day = day or last.day
@@ -324,12 +355,13 @@ def understand(text: str, ctx: UnderstandingContext, *,
             team = TeamRef.model_validate(last.team.model_dump())
 
     return Request(
-        text=text, intent=intent, confidence=round(max(best_score, 0.0), 4),
+        text=original, intent=intent, confidence=round(max(best_score, 0.0), 4),
         source="context" if inherited else "semantic", players=players, team=team,
         categories=categories, day=day, pro_team=pro_team, position=position, count=count,
         action=action,
         move=move, list_ref=ents.list_ref, followup=followup,
-        alternatives=[i for i in alternatives if i != intent], clarify=clarify)
+        alternatives=[i for i in alternatives if i != intent], clarify=clarify,
+        keep=keep, spare_core=spare_core)
 
 
 __all__ = ["CLARIFY_MARGIN", "CONFIDENT_SCORE", "FOLLOWUP_WORDS", "KEEP_INTENT_MARGIN",
