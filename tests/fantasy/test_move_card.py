@@ -1,0 +1,144 @@
+"""fantasy.move_card.MoveCard: what a click means, chains, the steps made and the wording of
+outcomes, decided once on a card built from a real optimizer plan (seeded leagues)."""
+
+from __future__ import annotations
+
+import pytest
+
+from fantasy.move_card import MoveCard, MoveOutcome
+from fantasy.optimizer.service import OptimizerService
+from tests.optimizer.league_builder import TODAY, make_snapshot
+
+
+def _card(seed: int) -> MoveCard:
+    league, schedule, fas = make_snapshot(seed)
+    plan = OptimizerService(league, schedule, fas, today=TODAY).move_plan(1)
+    assert len(plan.moves) >= 2
+    return MoveCard.from_plan(plan, title="t", summary="s", requester_id="u1")
+
+
+def _apply(card: MoveCard, res) -> MoveCard:
+    d = dict(card.decisions)
+    if res.pick:
+        d[f"pick:{res.pick[0]}"] = str(res.pick[1])
+    for k, v in res.record.items():
+        d.setdefault(k, v)
+    for j in res.auto_declined:
+        d.setdefault(str(j), "decline")
+    if res.closes:
+        d.update(res.decisions)
+    return card.with_state(d)
+
+
+def test_a_card_round_trips_through_json() -> None:
+    card = _card(0)
+    again = MoveCard.model_validate(card.to_json())
+    assert again == card
+    assert MoveCard.from_moves(card.move_dicts()).spots() == card.spots()
+
+
+def test_a_menu_chooses_and_never_approves() -> None:
+    card = _card(0)
+    spot = card.spots()[0]
+    alt = spot.alternatives[0]
+    res = card.click("pick", spot.index, alt)
+    assert res.ok and res.pick == (spot.index, alt) and not res.record and not res.closes
+    card = _apply(card, res)
+    assert card.spot_state(spot) == ("open", None)  # still open: Approve and Skip stay
+    assert card.pick(spot) == alt
+    # another choice for the same spot replaces it
+    res = card.click("pick", spot.index, spot.alternatives[1])
+    card = _apply(card, res)
+    assert card.pick(spot) == spot.alternatives[1]
+    # a player that is not a choice of this spot
+    assert card.click("pick", spot.index, card.spots()[1].index).refusal
+    # approving the spot approves the chosen player, the others of the spot are declined
+    res = card.click("approve", spot.index)
+    assert res.record == {str(spot.alternatives[1]): "approve"}
+    assert set(res.auto_declined) >= {spot.index, spot.alternatives[0]}
+    assert not res.closes
+    card = _apply(card, res)
+    assert card.spot_state(spot) == ("approved", spot.alternatives[1])
+    # a decided spot takes no more choice
+    assert card.click("pick", spot.index, spot.alternatives[0]).already
+
+
+def test_approve_then_decline_the_rest_closes_with_exact_decisions() -> None:
+    card = _card(1)
+    first = card.spots()[0]
+    card = _apply(card, card.click("approve", first.index))
+    res = card.click("declineall")
+    assert res.closes
+    resume = card.resume_decisions(res.decisions)
+    approved = [mid for mid, d in resume.items() if d == "approve"]
+    assert approved == [card.moves[first.index].move_id]
+    steps = card.steps(resume)
+    assert [s.move is not None for s in steps] == [True] + [False] * (len(steps) - 1)
+
+
+def test_confirmation_says_what_the_click_does() -> None:
+    card = _card(0)
+    first = card.spots()[0]
+    text = card.confirm_text("approve", first.index)
+    assert text.startswith("Marks #1") and "Nothing is made yet" in text
+    assert "made now" in card.confirm_text("approveall")
+    assert "cannot change your ESPN roster" in card.confirm_text("approveall", live=True)
+    # the last open spot: approving it decides the card and makes the moves
+    for s in card.spots()[1:]:
+        card = _apply(card, card.click("decline", s.index))
+    last = card.confirm_text("approve", first.index)
+    assert last.startswith("Decides the card") and "made now" in last
+    assert card.confirm_text("decline", first.index) == ""
+
+
+@pytest.mark.parametrize("seed", [3])
+def test_a_chain_follows_the_choice_and_is_blocked_by_a_skip(seed: int) -> None:
+    card = _card(seed)
+    chains = card.chains()
+    assert chains, "seed 3 plans a streaming chain"
+    ch = chains[0]
+    earlier = card.spot_of(ch.earlier)
+    # another player chosen for the earlier spot: the later move drops him instead
+    alt = earlier.alternatives[0]
+    chosen = _apply(card, card.click("pick", earlier.index, alt))
+    assert chosen.swaps()[ch.later][1] == alt
+    resume = chosen.resolve("approve")
+    later_step = next(s for s in chosen.steps(resume) if s.spot.move_id ==
+                      card.moves[ch.later].move_id)
+    assert later_step.move is not None and later_step.move.drop.id == card.moves[alt].add.id
+    # the earlier spot skipped: the later one is skipped with it
+    res = card.click("decline", earlier.index)
+    assert ch.later in res.auto_declined
+
+
+def test_resolve_refuses_two_moves_for_one_player() -> None:
+    card = _card(0)
+    spot = card.spots()[0]
+    ids = {card.moves[spot.index].move_id: "approve",
+           card.moves[spot.alternatives[0]].move_id: "approve"}
+    with pytest.raises(ValueError, match="approve only one"):
+        card.resolve(ids)
+    with pytest.raises(ValueError, match="Unknown move"):
+        card.resolve({"nope": "approve"})
+
+
+def test_outcome_wording_and_footer() -> None:
+    card = _card(1)
+    spots = card.spots()
+    decisions = {str(spots[0].index): "approve"}
+    decisions.update({str(i): "decline" for s in spots[1:] for i in s.indexes})
+    decisions.update({str(i): "decline" for i in spots[0].alternatives})
+    card = card.with_state(decisions)
+    m0 = card.moves[spots[0].index]
+    oc = [MoveOutcome(move_id=m0.move_id, status="applied", drop=m0.drop, add=m0.add)]
+    oc += [MoveOutcome(move_id=card.moves[s.index].move_id, status="skipped")
+           for s in spots[1:]]
+    card = card.set_outcomes(oc)
+    assert card.footer("partial", "Ana") == \
+        f"Decided by Ana: 1 applied, {len(spots) - 1} skipped by you"
+    assert card.status() == "partial"
+    assert MoveOutcome.of({"move_id": "x", "status": "failed", "note": "taken"}).text() == \
+        "Not possible: taken."
+    assert MoveOutcome.of({"move_id": "x", "status": "declined"}).status == "skipped"
+    sched = MoveOutcome(move_id="x", status="scheduled", day=TODAY)
+    assert sched.text().startswith("Scheduled for ")
