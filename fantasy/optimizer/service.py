@@ -610,9 +610,13 @@ class OptimizerService:
 
     def weekly_plan(self, team_id: int, moves: Iterable[Any] = ()) -> WeeklyPlanResult:
         """Optimal lineups for every remaining day, optionally with moves applied from the
-        first move day.  moves: (drop_id, add_id) pairs or dicts with "drop"/"add" ids."""
+        first move day.  moves: (drop_id, add_id) pairs or dicts with "drop"/"add" ids; a
+        move with a day (a `Move`, a dict with "day", a (drop, add, day) triple) counts from
+        that day on, and may drop a player an earlier move adds (a streaming chain), so an
+        approved schedule is valued exactly as the plan that proposed it."""
         team = self._team(team_id)
         pairs = [_pair(mv) for mv in moves]
+        starts = [self._move_start(mv) for mv in moves]
         fa_by_id = {p.id: p for p in self.free_agents}
         notes = [self.window_note] if self.window_note else []
         adds = []
@@ -621,8 +625,10 @@ class OptimizerService:
                 raise ValueError(f"player {a} is not an available free agent")
             adds.append(fa_by_id[a])
         roster_ids = {e.player.id for e in team.roster}
-        for dr, _ in pairs:
-            if dr not in roster_ids:
+        for k, (dr, _) in enumerate(pairs):
+            chained = any(a == dr and starts[j] <= starts[k] for j, (_, a) in enumerate(pairs)
+                          if j != k)
+            if dr not in roster_ids and not chained:
                 raise ValueError(f"player {dr} is not on team {team_id}'s roster")
         active = self._active(team)
         opp = self.league.opponent_of(team_id)
@@ -637,7 +643,7 @@ class OptimizerService:
             w, _ = baseline_weights(self.cats, u.stats, self._plays(u), u.masks,
                                     self.layout.caps, u.keys, base_rows, m)
             values = np.maximum(np.einsum("idk,k->id", u.stats, w), 0.0) * self._plays(u)
-        rows = self._member_rows(u, active, pairs)
+        rows = self._member_rows(u, active, pairs, starts)
         day_vals = np.array([[values[i, d] if i in rows[d] else 0.0 for d in range(len(self.dates))]
                              for i in range(len(u.players))])
         caps_by_slot = self._slot_games_caps(team_id)
@@ -1278,17 +1284,37 @@ class OptimizerService:
 
     # ------------------------------------------------------------------ helpers
 
-    def _member_rows(self, u: _Universe, active: Sequence[Player], pairs) -> list[set[int]]:
+    def _member_rows(self, u: _Universe, active: Sequence[Player], pairs,
+                     starts: Sequence[int | None] | None = None) -> list[set[int]]:
+        """Roster rows per day: each (drop, add) from its start day (None: the first move
+        day), in start order, so a chain's later drop removes the earlier add."""
+        begin = [self.first_day if not starts or starts[k] is None else starts[k]
+                 for k in range(len(pairs))]
+        order = sorted(range(len(pairs)), key=lambda k: begin[k])
         rows = []
         base = {u.index[p.id] for p in active}
         for d in range(len(self.dates)):
             s = set(base)
-            if d >= self.first_day:
-                for dr, ad in pairs:
+            for k in order:
+                if d >= begin[k]:
+                    dr, ad = pairs[k]
                     s.discard(u.index.get(dr, -1))
                     s.add(u.index[ad])
             rows.append(s)
         return rows
+
+    def _move_start(self, mv: Any) -> int | None:
+        """The index in `dates` from which a dated move counts (None: undated; a day
+        before the window counts from its first day)."""
+        day = getattr(mv, "day", None)
+        if isinstance(mv, dict):
+            day = mv.get("day")
+        elif isinstance(mv, tuple) and len(mv) == 3:
+            day = mv[2]
+        if day is None:
+            return None
+        day = date.fromisoformat(day) if isinstance(day, str) else day
+        return sum(1 for d in self.dates if d < day)
 
     def _points_outlook(self, team_id: int, res: WeeklyPlanResult, opp: Team | None) -> None:
         """Current matchup points of both sides and projected finals (opponent: his own
@@ -1436,7 +1462,9 @@ def _pair(mv: Any) -> tuple[int, int]:
         d = d.get("id") if isinstance(d, dict) else d
         a = a.get("id") if isinstance(a, dict) else a
         return int(d), int(a)
-    d, a = mv
+    if hasattr(mv, "drop") and hasattr(mv, "add"):  # a fantasy.moves.Move
+        return int(mv.drop.id), int(mv.add.id)
+    d, a = mv[0], mv[1]
     return int(d), int(a)
 
 
