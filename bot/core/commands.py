@@ -16,8 +16,11 @@ command Slack does not have.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
+
+from fantasy.redact import looks_like_credentials
 
 #: "user": a member of the chat (Discord shows a member picker; the core gets `<@id>`)
 OptionKind = Literal["text", "int", "bool", "user"]
@@ -125,6 +128,16 @@ PRIVATE_NAMES: tuple[str, ...] = tuple(c.name for c in COMMANDS if c.private)
 def command(name: str) -> Command | None:
     """The command called `name` (without "/"), or None."""
     return _BY_NAME.get((name or "").strip().lstrip("/").lower())
+
+
+def carries_credentials(name: str, args: Mapping[str, Any] | None) -> bool:
+    """The credential guard of every entry point: True when command `name`'s arguments
+    carry cookie- or token-shaped values (`fantasy.redact.looks_like_credentials`) outside
+    /link's own cookie options. Such a command is refused, privately, before anything is
+    written: adapters check it before their first public write, the core before handling."""
+    if (name or "").strip().lstrip("/").lower() == "link":
+        return False
+    return any(looks_like_credentials(str(v)) for v in (args or {}).values())
 
 
 def invocation(name: str, args: str = "", platform: str = "discord") -> str:

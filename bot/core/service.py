@@ -36,7 +36,7 @@ from typing import Any
 from bot.core.approvals import Approvals
 from bot.core.choices import day_choices, player_choices, timezone_choices
 from bot.core.commands import NAMES as COMMANDS
-from bot.core.commands import help_text, parse_command_text
+from bot.core.commands import carries_credentials, help_text, parse_command_text
 from bot.core.daily import Daily
 from bot.core.errors import InvalidInput, Refused
 from bot.core.lineup_command import LineupCommand
@@ -159,7 +159,7 @@ class ChatCore:
                              name: str, args: dict[str, Any] | None = None) -> None:
         """A slash command of the command table (bot.core.commands)."""
         name = (name or "").strip().lstrip("/").lower()
-        if name != "link" and any(looks_like_credentials(str(v)) for v in (args or {}).values()):
+        if carries_credentials(name, args):
             await self._refuse_credentials(surface, thread, user, None)
             return
         handler = self._handlers.get(name)

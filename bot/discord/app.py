@@ -20,7 +20,15 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.core.commands import COMMANDS, Command, Option, command, invocation, options_to_args
+from bot.core.commands import (
+    COMMANDS,
+    Command,
+    Option,
+    carries_credentials,
+    command,
+    invocation,
+    options_to_args,
+)
 from bot.core.errors import Refused
 from bot.core.models import ThreadRef, UserRef
 from bot.discord.render import FvButton, FvSelect, clip
@@ -97,9 +105,11 @@ class FanViseDiscordBot(discord.Client):
         (DiscordCommandSurface.start_thread). A refused request (bad input, rate limit, no
         thread permission) gets a private reply and its response is deleted: no empty
         thread or dangling header is left behind. Private commands (`Command.private` in the
-        table: link, help, daily) answer with ephemeral followups only."""
+        table: link, help, daily) answer with ephemeral followups only, and so does any
+        command whose text carries cookies or tokens (`carries_credentials`, checked before
+        the defer: the core then refuses it privately, nothing public is ever written)."""
         cmd = command(name)
-        private = cmd is not None and cmd.private
+        private = (cmd is not None and cmd.private) or carries_credentials(name, args)
         await interaction.response.defer(ephemeral=private, thinking=True)
         user = user_ref(interaction.user, interaction.permissions)
         channel = interaction.channel

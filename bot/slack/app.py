@@ -19,6 +19,7 @@ from slack_bolt.async_app import AsyncApp
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
+from bot.core.commands import carries_credentials
 from bot.core.commands import command as find_command
 from bot.core.errors import Refused
 from bot.core.models import ThreadRef, UserRef
@@ -170,7 +171,8 @@ def build_slack_app(core: Any, settings: Any = None, *, client: AsyncWebClient |
         channel_ref = ThreadRef("slack", body.get("team_id", ""), body["channel_id"], "")
         surface = SlackSurface(client)
         cmd = find_command(name)
-        if cmd is not None and cmd.private:
+        if (cmd is not None and cmd.private) or carries_credentials(name, args):
+            # private commands, and any text with cookies (refused by the core): no header
             private = surface.private_to(user.user_id, body.get("response_url"))
             try:
                 await core.handle_command(private, channel_ref, user, name, args)
