@@ -9,6 +9,11 @@ x[i, d, t] (player i starts in slot type t on day d).  Rostered players can only
 a free agent can join once and may be dropped again later (a streaming stint).  Roster size never
 exceeds today's; protected players stay all week.  A tiny reward for keeping players on the
 roster makes each drop happen on the day of its add, so drops and adds pair up by day.
+
+The rest of the season (as plan.best_plan): `keep_value[i]` is earned by each row on the roster
+on the last day; `ir_rows` may leave for the IR (keeping their keep value), at most `ir_slots`.
+The roster stays full every day (a drop needs an add).  `total` is the lineup value of the
+matchup, `keep_total` the terminal value.
 """
 
 from __future__ import annotations
@@ -36,10 +41,17 @@ class MultiMovePlan:
     total: float
     moves: list[PlannedMove] = field(default_factory=list)
     status: str = "Optimal"
+    keep_total: float = 0.0
+    base_keep: float = 0.0
 
     @property
     def gain(self) -> float:
         return self.total - self.base_total
+
+    @property
+    def objective_gain(self) -> float:
+        """This matchup's gain plus the rest-of-season effect."""
+        return self.gain + self.keep_total - self.base_keep
 
 
 def plan_moves(values: np.ndarray, masks: Sequence[int], caps: Sequence[int],
@@ -47,16 +59,24 @@ def plan_moves(values: np.ndarray, masks: Sequence[int], caps: Sequence[int],
                *, first_day: int = 0, protected: Collection[int] = (),
                adds_on_first_day_only: bool = False,
                slot_caps: dict[int, int] | None = None, games_cap: int | None = None,
-               time_limit: float | None = 20.0) -> MultiMovePlan:
+               time_limit: float | None = 20.0, keep_value: Sequence[float] | None = None,
+               ir_rows: Collection[int] = (), ir_slots: int = 0) -> MultiMovePlan:
     """Best plan with at most `max_adds` acquisitions from `first_day` on.
 
     values: (players, days) projected value (0 = does not play); roster/pool: row indices;
     protected: row indices that may not be dropped; slot_caps: slot-type index -> starts
     left (games-played limits); games_cap: total starts left.  `total` is the model's own
-    lineup value (caps included).
+    lineup value (caps included).  keep_value / ir_rows / ir_slots: see the module docstring.
     """
     values = np.asarray(values, dtype=float)
     roster, pool = list(roster), list(pool)
+    protected = set(protected)
+    kv = np.zeros(len(values)) if keep_value is None else np.asarray(keep_value, dtype=float)
+    ir = [p for p in dict.fromkeys(ir_rows) if p in roster and p not in protected]
+    ir_slots = max(int(ir_slots), 0) if ir else 0
+    if not ir_slots:
+        ir = []
+    base_keep = float(sum(kv[i] for i in roster))
     n_days = values.shape[1]
     if slot_caps or games_cap is not None:
         base = plan_week_pulp(values[roster].tolist(), [masks[i] for i in roster], caps,
@@ -66,8 +86,7 @@ def plan_moves(values: np.ndarray, masks: Sequence[int], caps: Sequence[int],
                          [keys[i] for i in roster])
     max_adds = max(int(max_adds), 0)
     if max_adds == 0 or not pool or first_day >= n_days or not roster:
-        return MultiMovePlan(base.total, base.total, [], "NoMovesPossible")
-    protected = set(protected)
+        return MultiMovePlan(base.total, base.total, [], "NoMovesPossible", base_keep, base_keep)
     elig = [[t for t in range(len(caps)) if (m >> t) & 1 and caps[t] > 0] for m in masks]
     vmax = float(values[roster + pool].max()) if values.size else 0.0
     eps = max(vmax, 1e-9) * 1e-6
@@ -96,7 +115,12 @@ def plan_moves(values: np.ndarray, masks: Sequence[int], caps: Sequence[int],
         prob += pulp.lpSum(add[y, d] for d in add_days) <= 1
     prob += pulp.lpSum(add.values()) <= max_adds
     for d in range(first_day, n_days):
-        prob += pulp.lpSum(on[i, d] for i in roster + pool) <= len(roster)
+        prob += pulp.lpSum(on[i, d] for i in roster + pool) == len(roster)
+    last = n_days - 1
+    if ir:
+        prob += pulp.lpSum(on[p, last] for p in ir) >= len(ir) - ir_slots
+    terminal = [float(kv[i]) * on[i, last] for i in roster + pool
+                if i not in set(ir) and kv[i] != 0]
     obj = []
     xs_all: list[tuple[float, pulp.LpVariable]] = []
     by_slot: dict[int, list] = {}
@@ -125,11 +149,12 @@ def plan_moves(values: np.ndarray, masks: Sequence[int], caps: Sequence[int],
         prob += pulp.lpSum(v for _, v in xs_all) <= max(int(games_cap), 0)
     keep = [on[i, d] for i in roster + pool for d in range(first_day, n_days)
             if isinstance(on[i, d], pulp.LpVariable)]
-    prob += pulp.lpSum(obj) + eps * pulp.lpSum(keep) - 10 * eps * pulp.lpSum(add.values())
+    prob += (pulp.lpSum(obj) + pulp.lpSum(terminal) + eps * pulp.lpSum(keep)
+             - 10 * eps * pulp.lpSum(add.values()))
     solver = cbc(time_limit)
     status = pulp.LpStatus[prob.solve(solver)]
     if status != "Optimal":
-        return MultiMovePlan(base.total, base.total, [], status)
+        return MultiMovePlan(base.total, base.total, [], status, base_keep, base_keep)
 
     def val(e) -> float:
         return float(e) if isinstance(e, int) else float(e.value() or 0.0)
@@ -145,4 +170,6 @@ def plan_moves(values: np.ndarray, masks: Sequence[int], caps: Sequence[int],
     drops.sort()
     moves = [PlannedMove(da, dk, ak) for (da, ak), (_, dk) in zip(adds, drops, strict=False)]
     total = sum(w for w, v in xs_all if val(v) > 0.5)
-    return MultiMovePlan(base.total, total, moves, status)
+    keep_total = sum(float(kv[i]) for i in roster + pool
+                     if val(on[i, last]) > 0.5 or i in set(ir))
+    return MultiMovePlan(base.total, total, moves, status, keep_total, base_keep)

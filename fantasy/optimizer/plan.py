@@ -18,6 +18,15 @@ Solved exactly in two steps:
    variables x[i, d, t], which are integral for fixed rosters (the lineup part, including
    the games caps, is a network flow).  The MIP gap is 0.
 
+**Rest of the season** (optional `keep_value`, fantasy.optimizer.season): each row on the
+roster on the last day earns keep_value[row] (his rest-of-season value above replacement), so
+dropping a core player for a one-week gain is judged against what he is worth after the
+matchup; a free agent added and dropped within the plan earns and costs nothing beyond his
+roster spot.  `ir_rows` (OUT players eligible for a free IR slot) may leave the active roster
+for the IR instead of being released: they keep their keep_value, at most `ir_slots` of them,
+and the spot they free takes an add with no drop.  The roster stays full every day: each
+departure is paired with an add on its day.
+
 A tiny tie-break in the objective keeps rostered players until the day their replacement
 is needed (so each drop happens on its add's day) and refuses moves worth nothing; it moves
 the optimum by at most ~1e-3 of a value unit.  The test oracle is multimove.plan_moves
@@ -47,6 +56,7 @@ class PlanStep:
     day: int
     drop: int
     add: int
+    to_ir: bool = False  # the leaving player goes to the IR slot instead of being released
 
 
 @dataclass
@@ -63,38 +73,75 @@ class PlanSolution:
     status: str = "Optimal"
     pool_size: int = 0
     pruned_pool_size: int = 0
+    keep_total: float = 0.0
+    base_keep: float = 0.0
 
     @property
     def gain(self) -> float:
+        """The gain in this matchup (lineup value only)."""
         return self.total - self.base_total
+
+    @property
+    def season_gain(self) -> float:
+        """The rest-of-season effect: terminal keep value with the plan minus without."""
+        return self.keep_total - self.base_keep
+
+    @property
+    def objective_gain(self) -> float:
+        """What the plan maximises: this matchup's gain plus the rest-of-season effect."""
+        return self.gain + self.season_gain
 
 
 def prune_pool(values: np.ndarray, masks: Sequence[int], pool: Sequence[int], max_adds: int,
-               *, first_day: int = 0, keys: Sequence[int] | None = None) -> list[int]:
-    """The free agents an optimal plan may need (exact dominance pruning, module docstring).
+               *, first_day: int = 0, keys: Sequence[int] | None = None,
+               keep_value: Sequence[float] | None = None) -> list[int]:
+    """The free agents an optimal plan may need (exact dominance pruning, module docstring;
+    with keep_value a dominator's keep value must be >= too).
 
-    Free agents with no value on any plannable day are dropped too (adding one gains nothing).
+    Without keep values, free agents with no value on any plannable day are dropped too
+    (adding one gains nothing); with them, such a free agent may still be a season upgrade.
     """
     if max_adds <= 0 or not len(pool):
         return []
     v = np.asarray(values, dtype=float)[:, first_day:]
+    kv = np.zeros(len(v)) if keep_value is None else np.asarray(keep_value, dtype=float)
     keys = list(range(len(v))) if keys is None else keys
-    cands = [y for y in pool if v[y].max(initial=0.0) > 0]
-    cands.sort(key=lambda y: (-float(v[y].sum()), keys[y]))
+    cands = [y for y in pool if keep_value is not None or v[y].max(initial=0.0) > 0]
+    cands.sort(key=lambda y: (-float(v[y].sum() + kv[y]), keys[y]))
     kept: list[int] = []
     kept_vals = np.zeros((len(cands), v.shape[1]))
     kept_masks = np.zeros(len(cands), dtype=np.int64)
+    kept_keep = np.zeros(len(cands))
     for y in cands:
         n = len(kept)
         if n >= max_adds:
             dom = (kept_vals[:n] >= v[y][None, :]).all(axis=1)
             dom &= (kept_masks[:n] & masks[y]) == masks[y]
+            dom &= kept_keep[:n] >= kv[y]
             if int(dom.sum()) >= max_adds:
                 continue
         kept_vals[n] = v[y]
         kept_masks[n] = masks[y]
+        kept_keep[n] = kv[y]
         kept.append(y)
     return kept
+
+
+def terminal_value(last_members: Collection[int], roster: Sequence[int],
+                   keep_value: Sequence[float] | None, ir_rows: Collection[int] = ()) -> float:
+    """The rest-of-season value of the roster at the end of the horizon: keep_value of each
+    row on it, plus that of IR candidates who left it for the IR (they are still owned)."""
+    if keep_value is None:
+        return 0.0
+    kv = np.asarray(keep_value, dtype=float)
+    last = set(last_members)
+    total = 0.0
+    for i in sorted(last):
+        total += float(kv[i])
+    for p in sorted(set(ir_rows)):
+        if p in set(roster) and p not in last:
+            total += float(kv[p])
+    return total
 
 
 class DayLineups:
@@ -168,37 +215,55 @@ def best_plan(values: np.ndarray, masks: Sequence[int], caps: Sequence[int],
               keys: Sequence[int], roster: Sequence[int], pool: Sequence[int], max_adds: int, *,
               first_day: int = 0, protected: Collection[int] = (),
               slot_caps: Mapping[int, int] | None = None, games_cap: int | None = None,
-              prune: bool = True, time_limit: float | None = 30.0) -> PlanSolution:
+              prune: bool = True, time_limit: float | None = 30.0,
+              keep_value: Sequence[float] | np.ndarray | None = None,
+              ir_rows: Collection[int] = (), ir_slots: int = 0) -> PlanSolution:
     """Best plan with at most `max_adds` acquisitions on days first_day.. (module docstring).
 
     values: (players, days) projected value, 0 when he does not play or cannot (OUT);
     roster/pool: row indices (pool = free agents that may be added; leave OUT players out);
     protected: roster rows that may not be dropped; slot_caps: slot-type index -> starts left;
     games_cap: total starts left.
+    keep_value: (players,) rest-of-season value above replacement earned by each row on the
+    roster on the last day (fantasy.optimizer.season.season_values(...).keep_value; same unit
+    as values); None = this matchup only.  ir_rows: roster rows that may move to the IR
+    (OUT, IR-eligible) instead of being released, at most ir_slots of them; such a step has
+    to_ir=True.  The plan maximises total + keep_total; `gain` is this matchup's part,
+    `season_gain` the rest of the season's; a plan is returned only when their sum is > 0.
     """
     values = np.asarray(values, dtype=float)
     roster, pool = list(roster), [y for y in pool if y not in set(roster)]
     n_days = values.shape[1]
+    kv = None if keep_value is None else np.asarray(keep_value, dtype=float)
+    ir = [p for p in dict.fromkeys(ir_rows) if p in set(roster) and p not in set(protected)]
+    ir_slots = max(int(ir_slots), 0) if ir else 0
+    if not ir_slots:
+        ir = []
     base_members = [list(roster) for _ in range(n_days)]
     base_total, base_starts = evaluate_members(values, masks, caps, keys, base_members,
                                                slot_caps=slot_caps, games_cap=games_cap)
+    base_keep = terminal_value(roster, roster, kv, ir)
     max_adds = max(int(max_adds), 0)
     droppable = [i for i in roster if i not in set(protected)]
-    kept = (prune_pool(values, masks, pool, max_adds, first_day=first_day, keys=keys)
-            if prune else list(pool))
+    kept = (prune_pool(values, masks, pool, max_adds, first_day=first_day, keys=keys,
+                       keep_value=kv) if prune else list(pool))
     out = PlanSolution(base_total, base_total, [], base_members, base_starts, base_starts,
-                       "NoMovesPossible", len(pool), len(kept))
+                       "NoMovesPossible", len(pool), len(kept), base_keep, base_keep)
     if max_adds == 0 or not kept or not droppable or first_day >= n_days:
         return out
-    if max_adds == 1 and not slot_caps and games_cap is None:
+    if max_adds == 1 and not slot_caps and games_cap is None and kv is None and not ir:
         sol = _best_single(values, masks, caps, keys, roster, droppable, kept, first_day)
     else:
         sol = _milp(values, masks, caps, roster, kept, max_adds, first_day, set(protected),
-                    slot_caps, games_cap, None, time_limit)
+                    slot_caps, games_cap, None, time_limit, keep_value=kv, ir_rows=ir,
+                    ir_slots=ir_slots)
     if sol.status != "Optimal":
         out.status = sol.status
         return out
-    if sol.total <= base_total + 1e-9 or not sol.steps:
+    sol.keep_total = terminal_value(sol.members[-1], roster, kv, ir) if sol.members else \
+        base_keep
+    sol.base_keep = base_keep
+    if sol.total + sol.keep_total <= base_total + base_keep + 1e-9 or not sol.steps:
         out.status = "Optimal"
         return out
     sol.base_total, sol.base_starts = base_total, base_starts
@@ -238,8 +303,10 @@ def _milp(values: np.ndarray, masks: Sequence[int], caps: Sequence[int], roster:
           pool: list[int], max_adds: int, first_day: int, protected: Collection[int],
           slot_caps: Mapping[int, int] | None, games_cap: int | None,
           fixed_members: Sequence[Collection[int]] | None,
-          time_limit: float | None) -> PlanSolution:
-    """The time-indexed model.  With fixed_members, the rosters are given (evaluation only)."""
+          time_limit: float | None, *, keep_value: np.ndarray | None = None,
+          ir_rows: Sequence[int] = (), ir_slots: int = 0) -> PlanSolution:
+    """The time-indexed model.  With fixed_members, the rosters are given (evaluation only).
+    keep_value / ir_rows / ir_slots: best_plan's (the terminal rest-of-season term)."""
     n_days = values.shape[1]
     elig = [[t for t in range(len(caps)) if (m >> t) & 1 and caps[t] > 0] for m in masks]
     lb: list[float] = []
@@ -311,11 +378,22 @@ def _milp(values: np.ndarray, masks: Sequence[int], caps: Sequence[int], roster:
     if add:
         con([(j, 1.0) for j in add.values()], -inf, float(max_adds))
     if fixed_members is None:
-        for d in range(first_day, n_days):
+        for d in range(first_day, n_days):  # the roster stays full: a drop needs an add
             const = sum(1 for i in roster if on[i, d] is True)
             terms = [(on[i, d], 1.0) for i in roster + pool if on[i, d] is not True]
             if terms:
-                con(terms, -inf, float(len(roster) - const))
+                con(terms, float(len(roster) - const), float(len(roster) - const))
+        last = n_days - 1
+        ir_set = set(ir_rows)
+        if keep_value is not None:  # the terminal rest-of-season value
+            for i in roster + pool:
+                o = on.get((i, last))
+                if i in ir_set or o is None or o is True or keep_value[i] == 0:
+                    continue
+                cost[o] -= float(keep_value[i])
+        if ir_set:  # at most ir_slots of them leave (to the IR)
+            con([(on[p, last], 1.0) for p in ir_rows if on[p, last] is not True],
+                float(len(ir_rows) - ir_slots), inf)
     by_id: dict[tuple[int, int], list[int]] = {}
     by_dt: dict[tuple[int, int], list[int]] = {}
     by_t: dict[int, list[int]] = {}
@@ -366,13 +444,14 @@ def _milp(values: np.ndarray, masks: Sequence[int], caps: Sequence[int], roster:
         for d in range(first_day, n_days):
             prev = set(roster) if d == 0 else set(members[d - 1])
             now = set(members[d])
-            steps += _pair(sorted(prev - now), sorted(now - prev), d, masks)
+            steps += _pair(sorted(prev - now), sorted(now - prev), d, masks, set(ir_rows))
     return PlanSolution(total, total, steps, members, starts, starts, "Optimal")
 
 
-def _pair(drops: list[int], adds: list[int], day: int, masks: Sequence[int]) -> list[PlanStep]:
+def _pair(drops: list[int], adds: list[int], day: int, masks: Sequence[int],
+          ir_rows: Collection[int] = ()) -> list[PlanStep]:
     """Pair the day's drops with its adds: most shared eligibility first (the same roster
-    spot, as a member sees it), then row order."""
+    spot, as a member sees it), then row order.  A leaving IR candidate goes to the IR."""
     out: list[PlanStep] = []
     left = list(drops)
     for y in adds:
@@ -380,7 +459,7 @@ def _pair(drops: list[int], adds: list[int], day: int, masks: Sequence[int]) -> 
             break
         x = max(left, key=lambda i: (bin(masks[i] & masks[y]).count("1"), -i))
         left.remove(x)
-        out.append(PlanStep(day, x, y))
+        out.append(PlanStep(day, x, y, x in ir_rows))
     return out
 
 
@@ -402,4 +481,4 @@ def apply_steps(roster: Sequence[int], steps: Sequence[PlanStep], n_days: int
 
 
 __all__ = ["DayLineups", "PlanSolution", "PlanStep", "apply_steps", "best_plan",
-           "evaluate_members", "prune_pool"]
+           "evaluate_members", "prune_pool", "terminal_value"]

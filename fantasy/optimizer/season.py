@@ -1,0 +1,120 @@
+"""Rest-of-season value: replacement levels, value above replacement, core and replaceable.
+
+A plan's moves are judged on this matchup AND on the rest of the season.  The season part is a
+terminal value of the roster at the end of the planning horizon (plan.best_plan's
+`keep_value`): every player on the roster then is worth his rest-of-season (ROS) value above
+replacement,
+
+    keep[i] = per_game[i] * games_left[i]  -  max(per_game[y] * games_left[y]
+                                                  for free agents y at i's positions)
+
+where games_left counts the games after the horizon until the season ends (the caller decides
+availability: an OUT player's games before his return are not counted).  The best free agent
+at a player's positions is his replacement: dropping him costs keep[i] (he could be replaced
+by that free agent later).  A free agent added and dropped within the plan earns nothing and
+costs nothing beyond his roster spot; one kept at the end is worth his own (<= 0) value above
+replacement.
+
+Core players are never drop candidates: the team's CORE_TOP_N best by ROS value, and anyone
+whose ROS value per game beats his replacement's by more than the margin.  The rest are
+replaceable.
+
+Pure functions on arrays (rows = players, as in plan.py); no league objects, so a backtest can
+call them with its own leak-free projections.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+CORE_TOP_N = 5          # the team's best players by ROS value are always core
+CORE_MARGIN = 0.10      # points: core when per game > replacement's by 10% of replacement's
+CORE_MARGIN_MIN = 2.0   # ... and by at least this many fantasy points per game
+
+
+@dataclass
+class SeasonValues:
+    """ROS values of one roster and its free agents (rows into the caller's arrays).
+
+    per_game / games_left: as given; ros = per_game * games_left;
+    replacement[i]: the row of i's replacement (best free agent at i's positions by ROS value),
+    -1 when there is no free agent; replacement_ros / replacement_per_game: that player's;
+    keep_value = ros - replacement_ros (the plan's terminal value per row);
+    core / replaceable: roster rows that are / are not protected from drops."""
+
+    per_game: np.ndarray
+    games_left: np.ndarray
+    ros: np.ndarray
+    replacement: np.ndarray
+    replacement_ros: np.ndarray
+    replacement_per_game: np.ndarray
+    keep_value: np.ndarray
+    core: list[int] = field(default_factory=list)
+    replaceable: list[int] = field(default_factory=list)
+
+    def above_per_game(self, i: int) -> float:
+        """Per-game value of row i above his replacement's."""
+        return float(self.per_game[i] - self.replacement_per_game[i])
+
+
+def replacement_levels(ros: Sequence[float], masks: Sequence[int], rows: Sequence[int],
+                       pool: Sequence[int], *, position_mask: int = -1
+                       ) -> tuple[np.ndarray, np.ndarray]:
+    """For each row in `rows`: (replacement row, replacement ROS value) arrays of length
+    len(ros) (rows not asked for: -1 / 0).  The replacement is the free agent in `pool` with
+    the highest ROS value whose eligibility shares a position bit with the player's
+    (masks & position_mask); with none at his positions, the best free agent overall; with no
+    free agent at all, -1 and 0.0."""
+    ros = np.asarray(ros, dtype=float)
+    rep = np.full(len(ros), -1, dtype=np.int64)
+    rep_ros = np.zeros(len(ros))
+    order = sorted(pool, key=lambda y: (-ros[y], y))
+    for i in rows:
+        pos = masks[i] & position_mask
+        pick = next((y for y in order if masks[y] & pos), None) if pos else None
+        if pick is None and order:
+            pick = order[0]
+        if pick is not None:
+            rep[i], rep_ros[i] = pick, ros[pick]
+    return rep, rep_ros
+
+
+def season_values(per_game: Sequence[float], games_left: Sequence[float],
+                  masks: Sequence[int], roster: Sequence[int], pool: Sequence[int], *,
+                  position_mask: int = -1, core_top_n: int = CORE_TOP_N,
+                  margin: float | Sequence[float] | None = None) -> SeasonValues:
+    """ROS values, replacements, keep values and the core / replaceable split of `roster`.
+
+    per_game: (n,) value per game in the plan's unit (points: fantasy points; categories:
+    the plan's linearised value); games_left: (n,) games each row is expected to play after
+    the planning horizon; masks: slot-type eligibility bitmasks (plan.py's); roster / pool:
+    rows of the team and of the free agents; position_mask: the bits of the position slots
+    (PG, SG, SF, PF, C) in `masks`; core_top_n: the roster's best by ROS value always core;
+    margin: per-game amount above the replacement's per game that makes a player core (a
+    scalar or one per row); default max(CORE_MARGIN x replacement per game, CORE_MARGIN_MIN).
+    Free agents get keep_value <= 0; rows in neither list get 0."""
+    pg = np.asarray(per_game, dtype=float)
+    gl = np.asarray(games_left, dtype=float)
+    ros = pg * gl
+    rows = list(roster) + [y for y in pool if y not in set(roster)]
+    rep, rep_ros = replacement_levels(ros, masks, rows, pool, position_mask=position_mask)
+    rep_pg = np.array([pg[r] if r >= 0 else 0.0 for r in rep])
+    keep = np.zeros(len(pg))
+    for i in rows:
+        keep[i] = ros[i] - rep_ros[i]
+    if margin is None:
+        marg = np.maximum(CORE_MARGIN * np.abs(rep_pg), CORE_MARGIN_MIN)
+    else:
+        marg = np.broadcast_to(np.asarray(margin, dtype=float), pg.shape)
+    ranked = sorted(roster, key=lambda i: (-ros[i], i))
+    top = set(ranked[:max(core_top_n, 0)])
+    core = [i for i in ranked if i in top or pg[i] - rep_pg[i] > marg[i]]
+    replaceable = [i for i in ranked if i not in set(core)]
+    return SeasonValues(pg, gl, ros, rep, rep_ros, rep_pg, keep, core, replaceable)
+
+
+__all__ = ["CORE_MARGIN", "CORE_MARGIN_MIN", "CORE_TOP_N", "SeasonValues",
+           "replacement_levels", "season_values"]
