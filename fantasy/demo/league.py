@@ -337,14 +337,10 @@ class DemoLeague:
                            for p, ws in weeks.items()}
         self.regular_periods = int(self.settings["scheduleSettings"]["matchupPeriodCount"])
         if self.state_path and self.state_path.exists():
-            self._load_state()
-        self.today_sp = self.calendar.scoring_period_for(self.today)
-        last_sp = self.period_sps[self.regular_periods][-1]
-        if not 2 <= self.today_sp <= last_sp:
-            raise DemoError(
-                f"demo today {self.today} is outside the demo regular season "
-                f"({self.calendar.date_for(2)} .. {self.calendar.date_for(last_sp)})")
-        self.current_period = next(p for p, sps in self.period_sps.items() if self.today_sp in sps)
+            saved = self._load_state()
+            if today is None and saved is not None:  # the date a `advance_to` moved it to
+                self.today = saved
+        self.today_sp, self.current_period = self._day_position(self.today)
         self.weights = {int(i["statId"]): float(i["points"])
                         for i in self.base["settings"]["points"]["scoringSettings"]["scoringItems"]}
         #: (stat key, weight) pairs of `weights`, keys as in the stats dicts
@@ -427,18 +423,71 @@ class DemoLeague:
                 pass
             raise
 
-    def _load_state(self) -> None:
+    def _load_state(self) -> date | None:
+        """Read the saved changes; returns the saved today (None: not saved / unreadable)."""
         assert self.state_path is not None
         try:
             data = json.loads(self.state_path.read_text())
         except (OSError, json.JSONDecodeError) as exc:
             raise DemoError(f"cannot read demo state {self.state_path}: {exc}") from None
         if data.get("variant") != self.variant:
-            return  # state of another variant: start fresh, keep the file untouched
+            return None  # state of another variant: start fresh, keep the file untouched
         for c in data.get("changes", []):
             slots = {int(k): int(v) for k, v in (c.get("slots") or {}).items()} or None
             self.changes.append(_Change(c["kind"], int(c["team_id"]), int(c["sp"]),
                                         c.get("drop"), c.get("add"), slots))
+        try:
+            return date.fromisoformat(str(data["today"])) if data.get("today") else None
+        except ValueError:
+            return None
+
+    def _day_position(self, day: date) -> tuple[int, int]:
+        """(scoring period, matchup period) of a demo day; DemoError outside the season."""
+        sp = self.calendar.scoring_period_for(day)
+        last_sp = self.period_sps[self.regular_periods][-1]
+        if not 2 <= sp <= last_sp:
+            raise DemoError(
+                f"demo today {day} is outside the demo regular season "
+                f"({self.calendar.date_for(2)} .. {self.calendar.date_for(last_sp)})")
+        return sp, next(p for p, sps in self.period_sps.items() if sp in sps)
+
+    @property
+    def last_day(self) -> date:
+        """The last day of the demo's regular season (the latest `advance_to` accepts)."""
+        return self.calendar.date_for(self.period_sps[self.regular_periods][-1])
+
+    def advance_to(self, day: date) -> None:
+        """Move the demo's today forward to `day`: the days in between are played (their
+        box scores count for each team's roster of that day), and moves and lineup changes
+        made from now on are dated `day`. Saved with the state (all or nothing: a refusal or
+        a failed save leaves memory and the file unchanged); the clients' cache namespace
+        moves with it. Only forward, within the regular season (DemoError otherwise)."""
+        if day < self.today:
+            raise DemoError(f"the demo's date only moves forward (today is "
+                            f"{self.today:%a %b} {self.today.day})")
+        if day == self.today:
+            return
+        sp, period = self._day_position(day)
+        before = (self.today, self.today_sp, self.current_period)
+        self.today, self.today_sp, self.current_period = day, sp, period
+        try:
+            self._save_state()
+        except OSError as exc:
+            self.today, self.today_sp, self.current_period = before
+            log.warning("demo state not saved (%s: %s); date not moved",
+                        type(exc).__name__, exc.strerror or exc)
+            raise DemoError(SAVE_FAILED.replace("the change was", "the date was")) from None
+        # renders that depend on today (stats windows, injuries, live matchups)
+        self._player_objs.clear()
+        self._matchups.clear()
+        self._unseeded.clear()
+        for c in self._clients:
+            c.cache_namespace = self.cache_namespace
+
+    def roster_on(self, team_id: int, day: date) -> dict[int, int]:
+        """A team's roster (player id -> slot) on a day, every change up to it applied: what
+        a move dated that day left (a chain's later drop is not yet seen on earlier days)."""
+        return self.lineup_on(team_id, self.calendar.scoring_period_for(day))
 
     def reset(self) -> None:
         """Forget all moves and lineup changes (all or nothing, like every change)."""
