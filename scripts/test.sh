@@ -3,6 +3,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install.sh
+# the project venv when install.sh made one (an externally managed Python)
+source scripts/activate.sh
 bash scripts/install_postgres.sh
 # With PostgreSQL's server programs present, the Postgres storage suites and the
 # two-process tests must run (a server that cannot start fails them instead of a skip);
