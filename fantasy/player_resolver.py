@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import OrderedDict, defaultdict
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -63,6 +63,8 @@ SHORT_MESSAGE = 3
 #: next different player.
 TYPO_SCORE = 84.0
 TYPO_MARGIN = 5.0
+#: Fuzzy score of a surname close enough to suggest ("durand" -> Durant).
+SUGGEST_SCORE = 80.0
 #: Fuzzy score of a 2-3 word span against a full name ("jordan pool").
 FULL_SCORE = 88.0
 #: Shortest word read as a one-edit typo (a letter changed, added, dropped or two swapped:
@@ -96,7 +98,7 @@ def name_key(name: str) -> str:
     return "_".join(re.findall(r"[a-z0-9]+", ascii_.lower()))
 
 
-@lru_cache(maxsize=4)
+@lru_cache(maxsize=8)
 def _word_list(filename: str) -> frozenset[str]:
     """The words of a lexicon file (whitespace-separated, '#' lines are comments)."""
     words: set[str] = set()
@@ -115,6 +117,12 @@ def first_names() -> frozenset[str]:
     """Common given names (fantasy/lexicon/first_names.txt): the first word of a name-shaped
     span ("<first name> <unknown surname>")."""
     return _word_list("first_names.txt")
+
+
+def surnames() -> frozenset[str]:
+    """Common surnames of people (fantasy/lexicon/surnames.txt): a word of it that is no league
+    player's surname names someone else, never a typo of a league surname."""
+    return _word_list("surnames.txt")
 
 
 @lru_cache(maxsize=1)
@@ -245,6 +253,7 @@ class PlayerResolver:
         self._other = {name_key(n).replace("_", " ") for n in other_names}
         self._other_words = {w for n in self._other for w in n.split()}
         self._first_lex = (first_names() | ix.first_names) - self._common
+        self._surnames = surnames() - self._common
         self._single = sorted(set(ix.last) | set(ix.first) | {a for a in ix.alias if " " not in a})
         self._full_keys = sorted(ix.full)
         #: Answers of `resolve` / `find` by (query, kind), newest last: a resolver is
@@ -388,7 +397,12 @@ class PlayerResolver:
                        if _name_parts(ix.by_id[pid].name)[1].startswith(a.text)]
                 if ids:
                     return self._match(ids, raw, 92.0, a, b), 2
-            # a misspelt full name: "jordan pool", "jalen brunsen"
+            # a first name and another person's real surname ("kevin durand", "lebron
+            # jamison"): someone else, with the league's close names as suggestions
+            if self._someone_else(a, b):
+                return NameMatch(raw, "not_found", None, self._close(raw), 0.0, a.start,
+                                 b.end), 2
+            # a misspelt full name: "jalen brunsen", "jayson tatem"
             if a.text in ix.first and a.text not in self._common and len(b.text) >= 3:
                 hit = self._fuzzy_full(f"{a.text} {b.text}")
                 if hit is not None:
@@ -505,6 +519,24 @@ class PlayerResolver:
             return not self._english(last) and not self._typo_of_word(last)
         return not self._english(last) or last in self._vocab and not self._morph_only(last)
 
+    def _someone_else(self, a: _Token, b: _Token) -> bool:
+        """`a b` is a given name and a real surname that is no league player's: a surname of
+        the census list, not an ordinary word (or, if the encoder knows it as a word, one
+        edit from a league surname: "anthony davies", "jordan pool")."""
+        ix = self._ix
+        first, last = a.text, b.text
+        if first not in self._first_lex or last not in self._surnames or len(last) < 3:
+            return False
+        if last in ix.last or last in ix.alias or last in ix.first \
+                or f"{first} {last}" in ix.full:
+            return False
+        if last in self._common or last in CUE_AFTER or last in CUE_BEFORE \
+                or last in self._other_words or last in self._first_lex:
+            return False
+        if last in self._vocab:
+            return any(OSA.distance(last, s) <= 1 for s in ix.last if abs(len(s) - len(last)) <= 1)
+        return True
+
     def _morph_only(self, w: str) -> bool:
         """True when w is English only as an inflection (a verb or plural: "playing")."""
         return w.endswith(("ing", "ed", "ly", "s"))
@@ -587,9 +619,9 @@ class PlayerResolver:
                 if p not in out:
                     out.append(p)
         words = key.split()
-        if len(words) >= 2:  # "terrell winslowe": players with a close surname
+        if words:  # "terrell winslowe", "durand": players with a close surname
             for k, _, _ in process.extract(words[-1], list(self._ix.last), scorer=fuzz.ratio,
-                                           limit=3, score_cutoff=TYPO_SCORE):
+                                           limit=3, score_cutoff=SUGGEST_SCORE):
                 for pid in self._ix.last[k]:
                     p = self._ix.by_id[pid]
                     if p not in out:
@@ -597,5 +629,25 @@ class PlayerResolver:
         return tuple(out[:3])
 
 
-__all__ = ["ALIASES", "MORPHOLOGY", "NameMatch", "PlayerResolver", "common_words",
+def in_context(match: NameMatch, tiers: Sequence[Collection[int]]) -> NameMatch:
+    """An ambiguous match read in context: `tiers` are sets of player ids, most likely first
+    (the member's roster, the players just discussed, the opponent's roster, the rest of the
+    league; free agents are whoever is in none). The first tier holding any candidate decides:
+    one candidate there resolves the name ("allen" with Jarrett Allen on my team is him); several
+    stay ambiguous, those first. Resolved and not-found matches are returned as they are."""
+    if match.status != "ambiguous" or not match.candidates:
+        return match
+    for tier in tiers:
+        inside = [p for p in match.candidates if p.id in tier]
+        if len(inside) == 1:
+            return NameMatch(match.words, "resolved", inside[0], (), match.score, match.start,
+                             match.end)
+        if inside:
+            rest = [p for p in match.candidates if p not in inside]
+            return NameMatch(match.words, "ambiguous", None, (*inside, *rest), match.score,
+                             match.start, match.end)
+    return match
+
+
+__all__ = ["ALIASES", "in_context", "MORPHOLOGY", "NameMatch", "PlayerResolver", "common_words", "surnames",
            "first_names", "name_key"]

@@ -24,6 +24,18 @@ class UnderstandingContext:
     team_names: list[str] = field(default_factory=list)
     last: Request | None = None                        # the previous turn's request
     last_list: list[ListedPlayer] = field(default_factory=list)  # the last list shown
+    my_roster: frozenset[int] = frozenset()        # player ids on the member's team
+    opponent_roster: frozenset[int] = frozenset()  # ... on this matchup's opponent's team
+    rostered: frozenset[int] = frozenset()         # ... on any team of the league
+
+    def name_tiers(self) -> list[frozenset[int]]:
+        """Where a shared name is looked for, in order: the member's roster, the players just
+        discussed (the previous turn's players and list), the opponent's roster, the rest of
+        the league (then free agents: fantasy.player_resolver.in_context)."""
+        discussed: set[int] = {p.player_id for p in (self.last.players if self.last else [])
+                               if p.player_id is not None}
+        discussed |= {x.player_id for x in self.last_list}
+        return [self.my_roster, frozenset(discussed), self.opponent_roster, self.rostered]
 
     @classmethod
     def bare(cls, names: list[str] | None = None, today: date | None = None

@@ -16,7 +16,7 @@ from datetime import date, timedelta
 from agents.understanding import lexicon as lx
 from agents.understanding.context import UnderstandingContext
 from agents.understanding.request import Action, DayRef, MoveRef, PlayerRef, TeamRef
-from fantasy.player_resolver import NameMatch
+from fantasy.player_resolver import NameMatch, in_context
 
 #: Placeholder a player's name becomes before the router embeds a message.
 PLAYER_SLOT = "{player}"
@@ -53,6 +53,26 @@ def fold(text: str) -> str:
     """Lower case with curly quotes straightened and runs of spaces collapsed."""
     t = (text or "").replace("’", "'").replace("‘", "'").lower()
     return re.sub(r"\s+", " ", t).strip()
+
+
+#: Chat markup that is never part of a name: platform mentions (<@U123>, <#C1|general>,
+#: <!here>), a link, Discord/Slack emphasis (**, __, ~~, `, ||), a leading quote marker.
+_MARKUP = re.compile(r"<[@#!][^>]*>|<https?://[^>|]*\|([^>]*)>|<https?://[^>]*>|https?://\S+"
+                     r"|\*\*|__|~~|`+|\|\||^\s*>+\s?", re.MULTILINE)
+#: The bot named by the member: "@FanVise", "hey fanvise", "FanVise bot,".
+_BOT_NAME = re.compile(r"(?<![\w@])@?fan\s?vise(?:\s?bot)?\b[,:]?|(?<![\w@])@fv\b[,:]?",
+                       re.IGNORECASE)
+#: A mention of someone in the chat at the start of a message ("@mike is brunson playing").
+_LEAD_MENTION = re.compile(r"^\s*(?:@[A-Za-z][\w.\-]*\s*[,:]?\s*)+")
+
+
+def clean_markup(text: str) -> str:
+    """The message without chat markup and mentions: what a member asks, with no markup read
+    as a name ("@FanVise is **brunson** playing?" -> "is brunson playing?")."""
+    out = _MARKUP.sub(lambda m: f" {m.group(1) or ''} ", text or "")
+    out = _BOT_NAME.sub(" ", out)
+    out = _LEAD_MENTION.sub("", out)
+    return re.sub(r"[ \t]+", " ", out).strip()
 
 
 def player_ref(match: NameMatch) -> PlayerRef:
@@ -309,7 +329,9 @@ def extract_team(low: str, team_names: list[str]) -> TeamRef:
 def extract_entities(text: str, ctx: UnderstandingContext) -> Entities:
     """Every entity of a message (see module doc)."""
     low = fold(text)
-    matches = [(m, player_ref(m)) for m in ctx.resolver.find(text or "", limit=6)]
+    tiers = ctx.name_tiers()
+    matches = [(m, player_ref(m)) for m in (in_context(x, tiers) for x in
+                                            ctx.resolver.find(text or "", limit=6))]
     # find() works on the raw text; spans index it. The folded text keeps the same length
     # except for collapsed spaces, so the move parser reads spans on a same-length copy.
     raw_low = (text or "").replace("’", "'").lower()
@@ -392,7 +414,7 @@ def masked(text: str, spans: list[tuple[int, int]],
     return "".join(out)
 
 
-__all__ = ["Entities", "PLAYER_SLOT", "TEAM_SLOT", "extract_action", "extract_categories",
+__all__ = ["Entities", "clean_markup", "PLAYER_SLOT", "TEAM_SLOT", "extract_action", "extract_categories",
            "extract_count", "extract_day", "extract_entities", "extract_keep",
            "extract_list_ref", "extract_move", "extract_position", "extract_pro_team", "extract_team", "fold",
            "masked", "player_ref", "pronoun_move", "team_spans"]

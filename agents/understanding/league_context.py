@@ -123,10 +123,17 @@ async def understanding_context(deps: AgentDeps, *, last: Mapping[str, Any] | No
     resolver = await name_resolver(deps)
     scoring = "points"
     teams: list[str] = []
+    mine: frozenset[int] = frozenset()
+    theirs: frozenset[int] = frozenset()
+    rostered: frozenset[int] = frozenset()
     try:
-        league = (await load_context(deps)).league
+        lctx = await load_context(deps)
+        league = lctx.league
         scoring = "points" if league.settings.is_points else "categories"
         teams = [t.name for t in league.teams]
+        mine = _ids(lctx.my_team)
+        theirs = _ids(lctx.opponent)
+        rostered = frozenset(e.player.id for t in league.teams for e in t.roster)
     except EspnError as exc:
         log.info("league unavailable for understanding (%s)", type(exc).__name__)
     previous = None
@@ -137,7 +144,13 @@ async def understanding_context(deps: AgentDeps, *, last: Mapping[str, Any] | No
             previous = None
     listed = [ListedPlayer.model_validate(dict(x)) for x in last_list or ()]
     return UnderstandingContext(resolver=resolver, today=deps.today_date(), scoring=scoring,
-                                team_names=teams, last=previous, last_list=listed)
+                                team_names=teams, last=previous, last_list=listed,
+                                my_roster=mine, opponent_roster=theirs, rostered=rostered)
+
+
+def _ids(team: Any) -> frozenset[int]:
+    """The player ids on a fantasy team (none without a team)."""
+    return frozenset(e.player.id for e in team.roster) if team is not None else frozenset()
 
 
 async def command_request(deps: AgentDeps, intent: Intent, *, args: str = "",

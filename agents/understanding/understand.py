@@ -13,6 +13,7 @@ from agents.understanding.context import UnderstandingContext
 from agents.understanding.entities import (
     PLAYER_SLOT,
     Entities,
+    clean_markup,
     extract_entities,
     fold,
     masked,
@@ -273,7 +274,8 @@ def _without_kept(rest: Entities, full: Entities) -> Entities:
 def understand(text: str, ctx: UnderstandingContext, *,
                router: SemanticRouter | None = None) -> Request:
     """One message -> one typed Request (offline: rules for entities, router for intent)."""
-    text = original = (text or "").strip()
+    original = (text or "").strip()
+    text = clean_markup(original)
     ents = extract_entities(text, ctx)
     router = router or default_router()
     him_move = _pronoun_move(text, ents, ctx)
