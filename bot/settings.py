@@ -18,6 +18,9 @@ values to fantasy.redact so logs and exceptions mask them. Variable names (case-
 | SLACK_BOT_TOKEN, SLACK_APP_TOKEN, SLACK_SIGNING_SECRET, SLACK_HOST, SLACK_PORT | Slack |
 | SLACK_API_URL | override of https://slack.com/api/ (proxies, tests) |
 | FANVISE_LOG_LEVEL, FANVISE_LOG_FORMAT | INFO / DEBUG...; json or text |
+| FANVISE_ESPN_WRITES | 1 lets FanVise make approved moves and lineups on ESPN for members who opted in (`/link writes:on`) with their own cookies (default off; docs/espn-writes.md) |
+| FANVISE_ESPN_WRITES_DRY_RUN | 1 shows the exact transaction payloads instead of sending them |
+| FANVISE_ESPN_WRITES_BASE_URL | override of ESPN's write host (tests, proxies) |
 | FANVISE_TAKEOVER_EVERY | Postgres: seconds between passes taking over a dead instance's runs, cards and turns (default 60) |
 """
 
@@ -102,6 +105,15 @@ class Settings(BaseSettings):
     #: the pre-lock alert re-checks each digest team this many minutes before the first game
     prelock_minutes: int = Field(30, ge=1, le=720, validation_alias=_env(
         "FANVISE_PRELOCK_MINUTES", "prelock_minutes"))
+    #: writes to ESPN's (unofficial) transaction endpoint for members who opted in
+    espn_writes: bool = Field(False, validation_alias=_env("FANVISE_ESPN_WRITES",
+                                                           "espn_writes"))
+    #: show the exact transaction payloads instead of sending them
+    espn_writes_dry_run: bool = Field(False, validation_alias=_env(
+        "FANVISE_ESPN_WRITES_DRY_RUN", "espn_writes_dry_run"))
+    #: override of ESPN's write host (tests, proxies)
+    espn_writes_base_url: str | None = Field(None, validation_alias=_env(
+        "FANVISE_ESPN_WRITES_BASE_URL", "espn_writes_base_url"))
 
     @field_validator("espn_s2", "espn_swid", "google_api_key", "secret_key", "discord_token",
                      "slack_bot_token", "slack_app_token", "slack_signing_secret",

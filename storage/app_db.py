@@ -23,6 +23,10 @@ Tables:
 - `processed_events`: Slack event ids already handled (Slack retries unacked events).
 - `rate_buckets`: per-user token buckets for LLM-backed commands, and per-workspace buckets
   of the Slack edit budget shared by processes (`storage.shared_budget`).
+- `espn_writes`: every write to ESPN's transaction endpoint (fantasy.espn.writes), keyed so
+  it is made at most once: who, what, the payload without secrets, ESPN's answer, the
+  verification read and the status (sending / done / pending / failed / unknown).
+- `espn_write_prefs`: each member's opt-in to writes and to the automatic daily lineup.
 - `turns`: one row per accepted request while it runs (who asked, for which team, in which
   thread, its progress message), so a restart can finish or re-run it instead of losing it.
 """
@@ -180,6 +184,34 @@ CREATE TABLE IF NOT EXISTS rate_buckets (
     tokens REAL NOT NULL,
     updated REAL NOT NULL
 );
+CREATE TABLE IF NOT EXISTS espn_writes (
+    write_key TEXT PRIMARY KEY,
+    league_id INTEGER NOT NULL,
+    team_id INTEGER NOT NULL,
+    actor TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    scoring_period INTEGER NOT NULL,
+    summary TEXT NOT NULL DEFAULT '',
+    body TEXT NOT NULL DEFAULT '{}',
+    status TEXT NOT NULL,
+    answer TEXT,
+    verification TEXT,
+    error TEXT NOT NULL DEFAULT '',
+    espn_id TEXT,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    created_at REAL NOT NULL,
+    updated_at REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS espn_writes_status ON espn_writes(status, league_id);
+CREATE TABLE IF NOT EXISTS espn_write_prefs (
+    platform TEXT NOT NULL,
+    workspace_id TEXT NOT NULL,
+    user_id TEXT NOT NULL,
+    writes INTEGER NOT NULL DEFAULT 0,
+    auto_lineup INTEGER NOT NULL DEFAULT 0,
+    updated_at REAL NOT NULL,
+    PRIMARY KEY (platform, workspace_id, user_id)
+);
 """
 
 _KDF_SALT = b"fanvise-app-db-cookies-v1"
@@ -300,69 +332,6 @@ class DailySchedule:
     pin: bool = False
 
 
-#: `move_schedule`: the approved moves of decided cards that are made on a later day
-#: (bot.core.move_schedule). One row per card and plan move (its spot), claimed
-#: (`scheduled` -> `making`) before the move is made, so it is made at most once; then
-#: `applied` / `waiting` (a live league's reminder) / `not_possible` with the reason.
-#: `shown` is 0 until the card was redrawn with the row's state (crash-safe redraw).
-MOVE_SCHEDULE_SCHEMA = """
-CREATE TABLE IF NOT EXISTS move_schedule (
-    card_id TEXT NOT NULL,
-    plan_move_id TEXT NOT NULL,
-    move_id TEXT NOT NULL,
-    seq INTEGER NOT NULL,
-    team_id INTEGER NOT NULL,
-    day TEXT NOT NULL,
-    drop_id INTEGER NOT NULL,
-    drop_name TEXT NOT NULL DEFAULT '',
-    add_id INTEGER NOT NULL,
-    add_name TEXT NOT NULL DEFAULT '',
-    needs INTEGER,
-    line TEXT NOT NULL DEFAULT '',
-    expected_gain REAL,
-    gain_unit TEXT NOT NULL DEFAULT '',
-    status TEXT NOT NULL DEFAULT 'scheduled',
-    note TEXT NOT NULL DEFAULT '',
-    shown INTEGER NOT NULL DEFAULT 1,
-    owner TEXT,
-    created_at REAL NOT NULL,
-    updated_at REAL NOT NULL,
-    PRIMARY KEY (card_id, plan_move_id)
-);
-CREATE INDEX IF NOT EXISTS move_schedule_due ON move_schedule(status, day);
-"""
-
-#: Statuses of a `move_schedule` row.
-SCHEDULED, MAKING = "scheduled", "making"
-
-
-@dataclass
-class ScheduledMove:
-    """One approved move made on its day: the card and its spot (`plan_move_id`), the move
-    to make (`move_id`, the chosen player), its day (ISO), the players, `needs` (a streaming
-    chain: the player an earlier move of the card adds, dropped here) and its status."""
-
-    card_id: str
-    plan_move_id: str
-    move_id: str
-    seq: int
-    team_id: int
-    day: str
-    drop_id: int
-    drop_name: str
-    add_id: int
-    add_name: str
-    needs: int | None = None
-    line: str = ""
-    expected_gain: float | None = None
-    gain_unit: str = ""
-    status: str = SCHEDULED
-    note: str = ""
-    shown: bool = True
-    created_at: float = 0.0
-    updated_at: float = 0.0
-
-
 async def _add_column(db: Database, table: str, column: str, ddl: str) -> None:
     """Add a column missing from a table made by an older version. Two processes starting
     at once on one Postgres may both try: the loser's "already exists" error is fine."""
@@ -391,12 +360,13 @@ class AppDB:
                    clock: Callable[[], float] = time.time, owner: str | None = None) -> AppDB:
         """Create the tables if needed."""
         await db.executescript(SCHEMA)
-        await db.executescript(MOVE_SCHEDULE_SCHEMA)
         # a cards table made before crash-safe posting
         await _add_column(db, "cards", "shown", "INTEGER NOT NULL DEFAULT 1")
         for table in ("cards", "turns"):  # tables made before several processes
             await _add_column(db, table, "owner", "TEXT")
         await _add_column(db, "daily_schedules", "pin", "INTEGER NOT NULL DEFAULT 0")
+        # lineup fix buttons beyond the pre-lock alert's: "today", "week" or "day:<iso>"
+        await _add_column(db, "prelock_fixes", "scope", "TEXT NOT NULL DEFAULT 'today'")
         return cls(db, fernet=make_fernet(secret_key), clock=clock, owner=owner)
 
     def _orphans(self, takeover: bool = False) -> tuple[str, tuple[Any, ...]]:
@@ -707,6 +677,64 @@ class AppDB:
                           r["season"], int(r["team_id"]), blob is not None, cookies,
                           linked_at=float(r["updated_at"] or 0.0))
 
+    # ------------------------------------------------------------------ ESPN writes
+
+    async def write_get(self, key: str) -> Any:
+        """The journaled ESPN write of `key` (a `fantasy.espn.writes.WriteRecord`) or None."""
+        r = await self.db.fetchone("SELECT * FROM espn_writes WHERE write_key=?", (key,))
+        return _write_record(r) if r else None
+
+    async def write_put(self, rec: Any) -> None:
+        """Insert or update one journaled ESPN write (its fields hold no secret)."""
+        now = self._clock()
+        await self.db.execute(
+            "INSERT INTO espn_writes (write_key, league_id, team_id, actor, kind, "
+            "scoring_period, summary, body, status, answer, verification, error, espn_id, "
+            "attempts, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) "
+            "ON CONFLICT(write_key) DO UPDATE SET status=excluded.status, "
+            "answer=excluded.answer, verification=excluded.verification, "
+            "error=excluded.error, espn_id=excluded.espn_id, attempts=excluded.attempts, "
+            "body=excluded.body, summary=excluded.summary, updated_at=excluded.updated_at",
+            (rec.key, rec.league_id, rec.team_id, rec.actor, rec.kind, rec.scoring_period,
+             rec.summary, json.dumps(rec.body), rec.status,
+             None if rec.answer is None else json.dumps(rec.answer),
+             None if rec.verification is None else json.dumps(rec.verification),
+             rec.error, rec.espn_id, rec.attempts, now, now))
+
+    async def writes(self, *, status: str | None = None, league_id: int | None = None
+                     ) -> list[Any]:
+        """Journaled ESPN writes (oldest first), optionally of one status / league."""
+        sql, params = "SELECT * FROM espn_writes WHERE 1=1", []
+        if status is not None:
+            sql, params = sql + " AND status=?", [*params, status]
+        if league_id is not None:
+            sql, params = sql + " AND league_id=?", [*params, league_id]
+        rows = await self.db.fetchall(sql + " ORDER BY created_at, write_key", tuple(params))
+        return [_write_record(r) for r in rows]
+
+    async def set_write_prefs(self, platform: str, workspace_id: str, user_id: str, *,
+                              writes: bool | None = None,
+                              auto_lineup: bool | None = None) -> tuple[bool, bool]:
+        """Change a member's opt-ins (None keeps one); returns (writes, auto_lineup)."""
+        cur = await self.write_prefs(platform, workspace_id, user_id)
+        new = (cur[0] if writes is None else bool(writes),
+               cur[1] if auto_lineup is None else bool(auto_lineup))
+        await self.db.execute(
+            "INSERT INTO espn_write_prefs (platform, workspace_id, user_id, writes, "
+            "auto_lineup, updated_at) VALUES (?,?,?,?,?,?) ON CONFLICT(platform, "
+            "workspace_id, user_id) DO UPDATE SET writes=excluded.writes, "
+            "auto_lineup=excluded.auto_lineup, updated_at=excluded.updated_at",
+            (platform, workspace_id, user_id, int(new[0]), int(new[1]), self._clock()))
+        return new
+
+    async def write_prefs(self, platform: str, workspace_id: str, user_id: str
+                          ) -> tuple[bool, bool]:
+        """A member's (writes, auto_lineup) opt-ins; both off by default."""
+        r = await self.db.fetchone(
+            "SELECT writes, auto_lineup FROM espn_write_prefs WHERE platform=? AND "
+            "workspace_id=? AND user_id=?", (platform, workspace_id, user_id))
+        return (bool(r["writes"]), bool(r["auto_lineup"])) if r else (False, False)
+
     # ------------------------------------------------------------------ daily posts
 
     async def set_schedule(self, s: DailySchedule) -> None:
@@ -784,13 +812,14 @@ class AppDB:
                  "state": json.loads(r["state"])} for r in rows]
 
     async def create_prelock_fix(self, *, channel_key: str, day: str, team_id: int,
-                                 user_id: str) -> str:
-        """A pre-lock alert's fix button; returns its id (12 hex, a card id's shape)."""
+                                 user_id: str, scope: str = "today") -> str:
+        """A lineup fix button (pre-lock alert, digest, /lineup); returns its id (12 hex, a
+        card id's shape). `scope`: "today", "week" (the later days) or "day:<iso>"."""
         fix_id = new_card_id()
         await self.db.execute(
-            "INSERT INTO prelock_fixes (fix_id, channel_key, day, team_id, user_id, status, at)"
-            " VALUES (?,?,?,?,?,?,?)",
-            (fix_id, channel_key, day, int(team_id), user_id, "pending", self._clock()))
+            "INSERT INTO prelock_fixes (fix_id, channel_key, day, team_id, user_id, status, at,"
+            " scope) VALUES (?,?,?,?,?,?,?,?)",
+            (fix_id, channel_key, day, int(team_id), user_id, "pending", self._clock(), scope))
         return fix_id
 
     async def set_prelock_fix_message(self, fix_id: str, message_id: str) -> None:
@@ -813,86 +842,6 @@ class AppDB:
         """'applied', or 'pending' again when applying failed."""
         await self.db.execute("UPDATE prelock_fixes SET status=?, at=? WHERE fix_id=?",
                               (status, self._clock(), fix_id))
-
-    # ------------------------------------------------------------------ move schedule
-
-    async def schedule_moves(self, rows: list[ScheduledMove]) -> int:
-        """Store the scheduled moves of a decided card; a row stored before (a recovery
-        finishing the same card) is kept as it is. Returns how many were new."""
-        now = self._clock()
-        new = 0
-        for r in rows:
-            new += await self.db.execute(
-                "INSERT OR IGNORE INTO move_schedule (card_id, plan_move_id, move_id, seq,"
-                " team_id, day, drop_id, drop_name, add_id, add_name, needs, line,"
-                " expected_gain, gain_unit, status, note, shown, owner, created_at,"
-                " updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                (r.card_id, r.plan_move_id, r.move_id, int(r.seq), int(r.team_id), r.day,
-                 int(r.drop_id), r.drop_name, int(r.add_id), r.add_name, r.needs, r.line,
-                 r.expected_gain, r.gain_unit, r.status, r.note, int(r.shown), self.owner,
-                 now, now))
-        return new
-
-    async def scheduled_moves(self, card_id: str) -> list[ScheduledMove]:
-        """Every scheduled move of a card, in its timeline order."""
-        rows = await self.db.fetchall(
-            "SELECT * FROM move_schedule WHERE card_id=? ORDER BY seq", (card_id,))
-        return [_scheduled(r) for r in rows]
-
-    async def due_moves(self, day: str, *, orphaned_only: bool = False,
-                        takeover: bool = False) -> list[ScheduledMove]:
-        """Moves still to make whose day is `day` (ISO) or earlier: by day, then card, then
-        timeline order. `orphaned_only` / `takeover`: as `cards_by_status`."""
-        extra, args = self._filter(orphaned_only, takeover)
-        rows = await self.db.fetchall(
-            "SELECT * FROM move_schedule WHERE status=? AND day<=?" + extra
-            + " ORDER BY day, created_at, card_id, seq", (SCHEDULED, day, *args))
-        return [_scheduled(r) for r in rows]
-
-    async def scheduled_moves_in(self, status: str, *, orphaned_only: bool = False,
-                                 takeover: bool = False) -> list[ScheduledMove]:
-        """Scheduled moves in one status (e.g. `making` after a crash), oldest day first."""
-        extra, args = self._filter(orphaned_only, takeover)
-        rows = await self.db.fetchall(
-            "SELECT * FROM move_schedule WHERE status=?" + extra
-            + " ORDER BY day, created_at, card_id, seq", (status, *args))
-        return [_scheduled(r) for r in rows]
-
-    async def claim_scheduled_move(self, card_id: str, plan_move_id: str) -> bool:
-        """`scheduled` -> `making` before the move is made; only one caller wins (one
-        atomic statement on both back ends)."""
-        return await self.db.execute(
-            "UPDATE move_schedule SET status=?, owner=?, updated_at=? WHERE card_id=? AND"
-            " plan_move_id=? AND status=?",
-            (MAKING, self.owner, self._clock(), card_id, plan_move_id, SCHEDULED)) == 1
-
-    async def release_scheduled_move(self, card_id: str, plan_move_id: str) -> bool:
-        """`making` -> `scheduled` (the move was read back as not made: it may be made)."""
-        return await self.db.execute(
-            "UPDATE move_schedule SET status=?, updated_at=? WHERE card_id=? AND"
-            " plan_move_id=? AND status=?",
-            (SCHEDULED, self._clock(), card_id, plan_move_id, MAKING)) == 1
-
-    async def finish_scheduled_move(self, card_id: str, plan_move_id: str, *, status: str,
-                                    note: str = "", move_id: str | None = None) -> None:
-        """The move's outcome (`applied` / `waiting` / `not_possible` with `note`); the
-        card is to be redrawn (`shown` 0 until `mark_schedule_shown`)."""
-        await self.db.execute(
-            "UPDATE move_schedule SET status=?, note=?, move_id=COALESCE(?, move_id),"
-            " shown=0, updated_at=? WHERE card_id=? AND plan_move_id=?",
-            (status, note, move_id, self._clock(), card_id, plan_move_id))
-
-    async def mark_schedule_shown(self, card_id: str) -> None:
-        """The card was redrawn with the state of all its scheduled moves."""
-        await self.db.execute("UPDATE move_schedule SET shown=1 WHERE card_id=? AND shown=0",
-                              (card_id,))
-
-    async def unshown_schedule_cards(self) -> list[str]:
-        """Cards whose message does not show a scheduled move's state yet (a crash between
-        making the move and redrawing the card)."""
-        rows = await self.db.fetchall(
-            "SELECT DISTINCT card_id FROM move_schedule WHERE shown=0 ORDER BY card_id")
-        return [str(r["card_id"]) for r in rows]
 
     # ------------------------------------------------------------------ events / rate limits
 
@@ -952,18 +901,6 @@ def _card(r: Any) -> CardRow:
         shown=bool(r["shown"]) if "shown" in r.keys() else True)
 
 
-def _scheduled(r: Any) -> ScheduledMove:
-    gain = r["expected_gain"]
-    return ScheduledMove(
-        card_id=r["card_id"], plan_move_id=r["plan_move_id"], move_id=r["move_id"],
-        seq=int(r["seq"]), team_id=int(r["team_id"]), day=str(r["day"]),
-        drop_id=int(r["drop_id"]), drop_name=r["drop_name"], add_id=int(r["add_id"]),
-        add_name=r["add_name"], needs=int(r["needs"]) if r["needs"] is not None else None,
-        line=r["line"], expected_gain=float(gain) if gain is not None else None,
-        gain_unit=r["gain_unit"], status=r["status"], note=r["note"], shown=bool(r["shown"]),
-        created_at=float(r["created_at"]), updated_at=float(r["updated_at"]))
-
-
 def _turn(r: Any) -> TurnRow:
     return TurnRow(
         turn_id=r["turn_id"], conversation_id=r["conversation_id"], platform=r["platform"],
@@ -976,3 +913,13 @@ def _turn(r: Any) -> TurnRow:
 
 __all__ = ["AppDB", "CardRow", "DailySchedule", "LeagueLink", "SecretKeyMissing", "TurnRow",
            "make_fernet", "new_card_id"]
+
+def _write_record(r: Any) -> Any:
+    from fantasy.espn.writes import WriteRecord
+
+    def js(v: Any) -> Any:
+        return None if v is None else json.loads(v)
+    return WriteRecord(r["write_key"], int(r["league_id"]), int(r["team_id"]), r["actor"],
+                       r["kind"], int(r["scoring_period"]), r["summary"], js(r["body"]) or {},
+                       r["status"], js(r["answer"]), js(r["verification"]), r["error"] or "",
+                       r["espn_id"], int(r["attempts"] or 0))

@@ -123,6 +123,8 @@ class FanViseApp:
                             llm_per_minute=settings.llm_per_minute,
                             llm_burst=settings.llm_burst, now=now)
             core.prelock.minutes = settings.prelock_minutes
+            from bot.core.handoff import WritesConfig
+            core.writes_config = WritesConfig.from_settings(settings)
             if warm_up:
                 took = await runtime.warm_up()
                 log.info("warm-up: %s", ", ".join(f"{k} {v:.2f}s" for k, v in took.items()))

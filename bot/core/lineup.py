@@ -10,7 +10,7 @@ from datetime import date
 from typing import Any
 
 from agents.shared.deps import AgentDeps, optimizer_for
-from bot.core.models import Card, OutgoingMessage
+from bot.core.models import Button, Card, OutgoingMessage
 from fantasy.constants import OUT_STATUSES
 from fantasy.moves import text_of
 
@@ -204,8 +204,37 @@ def render_daily_lineup(res: dict[str, Any], scan: dict[str, Any] | None, *,
     notes = res.get("notes") or []
     card = Card(title=f"Daily lineup for {team_name}, {when}", text=summary, fields=fields,
                 color="green" if not changes else "orange",
-                footer="; ".join(notes) if notes else "ESPN has no lineup API: set these on ESPN.")
+                footer="; ".join(notes) if notes else "Set these on your ESPN team page.")
     return OutgoingMessage(f"Daily lineup for {team_name} ({when})", cards=[card])
 
 
-__all__ = ["daily_lineup_message", "render_daily_lineup"]
+async def lineup_fix_buttons(core: Any, *, channel_key: str, platform: str, workspace_id: str,
+                             user_id: str, team_id: int, day: date | None = None,
+                             week: bool = True) -> tuple[list[Button], str]:
+    """"Set this lineup" (the day's optimal lineup) and, for today, "Set the rest of the
+    week" (each later day of the matchup) buttons for a member who may have FanVise write to
+    their team (`bot.core.handoff.EspnWrites.access`); each names a fix row, applied once.
+    Returns (buttons, a footer saying what a tap does); no buttons when writes are off (the
+    footer then says why)."""
+    from bot.core.handoff import writes_of
+    access = await writes_of(core).access(platform, workspace_id, user_id, team_id)
+    if not access.allowed:
+        return [], f"Set these on your ESPN team page ({access.why})."
+    today = core.league_today()
+    day = day or today
+    if day < today:
+        return [], ""
+    scope = "today" if day == today else f"day:{day.isoformat()}"
+    fix = await core.db.create_prelock_fix(channel_key=channel_key, day=today.isoformat(),
+                                           team_id=team_id, user_id=user_id, scope=scope)
+    buttons = [Button("Set this lineup", f"fv:approve:{fix}", "primary")]
+    if week and day == today:
+        fix = await core.db.create_prelock_fix(channel_key=channel_key, day=today.isoformat(),
+                                               team_id=team_id, user_id=user_id, scope="week")
+        buttons.append(Button("Set the rest of the week", f"fv:approve:{fix}", "secondary"))
+    where = "in the demo league" if access.demo else "on ESPN"
+    dry = " (dry run: shows the payloads, sends nothing)" if access.dry_run else ""
+    return buttons, f"One tap sets it {where}{dry}."
+
+
+__all__ = ["daily_lineup_message", "lineup_fix_buttons", "render_daily_lineup"]

@@ -3,11 +3,14 @@ the league client's pro schedule), re-check every team of the channel's digest a
 its owner only when something changed for the worse since the digest: a starter ruled out,
 or an empty slot that someone on the roster could now fill (`fantasy.lineup_alerts`).
 
-The alert offers a one-tap fix: on the demo league a button that sets the optimal lineup
-(`DemoLeague.set_lineup`); ESPN has no lineup API, so a live league gets the steps and a
-link to the team page. The fix button is an ordinary core button id (`fv:approve:<fix id>`,
-so both adapters route it) whose id names a `prelock_fixes` row, not a card: ChatCore asks
-`Prelock.handle_click` first.
+The alert offers a one-tap fix: a button that writes the optimal lineup through ESPN's
+transaction endpoint (`bot.core.handoff.EspnWrites`: the demo league's, or ESPN's for a
+member who turned writes on with their own cookies); otherwise the steps and a link to the
+team page. A member who opted in to the automatic lineup gets it set right away. The fix
+button is an ordinary core button id (`fv:approve:<fix id>`, so both adapters route it)
+whose id names a `prelock_fixes` row, not a card: ChatCore asks `Prelock.handle_click`
+first. The same rows serve the digest's and `/lineup`'s "Set this lineup" and "Set the
+rest of the week" buttons (their `scope`).
 
 Once only, also after a restart and across processes: each alert claims
 `prelock:<channel>:<team>:<day>` in the daily-post ledger before it is posted.
@@ -22,9 +25,11 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from bot.core import digest
+from bot.core.handoff import LineupWrite, failure_text, writes_of
 from bot.core.models import Button, Card, OutgoingMessage, ThreadRef, UserRef
 from bot.core.render import clip, parse_custom_id
 from bot.core.surface import ChatSurface
+from fantasy.espn.errors import EspnError
 from fantasy.lineup_alerts import (
     LineupNews,
     LineupState,
@@ -43,6 +48,13 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 DEFAULT_MINUTES = 30
+#: the `message_id` of a fix whose button sits on a message shared by several owners (the
+#: digest): a tap answers privately and leaves the message as it is
+SHARED_MESSAGE = "shared"
+
+
+class _Shared(Exception):
+    pass
 
 
 def claim_key(channel_key: str, team_id: int, day: str) -> str:
@@ -149,27 +161,43 @@ class Prelock:
             n = news.more_fixable
             reasons.append(f"{n} empty slot{'s' if n != 1 else ''} in your lineup "
                            "can now be filled from your bench")
-        demo = getattr(self.core.espn, "demo", None)
         assignment = optimal_assignment(opt, team_id, result=result)
+        writes = writes_of(self.core)
+        access = await writes.access(schedule.platform, schedule.workspace_id, user_ids[0],
+                                     team_id)
+        auto: LineupWrite | None = None
+        if access.allowed and access.auto_lineup and assignment and not access.dry_run:
+            # the member asked FanVise to set it when a starter is ruled out: set it now
+            auto = await writes.set_lineups(access, team_id, opt=opt,
+                                            key=f"auto:prelock:{team_id}:{day}")
         lines = [f"• {r}" for r in reasons]
-        if fixes:
+        if auto is not None and auto.ok:
+            lines += ["", "FanVise set your lineup (auto lineup is on):"] + [
+                f"• {f}" for f in fixes]
+        elif fixes:
             lines += ["", "Fix:"] + [f"• {f}" for f in fixes]
         else:
             lines += ["", "No one on your roster can cover it today."]
+        if auto is not None and auto.error is not None:
+            lines += ["", f"Auto lineup could not set it: {failure_text(auto.error)}"]
         buttons: list[Button] = []
         fix_id = None
-        if demo is not None and assignment:
+        if auto is not None and auto.ok:
+            footer_tail = "Set automatically: turn it off with /link autolineup:off."
+        elif access.allowed and assignment:
             fix_id = await self.core.db.create_prelock_fix(
                 channel_key=schedule.channel_key, day=day, team_id=team_id,
                 user_id=user_ids[0])
             buttons.append(Button("Set this lineup", f"fv:approve:{fix_id}", "primary"))
-            footer_tail = "One tap sets it in the demo league."
+            footer_tail = ("One tap sets it in the demo league." if access.demo
+                           else "One tap sets it on ESPN.")
         else:
             if fixes:
                 lines += ["", "On ESPN: open your team, tap MOVE beside each player above, "
                           "pick the slot shown and confirm."]
             buttons.append(Button("Open team on ESPN", "fvlink:espn", url=url))
-            footer_tail = "ESPN has no lineup API: set it on your team page."
+            footer_tail = ("Set it on your team page." if not access.why
+                           else f"Set it on your team page ({access.why}).")
         lines.append(f"[Open {name} on ESPN]({url})")
         mentions = " ".join(f"<@{u}>" for u in user_ids)
         first = await self.first_game_text()
@@ -211,39 +239,62 @@ class Prelock:
                 cid.card_id, user.key):
             await surface.ephemeral(thread, user, "This lineup was already set.")
             return True
-        demo = getattr(self.core.espn, "demo", None)
-        if demo is None or fix["day"] != self.core.league_today().isoformat():
+        if fix["day"] != self.core.league_today().isoformat():
             await self.core.db.finish_prelock_fix(cid.card_id, "expired")
-            await surface.ephemeral(thread, user, "This alert is no longer current: check "
+            await surface.ephemeral(thread, user, "This lineup is no longer current: check "
                                     "`/lineup` for today's lineup.")
             return True
-        from fantasy.demo import DemoError
+        writes = writes_of(self.core)
+        access = await writes.access(user.platform, workspace, user.user_id, team_id)
+        if not access.allowed:
+            await self.core.db.finish_prelock_fix(cid.card_id, "pending")
+            await surface.ephemeral(thread, user, f"FanVise cannot set it: {access.why}.")
+            return True
+        scope = str(fix.get("scope") or "today")
         try:
             opt = await digest.league_optimizer(self.core.espn, team_id)
-            result = opt.daily_lineup(team_id)
-            fixes = digest.fix_lines(result.to_dict())
-            assignment = optimal_assignment(opt, team_id, result=result)
-            if assignment:
-                demo.set_lineup(team_id, assignment)
-        except (DemoError, LookupError) as exc:
+            days = fix_days(opt, scope)
+            fixes = digest.fix_lines(opt.daily_lineup(team_id, days[0]).to_dict()) \
+                if days else []
+            done = await writes.set_lineups(access, team_id, key=f"fix:{cid.card_id}",
+                                            days=days, opt=opt) if days else LineupWrite()
+        except (EspnError, LookupError) as exc:
             await self.core.db.finish_prelock_fix(cid.card_id, "pending")
             await surface.ephemeral(thread, user, f"Could not set the lineup: {exc}")
             return True
         except BaseException:
             await self.core.db.finish_prelock_fix(cid.card_id, "pending")
             raise
-        await self.core.db.finish_prelock_fix(cid.card_id, "applied")
         name = getattr(opt.league.team(team_id), "name", f"team {team_id}")
-        done = _done_lines(fixes) if assignment else ["Your lineup was already the best one."]
-        where = ThreadRef(platform, workspace, channel_id, "")
+        if done.dry_run:
+            await self.core.db.finish_prelock_fix(cid.card_id, "pending")
+            await surface.ephemeral(thread, user, "Dry run: FanVise would send these to ESPN "
+                                    "(nothing was sent):\n" + done.payloads_text())
+            return True
+        lines = outcome_lines(done, fixes, scope)
+        if done.error is not None:
+            await self.core.db.finish_prelock_fix(cid.card_id, "pending")
+            await surface.ephemeral(thread, user, "Could not set the lineup. "
+                                    + failure_text(done.error)
+                                    + ("\n" + "\n".join(lines) if done.changed else ""))
+            return True
+        await self.core.db.finish_prelock_fix(cid.card_id, "applied")
+        where = "in the demo league" if access.demo else "on ESPN"
+        what = "the rest of the week" if scope == "week" else "lineup"
         try:
-            await surface.edit(where, str(fix["message_id"] or message_id), OutgoingMessage(
-                f"✅ {name}: lineup set before lock.", cards=[Card(
-                    title=f"Lineup set · {name}", text="\n".join(done), color="green",
-                    footer=f"Set by {user.name} in the demo league.")]))
+            if fix["message_id"] == SHARED_MESSAGE:  # the digest: other owners' cards stay
+                raise _Shared
+            await surface.edit(thread if scope != "today" or not fix["message_id"]
+                               else ThreadRef(platform, workspace, channel_id, ""),
+                               str(fix["message_id"] or message_id), OutgoingMessage(
+                f"✅ {name}: {what} set.", cards=[Card(
+                    title=f"Lineup set · {name}", text="\n".join(lines), color="green",
+                    footer=f"Set by {user.name} {where}.")]))
+        except _Shared:
+            pass
         except Exception as exc:  # noqa: BLE001 - the lineup is set; the message is cosmetic
-            log.warning("could not update the pre-lock alert: %s", type(exc).__name__)
-        await surface.ephemeral(thread, user, f"Done: {name}'s lineup is set for today.")
+            log.warning("could not update the lineup message: %s", type(exc).__name__)
+        await surface.ephemeral(thread, user, f"Done: {name}'s {what} is set {where}.")
         return True
 
     async def _may_fix(self, user: UserRef, platform: str, workspace: str, team_id: int,
@@ -259,6 +310,34 @@ class Prelock:
 
 def _done_lines(fixes: Iterable[str]) -> list[str]:
     return [f"• {f}" for f in fixes] or ["• Lineup set."]
+
+
+def fix_days(opt: Any, scope: str) -> list[Any]:
+    """The days a fix button sets: today, one later day ("day:<iso>"), or the matchup's
+    later days ("week")."""
+    from datetime import date as _date
+    if scope == "week":
+        return [d for d in opt.league.remaining_dates(today=opt.today) if d > opt.today]
+    if scope.startswith("day:"):
+        return [_date.fromisoformat(scope[4:])]
+    return [opt.today]
+
+
+def outcome_lines(done: LineupWrite, fixes: Iterable[str], scope: str) -> list[str]:
+    """What a lineup write did, for the card: the fixes made (one day) or a line per day."""
+    if scope != "week":
+        if done.outcomes and done.outcomes[0].status == "noop":
+            return ["• Your lineup was already the best one."]
+        return _done_lines(fixes)
+    out = []
+    for day, o in zip(done.days, done.outcomes, strict=False):
+        n = len(o.transaction.items) if o.transaction is not None else 0
+        out.append(f"• {day:%a %b} {day.day}: " + (
+            "already the best lineup" if o.status == "noop"
+            else f"{n} slot change{'s' if n != 1 else ''} set"))
+    if done.error is not None and len(done.outcomes) < len(done.days):
+        out.append(f"• {done.days[len(done.outcomes)]:%a %b %d}: not set")
+    return out or ["• No later days left in this matchup."]
 
 
 __all__ = ["DEFAULT_MINUTES", "Prelock", "claim_key"]

@@ -1103,7 +1103,8 @@ class DemoLeague:
 
 
 class DemoTransport(httpx.AsyncBaseTransport):
-    """Serves a `DemoLeague` like ESPN's fba read API (routing by path, view, filter)."""
+    """Serves a `DemoLeague` like ESPN's fba API: reads (routing by path, view, filter) and
+    the transaction POST with ESPN's rules (`fantasy.demo.transactions`)."""
 
     def __init__(self, league: DemoLeague) -> None:
         self.league = league
@@ -1111,6 +1112,23 @@ class DemoTransport(httpx.AsyncBaseTransport):
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         self.requests.append(request)
+        from fantasy.demo.transactions import writes_for
+        if request.method == "POST":
+            lg = self.league
+            want = (f"/games/fba/seasons/{lg.season}/segments/0/leagues/{lg.league_id}"
+                    "/transactions")
+            if not request.url.path.rstrip("/").endswith(want):
+                return httpx.Response(404, json={"messages": ["not found"]})
+            return await writes_for(lg).post(request)
+        views = request.url.params.get_list("view")
+        if views in (["mRoster"], ["mTransactions2"]):  # a writer's read back
+            sp = request.url.params.get("scoringPeriodId")
+            dw = writes_for(self.league)
+            body = (dw.roster_response(int(sp) if sp else self.league.today_sp)
+                    if views == ["mRoster"] else
+                    dw.transactions_response(int(sp) if sp else None))
+            return httpx.Response(200, content=_dumps(body),
+                                  headers={"content-type": "application/json"})
         try:
             body = self._route(request)
         except DemoError as exc:
