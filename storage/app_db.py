@@ -332,6 +332,69 @@ class DailySchedule:
     pin: bool = False
 
 
+#: `move_schedule`: the approved moves of decided cards that are made on a later day
+#: (bot.core.move_schedule). One row per card and plan move (its spot), claimed
+#: (`scheduled` -> `making`) before the move is made, so it is made at most once; then
+#: `applied` / `waiting` (a live league's reminder) / `not_possible` with the reason.
+#: `shown` is 0 until the card was redrawn with the row's state (crash-safe redraw).
+MOVE_SCHEDULE_SCHEMA = """
+CREATE TABLE IF NOT EXISTS move_schedule (
+    card_id TEXT NOT NULL,
+    plan_move_id TEXT NOT NULL,
+    move_id TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    team_id INTEGER NOT NULL,
+    day TEXT NOT NULL,
+    drop_id INTEGER NOT NULL,
+    drop_name TEXT NOT NULL DEFAULT '',
+    add_id INTEGER NOT NULL,
+    add_name TEXT NOT NULL DEFAULT '',
+    needs INTEGER,
+    line TEXT NOT NULL DEFAULT '',
+    expected_gain REAL,
+    gain_unit TEXT NOT NULL DEFAULT '',
+    status TEXT NOT NULL DEFAULT 'scheduled',
+    note TEXT NOT NULL DEFAULT '',
+    shown INTEGER NOT NULL DEFAULT 1,
+    owner TEXT,
+    created_at REAL NOT NULL,
+    updated_at REAL NOT NULL,
+    PRIMARY KEY (card_id, plan_move_id)
+);
+CREATE INDEX IF NOT EXISTS move_schedule_due ON move_schedule(status, day);
+"""
+
+#: Statuses of a `move_schedule` row.
+SCHEDULED, MAKING = "scheduled", "making"
+
+
+@dataclass
+class ScheduledMove:
+    """One approved move made on its day: the card and its spot (`plan_move_id`), the move
+    to make (`move_id`, the chosen player), its day (ISO), the players, `needs` (a streaming
+    chain: the player an earlier move of the card adds, dropped here) and its status."""
+
+    card_id: str
+    plan_move_id: str
+    move_id: str
+    seq: int
+    team_id: int
+    day: str
+    drop_id: int
+    drop_name: str
+    add_id: int
+    add_name: str
+    needs: int | None = None
+    line: str = ""
+    expected_gain: float | None = None
+    gain_unit: str = ""
+    status: str = SCHEDULED
+    note: str = ""
+    shown: bool = True
+    created_at: float = 0.0
+    updated_at: float = 0.0
+
+
 async def _add_column(db: Database, table: str, column: str, ddl: str) -> None:
     """Add a column missing from a table made by an older version. Two processes starting
     at once on one Postgres may both try: the loser's "already exists" error is fine."""
@@ -360,6 +423,7 @@ class AppDB:
                    clock: Callable[[], float] = time.time, owner: str | None = None) -> AppDB:
         """Create the tables if needed."""
         await db.executescript(SCHEMA)
+        await db.executescript(MOVE_SCHEDULE_SCHEMA)
         # a cards table made before crash-safe posting
         await _add_column(db, "cards", "shown", "INTEGER NOT NULL DEFAULT 1")
         for table in ("cards", "turns"):  # tables made before several processes
@@ -843,6 +907,86 @@ class AppDB:
         await self.db.execute("UPDATE prelock_fixes SET status=?, at=? WHERE fix_id=?",
                               (status, self._clock(), fix_id))
 
+    # ------------------------------------------------------------------ move schedule
+
+    async def schedule_moves(self, rows: list[ScheduledMove]) -> int:
+        """Store the scheduled moves of a decided card; a row stored before (a recovery
+        finishing the same card) is kept as it is. Returns how many were new."""
+        now = self._clock()
+        new = 0
+        for r in rows:
+            new += await self.db.execute(
+                "INSERT OR IGNORE INTO move_schedule (card_id, plan_move_id, move_id, seq,"
+                " team_id, day, drop_id, drop_name, add_id, add_name, needs, line,"
+                " expected_gain, gain_unit, status, note, shown, owner, created_at,"
+                " updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                (r.card_id, r.plan_move_id, r.move_id, int(r.seq), int(r.team_id), r.day,
+                 int(r.drop_id), r.drop_name, int(r.add_id), r.add_name, r.needs, r.line,
+                 r.expected_gain, r.gain_unit, r.status, r.note, int(r.shown), self.owner,
+                 now, now))
+        return new
+
+    async def scheduled_moves(self, card_id: str) -> list[ScheduledMove]:
+        """Every scheduled move of a card, in its timeline order."""
+        rows = await self.db.fetchall(
+            "SELECT * FROM move_schedule WHERE card_id=? ORDER BY seq", (card_id,))
+        return [_scheduled(r) for r in rows]
+
+    async def due_moves(self, day: str, *, orphaned_only: bool = False,
+                        takeover: bool = False) -> list[ScheduledMove]:
+        """Moves still to make whose day is `day` (ISO) or earlier: by day, then card, then
+        timeline order. `orphaned_only` / `takeover`: as `cards_by_status`."""
+        extra, args = self._filter(orphaned_only, takeover)
+        rows = await self.db.fetchall(
+            "SELECT * FROM move_schedule WHERE status=? AND day<=?" + extra
+            + " ORDER BY day, created_at, card_id, seq", (SCHEDULED, day, *args))
+        return [_scheduled(r) for r in rows]
+
+    async def scheduled_moves_in(self, status: str, *, orphaned_only: bool = False,
+                                 takeover: bool = False) -> list[ScheduledMove]:
+        """Scheduled moves in one status (e.g. `making` after a crash), oldest day first."""
+        extra, args = self._filter(orphaned_only, takeover)
+        rows = await self.db.fetchall(
+            "SELECT * FROM move_schedule WHERE status=?" + extra
+            + " ORDER BY day, created_at, card_id, seq", (status, *args))
+        return [_scheduled(r) for r in rows]
+
+    async def claim_scheduled_move(self, card_id: str, plan_move_id: str) -> bool:
+        """`scheduled` -> `making` before the move is made; only one caller wins (one
+        atomic statement on both back ends)."""
+        return await self.db.execute(
+            "UPDATE move_schedule SET status=?, owner=?, updated_at=? WHERE card_id=? AND"
+            " plan_move_id=? AND status=?",
+            (MAKING, self.owner, self._clock(), card_id, plan_move_id, SCHEDULED)) == 1
+
+    async def release_scheduled_move(self, card_id: str, plan_move_id: str) -> bool:
+        """`making` -> `scheduled` (the move was read back as not made: it may be made)."""
+        return await self.db.execute(
+            "UPDATE move_schedule SET status=?, updated_at=? WHERE card_id=? AND"
+            " plan_move_id=? AND status=?",
+            (SCHEDULED, self._clock(), card_id, plan_move_id, MAKING)) == 1
+
+    async def finish_scheduled_move(self, card_id: str, plan_move_id: str, *, status: str,
+                                    note: str = "", move_id: str | None = None) -> None:
+        """The move's outcome (`applied` / `waiting` / `not_possible` with `note`); the
+        card is to be redrawn (`shown` 0 until `mark_schedule_shown`)."""
+        await self.db.execute(
+            "UPDATE move_schedule SET status=?, note=?, move_id=COALESCE(?, move_id),"
+            " shown=0, updated_at=? WHERE card_id=? AND plan_move_id=?",
+            (status, note, move_id, self._clock(), card_id, plan_move_id))
+
+    async def mark_schedule_shown(self, card_id: str) -> None:
+        """The card was redrawn with the state of all its scheduled moves."""
+        await self.db.execute("UPDATE move_schedule SET shown=1 WHERE card_id=? AND shown=0",
+                              (card_id,))
+
+    async def unshown_schedule_cards(self) -> list[str]:
+        """Cards whose message does not show a scheduled move's state yet (a crash between
+        making the move and redrawing the card)."""
+        rows = await self.db.fetchall(
+            "SELECT DISTINCT card_id FROM move_schedule WHERE shown=0 ORDER BY card_id")
+        return [str(r["card_id"]) for r in rows]
+
     # ------------------------------------------------------------------ events / rate limits
 
     async def mark_event_processed(self, event_id: str, *, keep_seconds: float = 86400.0
@@ -899,6 +1043,18 @@ def _card(r: Any) -> CardRow:
         decided_at=r["decided_at"], result=json.loads(r["result"]) if r["result"] else None,
         created_at=r["created_at"], updated_at=r["updated_at"],
         shown=bool(r["shown"]) if "shown" in r.keys() else True)
+
+
+def _scheduled(r: Any) -> ScheduledMove:
+    gain = r["expected_gain"]
+    return ScheduledMove(
+        card_id=r["card_id"], plan_move_id=r["plan_move_id"], move_id=r["move_id"],
+        seq=int(r["seq"]), team_id=int(r["team_id"]), day=str(r["day"]),
+        drop_id=int(r["drop_id"]), drop_name=r["drop_name"], add_id=int(r["add_id"]),
+        add_name=r["add_name"], needs=int(r["needs"]) if r["needs"] is not None else None,
+        line=r["line"], expected_gain=float(gain) if gain is not None else None,
+        gain_unit=r["gain_unit"], status=r["status"], note=r["note"], shown=bool(r["shown"]),
+        created_at=float(r["created_at"]), updated_at=float(r["updated_at"]))
 
 
 def _turn(r: Any) -> TurnRow:
