@@ -39,7 +39,8 @@ from agents.supervisor.graph import build_supervisor_graph, optimizer_builder
 from agents.supervisor.state import SupervisorContext
 from agents.understanding.league_context import command_request
 from agents.understanding.request import Intent, Request
-from fantasy.espn.errors import EspnAccessDenied, EspnError, EspnNotFound
+from fantasy.espn.errors import EspnError
+from fantasy.espn.messages import espn_trouble
 from fantasy.moves import text_of
 from storage.backend import open_checkpoint_store
 from storage.checkpoints import CheckpointStore, RunRecord
@@ -64,15 +65,8 @@ def conversation_of(run_thread_id: str) -> str:
 
 
 def espn_notice(exc: EspnError) -> Notice:
-    """A clear, secret-free message for an ESPN failure."""
-    if isinstance(exc, EspnAccessDenied):
-        text = ("ESPN refused access to this league: it is private or the espn_s2/SWID "
-                "cookies expired. Update the league credentials and try again.")
-    elif isinstance(exc, EspnNotFound):
-        text = "ESPN says this league or season does not exist. Check the league id."
-    else:
-        text = (f"ESPN is not reachable right now ({type(exc).__name__}). "
-                "Please try again in a few minutes.")
+    """A clear, secret-free message for an ESPN failure (fantasy.espn.messages)."""
+    text = espn_trouble(exc)
     return Notice(text, level="error")
 
 

@@ -18,6 +18,7 @@ values to fantasy.redact so logs and exceptions mask them. Variable names (case-
 | SLACK_BOT_TOKEN, SLACK_APP_TOKEN, SLACK_SIGNING_SECRET, SLACK_HOST, SLACK_PORT | Slack |
 | SLACK_API_URL | override of https://slack.com/api/ (proxies, tests) |
 | FANVISE_LOG_LEVEL, FANVISE_LOG_FORMAT | INFO / DEBUG...; json or text |
+| FANVISE_ESPN_WAIT | seconds one chat turn may wait on a live ESPN in all (default 5); then it answers from the cache with its age, or says ESPN is not answering |
 | FANVISE_ESPN_WRITES | 1 lets FanVise make approved moves and lineups on ESPN for members who opted in (`/link writes:on`) with their own cookies (default off; docs/espn-writes.md) |
 | FANVISE_ESPN_WRITES_DRY_RUN | 1 shows the exact transaction payloads instead of sending them |
 | FANVISE_ESPN_WRITES_BASE_URL | override of ESPN's write host (tests, proxies) |
@@ -100,6 +101,9 @@ class Settings(BaseSettings):
     llm_per_minute: float = Field(6.0, gt=0, validation_alias=_env("FANVISE_LLM_PER_MINUTE",
                                                                    "llm_per_minute"))
     llm_burst: float = Field(3.0, ge=1, validation_alias=_env("FANVISE_LLM_BURST", "llm_burst"))
+    #: a turn's total wait on a live ESPN (all requests and retries); then the cache answers
+    espn_wait: float = Field(5.0, gt=0, le=120, validation_alias=_env(
+        "FANVISE_ESPN_WAIT", "espn_wait"))
     takeover_every: float = Field(60.0, ge=1, validation_alias=_env(
         "FANVISE_TAKEOVER_EVERY", "takeover_every"))
     #: the pre-lock alert re-checks each digest team this many minutes before the first game

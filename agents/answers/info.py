@@ -17,12 +17,12 @@ from agents.understanding.lexicon import NBA_TEAMS
 from agents.understanding.request import PlayerRef, Request
 from fantasy.constants import OUT_STATUSES, SLOT_IR, pro_team_abbrev, pro_team_id
 from fantasy.espn.errors import EspnError
+from fantasy.espn.messages import espn_trouble
 from fantasy.models import Player, ProSchedule, Team
 
 
 def _err(exc: Exception) -> Reply:
-    return Reply(text=f"I can't read the league from ESPN right now ({exc}). Try again in a "
-                      "minute.", report={"error": str(exc)})
+    return Reply(text=espn_trouble(exc), report={"error": str(exc)})
 
 
 def _dates(deps: AgentDeps, ctx: LeagueContext) -> list[date]:

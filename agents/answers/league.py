@@ -30,6 +30,7 @@ from fantasy.constants import (
     stat_name,
 )
 from fantasy.espn.errors import EspnError
+from fantasy.espn.messages import espn_trouble
 from fantasy.models import League, Player, Team
 from fantasy.outlook import Valuer, category_result, tally
 
@@ -103,8 +104,7 @@ def resolved_ref(p: Player) -> PlayerRef:
 
 
 def _err(exc: Exception) -> Reply:
-    return Reply(text=f"I can't read the league from ESPN right now ({exc}). Try again in a "
-                      "minute.", report={"error": str(exc)})
+    return Reply(text=espn_trouble(exc), report={"error": str(exc)})
 
 
 def _no_team() -> Reply:

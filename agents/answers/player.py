@@ -34,6 +34,7 @@ from fantasy.constants import (
     stat_name,
 )
 from fantasy.espn.errors import EspnError
+from fantasy.espn.messages import espn_trouble
 from fantasy.models import GameLogEntry, League, Player, ProGame, ProSchedule, Team
 from fantasy.outlook import (
     HOLD_DAYS,
@@ -73,8 +74,7 @@ INJURED = frozenset(OUT_STATUSES | UNCERTAIN_STATUSES | {"GTD"})
 
 
 def _err(exc: Exception) -> Reply:
-    return Reply(text=f"I can't read the league from ESPN right now ({exc}). Try again in a "
-                      "minute.", report={"error": str(exc)})
+    return Reply(text=espn_trouble(exc), report={"error": str(exc)})
 
 
 def _window(deps: AgentDeps, league: League) -> list[date]:

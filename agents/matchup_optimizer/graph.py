@@ -53,6 +53,7 @@ from agents.shared.tool_registry import FanviseTools
 from agents.understanding.request import Request
 from fantasy.constants import OUT_STATUSES, UNCERTAIN_STATUSES, parse_slot
 from fantasy.espn.errors import EspnError
+from fantasy.espn.messages import espn_trouble
 from fantasy.moves import Plan, move_text, text_of
 
 log = logging.getLogger(__name__)
@@ -240,7 +241,7 @@ async def gather_rosters(state: MatchupOptimizerState,
     try:
         await load_context(deps, with_free_agents=True, fa_size=150)
     except EspnError as exc:
-        return {"error": f"ESPN is unavailable right now ({exc}). Try again in a few minutes."}
+        return {"error": espn_trouble(exc)}
     roster = await tools.get_my_roster()
     if "error" in roster:
         return {"error": roster["error"], "tool_calls": ["get_my_roster"]}

@@ -46,7 +46,7 @@ async def open_espn(settings: Settings, cache: Any, app_db: AppDB | None = None)
         stored = await app_db.cookies_for_league(settings.espn_league_id)
         if stored:
             s2, swid = stored
-    kwargs: dict[str, Any] = {}
+    kwargs: dict[str, Any] = {"turn_wait": settings.espn_wait}
     if settings.espn_base_url:
         kwargs["base_url"] = settings.espn_base_url
     return open_league_client(league_id=settings.espn_league_id, season=settings.espn_season,

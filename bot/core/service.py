@@ -48,6 +48,7 @@ from bot.core.progress import WorkspaceBudget
 from bot.core.recovery import Recovery
 from bot.core.surface import ChatSurface
 from bot.core.turns import MAX_QUESTION, Turns
+from fantasy.espn.client import espn_turn
 from fantasy.redact import looks_like_credentials
 from storage.app_db import AppDB, CardRow, DailySchedule
 
@@ -153,7 +154,9 @@ class ChatCore:
         if parsed is not None:
             await self.handle_command(surface, thread, user, parsed[0], parsed[1])
             return
-        await self._guarded(surface, thread, user, self.turns.turn(surface, thread, user, text))
+        with espn_turn():  # the turn's wait on ESPN is bounded (settings.espn_wait)
+            await self._guarded(surface, thread, user,
+                                self.turns.turn(surface, thread, user, text))
 
     async def handle_command(self, surface: ChatSurface, thread: ThreadRef, user: UserRef,
                              name: str, args: dict[str, Any] | None = None) -> None:
@@ -167,7 +170,9 @@ class ChatCore:
             await surface.ephemeral(thread, user, f"Unknown command `{name[:40]}`.\n\n"
                                     + help_text(thread.platform))
             return
-        await self._guarded(surface, thread, user, handler(surface, thread, user, args or {}))
+        with espn_turn():
+            await self._guarded(surface, thread, user,
+                                handler(surface, thread, user, args or {}))
 
     async def choices(self, provider: str, query: str, thread: ThreadRef,
                       user: UserRef) -> list[Choice]:

@@ -29,19 +29,27 @@ before, so only what the move changed is parsed and frozen again.
 Single flight: concurrent misses of one key in one client make one ESPN request; the others
 wait for its outcome (value, stale copy or error).
 
+A turn's wait is bounded: inside `with espn_turn():` (the chat core opens one per message
+and command) a client with `turn_wait` set spends at most that many seconds waiting on ESPN
+over all of the turn's requests, retries and single-flight waits included. When the bound
+runs out a request fails with `EspnTimeout`, so the turn answers from the cache (a stale
+copy, with its age) or says ESPN is not answering; later requests of that turn do not wait
+at all.
+
 The demo league uses this same class with `transport=DemoTransport(...)`.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import contextvars
 import hashlib
 import http.cookiejar
 import json
 import logging
 import random
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any, Protocol
@@ -161,6 +169,26 @@ _CALL_INFOS: contextvars.ContextVar[list[tuple[str, FetchInfo]] | None] = contex
     "espn_call_infos", default=None)
 
 
+#: Event-loop time at which the current turn started waiting on ESPN (None: not in a turn).
+_TURN_START: contextvars.ContextVar[float | None] = contextvars.ContextVar(
+    "espn_turn_start", default=None)
+
+
+@contextlib.contextmanager
+def espn_turn() -> Iterator[None]:
+    """Mark one user turn (call inside a running event loop): every client with a
+    `turn_wait` bounds the turn's total wait on ESPN from here. A nested turn keeps the
+    outer one's start; tasks started inside inherit it."""
+    if _TURN_START.get() is not None:
+        yield
+        return
+    token = _TURN_START.set(asyncio.get_running_loop().time())
+    try:
+        yield
+    finally:
+        _TURN_START.reset(token)
+
+
 class EspnClient:
     """Read-only async client for one ESPN fba league and season."""
 
@@ -184,7 +212,10 @@ class EspnClient:
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
         today: Callable[[], date] = today_eastern,
         circuit: CircuitBreaker | None = None,
+        turn_wait: float | None = None,
     ) -> None:
+        #: Seconds one turn (`espn_turn`) may wait on ESPN in all; None: no bound.
+        self.turn_wait = None if turn_wait is None else max(0.0, float(turn_wait))
         #: Fails fast after repeated ESPN failures (fantasy.espn.circuit); one per client.
         self.circuit = circuit or CircuitBreaker()
         self.league_id = int(league_id)
@@ -219,7 +250,7 @@ class EspnClient:
         #: jitter"), so clients that failed together do not retry in lockstep.
         self.retry_jitter = min(1.0, max(0.0, float(retry_jitter)))
         self._rng = rng
-        self._inflight: dict[str, asyncio.Future[_Response]] = {}
+        self._inflight: dict[str, asyncio.Task[_Response]] = {}
         #: Seconds one request may take; callers that must not wait on ESPN for long (start-up)
         #: bound their whole read with it (retries included).
         self.timeout = float(timeout)
@@ -250,7 +281,11 @@ class EspnClient:
         return self._authenticated
 
     async def aclose(self) -> None:
-        """Close the HTTP client."""
+        """Stop the fetches still running and close the HTTP client."""
+        pending = [t for t in self._inflight.values() if not t.done()]
+        for task in pending:
+            task.cancel()
+        await asyncio.gather(*pending, return_exceptions=True)
         await self._http.aclose()
 
     async def __aenter__(self) -> EspnClient:
@@ -272,6 +307,31 @@ class EspnClient:
         return f"seasons/{self.season}"
 
     # ------------------------------------------------------------------ HTTP
+
+    def _wait_left(self) -> float | None:
+        """Seconds the current turn may still wait on ESPN (None: unbounded)."""
+        start = _TURN_START.get()
+        if self.turn_wait is None or start is None:
+            return None
+        return start + self.turn_wait - asyncio.get_running_loop().time()
+
+    def _out_of_wait(self, view: str) -> EspnTimeout:
+        return EspnTimeout(f"ESPN did not answer within {self.turn_wait:g} s ({view})",
+                           view=view)
+
+    async def _bounded(self, make: Callable[[], Awaitable[Any]], view: str) -> Any:
+        """`await make()` within what is left of the turn's wait (EspnTimeout after it;
+        not started at all once the turn has waited its bound)."""
+        left = self._wait_left()
+        if left is None:
+            return await make()
+        if left <= 0:
+            raise self._out_of_wait(view)
+        try:
+            async with asyncio.timeout(left):
+                return await make()
+        except TimeoutError:
+            raise self._out_of_wait(view) from None
 
     async def _request(self, path: str, params: Sequence[tuple[str, Any]],
                        fantasy_filter: dict[str, Any] | None, view: str) -> Any:
@@ -393,7 +453,8 @@ class EspnClient:
                    fantasy_filter: dict[str, Any] | None, ttl: float | None) -> _Response:
         view = ",".join(v for k, v in params if k == "view") or kind
         if self.cache is None:
-            data = await self._request(path, params, fantasy_filter, view)
+            data = await self._bounded(
+                lambda: self._request(path, params, fantasy_filter, view), view)
             resp = _Response(data, FetchInfo("network"))
         else:
             key = self._key(kind, path, params, fantasy_filter)
@@ -403,42 +464,47 @@ class EspnClient:
                     "cache", entry.age_seconds, stored_at=getattr(entry, "stored_at", None)),
                     getattr(entry, "derived", None))
             else:
-                resp = await self._single_flight(key, lambda: self._refresh(
-                    key, entry, path, params, fantasy_filter, view, ttl))
+                try:
+                    resp = await self._single_flight(key, lambda: self._refresh(
+                        key, entry, path, params, fantasy_filter, view, ttl), view=view)
+                except _STALE_OK as exc:  # waited out another caller's request
+                    if entry is None:
+                        raise
+                    resp = self._stale(entry, exc, view)
         self._record(kind, resp.info)
         return resp
 
-    async def _single_flight(self, key: str,
-                             fetch: Callable[[], Awaitable[_Response]]) -> _Response:
-        """`fetch()` once for concurrent callers of one key; the others share its outcome.
-        When the leading caller is cancelled, a waiting caller fetches instead."""
+    async def _single_flight(self, key: str, fetch: Callable[[], Awaitable[_Response]], *,
+                             view: str = "") -> _Response:
+        """`fetch()` once for concurrent callers of one key; they all share its outcome.
+        The fetch runs as its own task, outside any turn: a caller that stops waiting (its
+        turn's bound ran out, or it was cancelled) leaves it running, so its answer still
+        fills the cache for the next turn and the callers still waiting."""
         while True:
             pending = self._inflight.get(key)
             if pending is None:
-                break
+                pending = self._start_fetch(key, fetch)
             try:
-                return await asyncio.shield(pending)
+                return await self._bounded(lambda p=pending: asyncio.shield(p), view or key)
             except asyncio.CancelledError:
                 if not pending.cancelled():
-                    raise  # this caller was cancelled, not the leading one
-        done: asyncio.Future[_Response] = asyncio.get_running_loop().create_future()
-        # nobody may wait: mark a failure as retrieved so asyncio does not log it
-        done.add_done_callback(lambda f: f.cancelled() or f.exception())
-        self._inflight[key] = done
-        try:
-            resp = await fetch()
-        except asyncio.CancelledError:
-            done.cancel()
-            raise
-        except BaseException as exc:
-            done.set_exception(exc)
-            raise
-        else:
-            done.set_result(resp)
-            return resp
-        finally:
-            if self._inflight.get(key) is done:
+                    raise  # this caller was cancelled, not the fetch (closed client)
+
+    def _start_fetch(self, key: str,
+                     fetch: Callable[[], Awaitable[_Response]]) -> asyncio.Task[_Response]:
+        context = contextvars.copy_context()
+        context.run(_TURN_START.set, None)  # the fetch itself is not bounded by a turn
+        task = asyncio.get_running_loop().create_task(fetch(), context=context)  # type: ignore[arg-type]
+
+        def done(t: asyncio.Task[_Response]) -> None:
+            if not t.cancelled():
+                t.exception()  # nobody may wait: a failure is retrieved, not logged
+            if self._inflight.get(key) is t:
                 del self._inflight[key]
+
+        task.add_done_callback(done)
+        self._inflight[key] = task
+        return task
 
     async def _refresh(self, key: str, entry: Any, path: str,
                        params: Sequence[tuple[str, Any]], fantasy_filter: dict[str, Any] | None,
@@ -450,16 +516,21 @@ class EspnClient:
         except _STALE_OK as exc:
             if entry is None:
                 raise
-            log.warning("ESPN %s failed (%s); serving cached copy %.0fs old", view, exc,
-                        entry.age_seconds)
-            return _Response(entry.value, FetchInfo(
-                "stale", entry.age_seconds, str(exc), stored_at=getattr(entry, "stored_at", None)),
-                getattr(entry, "derived", None))
+            return self._stale(entry, exc, view)
         if getattr(self.cache, "keeps_decoded", False):
             stored = await self.cache.set(key, data, ttl, decoded=True)
         else:
             stored = await self.cache.set(key, data, ttl)
         return _Response(data, FetchInfo("network"), getattr(stored, "derived", None))
+
+    @staticmethod
+    def _stale(entry: Any, exc: Exception, view: str) -> _Response:
+        """The expired cache `entry` served because ESPN failed with `exc`."""
+        log.warning("ESPN %s failed (%s); serving cached copy %.0fs old", view, exc,
+                    entry.age_seconds)
+        return _Response(entry.value, FetchInfo(
+            "stale", entry.age_seconds, str(exc), stored_at=getattr(entry, "stored_at", None)),
+            getattr(entry, "derived", None))
 
     def _parsed(self, resp: _Response, slot: Any, view: str, fn: Callable[[], Any]) -> Any:
         """The read-only result of `fn()` (a parse of `resp.data`), built once per cache

@@ -363,7 +363,7 @@ async def test_espn_down_is_a_clear_answer(switchable_demo, scripted) -> None:
         out = await run.values()
     finally:
         await client.aclose()
-    assert intr is None and out["answer"].startswith("ESPN is unavailable right now")
+    assert intr is None and out["answer"].startswith("ESPN is not answering right now")
 
 
 def test_the_graph_reads_the_typed_request() -> None:

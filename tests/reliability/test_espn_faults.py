@@ -288,10 +288,10 @@ async def test_tools_report_stale_age_and_circuit_to_the_model(cache) -> None:
 
 async def test_runtime_message_for_open_circuit_keeps_the_cause(espn) -> None:
     """What the user reads: expired cookies stay 'refused access ... cookies', an outage
-    stays 'not reachable', even when the circuit answers instead of ESPN."""
+    stays 'not answering', even when the circuit answers instead of ESPN."""
     from agents.runtime import espn_notice
 
-    for mode, words in ((401, "cookies"), (500, "not reachable")):
+    for mode, words in ((401, "cookies"), (500, "not answering")):
         espn.mode = mode
         client = client_for(espn, breaker=CircuitBreaker(1, 60.0))
         with pytest.raises(EspnError):
