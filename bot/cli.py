@@ -16,6 +16,7 @@ COMMAND_MODULES: dict[str, tuple[str, ...]] = {
     "run": ("run", "chat"),
     "evaluate": ("eval",),
     "health": ("health",),
+    "doctor": ("doctor",),
 }
 
 
@@ -77,8 +78,15 @@ def __getattr__(name: str) -> Any:
 
 
 def main() -> None:
-    """Entry point of the `fanvise` console script."""
-    build_app(_modules_for(sys.argv[1:]))()
+    """Entry point of the `fanvise` console script. A missing package stops any command
+    (except help, --version and `doctor`, which reports it) with one line naming it and
+    the install command."""
+    argv = sys.argv[1:]
+    if argv and not argv[0].startswith("-") and argv[0] != "doctor" \
+            and not {"--help", "-h"} & set(argv):
+        from bot.commands.doctor import require_parts
+        require_parts()
+    build_app(_modules_for(argv))()
 
 
 if __name__ == "__main__":
