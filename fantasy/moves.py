@@ -18,8 +18,11 @@ POINTS_UNIT = "fantasy points"
 CATEGORIES_UNIT = "expected categories won"
 
 
-def move_text(drop: str, add: str, *, capital: bool = False) -> str:
-    """'drop X, add Y' (the only formatter of a move; capital=True: 'Drop X, add Y')."""
+def move_text(drop: str, add: str, *, capital: bool = False, to_ir: bool = False) -> str:
+    """'drop X, add Y' (the only formatter of a move; capital=True: 'Drop X, add Y');
+    to_ir=True: 'move X to IR, add Y' (X goes to the IR slot, nobody is released)."""
+    if to_ir:
+        return f"{'Move' if capital else 'move'} {drop} to IR, add {add}"
     return f"{'Drop' if capital else 'drop'} {drop}, add {add}"
 
 
@@ -33,7 +36,8 @@ def names_of(move: Any) -> tuple[str, str]:
 
 def text_of(move: Any, *, capital: bool = False) -> str:
     """move_text for a Move or a move dict."""
-    return move_text(*names_of(move), capital=capital)
+    to_ir = move.drop_to_ir if isinstance(move, Move) else bool(move.get("drop_to_ir"))
+    return move_text(*names_of(move), capital=capital, to_ir=to_ir)
 
 
 
@@ -73,13 +77,39 @@ class Move(BaseModel):
     replaces_added: bool = False  # a streaming chain: drops a player added earlier in the plan
     notes: list[str] = Field(default_factory=list)
     alternatives: list[Alternative] = Field(default_factory=list)
+    # the rest of the season (fantasy.optimizer.season), in the plan's unit:
+    drop_to_ir: bool = False  # the leaving player goes to the IR slot (not released)
+    season_gain: float = 0.0  # this move's effect on the rest of the season
+    season_cost: float = 0.0  # the dropped player's value above replacement (lost)
+    drop_ros_per_game: float | None = None  # his value per game for the rest of the season
+    ros_games: int = 0  # his games after this matchup
+    replacement: PlayerRef | None = None  # the best free agent at his positions
+    replacement_per_game: float | None = None
 
     @property
     def weekday(self) -> str:
         return self.day.strftime("%a")
 
+    @property
+    def overall(self) -> float:
+        """This matchup's gain plus the rest of the season's."""
+        return self.gain + self.season_gain
+
     def text(self, *, capital: bool = False) -> str:
-        return move_text(self.drop.name, self.add.name, capital=capital)
+        return move_text(self.drop.name, self.add.name, capital=capital, to_ir=self.drop_to_ir)
+
+    def expendable_text(self, label: str = "per game") -> str:
+        """Why the leaving player can go: 'Gordon Hayward: 21.1 per game for the rest of the
+        season vs 30.3 for Robert Covington, the best free agent at his positions'."""
+        if self.drop_to_ir:
+            return f"{self.drop.name} goes to your IR slot: nobody is released"
+        if self.replaces_added:
+            return f"{self.drop.name} was added for this matchup only"
+        if self.drop_ros_per_game is None or self.replacement is None:
+            return ""
+        return (f"{self.drop.name}: {self.drop_ros_per_game:.1f} {label} for the rest of the "
+                f"season vs {float(self.replacement_per_game or 0.0):.1f} for "
+                f"{self.replacement.name}, the best free agent at his positions")
 
     def with_add(self, alt: Alternative) -> Move:
         """This move with an alternative's free agent picked instead."""
@@ -128,6 +158,8 @@ class Plan(BaseModel):
     message: str = ""
     per_game_label: str = ""
     exact: bool = True  # False: category league (moves chosen on the linearised model)
+    season_gain: float = 0.0  # the moves' effect on the rest of the season (sum of theirs)
+    season_end: date | None = None
 
     @property
     def gain(self) -> float:
@@ -156,7 +188,15 @@ class Plan(BaseModel):
             n = abs(m.games_added)
             parts.append(f"{m.games_added:+d} game{'s' if n != 1 else ''} started")
         parts.append(self.gain_text(m.gain))
+        if abs(m.season_gain) >= 0.05:
+            parts.append(self.season_text(m.season_gain))
         return f"{m.weekday}: {m.text()}: " + ", ".join(parts)
+
+    def season_text(self, g: float) -> str:
+        """A rest-of-season effect in the plan's unit: '-360 fantasy points rest of season'."""
+        if self.scoring == "points":
+            return f"{g:+.0f} {POINTS_UNIT} rest of season"
+        return f"{g:+.2f} category value rest of season"
 
     def per_game_text(self, m: Move) -> str:
         """The labelled per-game projections of a move's two players."""

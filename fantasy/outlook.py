@@ -28,7 +28,7 @@ from fantasy.constants import (
     UNCERTAIN_STATUSES,
 )
 from fantasy.models import League, Player, ProSchedule
-from fantasy.projections import Projection, play_probability, project
+from fantasy.projections import Projection, claimable_dates, play_probability, project
 
 #: Out players expected back within this many days are worth holding when they matter.
 HOLD_DAYS = 14
@@ -284,17 +284,20 @@ class Valuer:
                               self.rates, self.reverse)
 
     def games(self, p: Player, dates: Sequence[date] | None = None) -> int:
-        """Games his NBA team plays on the dates (default: the rest of the matchup)."""
+        """Games his NBA team plays on the dates (default: the rest of the matchup); a
+        waiver player's only once his claim clears."""
         if not p.pro_team_id:
             return 0
-        return self.schedule.count_games(p.pro_team_id, self.dates if dates is None else dates)
+        return self.schedule.count_games(
+            p.pro_team_id, claimable_dates(p, self.dates if dates is None else dates))
 
     def expected_games(self, p: Player) -> float:
         """Games left x the probability he plays each (injury status, return date)."""
         if not p.pro_team_id:
             return 0.0
         return sum(play_probability(p, g.date)
-                   for g in self.schedule.games_for_team(p.pro_team_id, self.dates))
+                   for g in self.schedule.games_for_team(p.pro_team_id,
+                                                         claimable_dates(p, self.dates)))
 
     def rest_value(self, p: Player) -> float:
         """Expected games left x value per game."""

@@ -135,6 +135,21 @@ def play_probability(player: Player, day: date) -> float:
     return PLAY_PROBABILITY.get(status, 1.0)
 
 
+def claim_clears(player: Player) -> date | None:
+    """The first day a free agent on waivers can play for the team that claims him (the
+    day his claim processes); None when he can be added at once (or is not on waivers)."""
+    if (player.status or "").upper() == "WAIVERS":
+        return player.waiver_process_date
+    return None
+
+
+def claimable_dates(player: Player, dates: Iterable[date]) -> list[date]:
+    """The dates on which he could play for a team that adds him now: a waiver player's
+    games before his claim clears do not count (everywhere games left are counted)."""
+    clears = claim_clears(player)
+    return [d for d in dates if clears is None or d >= clears]
+
+
 def points_per_game(projection: Projection, settings: LeagueSettings) -> float:
     """Fantasy points per game from the league's scoring items."""
     return projection.points(settings.scoring_weights)

@@ -5,15 +5,16 @@ terminal value of the roster at the end of the planning horizon (plan.best_plan'
 `keep_value`): every player on the roster then is worth his rest-of-season (ROS) value above
 replacement,
 
-    keep[i] = per_game[i] * games_left[i]  -  max(per_game[y] * games_left[y]
-                                                  for free agents y at i's positions)
+    keep[i] = max(0,  per_game[i] * games_left[i]  -  max(per_game[y] * games_left[y]
+                                                          for free agents y at i's positions))
 
 where games_left counts the games after the horizon until the season ends (the caller decides
 availability: an OUT player's games before his return are not counted).  The best free agent
-at a player's positions is his replacement: dropping him costs keep[i] (he could be replaced
-by that free agent later).  A free agent added and dropped within the plan earns nothing and
-costs nothing beyond his roster spot; one kept at the end is worth his own (<= 0) value above
-replacement.
+at a player's positions is his replacement: dropping him costs keep[i], never less than nothing
+(a roster spot can always be refilled at replacement level later).  So a free agent (at most
+his own replacement) is worth 0 at the end: added and dropped within the plan, or kept, he
+costs nothing beyond his roster spot; and a spot freed by moving an OUT player to the IR costs
+nothing, so the IR slot is used before anyone with value above replacement is dropped.
 
 Core players are never drop candidates: the team's CORE_TOP_N best by ROS value, and anyone
 whose ROS value per game beats his replacement's by more than the margin.  The rest are
@@ -42,7 +43,7 @@ class SeasonValues:
     per_game / games_left: as given; ros = per_game * games_left;
     replacement[i]: the row of i's replacement (best free agent at i's positions by ROS value),
     -1 when there is no free agent; replacement_ros / replacement_per_game: that player's;
-    keep_value = ros - replacement_ros (the plan's terminal value per row);
+    keep_value = max(ros - replacement_ros, 0) (the plan's terminal value per row);
     core / replaceable: roster rows that are / are not protected from drops."""
 
     per_game: np.ndarray
@@ -85,7 +86,8 @@ def replacement_levels(ros: Sequence[float], masks: Sequence[int], rows: Sequenc
 def season_values(per_game: Sequence[float], games_left: Sequence[float],
                   masks: Sequence[int], roster: Sequence[int], pool: Sequence[int], *,
                   position_mask: int = -1, core_top_n: int = CORE_TOP_N,
-                  margin: float | Sequence[float] | None = None) -> SeasonValues:
+                  margin: float | Sequence[float] | None = None,
+                  margin_min: float = CORE_MARGIN_MIN) -> SeasonValues:
     """ROS values, replacements, keep values and the core / replaceable split of `roster`.
 
     per_game: (n,) value per game in the plan's unit (points: fantasy points; categories:
@@ -94,8 +96,9 @@ def season_values(per_game: Sequence[float], games_left: Sequence[float],
     rows of the team and of the free agents; position_mask: the bits of the position slots
     (PG, SG, SF, PF, C) in `masks`; core_top_n: the roster's best by ROS value always core;
     margin: per-game amount above the replacement's per game that makes a player core (a
-    scalar or one per row); default max(CORE_MARGIN x replacement per game, CORE_MARGIN_MIN).
-    Free agents get keep_value <= 0; rows in neither list get 0."""
+    scalar or one per row); default max(CORE_MARGIN x replacement per game, margin_min)
+    (margin_min defaults to CORE_MARGIN_MIN fantasy points; pass 0 in other units).
+    Free agents get keep_value 0 (at most their replacement); rows in neither list get 0."""
     pg = np.asarray(per_game, dtype=float)
     gl = np.asarray(games_left, dtype=float)
     ros = pg * gl
@@ -104,9 +107,9 @@ def season_values(per_game: Sequence[float], games_left: Sequence[float],
     rep_pg = np.array([pg[r] if r >= 0 else 0.0 for r in rep])
     keep = np.zeros(len(pg))
     for i in rows:
-        keep[i] = ros[i] - rep_ros[i]
+        keep[i] = max(ros[i] - rep_ros[i], 0.0)
     if margin is None:
-        marg = np.maximum(CORE_MARGIN * np.abs(rep_pg), CORE_MARGIN_MIN)
+        marg = np.maximum(CORE_MARGIN * np.abs(rep_pg), margin_min)
     else:
         marg = np.broadcast_to(np.asarray(margin, dtype=float), pg.shape)
     ranked = sorted(roster, key=lambda i: (-ros[i], i))

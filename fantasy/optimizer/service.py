@@ -25,7 +25,12 @@ from fantasy.constants import (
     PERCENTAGE_STATS,
     REVERSE_STATS,
     SLOT_BENCH,
+    SLOT_C,
     SLOT_IR,
+    SLOT_PF,
+    SLOT_PG,
+    SLOT_SF,
+    SLOT_SG,
     STARTING_SLOTS,
     STAT_IDS,
     UNCERTAIN_STATUSES,
@@ -55,7 +60,11 @@ from fantasy.optimizer.categories import (
     win_probabilities,
 )
 from fantasy.optimizer.focus import focus_scores
-from fantasy.optimizer.guardrails import acquisition_budget, protected_players
+from fantasy.optimizer.guardrails import (
+    HOLD_WINDOW_DAYS,
+    acquisition_budget,
+    protected_players,
+)
 from fantasy.optimizer.lineup import (
     Candidate,
     SlotLayout,
@@ -72,10 +81,18 @@ from fantasy.optimizer.plan import (
     best_plan,
     evaluate_members,
     prune_pool,
+    terminal_value,
 )
 from fantasy.optimizer.scan import scan_points
+from fantasy.optimizer.season import CORE_MARGIN_MIN, SeasonValues, season_values
 from fantasy.optimizer.week import plan_week, plan_week_pulp
-from fantasy.projections import Projection, play_probability, project, raw_stat_columns
+from fantasy.projections import (
+    Projection,
+    claim_clears,
+    play_probability,
+    project,
+    raw_stat_columns,
+)
 
 FA_LIMIT = 50
 MAX_PLAN_MOVES = 7  # a plan never has more moves than this (one a day in a 7-day matchup)
@@ -299,6 +316,28 @@ class MultiMovePlanResult(_Result):
 
 
 @dataclass
+class _PlanInputs:
+    """What OptimizerService solves a plan on (see _plan_inputs)."""
+
+    team: Team
+    active: list[Player]
+    pool: list[Player]
+    u: _Universe
+    values: np.ndarray
+    m: Matchup | None
+    cats: list[Category]
+    focus: list[str]
+    per_game: dict[int, float]
+    label: str
+    notes: list[str]
+    roster_rows: list[int]
+    pool_rows: list[int]
+    season: SeasonValues
+    ir_rows: list[int]
+    ir_free: int
+
+
+@dataclass
 class _Universe:
     """Arrays over the planning days for a set of players (row = player)."""
 
@@ -438,8 +477,9 @@ class OptimizerService:
         n, n_days = len(players), len(self.dates)
         prob = np.zeros((n, n_days))
         for i, p in enumerate(players):
+            clears = claim_clears(p)  # a waiver claim plays only once it clears
             for d, day in enumerate(self.dates):
-                if p.pro_team_id in self._playing[d]:
+                if p.pro_team_id in self._playing[d] and (clears is None or day >= clears):
                     prob[i, d] = play_probability(p, day)
         stats = None
         ppg = np.zeros(n)
@@ -1078,43 +1118,92 @@ class OptimizerService:
     def move_plan(self, team_id: int, *, max_moves: int | None = None,
                   focus_categories: Sequence[str] = (), alternatives: int = 2,
                   hold: Iterable[int] = (), exclude_adds: Iterable[int] = (),
-                  position: int | None = None) -> Plan:
+                  position: int | None = None, spare_core: bool = False,
+                  keep: Iterable[int] = ()) -> Plan:
         """`_move_plan` (below), solved once per service, team and arguments: a service is
         one league snapshot (league, schedule, free agents, today), so every member asking
         for a card on unchanged data gets the same plan without solving it again; each
         caller gets its own deep copy."""
         key = (team_id, max_moves, tuple(focus_categories), alternatives, tuple(hold),
-               tuple(exclude_adds), position)
+               tuple(exclude_adds), position, spare_core, tuple(keep))
         hit = self._plans.get(key)
         if hit is None:
             hit = self._move_plan(team_id, max_moves=max_moves,
                                   focus_categories=key[2], alternatives=alternatives,
-                                  hold=key[4], exclude_adds=key[5], position=position)
+                                  hold=key[4], exclude_adds=key[5], position=position,
+                                  spare_core=spare_core, keep=key[8])
             if len(self._plans) >= 32:
                 self._plans.clear()
             self._plans[key] = hit
         return hit.model_copy(deep=True)
 
-    def _move_plan(self, team_id: int, *, max_moves: int | None,
-                   focus_categories: Sequence[str], alternatives: int,
-                   hold: Iterable[int], exclude_adds: Iterable[int],
-                   position: int | None) -> Plan:
-        """The exact best plan for the rest of the matchup (fantasy.optimizer.plan): at most
-        the acquisitions left (and `max_moves`, default MAX_PLAN_MOVES) drop/add moves, each
-        with its day, streaming chains included; protected players and players coming back
-        within the hold window stay; no OUT free agent is added; games-played limits apply.
-        Category leagues: lineups and moves on the gradient of expected categories won against
-        the actual opponent (only `focus_categories` when named), values reported exactly.
-        Each move carries its labelled per-game values, injury notes and up to `alternatives`
-        other free agents for the same spot and day.  hold: rostered ids not to drop (e.g.
-        moves the member skipped); exclude_adds: free agents not to add; position: only free
-        agents eligible for this ESPN slot id."""
+    # ------------------------------------------------------------------ rest of the season
+
+    def season_end(self) -> date:
+        """The last day of the league's season (its final scoring period, else the last NBA
+        game on the schedule)."""
+        fsp = self.settings.final_scoring_period
+        if fsp:
+            try:
+                return self.schedule.date_for(fsp)
+            except (KeyError, ValueError, IndexError):
+                pass
+        last = max((g.date for g in self.schedule.games), default=None)
+        return last or (self.dates[-1] if self.dates else self.today)
+
+    def ros_games(self, p: Player) -> int:
+        """Games he is expected to play after the planning horizon until the season ends: an
+        OUT player's from his expected return (unknown: HOLD_WINDOW_DAYS from today on)."""
+        if not p.pro_team_id:
+            return 0
+        start = (self.dates[-1] if self.dates else self.today) + timedelta(days=1)
+        end = self.season_end()
+        if p.injury_status in OUT_STATUSES:
+            back = p.expected_return_date or self.today + timedelta(days=HOLD_WINDOW_DAYS)
+            start = max(start, back)
+        return sum(1 for g in self.schedule.games_for_team(p.pro_team_id)
+                   if start <= g.date <= end)
+
+    def _position_mask(self) -> int:
+        return sum(1 << k for k, sid in enumerate(self.layout.slot_ids)
+                   if sid in (SLOT_PG, SLOT_SG, SLOT_SF, SLOT_PF, SLOT_C))
+
+    def _season(self, u: _Universe, per_game: np.ndarray, roster_rows: Sequence[int],
+                pool_rows: Sequence[int], *, spare_core: bool = False,
+                rank_per_game: np.ndarray | None = None) -> SeasonValues:
+        """Rest-of-season values (fantasy.optimizer.season) of the rows: keep values in the
+        plan's unit (per_game); core players, replacements and the per-game figures shown
+        from rank_per_game when given (category leagues: the neutral sum of z-scores, the
+        plan's unit being this matchup's gradient).  spare_core ('leave my stars alone'):
+        everyone above replacement is core."""
+        games = np.array([self.ros_games(p) for p in u.players], dtype=float)
+        kw = {"position_mask": self._position_mask(), "margin": 0.0 if spare_core else None,
+              "margin_min": CORE_MARGIN_MIN if self.is_points else 0.0}
+        sv = season_values(per_game, games, u.masks, roster_rows, pool_rows, **kw)
+        if rank_per_game is None:
+            return sv
+        ranked = season_values(rank_per_game, games, u.masks, roster_rows, pool_rows, **kw)
+        ranked.keep_value = sv.keep_value
+        return ranked
+
+    def _ir_candidates(self, team: Team) -> tuple[list[Player], int]:
+        """(active players who may go to the IR slot now, free IR slots)."""
+        counts = {int(k): int(v) for k, v in self.settings.lineup_slot_counts.items()}
+        free = counts.get(SLOT_IR, 0) - sum(1 for e in team.roster if e.lineup_slot_id == SLOT_IR)
+        if free <= 0:
+            return [], 0
+        return ([p for p in self._active(team) if p.ir_eligible and SLOT_IR in p.eligible_slots],
+                free)
+
+    def _plan_inputs(self, team_id: int, *, focus_categories: Sequence[str] = (),
+                     exclude_adds: Iterable[int] = (), position: int | None = None,
+                     spare_core: bool = False) -> _PlanInputs:
+        """What a plan is solved on: the universe (active roster + the free agents that may
+        be added), the per-day values in the plan's unit, the rest-of-season values, the IR
+        candidates, the display per-game values."""
         team = self._team(team_id)
         excluded = set(exclude_adds)
-        budget = acquisition_budget(self.settings, team, self.league.current_matchup_period)
         notes = [self.window_note] if self.window_note else []
-        cap = MAX_PLAN_MOVES if max_moves is None else max(int(max_moves), 0)
-        k = cap if budget.remaining is None else min(cap, budget.remaining)
         active = self._active(team)
         roster_ids = {e.player.id for e in team.roster}
         pool = [p for p in self.free_agents
@@ -1123,11 +1212,12 @@ class OptimizerService:
                 and (position is None or position in p.eligible_slots)]
         focus = [c.upper() for c in focus_categories]
         cats: list[Category] = []
+        m = None
         if self.is_points:
             u = self._universe(active + pool)
             values = self._values_points(u)
             per_game = {p.id: float(u.per_game_value[i]) for i, p in enumerate(u.players)}
-            m = None
+            season_pg = np.asarray(u.per_game_value, dtype=float)
             label = "projected fantasy points per game"
         else:
             _, _, u, m, note = self._cat_context(team_id, pool)
@@ -1141,25 +1231,85 @@ class OptimizerService:
                                     u.keys, [u.index[p.id] for p in active], m)
             values = np.maximum(np.einsum("idk,k->id", u.stats, w), 0.0) * self._plays(u)
             per_game = self._cat_star_values(u)
+            per = np.array([[self._projection(p).per_game.get(s, 0.0) for s in self.columns]
+                            for p in u.players]).reshape(len(u.players), len(self.columns))
+            season_pg = np.maximum(per @ w, 0.0)
             label = "category value per game (sum of z-scores)"
-        for p in pool:  # a waiver claim is worth nothing before it processes
-            if p.status == "WAIVERS" and p.waiver_process_date is not None:
-                for d, day in enumerate(self.dates):
-                    if day < p.waiver_process_date:
-                        values[u.index[p.id], d] = 0.0
-        prot = protected_players(team, per_game, self.today,
-                                 untouchable=self.untouchable | set(hold))
         roster_rows = [u.index[p.id] for p in active]
         pool_rows = [u.index[p.id] for p in pool]
-        prot_rows = {u.index[pid] for pid in prot if pid in u.index}
+        season = self._season(u, season_pg, roster_rows, pool_rows, spare_core=spare_core,
+                              rank_per_game=None if self.is_points else np.array(
+                                  [per_game[p.id] for p in u.players]))
+        ir_players, ir_free = self._ir_candidates(team)
+        return _PlanInputs(team, active, pool, u, values, m, cats, focus, per_game, label,
+                           notes, roster_rows, pool_rows, season,
+                           [u.index[p.id] for p in ir_players], ir_free)
+
+    def _core_reason(self, x: _PlanInputs, row: int) -> str:
+        sv, u = x.season, x.u
+        rank = sv.core.index(row) + 1 if row in sv.core else 0
+        p = u.players[row]
+        rep = int(sv.replacement[row])
+        unit = "per game" if self.is_points else "category value per game"
+        mine = x.per_game.get(p.id, 0.0)
+        if rep < 0:
+            return f"core: #{rank} on the roster for the rest of the season"
+        r = u.players[rep]
+        return (f"core: #{rank} on the roster for the rest of the season ({mine:.1f} {unit} vs "
+                f"{x.per_game.get(r.id, 0.0):.1f} for {r.name}, the best free agent at his "
+                "positions)")
+
+    def _move_plan(self, team_id: int, *, max_moves: int | None,
+                   focus_categories: Sequence[str], alternatives: int,
+                   hold: Iterable[int], exclude_adds: Iterable[int],
+                   position: int | None, spare_core: bool = False,
+                   keep: Iterable[int] = ()) -> Plan:
+        """The exact best plan (fantasy.optimizer.plan) for the rest of the matchup AND the
+        season: at most the acquisitions left (and `max_moves`, default MAX_PLAN_MOVES)
+        drop/add moves, each with its day, streaming chains included.  A move's value is its
+        gain in this matchup plus its rest-of-season effect (fantasy.optimizer.season: the
+        roster at the end of the matchup is worth each player's value above replacement), so
+        only replaceable players are dropped: core players (top 5 by rest-of-season value,
+        or clearly above replacement) are held, as are protected players and players coming
+        back within the hold window.  An OUT player eligible for a free IR slot moves there
+        (the add needs no drop).  No OUT free agent is added; games-played limits apply.
+        Category leagues: lineups and moves on the gradient of expected categories won against
+        the actual opponent (only `focus_categories` when named), values reported exactly.
+        Each move carries its labelled per-game values, why its dropped player is
+        expendable, injury notes and up to `alternatives` other free agents for the same spot
+        and day.  hold: rostered ids not to drop (moves the member skipped, players he asked
+        to keep); exclude_adds: free agents not to add; position: only free agents eligible
+        for this ESPN slot id; spare_core: everyone above replacement is held; keep: rostered
+        ids the member asked to keep ('keep X')."""
+        x = self._plan_inputs(team_id, focus_categories=focus_categories,
+                              exclude_adds=exclude_adds, position=position,
+                              spare_core=spare_core)
+        team, u, values, m, cats, focus = x.team, x.u, x.values, x.m, x.cats, x.focus
+        per_game, label, notes, sv = x.per_game, x.label, x.notes, x.season
+        budget = acquisition_budget(self.settings, team, self.league.current_matchup_period)
+        cap = MAX_PLAN_MOVES if max_moves is None else max(int(max_moves), 0)
+        k = cap if budget.remaining is None else min(cap, budget.remaining)
+        keep_ids = set(keep)
+        hold = tuple(hold) + tuple(keep_ids)
+        prot = protected_players(team, per_game, self.today,
+                                 untouchable=self.untouchable | set(hold))
+        roster_rows, pool_rows = x.roster_rows, x.pool_rows
+        ir_rows = [r for r in x.ir_rows if u.players[r].id not in self.untouchable | set(hold)]
+        ir_ids = {u.players[r].id for r in ir_rows}
+        prot = {pid: pr for pid, pr in prot.items() if pid not in ir_ids}
+        core_rows = [r for r in sv.core if r not in set(ir_rows)]
+        prot_rows = {u.index[pid] for pid in prot if pid in u.index} | set(core_rows)
+        keep_value = sv.keep_value
         slot_caps = self._slot_games_caps(team_id) or None
         if slot_caps:
             notes.append("games-played limits applied")
         sol = best_plan(values, u.masks, self.layout.caps, u.keys, roster_rows, pool_rows, k,
-                        first_day=self.first_day, protected=prot_rows, slot_caps=slot_caps)
+                        first_day=self.first_day, protected=prot_rows, slot_caps=slot_caps,
+                        keep_value=keep_value, ir_rows=ir_rows, ir_slots=x.ir_free)
         single = sol if k <= 1 else best_plan(
             values, u.masks, self.layout.caps, u.keys, roster_rows, pool_rows, 1,
-            first_day=self.first_day, protected=prot_rows, slot_caps=slot_caps)
+            first_day=self.first_day, protected=prot_rows, slot_caps=slot_caps,
+            keep_value=keep_value, ir_rows=ir_rows, ir_slots=x.ir_free)
         n_days = len(self.dates)
 
         # each distinct (day, roster) lineup solved once over the plan, its alternatives
@@ -1175,41 +1325,55 @@ class OptimizerService:
                                        lineups=lineups, stat_sums=stat_sums)
             return v, starts
 
-        base_value, base_starts = value_of(apply_steps(roster_rows, [], n_days))
+        def season_of(members: list[list[int]]) -> float:
+            return terminal_value(members[-1], roster_rows, keep_value, ir_rows)
+
+        base_members = apply_steps(roster_rows, [], n_days)
+        base_value, base_starts = value_of(base_members)
+        base_keep = season_of(base_members)
         steps = sorted(sol.steps, key=lambda s: (s.day, u.keys[s.drop]))
         used = {s.add for s in steps}
         alts: list[list[Alternative]] = []
         for j in range(len(steps)):
             best, ranked = self._alternatives(u, values, steps, j, pool_rows, used,
-                                              alternatives, value_of, per_game, roster_rows)
+                                              alternatives, value_of, per_game, roster_rows,
+                                              season_of)
             if best is not None:  # categories: exact value beats the linearised pick
                 used = (used - {steps[j].add}) | {best}
-                steps = [PlanStep(s.day, best if (k > j and s.drop == steps[j].add) else s.drop,
-                                  best if k == j else s.add) for k, s in enumerate(steps)]
+                steps = [PlanStep(s.day, best if (i > j and s.drop == steps[j].add) else s.drop,
+                                  best if i == j else s.add, s.to_ir)
+                         for i, s in enumerate(steps)]
             alts.append(ranked)
-        prev_v, prev_s = base_value, base_starts
+        prev_v, prev_s, prev_k = base_value, base_starts, base_keep
         moves: list[Move] = []
         for j, st in enumerate(steps):
-            v, starts = value_of(apply_steps(roster_rows, steps[:j + 1], n_days))
+            mem = apply_steps(roster_rows, steps[:j + 1], n_days)
+            v, starts = value_of(mem)
+            kk = season_of(mem)
             mv = self._plan_move(u, st, v - prev_v, starts - prev_s, per_game,
-                                 chain={s.add for s in steps[:j]})
+                                 chain={s.add for s in steps[:j]}, season=sv,
+                                 season_gain=kk - prev_k)
             mv.alternatives = [a for a in alts[j] if a.add.id != mv.add.id][:alternatives]
             moves.append(mv)
-            prev_v, prev_s = v, starts
-        planned_value, planned_starts = prev_v, prev_s
+            prev_v, prev_s, prev_k = v, starts, kk
+        planned_value, planned_starts, planned_keep = prev_v, prev_s, prev_k
         best_single = best_single_value = None
         if single.steps:
             s0 = single.steps[0]
             better, _ = self._alternatives(u, values, [s0], 0, pool_rows, {s0.add}, 1,
-                                           value_of, per_game, roster_rows)
+                                           value_of, per_game, roster_rows, season_of)
             if better is not None:
-                s0 = PlanStep(s0.day, s0.drop, better)
-            v1, s1 = value_of(apply_steps(roster_rows, [s0], n_days))
+                s0 = PlanStep(s0.day, s0.drop, better, s0.to_ir)
+            mem1 = apply_steps(roster_rows, [s0], n_days)
+            v1, s1 = value_of(mem1)
             best_single = self._plan_move(u, s0, v1 - base_value, s1 - base_starts, per_game,
-                                          chain=set())
+                                          chain=set(), season=sv,
+                                          season_gain=season_of(mem1) - base_keep)
             best_single_value = v1
-        if planned_value <= base_value + (MIN_GAIN_POINTS if self.is_points else MIN_GAIN_CATS):
-            moves, planned_value, planned_starts = [], base_value, base_starts
+        floor = MIN_GAIN_POINTS if self.is_points else MIN_GAIN_CATS
+        if planned_value + planned_keep <= base_value + base_keep + floor:
+            moves, planned_value, planned_starts, planned_keep = (
+                [], base_value, base_starts, base_keep)
         if k == 0:
             msg = (f"Acquisition limit reached ({budget.used} of {budget.limit} used this "
                    "matchup): no add is possible until the next matchup."
@@ -1217,14 +1381,20 @@ class OptimizerService:
         elif sol.status not in ("Optimal", "NoMovesPossible"):
             msg = f"The optimizer did not finish ({sol.status}); no plan."
         elif not moves:
-            msg = "No move improves your optimal lineups for the rest of this matchup."
+            msg = ("No move improves your team for the rest of this matchup without costing "
+                   "more over the rest of the season.")
         else:
             msg = (f"{len(moves)} move{'s' if len(moves) != 1 else ''}; "
                    + budget.describe())
         skipped = set(hold) - self.untouchable
         holds = [MoveHold(player=MovePlayer(id=pid, name=self._name(team, pid)),
-                          reason="you skipped dropping him" if pid in skipped else pr.reason)
+                          reason="you asked to keep him" if pid in keep_ids else
+                          "you skipped dropping him" if pid in skipped else pr.reason)
                  for pid, pr in prot.items()]
+        held = {h.player.id for h in holds}
+        holds += [MoveHold(player=MovePlayer(id=u.players[r].id, name=u.players[r].name),
+                           reason=self._core_reason(x, r))
+                  for r in core_rows if u.players[r].id not in held]
         return Plan(team_id=team_id, scoring="points" if self.is_points else "categories",
                     unit=POINTS_UNIT if self.is_points else CATEGORIES_UNIT,
                     dates=list(self.dates), moves=moves, base_value=base_value,
@@ -1234,29 +1404,43 @@ class OptimizerService:
                     n_categories=None if self.is_points else len(cats),
                     focus_categories=focus, acquisitions_left=budget.remaining,
                     acquisition_limit=budget.limit, max_moves=k, holds=holds, notes=notes,
-                    message=msg, per_game_label=label, exact=self.is_points)
+                    message=msg, per_game_label=label, exact=self.is_points,
+                    season_gain=planned_keep - base_keep, season_end=self.season_end())
 
     def _plan_move(self, u: _Universe, st: PlanStep, gain: float, games: int,
-                   per_game: dict[int, float], chain: set[int]) -> Move:
+                   per_game: dict[int, float], chain: set[int],
+                   season: SeasonValues | None = None, season_gain: float = 0.0) -> Move:
         x, y = u.players[st.drop], u.players[st.add]
-        return Move(move_id=move_id(self.dates[st.day], x.id, y.id), day=self.dates[st.day],
-                    drop=MovePlayer(id=x.id, name=x.name), add=MovePlayer(id=y.id, name=y.name),
-                    gain=float(gain), games_added=int(games),
-                    drop_per_game=float(per_game.get(x.id, 0.0)),
-                    add_per_game=float(per_game.get(y.id, 0.0)),
-                    drop_games=int((u.prob[st.drop, st.day:] > 0).sum()),
-                    add_games=int((u.prob[st.add, st.day:] > 0).sum()),
-                    replaces_added=st.drop in chain, notes=_injury_notes(x, y))
+        mv = Move(move_id=move_id(self.dates[st.day], x.id, y.id), day=self.dates[st.day],
+                  drop=MovePlayer(id=x.id, name=x.name), add=MovePlayer(id=y.id, name=y.name),
+                  gain=float(gain), games_added=int(games),
+                  drop_per_game=float(per_game.get(x.id, 0.0)),
+                  add_per_game=float(per_game.get(y.id, 0.0)),
+                  drop_games=int((u.prob[st.drop, st.day:] > 0).sum()),
+                  add_games=int((u.prob[st.add, st.day:] > 0).sum()),
+                  replaces_added=st.drop in chain, notes=_injury_notes(x, y),
+                  drop_to_ir=st.to_ir, season_gain=float(season_gain))
+        if season is not None:
+            rep = int(season.replacement[st.drop])
+            mv.season_cost = 0.0 if st.to_ir else float(season.keep_value[st.drop])
+            mv.drop_ros_per_game = float(per_game.get(x.id, 0.0))
+            mv.ros_games = int(season.games_left[st.drop])
+            if rep >= 0:
+                r = u.players[rep]
+                mv.replacement = MovePlayer(id=r.id, name=r.name)
+                mv.replacement_per_game = float(per_game.get(r.id, 0.0))
+        return mv
 
     def _alternatives(self, u: _Universe, values: np.ndarray, steps: list[PlanStep], j: int,
                       pool_rows: list[int], used: set[int], n: int, value_of,
-                      per_game: dict[int, float], roster_rows: list[int]
+                      per_game: dict[int, float], roster_rows: list[int], season_of=None
                       ) -> tuple[int | None, list[Alternative]]:
         """The best other free agents for step j's spot and day, the rest of the plan
         unchanged (a later step that drops j's add drops the alternative instead).  Exact
         dominance pruning keeps the candidates that can be among the best n + 1.
         Returns (a better pick than the plan's, category leagues only: the linearised model
-        chose the plan, the exact expected categories won rank the picks; the ranked list)."""
+        chose the plan, the exact expected categories won rank the picks; the ranked list).
+        season_of(members): the plan's rest-of-season value, added to the ranking."""
         st = steps[j]
         free = [y for y in pool_rows if y not in used]
         cands = prune_pool(values, u.masks, free, n + 1, first_day=st.day, keys=u.keys)
@@ -1265,16 +1449,18 @@ class OptimizerService:
         scored = []
         for y in cands:
             alt = [PlanStep(s.day, y if (k > j and s.drop == st.add) else s.drop,
-                            y if k == j else s.add) for k, s in enumerate(steps)]
-            v, _ = value_of(apply_steps(roster_rows, alt, n_days))
-            scored.append((v, u.keys[y], y))
+                            y if k == j else s.add, s.to_ir) for k, s in enumerate(steps)]
+            mem = apply_steps(roster_rows, alt, n_days)
+            v, _ = value_of(mem)
+            sv = season_of(mem) if season_of is not None else 0.0
+            scored.append((v + sv, u.keys[y], y, v))
         scored.sort(key=lambda t: (-t[0], t[1]))
         better = None
         if not self.is_points and scored[0][2] != st.add and scored[0][0] > scored[
                 [t[2] for t in scored].index(st.add)][0] + MIN_GAIN_CATS:
             better = scored[0][2]
         out = []
-        for v, _, y in scored[:n + 1]:
+        for _, _, y, v in scored[:n + 1]:
             p = u.players[y]
             out.append(Alternative(add=MovePlayer(id=p.id, name=p.name), plan_value=float(v),
                                    per_game=float(per_game.get(p.id, 0.0)),

@@ -138,23 +138,24 @@ def test_keep_values_and_core():
     sv = season_values(ppg, games, masks, [0, 1, 2], [3, 4], core_top_n=1)
     assert sv.replacement[0] == 3  # 31 x 30 beats 29 x 10
     assert sv.keep_value[0] == pytest.approx(40 * 30 - 31 * 30)
-    assert sv.keep_value[2] == pytest.approx(22 * 30 - 31 * 30)  # below replacement
-    assert sv.keep_value[3] == 0.0 and sv.keep_value[4] < 0
+    assert sv.keep_value[2] == 0.0  # below replacement: costs nothing to drop
+    assert sv.keep_value[3] == 0.0 and sv.keep_value[4] == 0.0  # free agents
+    assert sv.above_per_game(2) == pytest.approx(22 - 31)
     assert sv.core == [0] and sv.replaceable == [1, 2]
 
 
 def test_a_one_week_gain_does_not_buy_a_core_player():
     """A streamer gains 20 this week over player 0, whose rest of season is worth 100 above
     replacement: without the season term the plan drops him, with it the plan keeps him and
-    drops the replaceable player 1 (below replacement) instead."""
+    drops player 1 (5 above replacement, who plays no game this week) instead."""
     values = np.array([[10.0, 10.0], [0.0, 0.0], [20.0, 20.0]])
     masks = [1, 1, 1]
     week = best_plan(values, masks, [1], [1, 2, 3], [0, 1], [2], 1)
     assert [(s.drop, s.add) for s in week.steps] == [(0, 2)]
-    keep = np.array([100.0, -5.0, 0.0])
+    keep = np.array([100.0, 5.0, 0.0])
     season = best_plan(values, masks, [1], [1, 2, 3], [0, 1], [2], 1, keep_value=keep)
     assert [(s.drop, s.add) for s in season.steps] == [(1, 2)]
-    assert season.season_gain == pytest.approx(5.0)
+    assert season.season_gain == pytest.approx(-5.0) and season.gain == pytest.approx(20.0)
 
 
 def test_ir_frees_a_spot_before_any_drop():
