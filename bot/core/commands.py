@@ -92,8 +92,9 @@ COMMANDS: tuple[Command, ...] = (
                             "'assists'", positional=True),)),
     Command("link", "Link your ESPN team (private)", "[team]",
             "link your ESPN team: pick it by name; `off` removes the link. Private leagues "
-            "add `espn_s2=… swid=…` (stored encrypted, never shown). Admins: "
-            "`member=@someone` links another member",
+            "add `espn_s2=… swid=…` (stored encrypted, never shown); `writes:on` lets FanVise "
+            "make your approved moves and lineups on ESPN, `autolineup:on` sets your lineup "
+            "each morning. Admins: `member=@someone` links another member",
             private=True,
             options=(Option("team", "Your team (name or id)", autocomplete="teams"),
                      Option("member", "Admins: link this member instead of yourself",
@@ -101,7 +102,11 @@ COMMANDS: tuple[Command, ...] = (
                      Option("espn_s2", "espn_s2 cookie (private leagues; stored encrypted)"),
                      Option("swid", "SWID cookie (private leagues; stored encrypted)"),
                      Option("remove", "Remove your link and any stored cookies",
-                            kind="bool", word="off"))),
+                            kind="bool", word="off"),
+                     Option("writes", "Let FanVise make your approved moves and lineups on "
+                            "ESPN with your own cookies", choices=("on", "off")),
+                     Option("autolineup", "Let FanVise set your lineup every morning and "
+                            "before lock", choices=("on", "off")))),
     Command("daily", "Daily lineup digest in this channel (admins)",
             "HH:MM <Area/City>",
             "a daily lineup digest for every linked owner in this channel, e.g. "

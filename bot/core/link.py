@@ -43,7 +43,9 @@ log = logging.getLogger(__name__)
 CONSOLE = "console"
 #: words of the /link text that start an option (the rest of a `team=` value may follow)
 _KEYS = ("team", "team_id", "league", "league_id", "season", "espn_s2", "s2", "swid",
-         "member", "user", "remove")
+         "member", "user", "remove", "writes", "autolineup", "auto_lineup")
+#: the words of an on/off option (`writes:on`, `autolineup:off`)
+_ON, _OFF = ("on", "true", "yes", "1"), ("off", "false", "no", "0")
 #: a member mention: Discord <@123> / <@!123>, Slack <@U123> / <@U123|name>, or a bare id
 _MENTION = re.compile(r"^<@!?([A-Za-z0-9_]+)(?:\|[^>]*)?>$")
 _BARE_ID = re.compile(r"^(?:[0-9]{5,25}|[UW][A-Z0-9]{5,20})$")
@@ -253,6 +255,15 @@ class Linking:
                     raise InvalidInput("Only admins can link another member. Nothing was "
                                        "stored.")
                 target = UserRef(user.platform, member_id, "")
+        prefs = {k: kv.pop(k) for k in ("writes", "autolineup", "auto_lineup") if k in kv}
+        if prefs:
+            if target is not user:
+                raise InvalidInput("Only the member can turn FanVise's writes to their ESPN "
+                                   "team on or off. Nothing was changed.")
+            if not any(k in kv for k in ("team", "team_id", "espn_s2", "s2", "swid")) \
+                    and not pos:
+                await self.write_prefs(surface, thread, user, prefs)
+                return
         words = [p.lower() for p in pos]
         if words in (["off"], ["remove"], ["unlink"]) or \
                 kv.get("remove", "").lower() in ("true", "yes", "1", "on"):
@@ -312,6 +323,44 @@ class Linking:
         cookies = (s2, swid) if s2 and swid else None
         await self._link(surface, thread, user, target, team_id, name, league_id=league_id,
                          season=season, cookies=cookies)
+        if prefs:
+            await self.write_prefs(surface, thread, user, prefs)
+
+    async def write_prefs(self, surface: ChatSurface, thread: ThreadRef, user: UserRef,
+                          prefs: dict[str, str]) -> None:
+        """`/link writes:on|off` and `/link autolineup:on|off`: the member's own opt-ins to
+        FanVise writing to their ESPN team (both off by default; bot.core.handoff)."""
+        vals: dict[str, bool] = {}
+        for key, raw in prefs.items():
+            word = raw.strip().lower()
+            if word not in _ON + _OFF:
+                raise InvalidInput(f"Use `{invocation('link', 'writes:on', thread.platform)}` "
+                                   f"or `{invocation('link', 'writes:off', thread.platform)}` "
+                                   "(autolineup the same). Nothing was changed.")
+            vals["writes" if key == "writes" else "auto_lineup"] = word in _ON
+        writes, auto = await self.core.db.set_write_prefs(
+            user.platform, thread.workspace_id, user.user_id, **vals)
+        if vals.get("auto_lineup") and not writes:
+            writes, auto = await self.core.db.set_write_prefs(
+                user.platform, thread.workspace_id, user.user_id, writes=True)
+        lines = [("Writes are on: the moves you approve and the lineups you tap are made on "
+                  "ESPN with your own cookies, each once, and the card says what ESPN did."
+                  if writes else "Writes are off: FanVise shows the steps and a link; you make "
+                  "each change on ESPN."),
+                 ("Auto lineup is on: FanVise sets your best lineup every morning and again "
+                  "before lock when a starter is ruled out; the digest says so."
+                  if auto else "Auto lineup is off.")]
+        if writes:
+            from bot.core.handoff import writes_of
+            link = await self.core.db.get_link(user.platform, thread.workspace_id,
+                                               user.user_id)
+            access = await writes_of(self.core).access(
+                user.platform, thread.workspace_id, user.user_id,
+                link.team_id if link is not None else -1)
+            if not access.allowed:
+                lines.append(f"Not yet in effect: {access.why}.")
+        lines.append("ESPN's write endpoint is unofficial: it may change without notice.")
+        await surface.ephemeral(thread, user, " ".join(lines))
 
     async def click(self, surface: ChatSurface, thread: ThreadRef, user: UserRef,
                     team_id: int) -> None:

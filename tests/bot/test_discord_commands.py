@@ -86,7 +86,7 @@ async def test_registered_commands_equal_the_table(fake_discord):
         by_name = {c["name"]: c for c in put}
         assert "matchup" in by_name
         assert [o["name"] for o in by_name["link"]["options"]] == [
-            "team", "member", "espn_s2", "swid", "remove"]
+            "team", "member", "espn_s2", "swid", "remove", "writes", "autolineup"]
         assert {o["name"] for o in by_name["daily"]["options"] if o.get("autocomplete")} == {
             "time", "timezone"}
     finally:
