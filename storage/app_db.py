@@ -350,6 +350,7 @@ CREATE TABLE IF NOT EXISTS move_schedule (
     add_id INTEGER NOT NULL,
     add_name TEXT NOT NULL DEFAULT '',
     needs INTEGER,
+    drop_to_ir INTEGER NOT NULL DEFAULT 0,
     line TEXT NOT NULL DEFAULT '',
     expected_gain REAL,
     gain_unit TEXT NOT NULL DEFAULT '',
@@ -385,6 +386,7 @@ class ScheduledMove:
     add_id: int
     add_name: str
     needs: int | None = None
+    drop_to_ir: bool = False  # the leaving player goes to the IR slot (not released)
     line: str = ""
     expected_gain: float | None = None
     gain_unit: str = ""
@@ -424,6 +426,7 @@ class AppDB:
         """Create the tables if needed."""
         await db.executescript(SCHEMA)
         await db.executescript(MOVE_SCHEDULE_SCHEMA)
+        await _add_column(db, "move_schedule", "drop_to_ir", "INTEGER NOT NULL DEFAULT 0")
         # a cards table made before crash-safe posting
         await _add_column(db, "cards", "shown", "INTEGER NOT NULL DEFAULT 1")
         for table in ("cards", "turns"):  # tables made before several processes
@@ -917,13 +920,13 @@ class AppDB:
         for r in rows:
             new += await self.db.execute(
                 "INSERT OR IGNORE INTO move_schedule (card_id, plan_move_id, move_id, seq,"
-                " team_id, day, drop_id, drop_name, add_id, add_name, needs, line,"
+                " team_id, day, drop_id, drop_name, add_id, add_name, needs, drop_to_ir, line,"
                 " expected_gain, gain_unit, status, note, shown, owner, created_at,"
-                " updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                " updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (r.card_id, r.plan_move_id, r.move_id, int(r.seq), int(r.team_id), r.day,
-                 int(r.drop_id), r.drop_name, int(r.add_id), r.add_name, r.needs, r.line,
-                 r.expected_gain, r.gain_unit, r.status, r.note, int(r.shown), self.owner,
-                 now, now))
+                 int(r.drop_id), r.drop_name, int(r.add_id), r.add_name, r.needs,
+                 int(r.drop_to_ir), r.line, r.expected_gain, r.gain_unit, r.status, r.note,
+                 int(r.shown), self.owner, now, now))
         return new
 
     async def scheduled_moves(self, card_id: str) -> list[ScheduledMove]:
@@ -1052,7 +1055,7 @@ def _scheduled(r: Any) -> ScheduledMove:
         seq=int(r["seq"]), team_id=int(r["team_id"]), day=str(r["day"]),
         drop_id=int(r["drop_id"]), drop_name=r["drop_name"], add_id=int(r["add_id"]),
         add_name=r["add_name"], needs=int(r["needs"]) if r["needs"] is not None else None,
-        line=r["line"], expected_gain=float(gain) if gain is not None else None,
+        drop_to_ir=bool(r["drop_to_ir"]), line=r["line"], expected_gain=float(gain) if gain is not None else None,
         gain_unit=r["gain_unit"], status=r["status"], note=r["note"], shown=bool(r["shown"]),
         created_at=float(r["created_at"]), updated_at=float(r["updated_at"]))
 

@@ -31,12 +31,13 @@ def _row(card: str, seq: int, day: str, **kw) -> ScheduledMove:
 
 
 async def test_schedule_due_claim_finish(app: AppDB) -> None:
-    rows = [_row("c1", 1, "2023-01-26"), _row("c1", 2, "2023-01-27"),
+    rows = [_row("c1", 1, "2023-01-26", drop_to_ir=True), _row("c1", 2, "2023-01-27"),
             _row("c1", 4, "2023-01-29", needs=22), _row("c2", 1, "2023-01-26")]
     assert await app.schedule_moves(rows) == 4
     assert await app.schedule_moves(rows[:2]) == 0  # a recovery storing them again
     assert [r.seq for r in await app.scheduled_moves("c1")] == [1, 2, 4]
-    sun = (await app.scheduled_moves("c1"))[-1]
+    thu, fri, sun = await app.scheduled_moves("c1")
+    assert thu.drop_to_ir and not fri.drop_to_ir
     assert sun.needs == 22 and sun.expected_gain == 12.5 and sun.status == "scheduled"
     due = await app.due_moves("2023-01-26")
     assert [(r.card_id, r.day) for r in due] == [("c1", "2023-01-26"), ("c2", "2023-01-26")]
