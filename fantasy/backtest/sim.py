@@ -1,0 +1,241 @@
+"""Day-by-day simulation of one managed team over matchup periods, under one strategy.
+
+Each morning the strategy sees a `Day` (what is known that morning, nothing later) and names
+its moves for the day; the simulator makes those that are legal (the drop is on the roster,
+the add is free, an acquisition is left in the matchup), then sets every team's lineup with
+the project's exact daily lineup (`lineup.solve_day` on the morning's per-game value x
+expected games that day) and scores the starters with that day's box scores.
+
+Choices (the same for every strategy):
+* the other teams keep their rosters; their lineups are set the same way every day;
+* a player on waivers that morning (the demo's waiver list, or dropped by the managed team in
+  the last two days) may be added, but his claim clears the next day: he cannot start on the
+  day he is added;
+* the IR slot stays empty (13 players on every roster, as the demo's rosters start);
+* the acquisition limit is the league's per matchup (points 7, 9-cat 4); the demo's recorded
+  acquisitions of earlier weeks are not counted against the managed team.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+import numpy as np
+
+from fantasy.backtest.data import STATS, SeasonData
+from fantasy.backtest.knowledge import Knowledge, Morning, categories
+from fantasy.constants import SLOT_BENCH, SLOT_IR
+from fantasy.models import LeagueSettings
+from fantasy.optimizer.lineup import SlotLayout, solve_day
+
+CORE_N = 5  # a drop of one of the roster's top 5 by per-game value counts as a core drop
+WAIVER_DAYS = 2  # a dropped player is on waivers the day he is dropped and the next
+
+
+@dataclass(frozen=True)
+class Day:
+    """What a strategy may read on one morning. Rows index the league's players
+    (`SeasonData.ids`); `value` is each player's per-game value that morning,
+    `scheduled[:, k]` whether his NBA team plays on `days[k]` and `expected[:, k]` his
+    expected games that day (scheduled x his chance to play from today's status; waiver
+    players 0 today). schedule[:, j]: his NBA team plays on scoring period sp + j, from today
+    to the league's final scoring period (the public schedule)."""
+
+    variant: str
+    settings: LeagueSettings
+    sp: int
+    days: tuple[int, ...]
+    morning: Morning
+    value: np.ndarray
+    expected: np.ndarray
+    scheduled: np.ndarray
+    masks: tuple[int, ...]
+    slot_ids: tuple[int, ...]
+    caps: tuple[int, ...]
+    keys: tuple[int, ...]
+    roster: tuple[int, ...]
+    free_agents: tuple[int, ...]
+    waivers: frozenset[int]
+    acquisitions_left: int
+    opponent: tuple[int, ...]
+    my_totals: np.ndarray
+    opp_totals: np.ndarray
+    schedule: np.ndarray
+    day_index: int
+
+    @property
+    def first_of_matchup(self) -> bool:
+        return self.day_index == 0
+
+
+class Strategy(Protocol):
+    """A way to manage a team: the moves (drop row, add row) to make this morning."""
+
+    name: str
+
+    def moves(self, day: Day) -> list[tuple[int, int]]: ...
+
+
+@dataclass(frozen=True)
+class MadeMove:
+    sp: int
+    drop: int
+    add: int
+    core: bool
+
+
+@dataclass(frozen=True)
+class MatchupResult:
+    """One matchup: points (points leagues) or categories won/lost (9-cat); won 1, 0.5, 0."""
+
+    period: int
+    opponent: int
+    mine: float
+    theirs: float
+    won: float
+
+
+@dataclass
+class TeamSeason:
+    """One strategy's season for one managed team: results, moves made and every decision
+    (moves and each team's starters per day, by player id) for the leak test."""
+
+    variant: str
+    team_id: int
+    strategy: str
+    results: list[MatchupResult] = field(default_factory=list)
+    moves: list[MadeMove] = field(default_factory=list)
+    decisions: dict[int, tuple] = field(default_factory=dict)
+
+    @property
+    def win_rate(self) -> float:
+        return sum(r.won for r in self.results) / len(self.results) if self.results else 0.0
+
+    @property
+    def season_score(self) -> float:
+        """Season points (points) or categories won (9-cat)."""
+        return sum(r.mine for r in self.results)
+
+    @property
+    def core_drops(self) -> int:
+        return sum(1 for m in self.moves if m.core)
+
+
+class League:
+    """The league as the simulator runs it: layout, lineups and day results (memoised)."""
+
+    def __init__(self, data: SeasonData, know: Knowledge, variant: str):
+        self.data, self.know, self.variant = data, know, variant
+        self.settings = data.settings[variant]
+        self.layout = SlotLayout.from_counts({s: c for s, c in
+                                              self.settings.lineup_slot_counts.items()
+                                              if s not in (SLOT_BENCH, SLOT_IR)})
+        self.masks = tuple(self.layout.mask(e) for e in data.eligible)
+        self.weights = np.array([self.settings.scoring_weights.get(s, 0.0) for s in STATS])
+        self.cats = None if self.settings.is_points else categories(self.settings)
+        self._days: dict[tuple, tuple[tuple[int, ...], np.ndarray]] = {}
+
+    def lineup(self, roster: Sequence[int], sp: int, barred: frozenset[int] = frozenset()
+               ) -> tuple[tuple[int, ...], np.ndarray]:
+        """(starters, their summed box score) of a roster on sp: the exact optimal lineup on
+        the morning's values; `barred` players cannot start (waiver claim not cleared)."""
+        key = (tuple(sorted(roster)), sp, barred)
+        hit = self._days.get(key)
+        if hit is None:
+            rows = list(key[0])
+            v = self.know.value(self.variant, sp) * self.know.playing(sp, sp)
+            vals = [0.0 if r in barred else float(v[r]) for r in rows]
+            _, assign = solve_day(vals, [self.masks[r] for r in rows], self.layout.caps,
+                                  [self.data.ids[r] for r in rows])
+            starters = tuple(r for r, a in zip(rows, assign, strict=True) if a >= 0)
+            stats = self.data.box[list(starters), sp].sum(axis=0) if starters \
+                else np.zeros(len(STATS))
+            hit = self._days[key] = (starters, stats)
+        return hit
+
+    def outcome(self, mine: np.ndarray, theirs: np.ndarray) -> tuple[float, float, float]:
+        """(my score, their score, won) of a finished matchup from the two stat totals."""
+        if self.cats is None:
+            a, b = float(mine @ self.weights), float(theirs @ self.weights)
+        else:
+            a = b = 0.0
+            for c in self.cats:
+                if c.is_pct:
+                    x = mine[c.stat] / mine[c.attempts] if mine[c.attempts] else 0.0
+                    y = theirs[c.stat] / theirs[c.attempts] if theirs[c.attempts] else 0.0
+                else:
+                    x, y = mine[c.stat], theirs[c.stat]
+                if c.reverse:
+                    x, y = y, x
+                a += x > y
+                b += y > x
+        return a, b, 1.0 if a > b else 0.5 if a == b else 0.0
+
+
+def simulate(league: League, team_id: int, periods: Sequence[int], strategy: Strategy
+             ) -> TeamSeason:
+    """One managed team's season over `periods` under `strategy` (module docstring)."""
+    data, know, variant = league.data, league.know, league.variant
+    rows = data.index
+    roster = [rows[p] for p in data.rosters[team_id]]
+    others = {t: [rows[p] for p in r] for t, r in data.rosters.items() if t != team_id}
+    held_by_others = {r for rs in others.values() for r in rs}
+    out = TeamSeason(variant, team_id, strategy.name)
+    dropped_on: dict[int, int] = {}
+    base_waivers = {rows[p] for p in data.waivers if p in rows}
+    season_end = league.settings.final_scoring_period or data.last_sp
+    schedule = data.team_games[data.pro_team]
+    for period in periods:
+        m = data.matchup_of(team_id, period)
+        opp_id = m.opponent(team_id)
+        opp = others[opp_id]
+        sps = data.period_sps(variant, period)
+        limit = league.settings.acquisition_limit_for(period)
+        left = len(sps) * 10 if limit is None else limit
+        mine = np.zeros(len(STATS))
+        theirs = np.zeros(len(STATS))
+        for k, sp in enumerate(sps):
+            morning = know.morning(sp)
+            value = know.value(variant, sp)
+            waivers = frozenset(base_waivers | {r for r, s in dropped_on.items()
+                                                if sp - s < WAIVER_DAYS})
+            taken = held_by_others | set(roster)
+            fas = tuple(r for r in range(len(data.ids)) if r not in taken)
+            expected = np.stack([know.playing(sp, s) for s in sps[k:]], axis=1)
+            if waivers:
+                expected[list(waivers), 0] = 0.0
+            day = Day(variant, league.settings, sp, tuple(sps[k:]), morning, value, expected,
+                      schedule[:, sps[k]:sps[-1] + 1],
+                      league.masks, league.layout.slot_ids, league.layout.caps, tuple(data.ids), tuple(roster), fas,
+                      waivers, left, tuple(opp), mine.copy(), theirs.copy(),
+                      schedule[:, sp:season_end + 1], k)
+            barred: set[int] = set()
+            made = []
+            for drop, add in strategy.moves(day):
+                if left <= 0 or drop not in roster or add in roster or add in held_by_others:
+                    continue
+                top = sorted(roster, key=lambda r: (-value[r], data.ids[r]))[:CORE_N]
+                roster.remove(drop)
+                roster.append(add)
+                left -= 1
+                dropped_on[drop] = sp
+                if add in waivers:
+                    barred.add(add)
+                mv = MadeMove(sp, data.ids[drop], data.ids[add], drop in top)
+                out.moves.append(mv)
+                made.append((mv.drop, mv.add))
+            st_me, s_me = league.lineup(roster, sp, frozenset(barred))
+            st_op, s_op = league.lineup(opp, sp)
+            mine += s_me
+            theirs += s_op
+            out.decisions[sp] = (tuple(made), tuple(data.ids[r] for r in st_me),
+                                 tuple(data.ids[r] for r in st_op))
+        a, b, won = league.outcome(mine, theirs)
+        out.results.append(MatchupResult(period, opp_id, a, b, won))
+    return out
+
+
+__all__ = ["CORE_N", "Day", "League", "MadeMove", "MatchupResult", "Strategy", "TeamSeason",
+           "simulate"]

@@ -1,0 +1,166 @@
+"""The three ways to manage the team that the season backtest compares (issue 22).
+
+* `LineupsOnly`: no moves.
+* `StreamingRule`: a diligent human. Each morning, while acquisitions are left: if the free
+  agent who projects highest today (per-game value x his chance to play, his team playing
+  today) is worth more than the lowest-valued rostered player without a game today (not
+  playing, or OUT), swap them. The roster's top 5 by per-game value are never dropped.
+* `FanVisePlan`: FanVise's exact plan (`fantasy.optimizer.plan.best_plan`) approved in full
+  at the start of each matchup and again mid-week; each move is made on its own day.
+  Points: the plan's values are expected fantasy points; 9-cat: FanVise's linearised expected
+  categories won against the actual opponent (`categories.baseline_weights`), with the
+  matchup's totals so far and the opponent's projected remaining totals.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from fantasy.backtest.data import STATS
+from fantasy.backtest.knowledge import categories
+from fantasy.backtest.sim import CORE_N, Day
+from fantasy.optimizer.categories import Matchup, baseline_weights
+from fantasy.optimizer.guardrails import HOLD_WINDOW_DAYS, STAR_TOP_N
+from fantasy.optimizer.lineup import solve_day
+from fantasy.optimizer.plan import best_plan
+from fantasy.optimizer.season import CORE_MARGIN_MIN, season_values
+
+MID_WEEK = 3
+POSITION_SLOTS = (0, 1, 2, 3, 4)  # PG, SG, SF, PF, C  # the second plan: Thursday of a Monday-Sunday matchup
+
+
+class LineupsOnly:
+    """No moves: the best lineup every day, nothing else."""
+
+    name = "lineups only"
+
+    def moves(self, day: Day) -> list[tuple[int, int]]:
+        return []
+
+
+class StreamingRule:
+    """The diligent human's streaming rule (module docstring)."""
+
+    name = "streaming rule"
+
+    def moves(self, day: Day) -> list[tuple[int, int]]:
+        roster = list(day.roster)
+        value = day.value
+        core = set(sorted(roster, key=lambda r: (-value[r], day.keys[r]))[:CORE_N])
+        today = day.expected[:, 0]
+        fas = sorted((r for r in day.free_agents if today[r] > 0),
+                     key=lambda r: (-value[r] * today[r], day.keys[r]))
+        out: list[tuple[int, int]] = []
+        for add in fas[:min(day.acquisitions_left, 1)]:
+            idle = [r for r in roster if r not in core and not day.scheduled[r, 0]]
+            if not idle:
+                break
+            drop = min(idle, key=lambda r: (value[r], day.keys[r]))
+            if value[add] * today[add] <= value[drop]:
+                break
+            out.append((drop, add))
+            roster.remove(drop)
+            roster.append(add)
+        return out
+
+
+@dataclass
+class FanVisePlan:
+    """FanVise's plan, approved in full at the start of each matchup and mid-week."""
+
+    name: str = "fanvise"
+    mid_week: int = MID_WEEK
+    season: bool = True  # False: this matchup only, top 3 protected (the plan before issue 22)
+    _pending: dict[int, list[tuple[int, int]]] = field(default_factory=dict)
+
+    def moves(self, day: Day) -> list[tuple[int, int]]:
+        if day.day_index in (0, self.mid_week):
+            self._pending = self.plan(day)
+        return self._pending.pop(day.sp, [])
+
+    def plan(self, day: Day) -> dict[int, list[tuple[int, int]]]:
+        """The plan's moves by scoring period, over the rest of the matchup."""
+        if day.acquisitions_left <= 0:
+            return {}
+        roster = list(day.roster)
+        pool = [r for r in day.free_agents if day.morning.prob[r] > 0]  # OUT free agents: no
+        rows = roster + pool
+        values, per_game = plan_values(day, rows)
+        masks = [day.masks[r] for r in rows]
+        local_roster = list(range(len(roster)))
+        local_pool = list(range(len(roster), len(rows)))
+        # as OptimizerService.move_plan: the guardrails' stars (top 3 by per-game value; the
+        # ownership rule reads percentOwned, a leak here) and, season-aware, the core
+        ranked = sorted(local_roster, key=lambda k: (-day.value[roster[k]], day.keys[roster[k]]))
+        protected = set(ranked[:STAR_TOP_N])
+        kw: dict = {}
+        if self.season:
+            sv = season_values(per_game, ros_games(day, rows), masks, local_roster, local_pool,
+                               position_mask=position_mask(day),
+                               margin_min=CORE_MARGIN_MIN if day.settings.is_points else 0.0)
+            protected |= set(sv.core)
+            kw = {"keep_value": sv.keep_value}
+        sol = best_plan(values, masks, day.caps, [day.keys[r] for r in rows], local_roster,
+                        local_pool, day.acquisitions_left, protected=protected, **kw)
+        out: dict[int, list[tuple[int, int]]] = {}
+        for s in sorted(sol.steps, key=lambda s: s.day):
+            out.setdefault(day.days[s.day], []).append((rows[s.drop], rows[s.add]))
+        return out
+
+
+def ros_games(day: Day, rows: list[int]) -> np.ndarray:
+    """Games each row is expected to play after the matchup until the season ends, as
+    OptimizerService.ros_games counts them: an OUT player's from his return, which is never
+    known here, so HOLD_WINDOW_DAYS from today on."""
+    after = len(day.days)
+    out = day.schedule[rows, after:].sum(axis=1).astype(float)
+    for k, r in enumerate(rows):
+        if day.morning.prob[r] <= 0:
+            out[k] = day.schedule[r, max(after, HOLD_WINDOW_DAYS):].sum()
+    return out
+
+
+def position_mask(day: Day) -> int:
+    """Bits of the position slots (PG, SG, SF, PF, C) in the plan's slot-type masks."""
+    return sum(1 << k for k, s in enumerate(day.slot_ids) if s in POSITION_SLOTS)
+
+
+def plan_values(day: Day, rows: list[int]) -> tuple[np.ndarray, np.ndarray]:
+    """((rows, days left) values the plan maximises, (rows,) the same value per game):
+    expected fantasy points (points) or the gradient of expected categories won against the
+    opponent (9-cat), as FanVise builds them."""
+    exp = day.expected[rows]
+    if day.settings.is_points:
+        return exp * day.value[rows][:, None], day.value[rows]
+    cats = categories(day.settings)
+    per = day.morning.per_game
+    stats = exp[:, :, None] * per[rows][:, None, :]
+    opp_rem = opponent_remaining(day)
+    m = Matchup(day.my_totals, day.opp_totals, opp_rem)
+    roster_rows = list(range(len(day.roster)))
+    masks = [day.masks[r] for r in rows]
+    keys = [day.keys[r] for r in rows]
+    w, _ = baseline_weights(cats, stats, exp > 0, masks, day.caps, keys, roster_rows, m)
+    return (np.maximum(np.einsum("idk,k->id", stats, w), 0.0) * (exp > 0),
+            np.maximum(per[rows] @ w, 0.0))
+
+
+def opponent_remaining(day: Day) -> np.ndarray:
+    """The opponent's projected stat totals over the days left: his best lineup each day on
+    the morning's values (the way the simulator sets it), times expected stats."""
+    total = np.zeros(len(STATS))
+    opp = list(day.opponent)
+    for k in range(len(day.days)):
+        e = day.expected[opp, k]
+        vals = [float(day.value[r] * e[j]) for j, r in enumerate(opp)]
+        _, assign = solve_day(vals, [day.masks[r] for r in opp], day.caps,
+                              [day.keys[r] for r in opp])
+        for j, a in enumerate(assign):
+            if a >= 0:
+                total += e[j] * day.morning.per_game[opp[j]]
+    return total
+
+
+__all__ = ["FanVisePlan", "LineupsOnly", "StreamingRule", "opponent_remaining", "plan_values"]

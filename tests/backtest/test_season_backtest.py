@@ -1,0 +1,167 @@
+"""The season backtest (benchmarks/season.py): a small run, the information rule, the leak test."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from fantasy.backtest.data import STATS, load_season
+from fantasy.backtest.knowledge import Knowledge, build_morning
+from fantasy.backtest.run import STRATEGIES, last_line, run_teams, summarise
+from fantasy.backtest.sim import CORE_N
+
+TEAM = 1
+PERIODS = [11, 12]  # one team, two weeks
+MID = 74  # Thu of period 11: the day FanVise plans again mid-week
+START = 78  # Mon of period 12: a new matchup's plan
+
+
+@pytest.fixture(scope="module")
+def season():
+    return load_season()
+
+
+@pytest.fixture(scope="module")
+def know(season):
+    return Knowledge(season)
+
+
+@pytest.fixture(scope="module")
+def small(season, know):
+    return {v: run_teams(season, v, [TEAM], PERIODS, know=know) for v in ("points", "categories")}
+
+
+def test_small_run_plays_by_the_rules(season, know, small):
+    for variant, runs in small.items():
+        assert [r.strategy for r in runs] == list(STRATEGIES)
+        by = {r.strategy: r for r in runs}
+        assert by["lineups only"].moves == []
+        limit = season.settings[variant].acquisition_limit_for(11)
+        for r in runs:
+            assert [x.period for x in r.results] == PERIODS
+            for p in PERIODS:
+                sps = season.period_sps(variant, p)
+                assert sum(1 for m in r.moves if m.sp in sps) <= limit
+            assert sorted(r.decisions) == [sp for p in PERIODS
+                                           for sp in season.period_sps(variant, p)]
+            for _, mine, _ in r.decisions.values():
+                assert len(mine) <= 10  # starters fill at most the 10 starting slots
+        # the streaming rule never drops a top-5 player (its own rule); the metric sees it
+        assert by["streaming rule"].core_drops == 0
+        assert by["streaming rule"].moves, "a diligent streamer finds a move in two weeks"
+    points = {r.strategy: r for r in small["points"]}
+    # the opponent keeps his roster and sets his lineup the same way for every strategy
+    assert len({tuple(x.theirs for x in r.results) for r in small["points"]}) == 1
+    assert points["streaming rule"].season_score > points["lineups only"].season_score
+
+
+def test_results_come_from_box_scores(season, know, small):
+    """A matchup's points are the starters' box scores summed over its days."""
+    r = next(r for r in small["points"] if r.strategy == "lineups only")
+    w = np.array([season.settings["points"].scoring_weights.get(s, 0.0) for s in STATS])
+    total = 0.0
+    for sp in season.period_sps("points", 11):
+        starters = r.decisions[sp][1]
+        total += sum(float(season.box[season.index[p], sp] @ w) for p in starters)
+    assert r.results[0].mine == pytest.approx(total)
+
+
+def test_morning_reads_only_the_past(season):
+    """A morning's projections equal those built from the box scores before its day alone;
+    a player's row on the day itself changes nothing."""
+    sp = 90
+    m = build_morning(sp, season.dates[sp], season.ids, season.box[:, :sp],
+                      season.played[:, :sp], season.status[:, sp], season.dates)
+    box = season.box[:, :sp + 1].copy()
+    box[:, sp] = 99.0
+    m2 = build_morning(sp, season.dates[sp], season.ids, box[:, :sp], season.played[:, :sp],
+                       season.status[:, sp], season.dates)
+    assert np.array_equal(m.per_game, m2.per_game)
+    # OUT today: no game expected in the window (no return date is known)
+    out = [i for i, s in enumerate(m.status) if s == "OUT"]
+    assert out and all(m.prob[i] == 0.0 for i in out)
+
+
+def _decisions_until(runs, last_sp: int, *, inclusive: bool):
+    return [{sp: d for sp, d in r.decisions.items() if sp < last_sp or (inclusive
+                                                                        and sp == last_sp)}
+            for r in runs]
+
+
+@pytest.mark.parametrize("variant", ["points", "categories"])
+@pytest.mark.parametrize("day", [MID, START])
+def test_noise_from_day_d_changes_no_earlier_decision(season, know, small, variant, day):
+    """The leak test (issue 22): replace every box score from day D on and every status after
+    D with noise: no decision on or before D changes (D's own status is known that morning).
+    With D's statuses replaced too, no decision before D changes."""
+    periods = [p for p in PERIODS if season.period_sps(variant, p)[0] <= day]
+    real = [r for r in small[variant]]
+    noisy = season.with_noise(day, seed=7, status_from=day + 1)
+    runs = run_teams(noisy, variant, [TEAM], periods)
+    assert _decisions_until(runs, day, inclusive=True) == \
+        _decisions_until(real, day, inclusive=True)
+    noisier = season.with_noise(day, seed=8)
+    runs = run_teams(noisier, variant, [TEAM], periods)
+    assert _decisions_until(runs, day, inclusive=False) == \
+        _decisions_until(real, day, inclusive=False)
+
+
+def test_the_leak_test_catches_a_leak(season):
+    """Control: mornings that read the whole season's box scores (what the demo's projection
+    window does) make decisions change under noise, so the leak test above can fail."""
+
+    class Leaky(Knowledge):
+        def morning(self, sp):
+            m = self._mornings.get(sp)
+            if m is None:
+                d = self.data
+                m = self._mornings[sp] = build_morning(
+                    d.last_sp + 1, d.dates[sp], d.ids, d.box, d.played, d.status[:, sp],
+                    d.dates)
+            return m
+
+    periods = [11]
+    real = run_teams(season, "points", [TEAM], periods, know=Leaky(season))
+    noisy = season.with_noise(MID, seed=7, status_from=MID + 1)
+    runs = run_teams(noisy, "points", [TEAM], periods, know=Leaky(noisy))
+    assert _decisions_until(runs, MID, inclusive=True) != \
+        _decisions_until(real, MID, inclusive=True)
+
+
+def test_core_drop_is_a_top5_drop(season, know, small):
+    """A move counts as a core drop exactly when the dropped player was in the roster's top
+    CORE_N by that morning's per-game value."""
+    for variant, runs in small.items():
+        for r in runs:
+            roster = [season.index[p] for p in season.rosters[TEAM]]
+            for m in r.moves:
+                v = know.value(variant, m.sp)
+                top = sorted(roster, key=lambda i: (-v[i], season.ids[i]))[:CORE_N]
+                assert m.core == (season.index[m.drop] in top)
+                roster.remove(season.index[m.drop])
+                roster.append(season.index[m.add])
+
+
+def test_benchmark_prints_the_table_and_last_line(capsys):
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "season.py"
+    spec = importlib.util.spec_from_file_location("season_benchmark", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    assert mod.main(["--teams", "1", "--periods", "11-12", "--jobs", "1"]) == 0
+    out = capsys.readouterr().out.strip().splitlines()
+    assert re.fullmatch(r"season: fanvise \d+% \| streaming rule \d+% \| lineups only \d+% "
+                        r"\(matchup win rate, 2 team-seasons, both variants\)", out[-1])
+    assert any(line.startswith("points      fanvise") for line in out)
+    assert any("core drops" in line for line in out)
+
+
+def test_last_line_counts_team_seasons(small):
+    runs = small["points"] + small["categories"]
+    line = last_line(summarise(runs))
+    assert line.endswith("(matchup win rate, 2 team-seasons, both variants)")
+    wins = sum(x.won for r in runs if r.strategy == "fanvise" for x in r.results)
+    assert line.startswith(f"season: fanvise {100 * wins / 4:.0f}% |")
