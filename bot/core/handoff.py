@@ -36,7 +36,6 @@ from typing import Any
 
 from bot.core.commands import invocation
 from bot.core.render import move_label, plan_card_status
-from fantasy.constants import SLOT_BENCH, SLOT_IR
 from fantasy.espn.errors import EspnWriteError
 from fantasy.espn.writes import DRY_RUN, Credentials, EspnWriter, WriteOutcome, writer_for
 from fantasy.moves import text_of
@@ -192,15 +191,14 @@ class LineupWrite:
                          if o.status == DRY_RUN)
 
 
-def lineup_assignment(opt: Any, team_id: int, day: date) -> dict[int, int]:
-    """{player id: slot} of a team's whole optimal lineup on `day` (starters in their slots,
-    everyone else on the bench, injured reserve kept): the writer diffs it with the slots ESPN
-    has for that day, so it serves today and later days alike."""
+def lineup_starters(opt: Any, team_id: int, day: date) -> tuple[dict[int, int],
+                                                                 dict[int, int]]:
+    """({player id: slot} of the optimal starters on `day`, {slot: count} of the league's
+    starting slots): the writer places them against the slots ESPN has for that day and
+    moves nobody else who may stay (`fantasy.espn.writes.plan_lineup`)."""
     res = opt.daily_lineup(team_id, day)
-    starters = {s.player_id: s.slot_id for s in res.starters}
-    team = opt.league.team(team_id)
-    return {e.player.id: starters.get(e.player.id, SLOT_IR if e.lineup_slot_id == SLOT_IR
-                                      else SLOT_BENCH) for e in team.roster}
+    caps = dict(zip(opt.layout.slot_ids, opt.layout.caps, strict=True))
+    return {s.player_id: s.slot_id for s in res.starters}, caps
 
 
 class EspnWrites:
@@ -282,8 +280,9 @@ class EspnWrites:
         try:
             for day in days:
                 sp = opt.schedule.scoring_period_for(day)
+                starters, caps = lineup_starters(opt, team_id, day)
                 out.outcomes.append(await writer.set_lineup(
-                    team_id, lineup_assignment(opt, team_id, day), scoring_period=sp,
+                    team_id, starters=starters, slot_caps=caps, scoring_period=sp,
                     current_period=current, key=f"{key}:sp{sp}", actor=access.actor))
         except EspnWriteError as exc:
             out.error = exc
@@ -338,5 +337,5 @@ def failure_text(exc: EspnWriteError) -> str:
 
 
 __all__ = ["EspnWrites", "HandoffChange", "LineupWrite", "WriteAccess", "WritesConfig",
-           "check_handoffs", "failure_text", "lineup_assignment", "reconcile", "waiting",
+           "check_handoffs", "failure_text", "lineup_starters", "reconcile", "waiting",
            "writes_of"]

@@ -237,4 +237,22 @@ async def lineup_fix_buttons(core: Any, *, channel_key: str, platform: str, work
     return buttons, f"One tap sets it {where}{dry}."
 
 
-__all__ = ["daily_lineup_message", "lineup_fix_buttons", "render_daily_lineup"]
+async def add_fix_buttons(core: Any, card: Card, *, thread: Any, user: Any, team_id: int,
+                          day: date) -> None:
+    """Put the lineup write buttons on a `/lineup` card for the member who asked: "Set this
+    lineup" when the day's lineup has changes to make, "Set the rest of the week" for today
+    (`lineup_fix_buttons`); the footer says what a tap does."""
+    changes = card.color != "green"
+    buttons, footer = await lineup_fix_buttons(
+        core, channel_key=thread.channel_key, platform=thread.platform,
+        workspace_id=thread.workspace_id, user_id=user.user_id, team_id=team_id, day=day)
+    if not changes:
+        buttons = [b for b in buttons if b.label != "Set this lineup"]
+    card.buttons.extend(buttons)
+    if footer and not card.footer.startswith("current ESPN slots"):
+        card.footer = footer if card.footer == "Set these on your ESPN team page." \
+            else f"{card.footer} · {footer}"
+
+
+__all__ = ["add_fix_buttons", "daily_lineup_message", "lineup_fix_buttons",
+           "render_daily_lineup"]

@@ -43,6 +43,10 @@ class LineupCommand:
                 raise InvalidInput(f"Pick a day within two weeks of {today.isoformat()}.")
         team_id = await self.core.link.require_team(surface, thread, user)
         msg = await self.lineup_message(team_id, day, thread.platform)
+        if msg.cards:  # "Set this lineup" / "Set the rest of the week" (bot.core.handoff)
+            from bot.core.lineup import add_fix_buttons
+            await add_fix_buttons(self.core, msg.cards[0], thread=thread, user=user,
+                                  team_id=team_id, day=day)
         if getattr(surface, "start_thread", None) is not None:  # Discord: a thread per command
             thread = await self.core.turns.ensure_thread(surface, thread, user, f"/lineup {day}",
                                                f"Lineup · {day:%a %b} {day.day}")

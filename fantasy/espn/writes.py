@@ -454,13 +454,17 @@ class EspnWriter:
                                              tuple(items), bid_amount=int(bid)),
                                  key=key, actor=actor)
 
-    async def set_lineup(self, team_id: int, assignment: Mapping[int, int], *,
-                         scoring_period: int, current_period: int, key: str,
-                         actor: str) -> WriteOutcome:
-        """Put players in slots for one scoring period ({player id: slot id}): reads ESPN's
-        slots for that period, leaves out no-op items (and IR moves on a later day, which
-        ESPN refuses), orders moves out of a slot before moves into it, and sends LINEUP
-        (today) or FUTURE_ROSTER (later). A stale slot is read again and rebuilt once."""
+    async def set_lineup(self, team_id: int, assignment: Mapping[int, int] | None = None, *,
+                         scoring_period: int, current_period: int, key: str, actor: str,
+                         starters: Mapping[int, int] | None = None,
+                         slot_caps: Mapping[int, int] | None = None) -> WriteOutcome:
+        """Put players in slots for one scoring period: reads ESPN's slots for that period,
+        leaves out no-op items (and IR moves on a later day, which ESPN refuses), orders
+        moves out of a slot before moves into it, and sends LINEUP (today) or FUTURE_ROSTER
+        (later). A stale slot is read again and rebuilt once. Give `assignment` ({player id:
+        slot id}) or `starters` with the league's `slot_caps`: the starters go to their
+        slots and everyone else stays where he is unless a starter needs his slot
+        (`plan_lineup`), so only the moves that matter are sent."""
         if scoring_period < current_period:
             raise EspnWriteRefused(f"scoring period {scoring_period} is over", code=NOT_CURRENT,
                                    reason="that day is over")
@@ -468,7 +472,9 @@ class EspnWriter:
         out: WriteOutcome | None = None
         for attempt in range(2):
             current = await self.roster_slots(team_id, scoring_period)
-            items, skipped = lineup_items(current, assignment, future=tx_type == FUTURE_ROSTER,
+            wanted = assignment if assignment is not None else plan_lineup(
+                current, starters or {}, slot_caps or {})
+            items, skipped = lineup_items(current, wanted, future=tx_type == FUTURE_ROSTER,
                                           names=self.names)
             if not items:
                 return WriteOutcome(NOOP, key, None, note="the lineup is already set",
@@ -715,6 +721,27 @@ def _find_claim(txs: Sequence[Mapping[str, Any]], tx: Transaction) -> Mapping[st
     return None
 
 
+def plan_lineup(current: Mapping[int, int], starters: Mapping[int, int],
+                slot_caps: Mapping[int, int]) -> dict[int, int]:
+    """The whole lineup of a period from its `starters` ({player id: starting slot}): the
+    starters in their slots; every other player keeps his `current` slot when it is the bench,
+    IR, or a starting slot with room left after the starters (`slot_caps`), else the bench."""
+    room = {s: int(c) for s, c in slot_caps.items()}
+    for slot in starters.values():
+        room[slot] = room.get(slot, 0) - 1
+    out: dict[int, int] = {}
+    for pid, slot in sorted(current.items(), key=lambda x: x[0]):
+        if pid in starters:
+            out[pid] = int(starters[pid])
+        elif slot in STARTING_SLOTS and room.get(slot, 0) <= 0:
+            out[pid] = SLOT_BENCH
+        else:
+            out[pid] = slot
+            if slot in STARTING_SLOTS:
+                room[slot] -= 1
+    return out
+
+
 def lineup_items(current: Mapping[int, int], assignment: Mapping[int, int], *,
                  future: bool, names: Mapping[int, str] | None = None
                  ) -> tuple[list[TxItem], list[str]]:
@@ -800,5 +827,5 @@ __all__ = [
     "ADD", "DROP", "ESPN_WRITES_BASE_URL", "FREEAGENT", "FUTURE_ROSTER", "LINEUP",
     "MIN_INTERVAL", "WAIVER", "Credentials", "EspnWriter", "MemoryJournal", "Transaction",
     "TxItem", "WriteJournal", "WriteOutcome", "WriteRecord", "applied", "classify",
-    "lineup_items", "masked_body", "writer_for",
+    "lineup_items", "masked_body", "plan_lineup", "writer_for",
 ]
