@@ -45,6 +45,7 @@ from fantasy.moves import text_of
 from storage.backend import open_checkpoint_store
 from storage.checkpoints import CheckpointStore, RunRecord
 from storage.crashpoint import crash_point
+from storage.db import DatabaseBusy
 
 log = logging.getLogger(__name__)
 
@@ -401,6 +402,10 @@ class FanViseRuntime:
                 values = (await sup.aget_state(_cfg(conversation_id))).values
             except EspnError as exc:
                 yield espn_notice(exc)
+                return
+            except DatabaseBusy as exc:  # another process holds a database file locked
+                log.error("turn failed in %s: %s is locked", conversation_id, exc.path)
+                yield Notice(str(exc), level="error")
                 return
             except Exception as exc:  # noqa: BLE001 - never a traceback to the user
                 log.error("turn failed in %s: %s", conversation_id, type(exc).__name__,

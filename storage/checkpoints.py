@@ -114,13 +114,15 @@ class CheckpointStore(RunsTable):
         self._closed = False
 
     @classmethod
-    async def open(cls, path: Path | str, *, busy_timeout: float = BUSY_TIMEOUT_S
+    async def open(cls, path: Path | str, *, busy_timeout: float | None = None
                    ) -> CheckpointStore:
-        """Open (create) the checkpoint database with one connection and set up all tables."""
+        """Open (create) the checkpoint database with one connection and set up all tables
+        (`busy_timeout` seconds, default BUSY_TIMEOUT_S)."""
+        busy_timeout = BUSY_TIMEOUT_S if busy_timeout is None else busy_timeout
         p = Path(path)
         p.parent.mkdir(parents=True, exist_ok=True)
         conn = sqlite3.connect(str(p), timeout=busy_timeout, check_same_thread=False)
-        worker = SqliteWorker(conn)
+        worker = SqliteWorker(conn, path=str(p), busy_timeout=busy_timeout)
         saver = ThreadSqliteSaver(conn, worker)
 
         def setup(c: sqlite3.Connection) -> None:

@@ -17,6 +17,10 @@ Start-up checks (synchronous, no worker thread, nothing created): `check_data_di
 (a writable folder with free space) and `check_database_file(path)` (missing, or a readable
 SQLite file that passes `PRAGMA quick_check`) raise `DatabaseFileError` with one line that
 names the file and what to do.
+
+A statement that waited the whole busy timeout because another connection (another process)
+holds the file locked raises `DatabaseBusy`, whose message names the file and is safe to show
+to a user (the chat core and the runtime show it instead of "something went wrong").
 """
 
 from __future__ import annotations
@@ -42,6 +46,27 @@ T = TypeVar("T")
 SPACE_PROBE_BYTES = 64 * 1024
 
 _DIR_HINT = "point FANVISE_DATA_DIR or --data-dir to a writable folder"
+
+
+class DatabaseBusy(sqlite3.OperationalError):
+    """Another connection held the database file locked for the whole busy timeout. The
+    message names the file (not its folder) and is safe to show; `path` is the full path."""
+
+    def __init__(self, path: str, waited: float | None = None) -> None:
+        self.path = path
+        held = f" for {waited:g} s" if waited else ""
+        super().__init__(
+            f"The database file {Path(path).name} is busy: another program has held it "
+            f"locked{held} (a second FanVise on the same data directory, a backup or an open "
+            "sqlite3 shell?). Nothing was changed; please try again in a moment.")
+
+
+def is_busy(exc: BaseException) -> bool:
+    """True for SQLite's "database is locked" / "database table is locked" errors."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    if isinstance(code, int):
+        return code & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+    return isinstance(exc, sqlite3.OperationalError) and "is locked" in str(exc)
 
 
 class DatabaseFileError(Exception):
@@ -101,13 +126,17 @@ def check_database_file(path: str | Path, what: str = "database") -> None:
 class SqliteWorker:
     """One sqlite3 connection used only by one worker thread; `call(fn)` runs `fn(conn)`
     there and returns its result in one hop (aiosqlite takes a hop per cursor step: execute,
-    fetch, close, commit). Calls run in the order they were made."""
+    fetch, close, commit). Calls run in the order they were made. With `path`, a call that
+    failed on the busy timeout raises `DatabaseBusy` naming that file."""
 
     #: Name of the worker threads (tests look for leftovers).
     THREAD_NAME = "fanvise-sqlite"
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    def __init__(self, conn: sqlite3.Connection, *, path: str | None = None,
+                 busy_timeout: float | None = None) -> None:
         self._conn = conn
+        self.path = path
+        self.busy_timeout = busy_timeout
         self._queue: SimpleQueue[tuple[asyncio.AbstractEventLoop, asyncio.Future[Any],
                                        Callable[[sqlite3.Connection], Any]] | None] = \
             SimpleQueue()
@@ -122,6 +151,8 @@ class SqliteWorker:
             try:
                 result = fn(self._conn)
             except BaseException as exc:  # noqa: BLE001 - handed to the awaiting task
+                if self.path and not isinstance(exc, DatabaseBusy) and is_busy(exc):
+                    exc = DatabaseBusy(self.path, self.busy_timeout)
                 _settle(loop, fut, None, exc)
             else:
                 _settle(loop, fut, result, None)
@@ -211,7 +242,8 @@ class Database:
         conn = sqlite3.connect(spath, timeout=BUSY_TIMEOUT_MS / 1000,
                                check_same_thread=False)
         conn.row_factory = sqlite3.Row
-        worker = SqliteWorker(conn)
+        worker = SqliteWorker(conn, path=None if spath == ":memory:" else spath,
+                              busy_timeout=BUSY_TIMEOUT_MS / 1000)
 
         def setup(c: sqlite3.Connection) -> None:
             c.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")

@@ -51,6 +51,7 @@ from bot.core.turns import MAX_QUESTION, Turns
 from fantasy.espn.client import espn_turn
 from fantasy.redact import looks_like_credentials
 from storage.app_db import AppDB, CardRow, DailySchedule
+from storage.db import DatabaseBusy
 
 log = logging.getLogger(__name__)
 
@@ -253,6 +254,12 @@ class ChatCore:
             await surface.ephemeral(thread, user, str(exc))
         except Refused:
             pass  # the surface already told the user
+        except DatabaseBusy as exc:  # another process holds the file: say so, and which
+            log.error("database busy: %s is locked by another connection", exc.path)
+            try:
+                await surface.ephemeral(thread, user, str(exc))
+            except Exception:  # noqa: BLE001
+                log.warning("could not report the busy database to the user")
         except Exception as exc:  # noqa: BLE001 - the user gets a message, never a traceback
             log.error("chat handler failed: %s: %s", type(exc).__name__, exc,
                       exc_info=log.isEnabledFor(logging.DEBUG))
