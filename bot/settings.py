@@ -38,6 +38,23 @@ def _env(*names: str) -> AliasChoices:
     return AliasChoices(*names)
 
 
+#: Largest league id accepted: ESPN's are far shorter, and SQLite keeps 64-bit integers.
+MAX_LEAGUE_ID = 10**12 - 1
+
+
+def check_league_id(value: int) -> int:
+    """`value` when it can be an ESPN league id, else a ValueError saying which setting is
+    wrong and what a valid id looks like (one rule for the settings and every CLI command)."""
+    if not 1 <= value <= MAX_LEAGUE_ID:
+        digits = len(str(abs(value)))
+        got = f"a {digits}-digit number" if digits > 12 else str(value)
+        raise ValueError(
+            "the league id (FANVISE_ESPN_LEAGUE_ID or --league-id) must be your ESPN "
+            "league's id, the number after leagueId= in the league's URL, e.g. 12345678 "
+            f"(1 to 12 digits), not {got}; unset it for the demo league")
+    return value
+
+
 class Settings(BaseSettings):
     """FanVise settings (see module docstring for the variable names)."""
 
@@ -148,6 +165,11 @@ class Settings(BaseSettings):
             from storage.backend import check_database_url
             check_database_url(v.get_secret_value())
         return v
+
+    @field_validator("espn_league_id")
+    @classmethod
+    def _league_id(cls, v: int | None) -> int | None:
+        return None if v is None else check_league_id(v)
 
     @field_validator("espn_season")
     @classmethod

@@ -427,19 +427,36 @@ class DemoLeague:
         """Read the saved changes; returns the saved today (None: not saved / unreadable)."""
         assert self.state_path is not None
         try:
-            data = json.loads(self.state_path.read_text())
-        except (OSError, json.JSONDecodeError) as exc:
-            raise DemoError(f"cannot read demo state {self.state_path}: {exc}") from None
+            data = json.loads(self.state_path.read_text(encoding="utf-8"))
+        except OSError as exc:
+            raise DemoError(f"cannot read demo state {self.state_path}: "
+                            f"{exc.strerror or type(exc).__name__}") from None
+        except ValueError:  # not UTF-8 text, or not JSON
+            raise self._bad_state("it is not JSON text") from None
+        if not isinstance(data, dict):
+            raise self._bad_state("it is not a JSON object")
         if data.get("variant") != self.variant:
             return None  # state of another variant: start fresh, keep the file untouched
-        for c in data.get("changes", []):
-            slots = {int(k): int(v) for k, v in (c.get("slots") or {}).items()} or None
-            self.changes.append(_Change(c["kind"], int(c["team_id"]), int(c["sp"]),
-                                        c.get("drop"), c.get("add"), slots))
+        try:
+            for c in data.get("changes") or []:
+                slots = {int(k): int(v) for k, v in (c.get("slots") or {}).items()} or None
+                self.changes.append(_Change(str(c["kind"]), int(c["team_id"]), int(c["sp"]),
+                                            c.get("drop"), c.get("add"), slots))
+        except (AttributeError, KeyError, TypeError, ValueError):
+            self.changes.clear()
+            raise self._bad_state('its "changes" is not a list of saved moves') from None
         try:
             return date.fromisoformat(str(data["today"])) if data.get("today") else None
         except ValueError:
             return None
+
+    def _bad_state(self, why: str) -> DemoError:
+        """The error for a state file FanVise cannot read: which file, why, what to do."""
+        return DemoError(
+            f"the demo state file {self.state_path} is damaged ({why}); delete it to start "
+            "the demo league afresh (its moves are lost), or restore a saved copy: FanVise "
+            'writes a JSON object like {"variant": "points", "today": "2023-01-25", '
+            '"changes": []}')
 
     def _day_position(self, day: date) -> tuple[int, int]:
         """(scoring period, matchup period) of a demo day; DemoError outside the season."""
