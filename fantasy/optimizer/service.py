@@ -269,6 +269,17 @@ class MoveEvaluation(_Result):
     acquisitions_remaining: int | None = None
     protected: str = ""
     notes: list[str] = field(default_factory=list)
+    # the rest of the season (the added player kept): season_effect = his rest-of-season
+    # value minus the dropped player's, in the plan's unit; overall = expected_gain + it
+    season_effect: float = 0.0
+    overall: float | None = None
+    drop_ros_per_game: float | None = None
+    add_ros_per_game: float | None = None
+    drop_ros_games: int = 0
+    add_ros_games: int = 0
+    per_game_unit: str = ""
+    core: str = ""  # why the named drop is a core player ("" when he is replaceable)
+    warning: str = ""  # the move projects worse: this week's and the season's effect
 
 
 @dataclass
@@ -335,6 +346,7 @@ class _PlanInputs:
     season: SeasonValues
     ir_rows: list[int]
     ir_free: int
+    season_pg: np.ndarray  # value per game in the plan's unit (points / the gradient)
 
 
 @dataclass
@@ -874,11 +886,14 @@ class OptimizerService:
     def evaluate_move(self, team_id: int, drop_id: int | None, add_id: int | None, *,
                       drop_name: str | None = None, add_name: str | None = None
                       ) -> MoveEvaluation:
-        """Evaluate exactly the move a member named: weekly_plan with (drop, add) vs without.
+        """Evaluate exactly the move a member named: this matchup (weekly_plan with (drop,
+        add) vs without: `expected_gain`) and the rest of the season (the added player kept:
+        `season_effect`); the verdict is on their sum (`overall`), and a move that projects
+        worse carries a `warning` with both.
 
-        With drop_id None, the best drop for this add is found first (the scan restricted to
-        add == add_id; protected players are not dropped); with add_id None, the best free
-        agent for this drop (the scan restricted to drop == drop_id)."""
+        With drop_id None, the best drop for this add among the replaceable players (core
+        and protected players are not dropped; with no drop worth it, the least costly one,
+        verdict "no_gain"); with add_id None, the best free agent for this drop."""
         if drop_id is None and add_id is None:
             raise ValueError("a move needs a player to drop or to add")
         team = self._team(team_id)
@@ -901,28 +916,51 @@ class OptimizerService:
         base = self.weekly_plan(team_id)
         out.base_value = self._plan_value(base)
         floor = MIN_GAIN_POINTS if self.is_points else MIN_GAIN_CATS
+        x = self._plan_inputs(team_id)
+
+        def season(d: int, a: int) -> float:
+            i, j = x.u.index.get(d), x.u.index.get(a)
+            ros = x.season_pg * x.season.games_left
+            return (float(ros[j]) if j is not None else 0.0) - \
+                (float(ros[i]) if i is not None else 0.0)
+
+        held = {h.player.id: h.reason for h in self.scan_moves(team_id, top=1).holds}
+        core = {x.u.players[r].id for r in x.season.core}
         if drop is None:
             assert add is not None
             out.drop_chosen = True
-            scan = self.scan_moves(team_id, top=1, adds=[add.id])
-            if not scan.moves:
-                return self._no_drop_for(team, out, scan, add)
-            drop = out.drop = scan.moves[0].drop
+            best: tuple[float, float, Player] | None = None
+            for p in x.active:
+                if p.id in held or p.id in core:
+                    continue
+                g = self._plan_value(self.weekly_plan(team_id, moves=[(p.id, add.id)])) - \
+                    out.base_value
+                if best is None or g + season(p.id, add.id) > best[0] + best[1]:
+                    best = (g, season(p.id, add.id), p)
+            if best is None:
+                return self._no_drop_for(team, out, held, add)
+            drop = out.drop = PlayerRef(best[2].id, best[2].name)
         if add is None:
             out.add_chosen = True
-            scan = self.scan_moves(team_id, top=1, drops=[drop.id])
-            if not scan.moves:
+            scan = self.scan_moves(team_id, top=50, drops=[drop.id])
+            ranked = sorted(scan.moves, key=lambda mv: (
+                -(mv.expected_gain + season(drop.id, mv.add.id)), mv.add.id))
+            if not ranked or ranked[0].expected_gain + season(drop.id, ranked[0].add.id) \
+                    <= floor:
                 out.verdict = "no_gain"
-                out.reason = (f"no free agent improves your optimal plan ({out.base_value:.2f} "
-                              f"{unit}) if you drop {drop.name}: keep him")
+                out.reason = (f"no free agent improves your team if you drop {drop.name} "
+                              f"(this matchup's optimal plan: {out.base_value:.2f} {unit}): "
+                              "keep him")
                 return out
-            add = out.add = scan.moves[0].add
+            add = out.add = ranked[0].add
         with_move = self.weekly_plan(team_id, moves=[(drop.id, add.id)])
         out.planned_value = self._plan_value(with_move)
         gain = out.planned_value - out.base_value
         out.expected_gain = gain
         out.games_added = with_move.games_played - base.games_played
-        out.verdict = "gain" if gain > floor else "no_gain"
+        self._season_fields(out, x, drop.id, add.id, season(drop.id, add.id), core, held)
+        overall = float(out.overall or 0.0)
+        out.verdict = "gain" if overall > floor else "no_gain"
         players = [e.player for e in team.roster if e.player.id == drop.id]
         players += [p for p in self.free_agents if p.id == add.id]
         u = self._universe(players)
@@ -936,43 +974,61 @@ class OptimizerService:
         out.confidence = self._confidence(gain, out.base_value, u.players[1])
         if out.verdict != "gain":
             out.reason = (f"the move changes your optimal plan by {gain:+.2f} {unit} "
-                          f"({out.base_value:.2f} without it, {out.planned_value:.2f} with it)")
+                          f"({out.base_value:.2f} without it, {out.planned_value:.2f} with it)"
+                          f" and the rest of your season by {out.season_effect:+.2f}")
         if not out.drop_chosen:
-            alt = self.scan_moves(team_id, top=1, drops=[drop.id])
-            held = {h.player.id: h.reason for h in alt.holds}
             if drop.id in held:
                 out.protected = held[drop.id]
                 out.reasons.append(f"caution: {drop.name} is one you would normally hold "
                                    f"({held[drop.id]})")
+            alt = self.scan_moves(team_id, top=1, drops=[drop.id])
             if alt.moves and alt.moves[0].add.id != add.id and \
                     alt.moves[0].expected_gain > gain + floor:
                 out.alternative = alt.moves[0]
         return out
 
-    def _no_drop_for(self, team: Team, out: MoveEvaluation, scan: MoveScanResult,
+    def _season_fields(self, out: MoveEvaluation, x: _PlanInputs, drop_id: int, add_id: int,
+                       effect: float, core: set[int], held: dict[int, str]) -> None:
+        """A named move's rest-of-season figures, its overall value and, when it projects
+        worse than doing nothing, the warning with both effects."""
+        i, j = x.u.index.get(drop_id), x.u.index.get(add_id)
+        sv = x.season
+        out.season_effect = effect
+        out.overall = float(out.expected_gain or 0.0) + effect
+        out.per_game_unit = ("fantasy points per game" if self.is_points
+                             else "category value per game")
+        if i is not None:
+            out.drop_ros_per_game = x.per_game.get(drop_id, 0.0)
+            out.drop_ros_games = int(sv.games_left[i])
+            if drop_id in core:
+                out.core = self._core_reason(x, i)
+        if j is not None:
+            out.add_ros_per_game = x.per_game.get(add_id, 0.0)
+            out.add_ros_games = int(sv.games_left[j])
+        if out.overall <= (MIN_GAIN_POINTS if self.is_points else MIN_GAIN_CATS):
+            d = out.drop.name if out.drop else "him"
+            a = out.add.name if out.add else "the free agent"
+            unit = "fantasy points" if self.is_points else "category value"
+            week = (f"{float(out.expected_gain or 0.0):+.1f} {unit}" if self.is_points
+                    else f"{float(out.expected_gain or 0.0):+.2f} expected categories")
+            out.warning = (
+                f"This move projects worse than keeping {d}: {week} this matchup, "
+                f"{effect:+.1f} {unit} over the rest of the season ({a} "
+                f"{float(out.add_ros_per_game or 0.0):.1f} per game over {out.add_ros_games} "
+                f"games, {d} {float(out.drop_ros_per_game or 0.0):.1f} over "
+                f"{out.drop_ros_games})."
+                + (f" {d} is a {out.core}." if out.core else "")
+                + (f" You would normally hold {d} ({held[drop_id]})." if drop_id in held
+                   else ""))
+
+    def _no_drop_for(self, team: Team, out: MoveEvaluation, held: dict[int, str],
                      add: PlayerRef) -> MoveEvaluation:
-        """No drop gains with this add: say so with the least costly drop's numbers."""
+        """No replaceable player to drop for this add: say so."""
         out.verdict = "no_gain"
-        held = {h.player.id for h in scan.holds}
-        best: tuple[float, PlayerRef] | None = None
-        for p in self._active(team):
-            if p.id in held:
-                continue
-            v = self._plan_value(self.weekly_plan(team.id, moves=[(p.id, add.id)]))
-            if best is None or v > best[0]:
-                best = (v, PlayerRef(p.id, p.name))
-        base = float(out.base_value or 0.0)
-        if best is not None:
-            out.planned_value, out.expected_gain = best[0], best[0] - base
-            out.reason = (f"no drop makes adding {add.name} worth it: the least costly, "
-                          f"{best[1].name}, changes your optimal plan by "
-                          f"{out.expected_gain:+.2f} {out.gain_unit} ({base:.2f} -> "
-                          f"{best[0]:.2f})")
-        else:
-            out.reason = f"no drop makes adding {add.name} worth it"
+        out.reason = f"no drop makes adding {add.name} worth it"
         if held:
             out.reason += ("; not considered (you would hold them): "
-                           + ", ".join(h.player.name for h in scan.holds))
+                           + ", ".join(self._name(team, pid) for pid in held))
         return out
 
     def rank_by_categories(self, team_id: int, categories: Sequence[str], *, top: int = 10,
@@ -1243,7 +1299,7 @@ class OptimizerService:
         ir_players, ir_free = self._ir_candidates(team)
         return _PlanInputs(team, active, pool, u, values, m, cats, focus, per_game, label,
                            notes, roster_rows, pool_rows, season,
-                           [u.index[p.id] for p in ir_players], ir_free)
+                           [u.index[p.id] for p in ir_players], ir_free, season_pg)
 
     def _core_reason(self, x: _PlanInputs, row: int) -> str:
         sv, u = x.season, x.u
