@@ -118,13 +118,20 @@ class Daily:
             try:
                 opt = await digest.league_optimizer(self.core.espn, owners[0].team_id)
                 known = {t.id for t in opt.league.teams}
+                for o in owners:
+                    if o.team_id not in known:
+                        log.warning("digest: linked team %s is not in the league", o.team_id)
+                owners = [o for o in owners if o.team_id in known]
+                auto = await self._auto_lineups(schedule, owners, opt, day)
+                if any(w.changed for w in auto.values()):  # the digest shows the lineups set
+                    opt = await digest.league_optimizer(self.core.espn, owners[0].team_id)
                 for owner in owners:
-                    if owner.team_id not in known:
-                        log.warning("digest: linked team %s is not in the league", owner.team_id)
-                        continue
-                    entries.append(digest.owner_entry(
+                    entry = digest.owner_entry(
                         opt, owner, league_id=self.core.league_id, season=self.core.season,
-                        platform=schedule.platform, day=day))
+                        platform=schedule.platform, day=day)
+                    entry.auto_note = _auto_note(auto.get(owner.team_id))
+                    entries.append(entry)
+                await self._fix_buttons(schedule, entries, day)
             except EspnError as exc:
                 from agents.runtime import espn_notice
                 return await surface.post(channel, OutgoingMessage(
@@ -140,6 +147,43 @@ class Daily:
                                                 e.team_id, e.user_ids[0], e.state.to_dict())
         await self._pin_and_thread(surface, channel, schedule, first, day)
         return first
+
+    async def _auto_lineups(self, schedule: DailySchedule, owners: list[digest.Owner],
+                            opt: Any, day: date) -> dict[int, Any]:
+        """Set today's lineup of each owner who opted in to the automatic lineup (and may
+        have FanVise write: bot.core.handoff), once per team and day; {team id: LineupWrite}."""
+        from bot.core.handoff import writes_of
+        writes = writes_of(self.core)
+        out: dict[int, Any] = {}
+        for owner in owners:
+            access = await writes.access(schedule.platform, schedule.workspace_id,
+                                         owner.user_ids[0], owner.team_id)
+            if not (access.allowed and access.auto_lineup) or access.dry_run:
+                continue
+            out[owner.team_id] = await writes.set_lineups(
+                access, owner.team_id, opt=opt, key=f"auto:morning:{owner.team_id}:{day}")
+        return out
+
+    async def _fix_buttons(self, schedule: DailySchedule, entries: list[digest.OwnerEntry],
+                           day: date) -> None:
+        """A "Set this lineup" button on each owner card with fixes, for owners FanVise may
+        write for; a tap answers privately (the digest is shared: it is not edited)."""
+        from bot.core.handoff import writes_of
+        from bot.core.models import Button
+        from bot.core.prelock import SHARED_MESSAGE
+        for e in entries:
+            if not e.fixes:
+                continue
+            access = await writes_of(self.core).access(schedule.platform,
+                                                       schedule.workspace_id, e.user_ids[0],
+                                                       e.team_id)
+            if not access.allowed:
+                continue
+            fix = await self.core.db.create_prelock_fix(
+                channel_key=schedule.channel_key, day=day.isoformat(), team_id=e.team_id,
+                user_id=e.user_ids[0])
+            await self.core.db.set_prelock_fix_message(fix, SHARED_MESSAGE)
+            e.buttons.append(Button("Set this lineup", f"fv:approve:{fix}", "primary"))
 
     async def _pin_and_thread(self, surface: ChatSurface, channel: ThreadRef,
                               schedule: DailySchedule, message_id: str, day: date) -> None:
@@ -171,3 +215,15 @@ class Daily:
         except Exception as exc:  # noqa: BLE001
             log.warning("could not open the digest's thread in %s: %s", schedule.channel_key,
                         type(exc).__name__)
+
+
+def _auto_note(done: Any) -> str:
+    """The digest's line about an owner's automatic lineup ("" when it is off)."""
+    if done is None:
+        return ""
+    if done.error is not None:
+        from bot.core.handoff import failure_text
+        return f"Auto lineup is on but could not set it: {failure_text(done.error)}"
+    if done.changed:
+        return "Auto lineup is on: FanVise set your best lineup for today."
+    return "Auto lineup is on: your lineup was already the best one."

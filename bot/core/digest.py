@@ -25,7 +25,7 @@ from datetime import date
 from typing import Any
 
 from bot.core.commands import invocation
-from bot.core.models import Card, OutgoingMessage
+from bot.core.models import Button, Card, OutgoingMessage
 from fantasy.constants import OUT_STATUSES
 from fantasy.lineup_alerts import LineupState, espn_team_url, lineup_state
 from fantasy.moves import text_of
@@ -58,6 +58,10 @@ class OwnerEntry:
     move: str | None
     url: str
     state: LineupState = field(default_factory=LineupState)
+    #: "Set this lineup" (bot.core.handoff writes) when FanVise may write for the owner
+    buttons: list[Button] = field(default_factory=list)
+    #: what the automatic lineup did this morning ("" when the owner has it off)
+    auto_note: str = ""
 
     @property
     def mentions(self) -> str:
@@ -163,6 +167,8 @@ def no_links_message(platform: str, day: date) -> OutgoingMessage:
 
 def _owner_card(e: OwnerEntry, platform: str, max_text: int) -> Card:
     lines = [f"• {f}" for f in e.fixes]
+    if e.auto_note:
+        lines.insert(0, e.auto_note)
     if e.move:
         lines.append(f"• {e.move}")
     head = f"{e.mentions} " if mentions_in_cards(platform) else ""
@@ -173,14 +179,17 @@ def _owner_card(e: OwnerEntry, platform: str, max_text: int) -> Card:
     if len(text) > max_text - 50:
         text = text[: max_text - 51].rsplit("\n", 1)[0] + "\n…"
     title = e.team_name + (f" · {e.owner_names}" if e.owner_names else "")
-    footer = "ESPN has no lineup API: set these on your ESPN team page."
+    footer = ("One tap sets it on ESPN." if e.buttons
+              else "Set these on your ESPN team page.")
     if not mentions_in_cards(platform):
         footer = f"For {e.mentions} · {footer}"
-    return Card(title=title, text=text, color="orange" if e.fixes else "blue", footer=footer)
+    return Card(title=title, text=text, color="orange" if e.fixes else "blue", footer=footer,
+                buttons=list(e.buttons))
 
 
 def _all_set_line(e: OwnerEntry) -> str:
-    return f"✅ {e.mentions} {e.team_name}: nothing to fix"
+    auto = f" ({e.auto_note[0].lower()}{e.auto_note[1:]})" if e.auto_note else ""
+    return f"✅ {e.mentions} {e.team_name}: nothing to fix{auto}"
 
 
 def render_digest(entries: list[OwnerEntry], *, platform: str, day: date,
