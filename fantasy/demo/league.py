@@ -1130,6 +1130,7 @@ class DemoTransport(httpx.AsyncBaseTransport):
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         self.requests.append(request)
         from fantasy.demo.transactions import writes_for
+        writes_for(self.league).process_claims()  # waivers process when their day comes
         if request.method == "POST":
             lg = self.league
             want = (f"/games/fba/seasons/{lg.season}/segments/0/leagues/{lg.league_id}"

@@ -329,6 +329,8 @@ class DemoWrites:
         lg = self.league
         due = [t for t in self.state.log if t.status == "PENDING"
                and (t.process_sp or 0) <= lg.today_sp]
+        if not due:
+            return []
         for t in due:
             add, drop = self._add_drop(t.team_id, t.items)
             sp = int(t.process_sp or lg.today_sp)

@@ -686,6 +686,57 @@ class EspnWriter:
         return rec
 
 
+@dataclass
+class MoveResult:
+    """What `make_move` did with one approved move: `status` "done" (made), "pending" (a
+    waiver claim waiting for waivers to process), "dry_run", or "failed" with ESPN's typed
+    `error` (its `reason` is what to tell the member). `outcomes` are the writes made."""
+
+    status: str
+    note: str
+    outcomes: list[WriteOutcome] = field(default_factory=list)
+    error: EspnWriteError | None = None
+    claim_key: str | None = None
+
+
+async def make_move(writer: EspnWriter, team_id: int, add_id: int, drop_id: int | None, *,
+                    scoring_period: int, key: str, actor: str, drop_to_ir: bool = False,
+                    bid: int = 0) -> MoveResult:
+    """Make one approved move through the endpoint: a free agent at once (FREEAGENT), a
+    waiver player as a claim (WAIVER, when ESPN says he is on waivers). `drop_to_ir` moves
+    the leaving player to IR first (LINEUP, today only) and adds without a drop. Each write
+    is made at most once for `key`; ESPN's refusals come back as `failed` with the error."""
+    names = writer.names
+    outs: list[WriteOutcome] = []
+    try:
+        if drop_to_ir and drop_id is not None:
+            outs.append(await writer.set_lineup(team_id, {int(drop_id): SLOT_IR},
+                                                scoring_period=scoring_period,
+                                                current_period=scoring_period,
+                                                key=f"{key}:ir", actor=actor))
+            drop_id = None
+        try:
+            outs.append(await writer.add_drop(team_id, add_id, drop_id,
+                                              scoring_period=scoring_period, key=key,
+                                              actor=actor))
+        except EspnPlayerUnavailable as exc:
+            if exc.code != PLAYER_ON_WAIVERS:
+                raise
+            claim = await writer.claim(team_id, add_id, drop_id, scoring_period=scoring_period,
+                                       key=f"{key}:claim", actor=actor, bid=bid)
+            outs.append(claim)
+            if claim.status == DRY_RUN:
+                return MoveResult(DRY_RUN, "dry run: not sent", outs)
+            who = names.get(int(add_id), "he")
+            return MoveResult(PENDING, f"claim put in: {who} is on waivers, so the move is "
+                              "made when waivers process", outs, claim_key=f"{key}:claim")
+    except EspnWriteError as exc:
+        return MoveResult(FAILED, exc.reason, outs, error=exc)
+    if any(o.status == DRY_RUN for o in outs):
+        return MoveResult(DRY_RUN, "dry run: not sent", outs)
+    return MoveResult(DONE, "done on ESPN", outs)
+
+
 def applied(tx: Transaction, slots: Mapping[int, int]) -> bool | None:
     """Whether a roster read (`slots`: player id -> slot for the period) shows `tx` made:
     True (every item shows), False (none does) or None (a mix)."""
@@ -827,5 +878,5 @@ __all__ = [
     "ADD", "DROP", "ESPN_WRITES_BASE_URL", "FREEAGENT", "FUTURE_ROSTER", "LINEUP",
     "MIN_INTERVAL", "WAIVER", "Credentials", "EspnWriter", "MemoryJournal", "Transaction",
     "TxItem", "WriteJournal", "WriteOutcome", "WriteRecord", "applied", "classify",
-    "lineup_items", "masked_body", "plan_lineup", "writer_for",
+    "MoveResult", "lineup_items", "make_move", "masked_body", "plan_lineup", "writer_for",
 ]
