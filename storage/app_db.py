@@ -273,6 +273,9 @@ class CardRow:
     created_at: float = 0.0
     updated_at: float = 0.0
     shown: bool = True  # False until the card's message was drawn (crash-safe posting)
+    #: when a process set out to post the card's message (its id is stored after the post:
+    #: a crash in between leaves a message to find and adopt, see Approvals.show_card)
+    posting_at: float | None = None
 
 
 @dataclass
@@ -429,6 +432,8 @@ class AppDB:
         await _add_column(db, "move_schedule", "drop_to_ir", "INTEGER NOT NULL DEFAULT 0")
         # a cards table made before crash-safe posting
         await _add_column(db, "cards", "shown", "INTEGER NOT NULL DEFAULT 1")
+        # crash-safe first post (DOUBLE PRECISION: a REAL is 4 bytes on Postgres)
+        await _add_column(db, "cards", "posting_at", "DOUBLE PRECISION")
         for table in ("cards", "turns"):  # tables made before several processes
             await _add_column(db, table, "owner", "TEXT")
         await _add_column(db, "daily_schedules", "pin", "INTEGER NOT NULL DEFAULT 0")
@@ -546,6 +551,19 @@ class AppDB:
         """Forget finished turns older than `older_than` seconds."""
         return await self.db.execute("DELETE FROM turns WHERE status!='running' AND "
                                      "updated_at < ?", (self._clock() - older_than,))
+
+    async def mark_card_posting(self, card_id: str) -> float:
+        """Record that the card's message is about to be posted (before the post, so a
+        crash before its id is stored leaves a trace); returns the time recorded."""
+        now = self._clock()
+        await self.db.execute("UPDATE cards SET posting_at=? WHERE card_id=?", (now, card_id))
+        return now
+
+    async def card_of_message(self, message_id: str) -> str | None:
+        """The id of the card shown in chat message `message_id`, or None."""
+        r = await self.db.fetchone("SELECT card_id FROM cards WHERE message_id=?",
+                                   (message_id,))
+        return r["card_id"] if r else None
 
     async def set_card_message(self, card_id: str, message_id: str) -> None:
         """Remember which chat message shows the card."""
@@ -1045,7 +1063,8 @@ def _card(r: Any) -> CardRow:
         status=r["status"], decided_by=r["decided_by"], decided_by_name=r["decided_by_name"],
         decided_at=r["decided_at"], result=json.loads(r["result"]) if r["result"] else None,
         created_at=r["created_at"], updated_at=r["updated_at"],
-        shown=bool(r["shown"]) if "shown" in r.keys() else True)
+        shown=bool(r["shown"]) if "shown" in r.keys() else True,
+        posting_at=r["posting_at"] if "posting_at" in r.keys() else None)
 
 
 def _scheduled(r: Any) -> ScheduledMove:

@@ -82,7 +82,9 @@ class Approvals:
         notifies nobody), exactly once even across a crash: the message is posted with the
         mention line only, its id stored on the card, then the card is drawn into it. A
         card whose message was stored but not drawn (a crash in between) is drawn into
-        that message; a card already drawn is left alone. Returns the card's message id."""
+        that message; a card already drawn is left alone; a message posted for it whose id
+        a crash lost is found and drawn into (`_post_card_message`). Returns the card's
+        message id."""
         card = await self.core.db.get_card(card.card_id) or card
         msg = msg or self.card_message(card)
         mid = card.message_id or ""
@@ -90,17 +92,43 @@ class Approvals:
             return mid
         if not mid:
             head = OutgoingMessage(msg.text, mentions=msg.mentions)
-            mid = await post_retrying(surface, thread, head, sleep=self.core.sleep)
-            await self.core.db.set_card_message(card.card_id, mid)
+            mid = await self._post_card_message(surface, thread, card, head)
             crash_point("card:posted")
         try:
             await surface.edit(thread, mid, msg)
         except MessageGone:  # deleted meanwhile: a message of its own
-            mid = await post_retrying(surface, thread, msg, sleep=self.core.sleep)
+            mid = await self._post_card_message(surface, thread, card, msg)
+            await surface.edit(thread, mid, msg)  # an adopted message may be the head only
         except RateLimitedError as exc:
             await self.core.sleep(min(exc.retry_after, 30.0))
             await surface.edit(thread, mid, msg)
         await self.core.db.mark_card_shown(card.card_id, mid)
+        return mid
+
+    async def _post_card_message(self, surface: ChatSurface, thread: ThreadRef,
+                                 card: CardRow, msg: OutgoingMessage) -> str:
+        """Post `msg` as the card's message and store its id, crash-safe: the intent is
+        stored before the post, so after a crash between the post and storing its id the
+        message that was posted is found (the surface's optional `find_messages`: this
+        bot's messages in the thread with that text since the intent, not another card's)
+        and adopted instead of posting again: no orphan, no second ping."""
+        mid = ""
+        find = getattr(surface, "find_messages", None)
+        if card.posting_at is not None and find is not None:
+            try:
+                for found in await find(thread, OutgoingMessage(msg.text), card.posting_at):
+                    if not await self.core.db.card_of_message(found):
+                        mid = found
+                        break
+            except Exception as exc:  # noqa: BLE001 - posting anew beats not posting
+                log.warning("could not look for the card's earlier message: %s",
+                            type(exc).__name__)
+        if not mid:
+            await self.core.db.mark_card_posting(card.card_id)
+            crash_point("card:posting")
+            mid = await post_retrying(surface, thread, msg, sleep=self.core.sleep)
+            crash_point("card:post-sent")
+        await self.core.db.set_card_message(card.card_id, mid)
         return mid
 
     async def ready_line(self, card: CardRow) -> str:

@@ -17,6 +17,7 @@ import asyncio
 import json
 import os
 import sys
+import time
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -36,18 +37,35 @@ def emit(obj: dict[str, Any]) -> None:
 
 
 class PrintingSurface:
-    """A ChatSurface that prints what it does; every message is in channel C1 threads."""
+    """A ChatSurface that prints what it does; every message is in channel C1 threads.
+    Like a chat platform, it keeps the messages posted (`history`, a JSON-lines file in the
+    data dir, written before `post` returns) across the processes, for `find_messages`."""
 
     max_text = 2000
 
-    def __init__(self) -> None:
+    def __init__(self, history: Path | None = None) -> None:
         self.n = 0
+        self.history = history
 
     async def post(self, thread: ThreadRef, msg: OutgoingMessage) -> str:
         self.n += 1
         mid = f"{os.getpid()}-{self.n}"
         emit({"kind": "post", "mid": mid, "thread": thread.thread_id, "msg": asdict(msg)})
+        if self.history is not None:
+            with self.history.open("a", encoding="utf-8") as fh:
+                fh.write(json.dumps({"mid": mid, "thread": thread.thread_id,
+                                     "text": msg.text, "at": time.time()}) + "\n")
         return mid
+
+    async def find_messages(self, thread: ThreadRef, msg: OutgoingMessage,
+                            since: float) -> list[str]:
+        """This bot's messages in `thread` posted since `since` with `msg`'s text, newest
+        first (what a platform's history answers)."""
+        if self.history is None or not self.history.exists():
+            return []
+        rows = [json.loads(line) for line in self.history.read_text().splitlines() if line]
+        return [r["mid"] for r in reversed(rows) if r["thread"] == thread.thread_id
+                and r["text"] == msg.text and r["at"] >= since - 1.0]
 
     async def edit(self, thread: ThreadRef, message_id: str, msg: OutgoingMessage) -> None:
         emit({"kind": "edit", "mid": message_id, "thread": thread.thread_id, "msg": asdict(msg)})
@@ -107,7 +125,7 @@ async def main(argv: list[str]) -> int:
     data_dir, ops = Path(argv[0]), argv[1:]
     app = await open_app(data_dir)
     try:
-        surface = PrintingSurface()
+        surface = PrintingSurface(data_dir / "chat-history.jsonl")
         emit({"kind": "ready", "pid": os.getpid()})
         for op in ops:
             await run_op(app, surface, op)

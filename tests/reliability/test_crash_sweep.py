@@ -31,7 +31,8 @@ REQUEST_POINTS = [
     "stage:analyze_schedule", "stage:check_injuries", "writes:check_injuries",
     "stage:plan_moves", "writes:plan_moves", "stage:compose_lineup",
     "stage:present_and_confirm",
-    "run:pending", "card:create", "card:stored", "card:posted",
+    "run:pending", "card:create", "card:stored", "card:posting", "card:post-sent",
+    "card:posted",
 ]
 #: kill points of applying an "Approve plan"
 DECISION_POINTS = [
@@ -88,6 +89,13 @@ def test_kill_during_a_matchup_review(point: str, linked: Path, tmp_path: Path) 
         (point, card["footer"])
     assert "Paint Protectors" in card["title"]  # team 5, not the default team 1
     assert any("Only Alice" in t for t in chat.private_to(BOB)), point
+    # the card's message was posted once (one ping) and no message is left without its card
+    heads = [x for x in chat.log if x["kind"] == "post"
+             and "review these moves" in (x["msg"].get("text") or "")]
+    assert len(heads) == 1, f"{point}: the requester was pinged {len(heads)} times"
+    orphans = [mid for mid, msg in chat.messages.items()
+               if "review these moves" in (msg.get("text") or "") and not msg.get("cards")]
+    assert not orphans, f"{point}: a card message without its card"
     assert "(no answer)" not in chat.texts()
     assert roster(after, 5) == roster(before, 5) and roster(after, 1) == roster(before, 1)
 
