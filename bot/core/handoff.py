@@ -83,6 +83,49 @@ def reconcile(league: Any, card: Any) -> tuple[dict[str, dict[str, Any]], list[H
     return outcomes, changes
 
 
+async def settle_claims(core: Any, card: Any) -> None:
+    """Read back the waiver claims FanVise put in for a card's moves (`make_card_moves`):
+    a claim ESPN failed or canceled makes its move not possible with ESPN's status; an
+    executed one is left to `reconcile` (the roster shows it). Never raises."""
+    outs = (card.result or {}).get("outcomes") or {}
+    keys = {k: f"card:{card.card_id}:{o.get('move_id') or k}:claim" for k, o in outs.items()
+            if o.get("status") == WAITING}
+    if not keys or card.team_id is None:
+        return
+    try:
+        rows = {k: await core.db.write_get(key) for k, key in keys.items()}
+        rows = {k: r for k, r in rows.items() if r is not None and r.status == "pending"}
+        if not rows:
+            return
+        w = writes_of(core)
+        access = await w.access(card.platform, card.workspace_id, card.decided_by or "",
+                                int(card.team_id))
+        if not access.allowed:
+            return
+        league = await core.espn.get_league()
+        sps = list(range(min(r.scoring_period for r in rows.values()),
+                         league.current_scoring_period + 1))
+        writer = w.writer(int(card.team_id), access)
+        try:
+            changed = False
+            for k, rec in rows.items():
+                rec = await writer.claim_result(rec.key, scoring_periods=sps)
+                if rec.status == "failed":
+                    outs[k] = {**outs[k], "status": "not_possible",
+                               "note": f"ESPN's waivers did not give him to you ({rec.error})"}
+                    changed = True
+        finally:
+            await writer.aclose()
+        if changed:
+            from fantasy.move_card import MoveOutcome
+            result = {**(card.result or {}), "outcomes": outs}
+            status = plan_card_status(card.moves, card.decisions,
+                                      {k: MoveOutcome.of(v).to_json() for k, v in outs.items()})
+            await core.db.finish_card(card.card_id, status=status, result=result)
+    except Exception as exc:  # noqa: BLE001 - the next read tries again
+        log.warning("claim read back skipped: %s", type(exc).__name__)
+
+
 def waiting(card: Any) -> bool:
     """True when a decided card has moves waiting for ESPN."""
     outs = (card.result or {}).get("outcomes") or {}
@@ -93,8 +136,8 @@ async def check_handoffs(core: Any, surface: Any, thread: Any) -> list[HandoffCh
     """Settle the waiting moves of this conversation's cards against one league read; edit
     each changed card in place and audit every settled move. Never raises (a failed read
     leaves the cards waiting for the next one)."""
-    if getattr(core.espn, "demo", None) is not None or core.espn is None:
-        return []  # the demo league applies moves itself
+    if core.espn is None:
+        return []  # (the demo's only waiting moves are waiver claims: read back the same way)
     try:
         cards = [c for status in DECIDED for c in await core.db.cards_by_status(status)
                  if c.conversation_id == thread.conversation_id and waiting(c)]
@@ -106,6 +149,8 @@ async def check_handoffs(core: Any, surface: Any, thread: Any) -> list[HandoffCh
         return []
     done: list[HandoffChange] = []
     for card in cards:
+        await settle_claims(core, card)
+        card = await core.db.get_card(card.card_id) or card
         outcomes, changes = reconcile(league, card)
         if not changes:
             continue
@@ -262,6 +307,56 @@ class EspnWrites:
         except Exception as exc:  # noqa: BLE001 - stale reads heal with their TTL
             log.warning("cache not invalidated after a write: %s", type(exc).__name__)
 
+    async def make_move(self, access: WriteAccess, team_id: int, *, add_id: int,
+                        add_name: str, drop_id: int | None, drop_name: str, key: str,
+                        drop_to_ir: bool = False) -> dict[str, Any]:
+        """Make one approved move today (`fantasy.espn.writes.make_move`); returns the
+        outcome fields for a `MoveOutcome`: status applied / waiting (a claim put in, or
+        ESPN's answer unknown) / not_possible with ESPN's reason and the next best choice."""
+        from fantasy.espn.writes import make_move
+        espn = self.core.espn
+        sp = (await espn.get_league()).current_scoring_period
+        writer = self.writer(team_id, access)
+        writer.names.update({add_id: add_name, **({drop_id: drop_name} if drop_id else {})})
+        try:
+            res = await make_move(writer, team_id, add_id, drop_id, scoring_period=sp, key=key,
+                                  actor=access.actor, drop_to_ir=drop_to_ir)
+        finally:
+            await writer.aclose()
+        if res.status in ("done", "pending"):
+            await self.after_write()
+        if res.status == "done":
+            return {"status": "applied", "note": "done on ESPN", "steps": []}
+        if res.status == "pending":
+            return {"status": "waiting", "note": res.note,
+                    "steps": [f"Claim put in on ESPN for {add_name}: made when waivers "
+                              "process, if he is still there."]}
+        if res.status == DRY_RUN:
+            body = "; ".join(json.dumps(o.body, separators=(",", ":")) for o in res.outcomes)
+            return {"status": "waiting", "note": "dry run",
+                    "steps": [f"Dry run: FanVise would send {body}"]}
+        from fantasy.espn.errors import EspnWriteOutcomeUnknown
+        if isinstance(res.error, EspnWriteOutcomeUnknown):
+            return {"status": "waiting", "note": "unknown",
+                    "steps": [failure_text(res.error)]}
+        nxt = await self.next_best(team_id, exclude={add_id})
+        note = res.note.rstrip(".") + (f". Next best: {nxt}" if nxt else "")
+        return {"status": "not_possible", "note": note}
+
+    async def next_best(self, team_id: int, exclude: set[int]) -> str:
+        """The optimizer's best move now for a team, other than with `exclude`d players."""
+        from bot.core.digest import league_optimizer
+        try:
+            opt = await league_optimizer(self.core.espn, team_id)
+            scan = opt.scan_moves(team_id, top=5).to_dict()
+        except Exception as exc:  # noqa: BLE001 - the failure reason is enough on its own
+            log.info("no next best move: %s", type(exc).__name__)
+            return ""
+        for m in scan.get("moves") or []:
+            if int(m["add"]["id"]) not in exclude and float(m.get("expected_gain") or 0) > 0:
+                return text_of(m)
+        return ""
+
     async def set_lineups(self, access: WriteAccess, team_id: int, *, key: str,
                           days: list[date] | None = None, opt: Any = None) -> LineupWrite:
         """Write the optimal lineup of each of `days` (default: the league's today): LINEUP
@@ -291,6 +386,37 @@ class EspnWrites:
             if out.changed and not out.dry_run:
                 await self.after_write()
         return out
+
+
+async def make_card_moves(core: Any, card: Any, user: Any, outcomes: list[Any]) -> list[Any]:
+    """Approvals act: the `waiting` outcomes of a decided card on a live league (today's
+    approved moves the graph handed off) are made on ESPN when the member who decided may
+    have FanVise write for that team (`EspnWrites.access`): each becomes applied (done),
+    waiting with "claim put in" (a waiver player), or not possible with ESPN's reason and
+    the next best choice. Without access the hand-off stays. Each move is written at most
+    once (key `card:<card id>:<move id>`, also after a crash or a second click)."""
+    from fantasy.move_card import MoveOutcome
+    waiting_now = [o for o in outcomes if o.status == WAITING and o.add is not None]
+    if not waiting_now or card.team_id is None:
+        return outcomes
+    w = writes_of(core)
+    access = await w.access(user.platform, card.workspace_id, user.user_id, int(card.team_id))
+    if not access.allowed:
+        return outcomes
+    made: dict[str, Any] = {}
+    for o in waiting_now:
+        res = await w.make_move(access, int(card.team_id), add_id=o.add.id, add_name=o.add.name,
+                                drop_id=o.drop.id if o.drop else None,
+                                drop_name=o.drop.name if o.drop else "",
+                                key=f"card:{card.card_id}:{o.move_id}",
+                                drop_to_ir=_to_ir(card, o.move_id))
+        made[o.move_id] = MoveOutcome.of({**o.to_json(), **res})
+    return [made.get(o.move_id, o) for o in outcomes]
+
+
+def _to_ir(card: Any, move_id: str) -> bool:
+    m = next((m for m in card.moves if str(m.get("move_id")) == move_id), None)
+    return bool(m and m.get("drop_to_ir"))
 
 
 def writes_of(core: Any) -> EspnWrites:
@@ -337,5 +463,5 @@ def failure_text(exc: EspnWriteError) -> str:
 
 
 __all__ = ["EspnWrites", "HandoffChange", "LineupWrite", "WriteAccess", "WritesConfig",
-           "check_handoffs", "failure_text", "lineup_starters", "reconcile", "waiting",
+           "check_handoffs", "failure_text", "lineup_starters", "make_card_moves", "settle_claims", "reconcile", "waiting",
            "writes_of"]
