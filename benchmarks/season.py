@@ -61,13 +61,13 @@ def _periods(text: str) -> list[int]:
 
 
 def _table(summaries: list[Summary]) -> list[str]:
-    lines = [f"{'variant':<11} {'strategy':<15} {'win rate':>8} {'season score':>21} "
-             f"{'acquisitions':>12} {'core drops':>10}"]
+    lines = [f"{'variant':<11} {'strategy':<15} {'win rate':>8}  {'season score':<21} "
+             f"{'acquisitions':>12} {'core drops':>10} {'(streamers)':>11}"]
     for s in summaries:
         unit = "pts" if s.variant == "points" else "cat wins"
-        lines.append(f"{s.variant:<11} {s.strategy:<15} {100 * s.win_rate:>7.1f}% "
-                     f"{s.season_score:>12.1f} {unit:<8} {s.acquisitions:>12.1f} "
-                     f"{s.core_drops:>10d}")
+        lines.append(f"{s.variant:<11} {s.strategy:<15} {100 * s.win_rate:>7.1f}%  "
+                     f"{s.season_score:>9.1f} {unit:<11} {s.acquisitions:>12.1f} "
+                     f"{s.core_drops:>10d} {s.core_streamer_drops:>11d}")
     return lines
 
 
@@ -103,7 +103,8 @@ def main(argv: list[str] | None = None) -> int:
           f"{periods[0]}-{periods[-1]}, {args.jobs} process(es)")
     print("\n".join(_table(summaries)))
     print("(season score and acquisitions: mean per team-season; core drops: players in the "
-          "roster's top 5 by per-game value dropped, all team-seasons)")
+          "roster's top 5 by per-game value on the morning they were dropped, all "
+          "team-seasons; streamers: of those, players added in the same matchup)")
     fv = {s.variant: s for s in summaries if s.strategy == "fanvise"}
     for v in variants:
         others = [s for s in summaries if s.variant == v and s.strategy != "fanvise"]

@@ -40,6 +40,7 @@ class Summary:
     season_score: float
     acquisitions: float
     core_drops: int
+    core_streamer_drops: int = 0
 
     @property
     def win_rate(self) -> float:
@@ -59,7 +60,8 @@ def summarise(results: Iterable[TeamSeason]) -> list[Summary]:
         out.append(Summary(variant, strategy, n, sum(len(r.results) for r in rs),
                            sum(x.won for r in rs for x in r.results),
                            sum(r.season_score for r in rs) / n,
-                           sum(len(r.moves) for r in rs) / n, sum(r.core_drops for r in rs)))
+                           sum(len(r.moves) for r in rs) / n, sum(r.core_drops for r in rs),
+                           sum(r.core_streamer_drops for r in rs)))
     return out
 
 

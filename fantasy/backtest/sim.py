@@ -80,10 +80,14 @@ class Strategy(Protocol):
 
 @dataclass(frozen=True)
 class MadeMove:
+    """A move made on sp (player ids). core: the dropped player was in the roster's top
+    CORE_N by that morning's per-game value; streamer: he was added in the same matchup."""
+
     sp: int
     drop: int
     add: int
     core: bool
+    streamer: bool = False
 
 
 @dataclass(frozen=True)
@@ -121,6 +125,11 @@ class TeamSeason:
     @property
     def core_drops(self) -> int:
         return sum(1 for m in self.moves if m.core)
+
+    @property
+    def core_streamer_drops(self) -> int:
+        """Core drops of players added in the same matchup (a streaming chain)."""
+        return sum(1 for m in self.moves if m.core and m.streamer)
 
 
 class League:
@@ -184,6 +193,7 @@ def simulate(league: League, team_id: int, periods: Sequence[int], strategy: Str
     held_by_others = {r for rs in others.values() for r in rs}
     out = TeamSeason(variant, team_id, strategy.name)
     dropped_on: dict[int, int] = {}
+    added_on: dict[int, int] = {}
     base_waivers = {rows[p] for p in data.waivers if p in rows}
     season_end = league.settings.final_scoring_period or data.last_sp
     schedule = data.team_games[data.pro_team]
@@ -223,7 +233,9 @@ def simulate(league: League, team_id: int, periods: Sequence[int], strategy: Str
                 dropped_on[drop] = sp
                 if add in waivers:
                     barred.add(add)
-                mv = MadeMove(sp, data.ids[drop], data.ids[add], drop in top)
+                mv = MadeMove(sp, data.ids[drop], data.ids[add], drop in top,
+                              added_on.get(drop, -1) in sps)
+                added_on[add] = sp
                 out.moves.append(mv)
                 made.append((mv.drop, mv.add))
             st_me, s_me = league.lineup(roster, sp, frozenset(barred))

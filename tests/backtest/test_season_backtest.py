@@ -138,10 +138,14 @@ def test_core_drop_is_a_top5_drop(season, know, small):
     for variant, runs in small.items():
         for r in runs:
             roster = [season.index[p] for p in season.rosters[TEAM]]
+            added: dict[int, int] = {}
             for m in r.moves:
                 v = know.value(variant, m.sp)
                 top = sorted(roster, key=lambda i: (-v[i], season.ids[i]))[:CORE_N]
                 assert m.core == (season.index[m.drop] in top)
+                week = next(p for p in PERIODS if m.sp in season.period_sps(variant, p))
+                assert m.streamer == (added.get(m.drop, -1) in season.period_sps(variant, week))
+                added[m.add] = m.sp
                 roster.remove(season.index[m.drop])
                 roster.append(season.index[m.add])
 
