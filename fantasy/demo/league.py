@@ -564,8 +564,11 @@ class DemoLeague:
             if c.team_id != team_id or c.sp > sp:
                 continue
             if c.kind == "move":
-                lineup.pop(c.drop, None)
+                if c.drop is not None:
+                    lineup.pop(c.drop, None)
                 lineup[c.add] = SLOT_BENCH
+                if c.slots:  # a move to IR: the leaving player stays, in the IR slot
+                    lineup.update({p: s for p, s in c.slots.items() if p in lineup})
             elif c.kind == "lineup" and c.slots:
                 lineup.update({p: s for p, s in c.slots.items() if p in lineup})
         return lineup
@@ -619,8 +622,11 @@ class DemoLeague:
         team = next((t for t in self.base["teams"] if int(t["id"]) == int(team_id)), None)
         return team["name"] if team else f"team {team_id}"
 
-    def apply_move(self, team_id: int, drop_player_id: int, add_player_id: int) -> None:
+    def apply_move(self, team_id: int, drop_player_id: int, add_player_id: int, *,
+                   to_ir: bool = False) -> None:
         """Drop a rostered player and add a free agent (to the bench) as of today.
+        to_ir=True: the leaving player goes to the IR slot instead of being released (he
+        must be OUT and the IR slot free); the add needs no drop.
 
         All or nothing: a refusal or a failed save (DemoError, readable message naming
         players and teams, no paths) leaves memory and the state file unchanged."""
@@ -630,6 +636,14 @@ class DemoLeague:
         team = self.team_name(team_id)
         if drop_player_id not in roster:
             raise DemoError(f"{self.player_name(drop_player_id)} is not on {team}")
+        if to_ir:
+            name = self.player_name(drop_player_id)
+            if self.injury_on(drop_player_id, self.today_sp)[0] not in ("OUT", "INJURY_RESERVE"):
+                raise DemoError(f"{name} is not OUT, so he cannot go to IR")
+            counts = {int(k): int(v) for k, v in
+                      self.settings["rosterSettings"]["lineupSlotCounts"].items()}
+            if sum(1 for sl in roster.values() if sl == SLOT_IR) >= counts.get(SLOT_IR, 0):
+                raise DemoError(f"{team}'s IR slot is not free")
         if str(add_player_id) not in self.base["players"]:
             raise DemoError(f"unknown player {add_player_id}")
         owner = self.owner_of(add_player_id)
@@ -640,6 +654,10 @@ class DemoLeague:
         if limit is not None and used >= limit:
             raise DemoError(f"{team} has used all {limit} acquisitions of matchup "
                             f"period {self.current_period}")
+        if to_ir:
+            self._commit(_Change("move", team_id, self.today_sp, None, add_player_id,
+                                 slots={drop_player_id: SLOT_IR}))
+            return
         self._commit(_Change("move", team_id, self.today_sp, drop_player_id, add_player_id))
 
     def acquisitions(self, team_id: int, period: int | None = None) -> tuple[int, int | None]:
@@ -1105,13 +1123,12 @@ class DemoLeague:
         for i, c in enumerate(reversed([c for c in self.changes if c.kind == "move"])):
             when = int((self.calendar.date_for(c.sp).toordinal() - 719163) * 86400000
                        + 17 * 3600000)
+            msgs = [{"messageTypeId": 178, "targetId": c.add, "to": c.team_id, "date": when}]
+            if c.drop is not None:  # a move to IR releases nobody
+                msgs.append({"messageTypeId": 179, "targetId": c.drop, "to": c.team_id,
+                             "date": when})
             topics.append({"id": f"demo-{i}", "type": "ACTIVITY_TRANSACTIONS", "date": when,
-                           "messages": [
-                               {"messageTypeId": 178, "targetId": c.add, "to": c.team_id,
-                                "date": when},
-                               {"messageTypeId": 179, "targetId": c.drop, "to": c.team_id,
-                                "date": when},
-                           ]})
+                           "messages": msgs})
         return {"topics": topics[:limit]}
 
     def transport(self) -> DemoTransport:

@@ -11,10 +11,12 @@ replacement,
 where games_left counts the games after the horizon until the season ends (the caller decides
 availability: an OUT player's games before his return are not counted).  The best free agent
 at a player's positions is his replacement: dropping him costs keep[i], never less than nothing
-(a roster spot can always be refilled at replacement level later).  So a free agent (at most
-his own replacement) is worth 0 at the end: added and dropped within the plan, or kept, he
-costs nothing beyond his roster spot; and a spot freed by moving an OUT player to the IR costs
-nothing, so the IR slot is used before anyone with value above replacement is dropped.
+(a roster spot can always be refilled at replacement level later).  A free agent's
+replacement is the best OTHER free agent at his positions: kept at the end, he earns what he
+is worth above it (the best free agent is a season upgrade, a streamer is worth 0); added and
+dropped within the plan, he earns and costs nothing beyond his roster spot.  A spot freed by
+moving an OUT player to the IR costs nothing, so the IR slot is used before anyone with value
+above replacement is dropped.
 
 Core players are never drop candidates: the team's CORE_TOP_N best by ROS value, and anyone
 whose ROS value per game beats his replacement's by more than the margin.  The rest are
@@ -67,17 +69,17 @@ def replacement_levels(ros: Sequence[float], masks: Sequence[int], rows: Sequenc
     """For each row in `rows`: (replacement row, replacement ROS value) arrays of length
     len(ros) (rows not asked for: -1 / 0).  The replacement is the free agent in `pool` with
     the highest ROS value whose eligibility shares a position bit with the player's
-    (masks & position_mask); with none at his positions, the best free agent overall; with no
-    free agent at all, -1 and 0.0."""
+    (masks & position_mask), never the player himself; with none at his positions, the best
+    free agent overall; with no free agent at all, -1 and 0.0."""
     ros = np.asarray(ros, dtype=float)
     rep = np.full(len(ros), -1, dtype=np.int64)
     rep_ros = np.zeros(len(ros))
     order = sorted(pool, key=lambda y: (-ros[y], y))
-    for i in rows:
+    for i in rows:  # a free agent's replacement is the best OTHER free agent
         pos = masks[i] & position_mask
-        pick = next((y for y in order if masks[y] & pos), None) if pos else None
-        if pick is None and order:
-            pick = order[0]
+        pick = next((y for y in order if y != i and masks[y] & pos), None) if pos else None
+        if pick is None:
+            pick = next((y for y in order if y != i), None)
         if pick is not None:
             rep[i], rep_ros[i] = pick, ros[pick]
     return rep, rep_ros
@@ -98,7 +100,7 @@ def season_values(per_game: Sequence[float], games_left: Sequence[float],
     margin: per-game amount above the replacement's per game that makes a player core (a
     scalar or one per row); default max(CORE_MARGIN x replacement per game, margin_min)
     (margin_min defaults to CORE_MARGIN_MIN fantasy points; pass 0 in other units).
-    Free agents get keep_value 0 (at most their replacement); rows in neither list get 0."""
+    Rows in neither list get 0."""
     pg = np.asarray(per_game, dtype=float)
     gl = np.asarray(games_left, dtype=float)
     ros = pg * gl

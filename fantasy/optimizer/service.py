@@ -1485,6 +1485,10 @@ class OptimizerService:
                 r = u.players[rep]
                 mv.replacement = MovePlayer(id=r.id, name=r.name)
                 mv.replacement_per_game = float(per_game.get(r.id, 0.0))
+            why = mv.expendable_text("per game" if self.is_points
+                                     else "category value per game")
+            if why:  # the card shows why he can go
+                mv.notes.insert(0, why)
         return mv
 
     def _alternatives(self, u: _Universe, values: np.ndarray, steps: list[PlanStep], j: int,

@@ -139,7 +139,9 @@ def test_keep_values_and_core():
     assert sv.replacement[0] == 3  # 31 x 30 beats 29 x 10
     assert sv.keep_value[0] == pytest.approx(40 * 30 - 31 * 30)
     assert sv.keep_value[2] == 0.0  # below replacement: costs nothing to drop
-    assert sv.keep_value[3] == 0.0 and sv.keep_value[4] == 0.0  # free agents
+    # a free agent's replacement is the best other one: 3 is worth 31 x 30 - 29 x 10 kept
+    assert sv.replacement[3] == 4 and sv.keep_value[3] == pytest.approx(31 * 30 - 29 * 10)
+    assert sv.keep_value[4] == 0.0
     assert sv.above_per_game(2) == pytest.approx(22 - 31)
     assert sv.core == [0] and sv.replaceable == [1, 2]
 
