@@ -11,6 +11,10 @@ Pre-lock alerts: with `alerts` (the core's `prelock_check(surface, schedule)`) a
 `alert_window` (`Prelock.window(schedule, now)` -> (alert time, first game) or None), each
 pass also runs the alert check of every schedule whose window is open; the check itself
 claims each alert in the ledger, so a restart inside the window sends nothing twice.
+
+Scheduled moves: with `moves` (the core's move job, `MoveSchedule.run_due` for this
+process's surfaces), each pass also makes the approved moves due today, each once (the job
+claims every move before making it; see bot.core.move_schedule).
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ log = logging.getLogger(__name__)
 Poster = Callable[[DailySchedule], Awaitable[str]]
 Alerts = Callable[[DailySchedule], Awaitable[int]]
 AlertWindow = Callable[[DailySchedule, datetime], Awaitable["tuple[datetime, datetime] | None"]]
+MoveJob = Callable[[], Awaitable[object]]
 
 
 def _at(hhmm: str, tz: str, day_local: datetime) -> datetime:
@@ -59,10 +64,12 @@ class DailyScheduler:
                  now: Callable[[], datetime] = lambda: datetime.now(UTC),
                  sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
                  grace: timedelta = timedelta(hours=2), max_sleep: float = 60.0,
-                 alerts: Alerts | None = None, alert_window: AlertWindow | None = None) -> None:
+                 alerts: Alerts | None = None, alert_window: AlertWindow | None = None,
+                 moves: MoveJob | None = None) -> None:
         self.db = db
         self.poster = poster
         self.alerts = alerts
+        self.moves = moves
         self.alert_window = alert_window
         #: channel key -> today's alert time (for the sleep until the next thing to do)
         self._alert_at: dict[str, datetime] = {}
@@ -118,7 +125,18 @@ class DailyScheduler:
             done.append(s.channel_key)
             log.info("daily post sent to %s for %s", s.channel_key, local_date)
         await self.run_alerts(now)
+        await self.run_moves()
         return done
+
+    async def run_moves(self) -> None:
+        """The scheduled moves due now (nothing without `moves`); a failure is logged and
+        the next pass tries again (each move is claimed before it is made)."""
+        if self.moves is None:
+            return
+        try:
+            await self.moves()
+        except Exception as exc:  # noqa: BLE001 - never stops the loop
+            log.error("scheduled moves failed: %s: %s", type(exc).__name__, exc)
 
     async def run_alerts(self, now: datetime | None = None) -> int:
         """Run the pre-lock check of every schedule whose alert window is open; returns the

@@ -420,6 +420,12 @@ class Approvals:
         report = answer.report if answer else _outcomes_report(final)
         applied = _applied_ids(report)
         outcomes = _move_outcomes(report)
+        records = [r for r in _applied_list(report) or [] if isinstance(r, dict)]
+        if any(r.get("status") == "scheduled" for r in records):
+            # moves dated later: stored before the card closes, made on their day (a
+            # recovery finishing the card again reads what the schedule already made)
+            real = await self.core.moves.schedule(card, records)
+            outcomes = {**(outcomes or {}), **{o.move_id: o.to_json() for o in real}}
         status = (plan_card_status(card.moves, card.decisions, outcomes)
                   if is_plan_card(card.moves) else
                   card_status(card.moves, card.decisions, outcomes))

@@ -122,6 +122,12 @@ COMMANDS: tuple[Command, ...] = (
                             kind="bool"),
                      Option("enabled", "False stops the digest in this channel (as time: off)",
                             kind="bool"))),
+    Command("advance", "Demo league: move its date forward (makes scheduled moves)",
+            "[days|date]",
+            "demo league only: move its date forward (default one day, e.g. `3` or "
+            "`sunday`); each scheduled move is made on its day",
+            options=(Option("days", "How many days, or a date / weekday to move to",
+                            suggestions=("1", "2", "3", "sunday"), positional=True),)),
     Command("help", "What FanVise can do", "", "this text", private=True),
 )
 

@@ -44,7 +44,10 @@ class Recovery:
            drawn is drawn in the message stored for it, or posted as a new message when it
            has none (`Approvals.show_card`), so each card is shown once;
         5. requests that crashed before their run started are run again (once; a second
-           crash tells the requester to ask again), so no request ends silently.
+           crash tells the requester to ask again), so no request ends silently;
+        6. scheduled moves a crash left being made are read back on their day's roster
+           (`MoveSchedule.recover`): made or released, never made twice; their cards are
+           redrawn.
 
         Only orphaned work is taken (storage.backend.orphan_filter): on a shared Postgres
         database, runs, cards and turns of another live process are left to it; on SQLite
@@ -100,6 +103,10 @@ class Recovery:
             await self._recover_turns(surfaces, orphans)
         except Exception as exc:  # noqa: BLE001
             log.error("recovery of cards/requests failed: %s", type(exc).__name__)
+        try:  # scheduled moves a crash left being made: read back on their day
+            await self.core.moves.recover(surfaces, takeover=takeover)
+        except Exception as exc:  # noqa: BLE001
+            log.error("recovery of scheduled moves failed: %s", type(exc).__name__)
         return len(results)
 
     async def _recover_decision(self, surfaces: dict[str, ChatSurface], card: CardRow,

@@ -43,6 +43,7 @@ from bot.core.lineup_command import LineupCommand
 from bot.core.link import Linking
 from bot.core.matchup import Matchup
 from bot.core.models import Choice, ThreadRef, UserRef
+from bot.core.move_schedule import MoveSchedule
 from bot.core.prelock import Prelock
 from bot.core.progress import WorkspaceBudget
 from bot.core.recovery import Recovery
@@ -104,12 +105,13 @@ class ChatCore:
         self.lineup = LineupCommand(self)
         self.recovery = Recovery(self)
         self.matchup = Matchup(self)
+        self.moves = MoveSchedule(self)
         self._handlers: dict[str, Callable[..., Awaitable[None]]] = {
             "ask": self.turns.cmd_ask, "player": self.turns.cmd_player,
             "optimize": self.turns.cmd_optimize, "stream": self.turns.cmd_stream,
             "lineup": self.lineup.cmd_lineup, "link": self.link.cmd_link,
             "daily": self.daily.cmd_daily, "help": self._cmd_help,
-            "matchup": self.matchup.cmd_matchup,
+            "matchup": self.matchup.cmd_matchup, "advance": self.moves.cmd_advance,
         }
 
     # ------------------------------------------------------------------ properties
