@@ -133,6 +133,14 @@ def _explicit_summary(ev: dict[str, Any], days: int, acq: str) -> str:
     s = (f"{head} Exact optimizer for the rest of this matchup ({days} day(s) left, {acq}): "
          f"{float(ev['expected_gain']):+.2f} {unit} ({float(ev['base_value']):.2f} without it, "
          f"{float(ev['planned_value']):.2f} with it).")
+    if ev.get("overall") is not None:
+        s += (f" Rest of the season, keeping {a['name']}: {float(ev['season_effect']):+.1f} "
+              f"({a['name']} {float(ev.get('add_ros_per_game') or 0.0):.1f} "
+              f"{ev.get('per_game_unit') or 'per game'} over {ev.get('add_ros_games', 0)} "
+              f"games, {d['name']} {float(ev.get('drop_ros_per_game') or 0.0):.1f} over "
+              f"{ev.get('drop_ros_games', 0)}).")
+    if ev.get("warning"):
+        s = "WARNING: " + str(ev["warning"]) + " " + s
     alt = ev.get("alternative")
     if alt:
         s += (f" For the same drop, {alt['add']['name']} would gain "
@@ -356,7 +364,9 @@ async def plan_moves(state: MatchupOptimizerState,
             position = None
     _progress("plan_moves", "Planning the best moves for the rest of the matchup..."
               if not refresh else "Re-planning the rest of your matchup...")
-    plan = svc.move_plan(team_id, focus_categories=focus or (),
+    keep, spare_core = _protection(state.get("request_obj"))
+    plan = svc.move_plan(team_id, focus_categories=focus or (), keep=keep,
+                         spare_core=spare_core,
                          hold=[m["drop"]["id"] for m in skipped],
                          exclude_adds=[m["add"]["id"] for m in skipped], position=position)
     moves = plan_card_moves(plan)
@@ -370,6 +380,19 @@ async def plan_moves(state: MatchupOptimizerState,
     if not refresh:  # the week before any move (a re-plan keeps it for the answer)
         out["plan"] = _plan_summary(svc.weekly_plan(team_id).to_dict())
     return out
+
+
+def _protection(raw: dict[str, Any] | None) -> tuple[list[int], bool]:
+    """The players the member's words protect ('keep X': their ids) and whether he asked to
+    spare his core ('leave my stars alone', 'don't gut my roster'), from the typed Request."""
+    if not raw:
+        return [], False
+    try:
+        req = Request.model_validate(raw)
+    except ValidationError:
+        return [], False
+    return ([int(p.player_id) for p in req.keep if p.resolved and p.player_id is not None],
+            bool(req.spare_core))
 
 
 async def identify_candidates(state: MatchupOptimizerState,
@@ -463,13 +486,15 @@ async def evaluate_move(state: MatchupOptimizerState,
     out: dict[str, Any] = {"move_eval": ev, "plan": plan, "valid_moves": [],
                            "acquisitions": {**(state.get("acquisitions") or {}),
                                             "remaining": ev["acquisitions_remaining"]}}
-    if ev["verdict"] == "gain":
+    if ev["verdict"] in ("gain", "no_gain") and ev.get("drop") and ev.get("add"):
+        # the member asked for it: always a card; one that projects worse says so
         d, a = ev["drop"], ev["add"]
         out["valid_moves"] = [{
             "move_id": f"{d['id']}-{a['id']}", "drop": d, "add": a,
             "expected_gain": ev["expected_gain"], "gain_unit": ev["gain_unit"],
             "games": ev["games_added"], "confidence": ev["confidence"],
-            "reasons": list(ev["reasons"]), "plan_delta": ev["expected_gain"]}]
+            "reasons": ([ev["warning"]] if ev.get("warning") else []) + list(ev["reasons"]),
+            "plan_delta": ev["expected_gain"]}]
     return out
 
 
@@ -591,7 +616,7 @@ async def present_and_confirm(state: MatchupOptimizerState) -> dict[str, Any]:
                 if h.reason.startswith("HOLD:")]
         if held:  # injured players coming back soon stay on the roster
             summary += " Held: " + "; ".join(held) + "."
-    elif state.get("intent") == "explicit_move" and ev.get("verdict") == "gain":
+    elif state.get("intent") == "explicit_move" and ev.get("verdict") in ("gain", "no_gain"):
         summary = _explicit_summary(ev, days, acq_text)
     elif state.get("ranked_by"):
         summary = prompts.CATEGORY_SUMMARY.format(
@@ -995,7 +1020,8 @@ def _compose_answer(state: MatchupOptimizerState) -> tuple[str, dict[str, Any]]:
         report["move_evaluation"] = ev
     applied = state.get("applied_moves") or []
     offered = report["moves_offered"]
-    if intent == "explicit_move" and ev.get("verdict") != "gain" and not applied:
+    if intent == "explicit_move" and not applied and not (
+            ev.get("verdict") in ("gain", "no_gain") and state.get("valid_moves")):
         lines.extend(_explicit_verdict(ev))
         lines.extend(state.get("notes") or [])
         return "\n".join(x for x in lines if x), report
