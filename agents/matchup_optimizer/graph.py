@@ -761,7 +761,8 @@ async def _apply_plan(state: MatchupOptimizerState, deps: AgentDeps) -> dict[str
             out.append({**rec, "status": "applied", "note": "already applied"})
         else:
             try:
-                demo.apply_move(team_id, int(drop["id"]), int(m["add"]["id"]))
+                demo.apply_move(team_id, int(drop["id"]), int(m["add"]["id"]),
+                                to_ir=bool(m.get("drop_to_ir")))  # to IR: nobody released
             except Exception as exc:  # noqa: BLE001 - DemoError and friends: report it
                 out.append({**rec, "status": "failed",
                             "note": _why_not(demo, team_id, m, exc)})
