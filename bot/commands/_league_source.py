@@ -5,6 +5,10 @@ environment (FANVISE_ESPN_LEAGUE_ID, FANVISE_ESPN_SEASON, ESPN_S2, ESPN_SWID,
 FANVISE_DATA_DIR), `source.open_client()` returns an `EspnClient`, and
 `run_league_command(source, fn)` runs an async body with clean error handling: a clear
 one-line message and exit code 1, never a traceback, never the cookies.
+
+The league options every command takes are defined here once (`LeagueIdOpt`, `SeasonOpt`,
+`DemoVariantOpt`, `DemoTodayOpt`, `TeamIdOpt`, `DataDirOpt`), so a flag is spelled and typed
+the same in `league`, `team`, `free-agents`, `ask`, `chat`, `run` and `news`.
 """
 
 from __future__ import annotations
@@ -15,13 +19,12 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
 import typer
 from rich.console import Console
 from rich.markup import escape
 
-from bot.settings import check_league_id
 from fantasy.espn.client import EspnClient
 from fantasy.espn.errors import EspnError
 from fantasy.espn.factory import open_league_client
@@ -33,12 +36,48 @@ ENV_SEASON = "FANVISE_ESPN_SEASON"
 ENV_S2 = "ESPN_S2"
 ENV_SWID = "ESPN_SWID"
 ENV_DATA_DIR = "FANVISE_DATA_DIR"
+ENV_DEMO_VARIANT = "FANVISE_DEMO_VARIANT"
+#: The demo league's scoring variants.
+DEMO_VARIANTS = ("points", "categories")
 #: Optional override of the ESPN reads host (proxies, local test servers).
 ENV_BASE_URL = "FANVISE_ESPN_BASE_URL"
 
 
 class SourceError(ValueError):
     """Bad league options (message is safe to print)."""
+
+
+# The CLI's league options, one spelling and type for every command.
+LeagueIdOpt = Annotated[int | None, typer.Option(
+    "--league-id", help="ESPN league id, the number after leagueId= in the league's URL "
+                        "(env FANVISE_ESPN_LEAGUE_ID). Omit for the demo league.")]
+SeasonOpt = Annotated[int | None, typer.Option(
+    "--season", help="Season = year the NBA season ends, e.g. 2026 for 2025-26 "
+                     "(env FANVISE_ESPN_SEASON; default: the current one).")]
+DemoVariantOpt = Annotated[str | None, typer.Option(
+    "--demo-variant", help="Demo league scoring: points or categories "
+                           "(env FANVISE_DEMO_VARIANT; default points).")]
+#: The old spelling of --demo-variant (`fanvise ask --variant`), still accepted, not shown.
+VariantAliasOpt = Annotated[str | None, typer.Option(
+    "--variant", hidden=True, help="Same as --demo-variant.")]
+DemoTodayOpt = Annotated[str | None, typer.Option(
+    "--demo-today", help="Demo league 'today' (YYYY-MM-DD, default 2023-01-25).")]
+TeamIdOpt = Annotated[int | None, typer.Option(
+    "--team-id", help="Your ESPN team id, the number after teamId= in your team's URL "
+                      "(env FANVISE_TEAM_ID).")]
+DataDirOpt = Annotated[Path | None, typer.Option(
+    "--data-dir", help="Data directory (env FANVISE_DATA_DIR, default ./fanvise-data).")]
+
+
+def demo_variant_of(value: str | None, alias: str | None = None,
+                    env: Mapping[str, str] | None = None) -> str:
+    """--demo-variant (or its old spelling --variant), else FANVISE_DEMO_VARIANT, else
+    points; raises SourceError for another value."""
+    env = os.environ if env is None else env
+    variant = (value or alias or env.get(ENV_DEMO_VARIANT) or "points").strip().lower()
+    if variant not in DEMO_VARIANTS:
+        raise SourceError(f"--demo-variant must be points or categories, not {shown(variant)}")
+    return variant
 
 
 def data_dir(env: Mapping[str, str] | None = None) -> Path:
@@ -81,21 +120,18 @@ class LeagueSource:
         *,
         league_id: int | str | None = None,
         season: int | str | None = None,
-        demo_variant: str = "points",
+        demo_variant: str | None = None,
         demo_today: str | date | None = None,
         state_path: Path | str | None = None,
         env: Mapping[str, str] | None = None,
+        root: Path | str | None = None,
     ) -> LeagueSource:
-        """Merge options with the environment; raises SourceError on bad values."""
+        """Merge options with the environment; raises SourceError on bad values. `root`:
+        the data directory (--data-dir) holding the demo state, else FANVISE_DATA_DIR's."""
         env = os.environ if env is None else env
         raw_id = league_id if league_id not in (None, "") else env.get(ENV_LEAGUE_ID)
         raw_season = season if season not in (None, "") else env.get(ENV_SEASON)
         lid = _as_int(raw_id, "league id") if raw_id not in (None, "") else None
-        if lid is not None:
-            try:
-                check_league_id(lid)
-            except ValueError as exc:
-                raise SourceError(str(exc)) from None
         ssn = _as_int(raw_season, "season") if raw_season not in (None, "") else None
         if ssn is not None and not 2000 <= ssn <= 2100:
             raise SourceError(f"season {ssn} looks wrong; use the year the NBA season ends, "
@@ -109,9 +145,9 @@ class LeagueSource:
             except ValueError:
                 raise SourceError(f"--demo-today must be a date like 2023-01-25, "
                                   f"not {shown(demo_today)}") from None
-        variant = (demo_variant or "points").strip().lower()
+        variant = demo_variant_of(demo_variant, env=env)
         if state_path is None and lid is None:
-            state_path = data_dir(env) / f"demo-state-{variant}.json"
+            state_path = Path(root or data_dir(env)) / f"demo-state-{variant}.json"
         return cls(
             league_id=lid,
             season=ssn,
@@ -201,6 +237,8 @@ def run_league_command(
 
 
 __all__ = [
-    "ENV_BASE_URL", "ENV_DATA_DIR", "ENV_LEAGUE_ID", "ENV_S2", "ENV_SEASON", "ENV_SWID", "LeagueSource",
-    "SourceError", "data_dir", "fail", "run_league_command", "shown",
+    "DEMO_VARIANTS", "ENV_BASE_URL", "ENV_DATA_DIR", "ENV_DEMO_VARIANT", "ENV_LEAGUE_ID", "ENV_S2",
+    "ENV_SEASON", "ENV_SWID", "DataDirOpt", "DemoTodayOpt", "DemoVariantOpt", "LeagueIdOpt",
+    "LeagueSource", "SeasonOpt", "SourceError", "TeamIdOpt", "VariantAliasOpt", "data_dir",
+    "demo_variant_of", "fail", "run_league_command", "shown",
 ]

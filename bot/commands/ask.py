@@ -16,7 +16,19 @@ from typing import Annotated, Any
 
 import typer
 
-from bot.commands._league_source import LeagueSource, SourceError, data_dir, fail
+from bot.commands._league_source import (
+    DataDirOpt,
+    DemoVariantOpt,
+    LeagueIdOpt,
+    LeagueSource,
+    SeasonOpt,
+    SourceError,
+    TeamIdOpt,
+    VariantAliasOpt,
+    data_dir,
+    demo_variant_of,
+    fail,
+)
 from fantasy.moves import text_of
 
 DEFAULT_CONVERSATION = "console:cli"
@@ -145,14 +157,12 @@ def register(app: typer.Typer) -> None:
     @app.command("ask")
     def ask(
         question: Annotated[str, typer.Argument(help="Your question, e.g. \"Review my matchup\"")],
-        data_dir_opt: Annotated[Path | None, typer.Option(
-            "--data-dir", help="Data directory (checkpoints, demo state)")] = None,
-        league_id: Annotated[str | None, typer.Option(
-            "--league-id", help="Live ESPN league id (default: demo league)")] = None,
-        season: Annotated[str | None, typer.Option("--season")] = None,
-        variant: Annotated[str, typer.Option(
-            "--variant", help="Demo league variant: points or categories")] = "points",
-        team_id: Annotated[int | None, typer.Option("--team-id", help="Your ESPN team id")] = None,
+        data_dir_opt: DataDirOpt = None,
+        league_id: LeagueIdOpt = None,
+        season: SeasonOpt = None,
+        demo_variant: DemoVariantOpt = None,
+        variant: VariantAliasOpt = None,
+        team_id: TeamIdOpt = None,
         yes: Annotated[bool, typer.Option("--yes", help="Approve all proposed moves")] = False,
         no: Annotated[bool, typer.Option("--no", help="Decline all proposed moves")] = False,
         conversation: Annotated[str, typer.Option(
@@ -170,7 +180,7 @@ def register(app: typer.Typer) -> None:
                        f"{MAX_QUESTION}")
         root = data_dir_opt or data_dir()
         try:
-            v = variant.strip().lower()
+            v = demo_variant_of(demo_variant, variant)
             source = LeagueSource.from_options(league_id=league_id, season=season,
                                                demo_variant=v)
             if source.is_demo:

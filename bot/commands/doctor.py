@@ -214,6 +214,24 @@ def check_cookie_format(settings: Any) -> Finding | None:
     return None
 
 
+def league_client(settings: Any) -> Any:
+    """The live league's client from the settings (env and .env), without the cache; one
+    retry (a diagnosis should not wait out ESPN's full retry schedule)."""
+    from bot.commands._league_source import (
+        ENV_BASE_URL,
+        ENV_DATA_DIR,
+        ENV_S2,
+        ENV_SWID,
+        LeagueSource,
+    )
+
+    env = {ENV_S2: settings.secret("espn_s2") or "", ENV_SWID: settings.secret("espn_swid") or "",
+           ENV_BASE_URL: settings.espn_base_url or "", ENV_DATA_DIR: str(settings.data_dir)}
+    source = LeagueSource.from_options(league_id=settings.espn_league_id,
+                                       season=settings.espn_season, env=env)
+    return source.open_client(max_retries=1)
+
+
 def _member_id(swid: str) -> str:
     return "{" + swid.strip().strip("{}").upper() + "}"
 
@@ -227,12 +245,9 @@ async def check_league(settings: Any, *, client_factory: Callable[[Any], Any] | 
     bad = check_cookie_format(settings)
     if bad is not None:
         return [bad]
-    from bot.core.app import open_espn
     from fantasy.espn.errors import EspnError
 
-    client = (client_factory or (lambda s: open_espn(s, None)))(settings)
-    if asyncio.iscoroutine(client):
-        client = await client
+    client = (client_factory or league_client)(settings)
     has_cookies = bool(client.authenticated)
     out: list[Finding] = []
     try:

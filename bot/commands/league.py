@@ -7,6 +7,7 @@ leagues, the ESPN_S2 / ESPN_SWID environment variables.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -14,7 +15,18 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from bot.commands._league_source import MAX_ECHO, LeagueSource, fail, run_league_command, shown
+from bot.commands._league_source import (
+    MAX_ECHO,
+    DataDirOpt,
+    DemoTodayOpt,
+    DemoVariantOpt,
+    LeagueIdOpt,
+    LeagueSource,
+    SeasonOpt,
+    fail,
+    run_league_command,
+    shown,
+)
 from fantasy.constants import (
     NINE_CAT_STATS,
     PERCENTAGE_STATS,
@@ -26,23 +38,14 @@ from fantasy.constants import (
 from fantasy.espn.client import EspnClient
 from fantasy.models import League, LeagueSettings, Player, ProSchedule
 
-LeagueIdOpt = Annotated[int | None, typer.Option(
-    "--league-id", help="ESPN league id (env FANVISE_ESPN_LEAGUE_ID). Omit for the demo league.")]
-SeasonOpt = Annotated[int | None, typer.Option(
-    "--season", help="Season = year the NBA season ends (env FANVISE_ESPN_SEASON).")]
-VariantOpt = Annotated[str, typer.Option(
-    "--demo-variant", help="Demo league scoring: points or categories.")]
-TodayOpt = Annotated[str | None, typer.Option(
-    "--demo-today", help="Demo league 'today' (YYYY-MM-DD, default 2023-01-25).")]
-
 league_app = typer.Typer(no_args_is_help=True, help="League overview.")
 team_app = typer.Typer(no_args_is_help=True, help="Fantasy teams.")
 
 
-def _source(league_id: int | None, season: int | None, variant: str, today: str | None
-            ) -> LeagueSource:
+def _source(league_id: int | None, season: int | None, variant: str | None, today: str | None,
+            root: Path | None = None) -> LeagueSource:
     return LeagueSource.from_options(league_id=league_id, season=season,
-                                     demo_variant=variant, demo_today=today)
+                                     demo_variant=variant, demo_today=today, root=root)
 
 
 def _console() -> Console:
@@ -127,7 +130,8 @@ def _stale_note(console: Console, client: EspnClient) -> None:
 
 @league_app.command("show")
 def league_show(league_id: LeagueIdOpt = None, season: SeasonOpt = None,
-                demo_variant: VariantOpt = "points", demo_today: TodayOpt = None) -> None:
+                demo_variant: DemoVariantOpt = None, demo_today: DemoTodayOpt = None,
+              data_dir: DataDirOpt = None) -> None:
     """Standings and the current matchups."""
 
     async def body(client: EspnClient, source: LeagueSource) -> None:
@@ -165,13 +169,14 @@ def league_show(league_id: LeagueIdOpt = None, season: SeasonOpt = None,
             mt.add_row(escape(home.name), hs, escape(away.name), as_)
         console.print(mt)
 
-    run_league_command(lambda: _source(league_id, season, demo_variant, demo_today), body)
+    run_league_command(lambda: _source(league_id, season, demo_variant, demo_today, data_dir), body)
 
 
 @team_app.command("show")
 def team_show(team: Annotated[str, typer.Argument(help="Team id, abbreviation, name or owner.")],
               league_id: LeagueIdOpt = None, season: SeasonOpt = None,
-              demo_variant: VariantOpt = "points", demo_today: TodayOpt = None) -> None:
+              demo_variant: DemoVariantOpt = None, demo_today: DemoTodayOpt = None,
+              data_dir: DataDirOpt = None) -> None:
     """A team's roster with lineup slots, injuries, averages and games left this week."""
 
     async def body(client: EspnClient, source: LeagueSource) -> None:
@@ -223,7 +228,7 @@ def team_show(team: Annotated[str, typer.Argument(help="Team id, abbreviation, n
             table.add_row(*row)
         console.print(table)
 
-    run_league_command(lambda: _source(league_id, season, demo_variant, demo_today), body)
+    run_league_command(lambda: _source(league_id, season, demo_variant, demo_today, data_dir), body)
 
 
 def free_agents(
@@ -231,7 +236,8 @@ def free_agents(
                                                             "F, UT...")] = None,
     limit: Annotated[int, typer.Option("--limit", min=1, max=200, help="How many.")] = 25,
     league_id: LeagueIdOpt = None, season: SeasonOpt = None,
-    demo_variant: VariantOpt = "points", demo_today: TodayOpt = None,
+    demo_variant: DemoVariantOpt = None, demo_today: DemoTodayOpt = None,
+    data_dir: DataDirOpt = None,
 ) -> None:
     """Free agents and waiver players, most-owned first."""
     slot_id: int | None = None
@@ -276,7 +282,7 @@ def free_agents(
         else:
             console.print(table)
 
-    run_league_command(lambda: _source(league_id, season, demo_variant, demo_today), body)
+    run_league_command(lambda: _source(league_id, season, demo_variant, demo_today, data_dir), body)
 
 
 def register(app: typer.Typer) -> None:

@@ -19,14 +19,20 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from bot.commands._league_source import LeagueSource, SourceError, data_dir, fail, shown
+from bot.commands._league_source import (
+    DataDirOpt,
+    LeagueIdOpt,
+    LeagueSource,
+    SeasonOpt,
+    SourceError,
+    data_dir,
+    fail,
+    shown,
+)
 from storage.news_ingest import DEFAULT_FEEDS, IngestReport, ingest_feeds, load_demo_news
 from storage.news_store import NewsItem, NewsStore
 
 news_app = typer.Typer(no_args_is_help=True, help="Player news: ingest RSS feeds, search.")
-
-DataDirOpt = Annotated[Path | None, typer.Option(
-    "--data-dir", help="Data directory (env FANVISE_DATA_DIR, default ./fanvise-data).")]
 
 
 def _console() -> Console:
@@ -74,9 +80,8 @@ def ingest(
     demo: Annotated[bool, typer.Option(
         "--demo", help="Load the recorded demo-league feeds (offline).")] = False,
     data_dir_: DataDirOpt = None,
-    league_id: Annotated[int | None, typer.Option(
-        "--league-id", help="Tag players of this ESPN league (default: the demo league).")] = None,
-    season: Annotated[int | None, typer.Option("--season", help="ESPN season.")] = None,
+    league_id: LeagueIdOpt = None,
+    season: SeasonOpt = None,
     timeout: Annotated[float, typer.Option("--timeout", min=0.5, max=120,
                                            help="Per-feed timeout, seconds.")] = 10.0,
 ) -> None:

@@ -19,6 +19,14 @@ from typing import Annotated, Any
 import typer
 from pydantic import ValidationError
 
+from bot.commands._league_source import (
+    DataDirOpt,
+    DemoVariantOpt,
+    LeagueIdOpt,
+    SeasonOpt,
+    TeamIdOpt,
+)
+
 log = logging.getLogger("fanvise.run")
 
 
@@ -30,11 +38,15 @@ class Surface(StrEnum):
     slack = "slack"
 
 
-def _settings(data_dir: Path | None) -> Any:
+def _settings(data_dir: Path | None, **league: Any) -> Any:
+    """Settings from env / .env; the command line's options (not None) win."""
     from bot.settings import Settings
 
+    overrides = {k: v for k, v in league.items() if v is not None}
+    if data_dir:
+        overrides["data_dir"] = data_dir
     try:
-        return Settings(data_dir=data_dir) if data_dir else Settings()
+        return Settings(**overrides)
     except ValidationError as exc:
         lines = [f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors()]
         typer.echo("error: bad configuration: " + "; ".join(lines), err=True)
@@ -121,8 +133,7 @@ async def _serve(surface: Surface, settings: Any, *, session: str = "local",
             scheduler = DailyScheduler(app.app_db, lambda s: app.core.post_daily(con, s),
                                        platforms={"console"},
                                        alerts=lambda s: app.core.prelock_check(con, s),
-                                       alert_window=app.core.prelock.window,
-                                       moves=lambda: app.core.moves.run_due({"console": con}))
+                                       alert_window=app.core.prelock.window)
             app.core.on_schedule_change = scheduler.reload
             await scheduler.start()
             await app.core.recover({"console": con})
@@ -145,14 +156,9 @@ async def _serve(surface: Surface, settings: Any, *, session: str = "local",
                 await bot.wait_until_ready()
                 return await app.core.prelock_check(bot.surface, s)
 
-            async def moves_discord() -> Any:
-                await bot.wait_until_ready()
-                return await app.core.moves.run_due({"discord": bot.surface})
-
             scheduler = DailyScheduler(app.app_db, post_discord, platforms={"discord"},
                                        alerts=alert_discord,
-                                       alert_window=app.core.prelock.window,
-                                       moves=moves_discord)
+                                       alert_window=app.core.prelock.window)
             app.core.on_schedule_change = scheduler.reload
             await scheduler.start()
             async def recover_discord() -> None:
@@ -183,8 +189,7 @@ async def _serve(surface: Surface, settings: Any, *, session: str = "local",
             app.app_db, lambda s: app.core.post_daily(SlackSurface(slack.client), s),
             platforms={"slack"},
             alerts=lambda s: app.core.prelock_check(SlackSurface(slack.client), s),
-            alert_window=app.core.prelock.window,
-            moves=lambda: app.core.moves.run_due({"slack": SlackSurface(slack.client)}))
+            alert_window=app.core.prelock.window)
         app.core.on_schedule_change = scheduler.reload
         await scheduler.start()
         await app.core.recover({"slack": SlackSurface(slack.client)})
@@ -258,10 +263,10 @@ async def _maintenance(app: Any, *, first: float = 3600.0, every: float = 86400.
         await asyncio.sleep(every)
 
 
-def _run(surface: Surface, data_dir: Path | None, session: str) -> None:
+def _run(surface: Surface, data_dir: Path | None, session: str, **league: Any) -> None:
     from bot.logging_setup import setup_logging
 
-    settings = _settings(data_dir)
+    settings = _settings(data_dir, **league)
     settings.register_secrets()
     level = settings.log_level
     if surface is Surface.console and level == "INFO":
@@ -288,8 +293,6 @@ def _run(surface: Surface, data_dir: Path | None, session: str) -> None:
         raise typer.Exit(code=1) from None
 
 
-DataDirOpt = Annotated[Path | None, typer.Option(
-    "--data-dir", help="Data directory (default $FANVISE_DATA_DIR or ./fanvise-data)")]
 SessionOpt = Annotated[str, typer.Option(
     "--session", help="Console conversation name; the same name continues it")]
 
@@ -299,12 +302,19 @@ def register(app: typer.Typer) -> None:
 
     @app.command("run")
     def run_cmd(surface: Annotated[Surface, typer.Argument(help="console, discord or slack")],
-                data_dir: DataDirOpt = None, session: SessionOpt = "local") -> None:
-        """Run FanVise on a chat surface (config from env / .env; see docs/running.md)."""
-        _run(surface, data_dir, session)
+                data_dir: DataDirOpt = None, session: SessionOpt = "local",
+                league_id: LeagueIdOpt = None, season: SeasonOpt = None,
+                demo_variant: DemoVariantOpt = None, team_id: TeamIdOpt = None) -> None:
+        """Run FanVise on a chat surface (config from env / .env, options win; see
+        docs/running.md)."""
+        _run(surface, data_dir, session, espn_league_id=league_id, espn_season=season,
+             demo_variant=demo_variant, team_id=team_id)
 
     @app.command("chat")
-    def chat_cmd(data_dir: DataDirOpt = None, session: SessionOpt = "local") -> None:
+    def chat_cmd(data_dir: DataDirOpt = None, session: SessionOpt = "local",
+                 league_id: LeagueIdOpt = None, season: SeasonOpt = None,
+                 demo_variant: DemoVariantOpt = None, team_id: TeamIdOpt = None) -> None:
         """Chat with FanVise in the terminal (demo league + offline model by default).
         Same as `fanvise run console`."""
-        _run(Surface.console, data_dir, session)
+        _run(Surface.console, data_dir, session, espn_league_id=league_id,
+             espn_season=season, demo_variant=demo_variant, team_id=team_id)
