@@ -47,3 +47,13 @@ class ChatSurface(Protocol):
     #
     # returns the conversation's ThreadRef (a new thread on the response, or `channel_ref`
     # where threads do not exist); raises `bot.core.errors.Refused` after telling the user.
+    #
+    # Optional (Discord, Slack): find messages this bot posted whose ids a crash lost (the
+    # card's message is posted, then its id stored: bot.core.approvals adopts the message
+    # instead of posting it again):
+    #
+    #   async def find_messages(self, thread: ThreadRef, msg: OutgoingMessage,
+    #                           since: float) -> list[str]
+    #
+    # ids of this bot's messages in `thread` posted since `since` (Unix time) whose text is
+    # `msg`'s as `post` sends it, newest first.

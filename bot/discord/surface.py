@@ -9,6 +9,7 @@ MessageGone.
 from __future__ import annotations
 
 import logging
+from datetime import UTC, datetime
 from types import SimpleNamespace
 from typing import Any
 
@@ -105,6 +106,24 @@ class DiscordSurface:
                 await channel.get_partial_message(int(message_id)).edit(**part.kwargs())
         except (discord.HTTPException, discord.RateLimited) as exc:
             raise _map_errors(exc) from exc
+
+    async def find_messages(self, thread: ThreadRef, msg: Any, since: float) -> list[str]:
+        """Ids of this bot's messages in the thread posted since `since` (Unix time, a few
+        seconds of clock skew allowed) whose text is `msg`'s as `post` sends it, newest
+        first: a message whose id a crash lost (bot.core.approvals)."""
+        text = render(msg, max_text=self.max_text)[0].kwargs().get("content") or ""
+        me = self.client.user
+        channel = self.client.get_partial_messageable(target_id(thread))
+        after = discord.Object(discord.utils.time_snowflake(
+            datetime.fromtimestamp(since - 5.0, UTC)))
+        found: list[int] = []
+        try:
+            async for m in channel.history(limit=100, after=after):
+                if me is not None and m.author.id == me.id and m.content == text:
+                    found.append(m.id)
+        except (discord.HTTPException, discord.RateLimited) as exc:
+            raise _map_errors(exc) from exc
+        return [str(i) for i in sorted(found, reverse=True)]
 
     async def delete_message(self, thread: ThreadRef, message_id: str) -> bool:
         """Delete a message in the thread (a member's message needs Manage Messages);

@@ -116,6 +116,26 @@ class SlackSurface:
         if sent.status_code >= 400:  # expired or used-up response_url
             raise MessageGone(f"response_url: HTTP {sent.status_code}")
 
+    async def find_messages(self, thread: ThreadRef, msg: Any, since: float) -> list[str]:
+        """The ts of bot messages in the thread (or the channel) posted since `since` (Unix
+        time, a few seconds of skew allowed) whose text is `msg`'s as `post` sends it,
+        newest first: a message whose ts a crash lost (bot.core.approvals)."""
+        text = fallback_text(slack_message(msg))
+        oldest = f"{max(0.0, since - 5.0):.6f}"
+        try:
+            if thread.thread_id:
+                resp = await self.client.conversations_replies(
+                    channel=thread.channel_id, ts=thread.thread_id, oldest=oldest, limit=200)
+            else:
+                resp = await self.client.conversations_history(
+                    channel=thread.channel_id, oldest=oldest, limit=200)
+        except SlackApiError as exc:
+            raise _map_error(exc) from exc
+        found = [m for m in resp.get("messages") or []
+                 if m.get("bot_id") and m.get("text") == text and m.get("ts")]
+        return [str(m["ts"]) for m in sorted(found, key=lambda m: float(m["ts"]),
+                                              reverse=True)]
+
     async def edit(self, thread: ThreadRef, message_id: str, msg: Any) -> None:
         """chat.update one message (ephemeral messages cannot be updated: posted anew)."""
         if self.private_user:

@@ -315,6 +315,12 @@ class FakeDiscord:
                 return jr(self.threads[tid])
             if m == "POST" and len(p) == 3 and p[2] == "messages":
                 return jr(self._message(cid, body))
+            if m == "GET" and len(p) == 3 and p[2] == "messages":  # history, newest first
+                after = int(request.query.get("after") or 0)
+                limit = int(request.query.get("limit") or 50)
+                found = [msg for msg in self.channel_messages(cid) if int(msg["id"]) > after
+                         and not msg["flags"] & 64]
+                return jr(sorted(found, key=lambda x: -int(x["id"]))[:limit])
             if m == "PATCH" and len(p) == 4 and p[2] == "messages":
                 return self._edit(int(p[3]), body)
             if m == "DELETE" and len(p) == 4 and p[2] == "messages":

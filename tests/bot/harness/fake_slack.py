@@ -120,6 +120,7 @@ class FakeSlack:
             body = await request.json()
         else:
             body = dict(await request.post())
+        body = {**request.query, **body}  # GET methods (conversations.*) send a query
         for key in ("blocks", "attachments"):
             if isinstance(body.get(key), str):
                 body[key] = json.loads(body[key])
@@ -160,4 +161,15 @@ class FakeSlack:
             return web.json_response({"ok": True})
         if method == "chat.postEphemeral":
             return web.json_response({"ok": True, "message_ts": "1700000000.999999"})
+        if method in ("conversations.replies", "conversations.history"):
+            # a thread's messages (its root first) or the channel's own; `oldest` is not
+            # applied (this fake's ts are counters, not times)
+            root = body.get("ts")
+            found = [{"type": "message", "ts": m["ts"], "thread_ts": m["thread_ts"],
+                      "text": m["text"], "bot_id": "BBOT", "user": BOT_USER_ID}
+                     for m in self.messages.values()
+                     if m["channel"] == body.get("channel") and m["ts"] not in self.deleted
+                     and ((m["ts"] == root or m["thread_ts"] == root) if root
+                          else not m["thread_ts"])]
+            return web.json_response({"ok": True, "messages": found, "has_more": False})
         return web.json_response({"ok": True})
