@@ -219,22 +219,43 @@ class MoveSchedule:
             fresh = (await self.core.db.scheduled_moves(card.card_id))
             mine = next(r for r in fresh if r.plan_move_id == row.plan_move_id)
             return MadeMove(mine, outcome_of(mine), changed=True)
-        if self.is_demo:
-            status, note = self._make_on_demo(card, row)
-        else:
-            status, note = "waiting", f"due {_day_text(date.fromisoformat(row.day))}"
+        status, note, handed_off = await self._make_through_espn(card, row)
         crash_point("schedule:made")
         await self.core.db.finish_scheduled_move(row.card_id, row.plan_move_id, status=status,
                                                  note=note)
         crash_point("schedule:finished")
         if status == "not_possible":
             await self._cascade(card, row)
-        if status == "waiting":
+        if status == "waiting" and handed_off:
             await self._remind(surface, card, row)
         await self.redraw(surface, card.card_id)
         fresh = await self.core.db.scheduled_moves(card.card_id)
         mine = next(r for r in fresh if r.plan_move_id == row.plan_move_id)
         return MadeMove(mine, self._with_handoff(outcome_of(mine)))
+
+    async def _make_through_espn(self, card: CardRow, row: ScheduledMove
+                                 ) -> tuple[str, str, bool]:
+        """Make the move through ESPN's transaction endpoint (`bot.core.handoff`): the demo
+        league's, or ESPN's for an owner who turned writes on with their own cookies; once
+        per card and move, also after a crash (the write's key). (status, note, handed off):
+        a live owner without writes gets the hand-off (a reminder with the steps)."""
+        from bot.core.handoff import writes_of
+        writes = writes_of(self.core)
+        team = int(card.team_id or 0)
+        access = await writes.access(card.platform, card.workspace_id,
+                                     card.decided_by or card.requester_id, team)
+        when = _day_text(date.fromisoformat(row.day))
+        if not access.allowed:
+            return "waiting", f"due {when}", True
+        res = await writes.make_move(access, team, add_id=row.add_id, add_name=row.add_name,
+                                     drop_id=row.drop_id, drop_name=row.drop_name,
+                                     key=f"card:{card.card_id}:{row.move_id}",
+                                     drop_to_ir=row.drop_to_ir)
+        if res["status"] == "applied":
+            return "applied", f"made {when}", False
+        if res["status"] == "waiting":
+            return "waiting", " ".join(res.get("steps") or [res.get("note", "")]), False
+        return "not_possible", str(res.get("note") or "ESPN refused it"), False
 
     def _make_on_demo(self, card: CardRow, row: ScheduledMove) -> tuple[str, str]:
         """Make the move on the demo league, dated its day (the demo's today)."""
@@ -398,6 +419,8 @@ class MoveSchedule:
         """A waiting (live) outcome with the hand-off steps and the add-page link."""
         if oc.status != "waiting" or oc.drop is None or oc.add is None:
             return oc
+        if not oc.note.startswith("due "):  # made through ESPN: a claim put in, a dry run
+            return oc.model_copy(update={"steps": [oc.note]})
         from agents.matchup_optimizer.graph import ESPN_PLAYER_ADD_URL
 
         link = ESPN_PLAYER_ADD_URL.format(league_id=self.core.league_id, player_id=oc.add.id)
