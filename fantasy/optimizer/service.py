@@ -1017,7 +1017,8 @@ class OptimizerService:
                 f"{float(out.add_ros_per_game or 0.0):.1f} per game over {out.add_ros_games} "
                 f"games, {d} {float(out.drop_ros_per_game or 0.0):.1f} over "
                 f"{out.drop_ros_games})."
-                + (f" {d} is a {out.core}." if out.core else "")
+                + (f" {d} is a core player: {out.core.removeprefix('core: ')}."
+                   if out.core else "")
                 + (f" You would normally hold {d} ({held[drop_id]})." if drop_id in held
                    else ""))
 
