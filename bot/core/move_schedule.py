@@ -465,8 +465,8 @@ class MoveSchedule:
     async def recover(self, surfaces: Mapping[str, ChatSurface], *,
                       takeover: bool = False) -> int:
         """After a restart: each move a crash left `making` is read back (the team's roster
-        on its day: made -> applied; not made -> back to scheduled, checked and made on the
-        next pass), and each card whose message does not show its moves' state is redrawn.
+        on its day: made -> applied; not made -> back to scheduled), each card whose message
+        does not show its moves' state is redrawn, and the moves due now are made.
         `takeover`: only the rows of another instance that died (the periodic pass of a
         live Postgres process). Returns the number of moves read back."""
         n = 0
@@ -489,6 +489,7 @@ class MoveSchedule:
             card = await self.core.db.get_card(card_id)
             if card is not None:
                 await self.redraw(surfaces.get(card.platform), card_id)
+        await self.run_due(surfaces)  # a released move of today: checked and made now
         return n
 
     async def _made_on_day(self, card: CardRow, row: ScheduledMove) -> bool | None:
