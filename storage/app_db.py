@@ -298,6 +298,8 @@ class TurnRow:
     attempts: int
     created_at: float
     updated_at: float
+    #: when its progress message was about to be posted (the id is stored after the post)
+    posting_at: float | None = None
 
 
 @dataclass
@@ -434,6 +436,7 @@ class AppDB:
         await _add_column(db, "cards", "shown", "INTEGER NOT NULL DEFAULT 1")
         # crash-safe first post (DOUBLE PRECISION: a REAL is 4 bytes on Postgres)
         await _add_column(db, "cards", "posting_at", "DOUBLE PRECISION")
+        await _add_column(db, "turns", "posting_at", "DOUBLE PRECISION")
         for table in ("cards", "turns"):  # tables made before several processes
             await _add_column(db, table, "owner", "TEXT")
         await _add_column(db, "daily_schedules", "pin", "INTEGER NOT NULL DEFAULT 0")
@@ -529,6 +532,13 @@ class AppDB:
             "UPDATE turns SET status=COALESCE(?, status), message_id=COALESCE(?, message_id),"
             " attempts=COALESCE(?, attempts), updated_at=?, owner=? WHERE turn_id=?",
             (status, message_id, attempts, self._clock(), self.owner, turn_id))
+
+    async def mark_turn_posting(self, turn_id: str) -> float:
+        """Record that the turn's progress message is about to be posted (before the post,
+        so a crash before its id is stored leaves a trace); returns the time recorded."""
+        now = self._clock()
+        await self.db.execute("UPDATE turns SET posting_at=? WHERE turn_id=?", (now, turn_id))
+        return now
 
     async def open_turns(self, *, orphaned_only: bool = False,
                         takeover: bool = False) -> list[TurnRow]:
@@ -1086,7 +1096,8 @@ def _turn(r: Any) -> TurnRow:
         user_id=r["user_id"], user_name=r["user_name"], team_id=r["team_id"], text=r["text"],
         request=json.loads(r["request"]) if r["request"] else None,
         message_id=r["message_id"], status=r["status"], attempts=int(r["attempts"]),
-        created_at=r["created_at"], updated_at=r["updated_at"])
+        created_at=r["created_at"], updated_at=r["updated_at"],
+        posting_at=r["posting_at"] if "posting_at" in r.keys() else None)
 
 
 __all__ = ["AppDB", "CardRow", "DailySchedule", "LeagueLink", "SecretKeyMissing", "TurnRow",

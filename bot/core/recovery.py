@@ -18,7 +18,8 @@ from bot.core.render import (
     progress_text,
 )
 from bot.core.surface import ChatSurface
-from storage.app_db import CardRow
+from bot.core.turns import THINKING
+from storage.app_db import CardRow, TurnRow
 
 if TYPE_CHECKING:
     from bot.core.service import ChatCore
@@ -171,6 +172,22 @@ class Recovery:
         if turn is not None:
             await self.core.db.set_turn(turn.turn_id, status="done")
 
+    async def _turn_message(self, surface: ChatSurface, turn: TurnRow) -> str | None:
+        """A turn's progress message: the stored one, or the one a process killed between
+        posting it and storing its id had posted (found by its first line since the
+        intent, `find_messages`), so it is taken over instead of left "Thinking…"."""
+        find = getattr(surface, "find_messages", None)
+        if turn.message_id or turn.posting_at is None or find is None:
+            return turn.message_id
+        thread = ThreadRef(turn.platform, turn.workspace_id, turn.channel_id, turn.thread_id)
+        try:
+            found = await find(thread, OutgoingMessage(progress_text([THINKING])),
+                               turn.posting_at)
+        except Exception as exc:  # noqa: BLE001 - a new message beats none
+            log.warning("could not look for a lost progress message: %s", type(exc).__name__)
+            return None
+        return found[-1] if found else None  # the first posted after the intent
+
     async def _recovery_editor(self, surface: ChatSurface, thread: ThreadRef, line: str,
                                message_id: str | None) -> ProgressEditor:
         msg = OutgoingMessage(progress_text([line]))
@@ -255,7 +272,8 @@ class Recovery:
                 await self.core.db.set_turn(turn.turn_id, status="failed")
                 text = (f"⚠️ {user.name}, your request \"{clip(turn.text, 80)}\" was "
                         "interrupted by a restart twice. Please ask again.")
-                editor = await self._recovery_editor(surface, thread, text, turn.message_id)
+                editor = await self._recovery_editor(surface, thread, text,
+                                                     await self._turn_message(surface, turn))
                 await editor.aclose(text)
                 continue
             await self.core.db.set_turn(turn.turn_id, attempts=turn.attempts + 1)
@@ -273,7 +291,8 @@ class Recovery:
                                                user_id=turn.user_id, team_id=turn.team_id,
                                                request=request, **no_team)
                 line = "Finishing a request interrupted by a restart…"
-                editor = await self._recovery_editor(surface, thread, line, turn.message_id)
+                editor = await self._recovery_editor(surface, thread, line,
+                                                     await self._turn_message(surface, turn))
                 final: list[Any] = []
                 steps: list[str] = []
                 async for ev in events:

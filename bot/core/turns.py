@@ -38,6 +38,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 MAX_QUESTION = 2000
+#: the first line of a turn's progress message (recovery looks for it after a crash)
+THINKING = "Thinking…"
 _SLOT_WORDS = {"c": "center", "g": "guard", "f": "forward"}
 
 
@@ -199,7 +201,12 @@ class Turns:
                 await surface.edit(thread, message_id,
                                    OutgoingMessage(progress_text([first_line])))
             else:
+                if turn_id:  # the intent first: recovery finds a post whose id a crash lost
+                    await self.core.db.mark_turn_posting(turn_id)
+                    crash_point("turn:progress-posting")
                 mid = await surface.post(thread, OutgoingMessage(progress_text([first_line])))
+                if turn_id:
+                    crash_point("turn:progress-posted")
         except Exception as exc:  # noqa: BLE001 - the chat failing must not stop the run
             log.warning("could not post the progress message (%s): running anyway",
                         type(exc).__name__)
@@ -258,7 +265,7 @@ class Turns:
         events = self.core.runtime.ask(thread.conversation_id, text, user_id=user.user_id,
                                   team_id=team_id, request=request, **no_team)
         try:
-            editor, final = await self.stream_into(surface, thread, events, "Thinking…",
+            editor, final = await self.stream_into(surface, thread, events, THINKING,
                                                     turn_id=turn_id)
             if no_team and any(isinstance(ev, Answer) and NEEDS_TEAM_ANSWER in ev.text
                                for ev in final):

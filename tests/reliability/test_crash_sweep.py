@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.core.turns import THINKING
 from tests.reliability.crash_chat import Chat, roster, run_driver
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL")
@@ -27,7 +28,7 @@ ALICE, BOB = "100", "200"
 #: kill points of a matchup review, in order (turn ledger, supervisor, run, optimizer
 #: stages, interrupt, card row, the card's own message posted and stored but not drawn)
 REQUEST_POINTS = [
-    "turn:started", "run:recorded", "stage:parse_intent", "stage:gather_rosters",
+    "turn:started", "turn:progress-posting", "turn:progress-posted", "run:recorded", "stage:parse_intent", "stage:gather_rosters",
     "stage:analyze_schedule", "stage:check_injuries", "writes:check_injuries",
     "stage:plan_moves", "writes:plan_moves", "stage:compose_lineup",
     "stage:present_and_confirm",
@@ -96,6 +97,9 @@ def test_kill_during_a_matchup_review(point: str, linked: Path, tmp_path: Path) 
     orphans = [mid for mid, msg in chat.messages.items()
                if "review these moves" in (msg.get("text") or "") and not msg.get("cards")]
     assert not orphans, f"{point}: a card message without its card"
+    stuck = [msg.get("text") for msg in chat.messages.values()
+             if (msg.get("text") or "").endswith(THINKING) and not msg.get("cards")]
+    assert not stuck, f"{point}: a progress message left as it was: {stuck}"
     assert "(no answer)" not in chat.texts()
     assert roster(after, 5) == roster(before, 5) and roster(after, 1) == roster(before, 1)
 
