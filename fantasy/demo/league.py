@@ -833,7 +833,7 @@ class DemoLeague:
         owner = self.owner_of(pid)
         if owner:
             status = "ONTEAM"
-        elif pid in self.base["waivers"] or self._dropped_recently(pid):
+        elif self._on_waivers(pid):
             status = "WAIVERS"
         else:
             status = "FREEAGENT"
@@ -845,6 +845,15 @@ class DemoLeague:
                 (self.calendar.date_for(self.today_sp + 1).toordinal() - 719163) * 86400000
                 + 11 * 3600000)
         return entry
+
+    def _on_waivers(self, pid: int) -> bool:
+        """The recorded waiver list is the default today's: those claims process the next
+        day, so from then on (a later demo date) they are free agents; a dropped player is
+        on waivers for two days."""
+        default_sp = self.calendar.scoring_period_for(
+            date.fromisoformat(self.base["default_today"]))
+        return (pid in self.base["waivers"] and self.today_sp <= default_sp) or \
+            self._dropped_recently(pid)
 
     def _dropped_recently(self, pid: int) -> bool:
         return any(c.kind == "move" and c.drop == pid and self.today_sp - c.sp < 2

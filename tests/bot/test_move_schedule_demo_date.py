@@ -72,3 +72,13 @@ async def test_client_reads_the_new_day_and_moves_are_dated_it(tmp_path: Path) -
         assert add in thu and drop not in thu
     finally:
         await client.aclose()
+
+
+def test_recorded_waivers_clear_the_next_day(tmp_path: Path) -> None:
+    """The recorded waiver list is the default today's: those players are free agents once
+    the demo's date has passed it (a scheduled pickup of one is made on its day)."""
+    lg = DemoLeague("points", state_path=tmp_path / "s.json")
+    pid = next(int(p) for p in lg.base["waivers"] if lg.owner_of(int(p)) == 0)
+    assert lg._pool_entry(pid)["status"] == "WAIVERS"
+    lg.advance_to(WED + timedelta(days=1))
+    assert lg._pool_entry(pid)["status"] == "FREEAGENT"
