@@ -257,23 +257,6 @@ class MoveSchedule:
             return "waiting", " ".join(res.get("steps") or [res.get("note", "")]), False
         return "not_possible", str(res.get("note") or "ESPN refused it"), False
 
-    def _make_on_demo(self, card: CardRow, row: ScheduledMove) -> tuple[str, str]:
-        """Make the move on the demo league, dated its day (the demo's today)."""
-        demo = self.core.espn.demo
-        try:
-            ir = {"to_ir": True} if row.drop_to_ir else {}
-            demo.apply_move(int(card.team_id or 0), row.drop_id, row.add_id, **ir)
-        except Exception as exc:  # noqa: BLE001 - DemoError and friends: the reason
-            owner = 0
-            try:
-                owner = demo.owner_of(row.add_id)
-            except Exception:  # noqa: BLE001
-                pass
-            if owner and owner != card.team_id:
-                return "not_possible", f"{row.add_name} was claimed by {demo.team_name(owner)}"
-            return "not_possible", str(exc)
-        return "applied", f"made {_day_text(date.fromisoformat(row.day))}"
-
     async def _not_made(self, card: CardRow, row: ScheduledMove, reason: str) -> None:
         await self.core.db.finish_scheduled_move(row.card_id, row.plan_move_id,
                                                  status="not_possible", note=reason)
