@@ -284,12 +284,14 @@ class Prelock:
         try:
             if fix["message_id"] == SHARED_MESSAGE:  # the digest: other owners' cards stay
                 raise _Shared
-            await surface.edit(thread if scope != "today" or not fix["message_id"]
-                               else ThreadRef(platform, workspace, channel_id, ""),
-                               str(fix["message_id"] or message_id), OutgoingMessage(
-                f"✅ {name}: {what} set.", cards=[Card(
-                    title=f"Lineup set · {name}", text="\n".join(lines), color="green",
-                    footer=f"Set by {user.name} {where}.")]))
+            msg = OutgoingMessage(f"✅ {name}: {what} set.", cards=[Card(
+                title=f"Lineup set · {name}", text="\n".join(lines), color="green",
+                footer=f"Set by {user.name} {where}.")])
+            if not fix["message_id"]:  # a /lineup card: it keeps its other button
+                await surface.post(thread, msg)
+            else:  # the pre-lock alert: it becomes what was done
+                await surface.edit(ThreadRef(platform, workspace, channel_id, ""),
+                                   str(fix["message_id"]), msg)
         except _Shared:
             pass
         except Exception as exc:  # noqa: BLE001 - the lineup is set; the message is cosmetic
