@@ -13,7 +13,8 @@ dropped in all, then the targets and the last line:
     season: fanvise W% | streaming rule W% | lineups only W% (matchup win rate, N team-seasons, both variants)
 
 Options: --variant points|categories|both, --teams 1,2 (default all), --periods 11-20,
---jobs N (processes, default 2).
+--jobs N (processes, default 2), --matchup-only (also run FanVise's plan as it was before
+issue 22: this matchup's value only, top 3 protected; for comparison, not in the last line).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from fantasy.backtest.data import VARIANTS, SeasonData, load_season  # noqa: E402
 from fantasy.backtest.knowledge import Knowledge  # noqa: E402
 from fantasy.backtest.run import (  # noqa: E402
+    MATCHUP_ONLY,
     PERIODS,
     STRATEGIES,
     Summary,
@@ -42,14 +44,15 @@ TARGET_SECONDS = 600.0
 _WORKER: dict[str, tuple[SeasonData, Knowledge]] = {}
 
 
-def _job(variant: str, team: int, periods: list[int]) -> list[TeamSeason]:
+def _job(variant: str, team: int, periods: list[int], strategies: tuple[str, ...]
+         ) -> list[TeamSeason]:
     """One managed team's seasons under every strategy (the season is loaded once per
     process, and each morning built once per process)."""
     if "season" not in _WORKER:
         data = load_season()
         _WORKER["season"] = (data, Knowledge(data))
     data, know = _WORKER["season"]
-    out = run_teams(data, variant, [team], periods, know=know)
+    out = run_teams(data, variant, [team], periods, strategies, know=know)
     for r in out:
         r.decisions.clear()  # not needed here; keeps the result small to send back
     return out
@@ -61,11 +64,11 @@ def _periods(text: str) -> list[int]:
 
 
 def _table(summaries: list[Summary]) -> list[str]:
-    lines = [f"{'variant':<11} {'strategy':<15} {'win rate':>8}  {'season score':<21} "
+    lines = [f"{'variant':<11} {'strategy':<21} {'win rate':>8}  {'season score':<21} "
              f"{'acquisitions':>12} {'core drops':>10} {'(streamers)':>11}"]
     for s in summaries:
         unit = "pts" if s.variant == "points" else "cat wins"
-        lines.append(f"{s.variant:<11} {s.strategy:<15} {100 * s.win_rate:>7.1f}%  "
+        lines.append(f"{s.variant:<11} {s.strategy:<21} {100 * s.win_rate:>7.1f}%  "
                      f"{s.season_score:>9.1f} {unit:<11} {s.acquisitions:>12.1f} "
                      f"{s.core_drops:>10d} {s.core_streamer_drops:>11d}")
     return lines
@@ -78,6 +81,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--periods", default=f"{PERIODS[0]}-{PERIODS[-1]}",
                     help="matchup periods, e.g. 11-20")
     ap.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
+    ap.add_argument("--matchup-only", action="store_true",
+                    help="also run the plan that values this matchup only (before issue 22)")
     args = ap.parse_args(argv)
     variants = list(VARIANTS) if args.variant == "both" else [args.variant]
     periods = _periods(args.periods)
@@ -88,7 +93,8 @@ def main(argv: list[str] | None = None) -> int:
     if bad:
         ap.error(f"no team {bad[0]} in the demo league (teams are {min(data.rosters)}-"
                  f"{max(data.rosters)})")
-    jobs = [(v, t, periods) for v in variants for t in teams]
+    strategies = tuple(STRATEGIES) + ((MATCHUP_ONLY,) if args.matchup_only else ())
+    jobs = [(v, t, periods, strategies) for v in variants for t in teams]
     results: list[TeamSeason] = []
     if args.jobs > 1 and len(jobs) > 1:
         with ProcessPoolExecutor(max_workers=args.jobs) as pool:
@@ -107,7 +113,8 @@ def main(argv: list[str] | None = None) -> int:
           "team-seasons; streamers: of those, players added in the same matchup)")
     fv = {s.variant: s for s in summaries if s.strategy == "fanvise"}
     for v in variants:
-        others = [s for s in summaries if s.variant == v and s.strategy != "fanvise"]
+        others = [s for s in summaries if s.variant == v and s.strategy in STRATEGIES
+                  and s.strategy != "fanvise"]
         if v in fv and others:
             ahead = all(fv[v].win_rate > s.win_rate for s in others)
             print(f"target {v}: fanvise ahead of both: {'MET' if ahead else 'NOT MET'}; "

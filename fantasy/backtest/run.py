@@ -16,6 +16,12 @@ STRATEGIES: dict[str, Callable[[], Strategy]] = {
     "streaming rule": StreamingRule,
     "lineups only": LineupsOnly,
 }
+#: For comparison only (`--matchup-only`): FanVise's plan before issue 22, valuing this
+#: matchup alone with the top 3 protected.
+MATCHUP_ONLY = "fanvise, matchup only"
+EXTRA_STRATEGIES: dict[str, Callable[[], Strategy]] = {
+    MATCHUP_ONLY: lambda: FanVisePlan(name=MATCHUP_ONLY, season=False),
+}
 PERIODS = range(11, 21)
 
 
@@ -24,8 +30,8 @@ def run_teams(data: SeasonData, variant: str, teams: Iterable[int],
               know: Knowledge | None = None) -> list[TeamSeason]:
     """Every (team, strategy) season of one variant; a fresh strategy object per season."""
     league = League(data, know or Knowledge(data), variant)
-    return [simulate(league, t, list(periods), STRATEGIES[s]())
-            for t in teams for s in strategies]
+    make = STRATEGIES | EXTRA_STRATEGIES
+    return [simulate(league, t, list(periods), make[s]()) for t in teams for s in strategies]
 
 
 @dataclass(frozen=True)
@@ -52,7 +58,7 @@ def summarise(results: Iterable[TeamSeason]) -> list[Summary]:
     groups: dict[tuple[str, str], list[TeamSeason]] = {}
     for r in results:
         groups.setdefault((r.variant, r.strategy), []).append(r)
-    order = list(STRATEGIES)
+    order = list(STRATEGIES) + list(EXTRA_STRATEGIES)
     out = []
     for (variant, strategy), rs in sorted(groups.items(), key=lambda kv: (
             kv[0][0] != "points", order.index(kv[0][1]) if kv[0][1] in order else len(order))):
@@ -82,4 +88,4 @@ def last_line(summaries: Sequence[Summary]) -> str:
             f"{which})")
 
 
-__all__ = ["PERIODS", "STRATEGIES", "Summary", "last_line", "run_teams", "summarise"]
+__all__ = ["EXTRA_STRATEGIES", "MATCHUP_ONLY", "PERIODS", "STRATEGIES", "Summary", "last_line", "run_teams", "summarise"]
