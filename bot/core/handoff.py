@@ -98,8 +98,8 @@ async def settle_claims(core: Any, card: Any) -> None:
         if not rows:
             return
         w = writes_of(core)
-        access = await w.access(card.platform, card.workspace_id, card.decided_by or "",
-                                int(card.team_id))
+        access = await w.access(card.platform, card.workspace_id,
+                                card.decided_by or card.requester_id, int(card.team_id))
         if not access.allowed:
             return
         league = await core.espn.get_league()
