@@ -17,6 +17,7 @@ COMMAND_MODULES: dict[str, tuple[str, ...]] = {
     "evaluate": ("eval",),
     "health": ("health",),
     "doctor": ("doctor",),
+    "writes": ("set-lineup",),
 }
 
 
