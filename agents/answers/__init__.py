@@ -33,6 +33,12 @@ BUILDERS: dict[Intent, str] = {
     Intent.INJURY_REEVALUATION: "agents.answers.player:answer_injury_check",
     Intent.ROSTER: "agents.answers.info:answer_roster",
     Intent.SCHEDULE: "agents.answers.info:answer_schedule",
+    Intent.LEAGUE_SETTINGS: "agents.answers.league_facts:answer_league_settings",
+    Intent.PLAYER_OWNER: "agents.answers.league_facts:answer_player_owner",
+    Intent.PAST_MATCHUP: "agents.answers.league_facts:answer_past_matchup",
+    Intent.LEAGUE_ACTIVITY: "agents.answers.league_facts:answer_league_activity",
+    Intent.TEAM_BOX_SCORE: "agents.answers.league_facts:answer_team_box_score",
+    Intent.CATEGORY_OUTLOOK: "agents.answers.league_facts:answer_category_outlook",
 }
 
 

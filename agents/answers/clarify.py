@@ -22,6 +22,12 @@ INTENT_LABELS: dict[Intent, str] = {
     Intent.STANDINGS: "Show the standings",
     Intent.ROSTER: "Show my roster",
     Intent.SCHEDULE: "Count games left",
+    Intent.LEAGUE_SETTINGS: "Show the league's rules",
+    Intent.PLAYER_OWNER: "Say whose team he's on",
+    Intent.PAST_MATCHUP: "Show last week's result",
+    Intent.LEAGUE_ACTIVITY: "Show what changed lately",
+    Intent.TEAM_BOX_SCORE: "Show last night's box score",
+    Intent.CATEGORY_OUTLOOK: "Show winnable categories",
     Intent.GENERAL_ADVICE: "Answer it as an open question",
 }
 

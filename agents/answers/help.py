@@ -35,7 +35,16 @@ COMMANDS_TEXT = """Commands:
 
 #: How-to topics: (name, words that pick it, the answer).
 TOPICS: tuple[tuple[str, tuple[str, ...], str], ...] = (
-    ("approve", ("approve", "approval", "accept", "decline", "reject", "confirm", "button",
+    ("decline", ("decline", "reject", "say no", "don't want", "dont want", "undo", "cancel",
+                 "turn down", "refuse", "not make the move", "skip the move", "no to"),
+     "To decline, press **Decline** on the move card (in the console, type the number of "
+     "Decline): nothing changes on your roster and the card closes. On a card with several "
+     "moves you can decline each one, or **Decline all**; approving one and declining the "
+     "rest re-plans with only the approved move. A card you ignore expires and changes "
+     "nothing. An approved move that has not been made yet can be cancelled the same way "
+     "from its reminder; one already made on ESPN is undone on ESPN (drop the player you "
+     "added)."),
+    ("approve", ("approve", "approval", "accept", "confirm", "button",
                  "card", "execute", "make the move", "apply"),
      "When I suggest moves you get a card with **Approve** and **Decline** buttons (in the "
      "console they are numbers: type the number). Only the member who asked can decide. "
@@ -44,13 +53,15 @@ TOPICS: tuple[tuple[str, tuple[str, ...], str], ...] = (
      "confirm it on the next league read. In the demo league the move is applied right away. "
      "Decline keeps your roster as it is."),
     ("link", ("link", "connect", "team id", "my team", "espn_s2", "swid", "cookie", "private",
-              "unlink", "league id"),
+              "unlink", "league id", "hook up", "own league", "my league", "my own", "set up my",
+              "real league", "instead of the demo"),
      "Link your ESPN team with `/link team=<id>` (add `league=<id>` and `season=<year>` for "
      "another league). For a private league add your cookies: `/link team=<id> espn_s2=… "
      "swid=…`; send that privately (a DM or an ephemeral command), the cookies are stored "
      "encrypted and never shown. `/link` shows your link, `/link off` removes it. Your team id "
      "is the `teamId=` number in your ESPN team page's address."),
-    ("daily", ("daily", "every day", "morning", "post", "schedule a", "alert", "reminder"),
+    ("daily", ("daily", "every day", "morning", "post", "posts", "schedule a", "alert",
+               "reminder", "stop the", "turn off"),
      "An admin can turn on a daily lineup post in a channel: `/daily 09:30 America/New_York` "
      "(time and time zone). `/daily` shows the setting, `/daily off` stops it. The post "
      "mentions each linked owner whose lineup needs a change."),
@@ -145,9 +156,8 @@ async def answer_help(deps: object, request: Request) -> Reply:
 async def answer_out_of_scope(deps: object, request: Request) -> Reply:
     """A polite no: what FanVise does instead. No league data."""
     text = ("Sorry, that's outside what I do: I'm FanVise, and I only help with this ESPN "
-            "fantasy-basketball league: player news and injuries, your matchup score and "
-            "projection, roster moves you approve, streamers, lineups, free agents and "
-            "standings. Try \"am i winning this week?\" or say \"help\".")
+            "fantasy-basketball league (players, your matchup, lineups, moves, free agents and "
+            "standings); say \"help\" to see how.")
     return Reply(text=text, report={"out_of_scope": True})
 
 

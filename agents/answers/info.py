@@ -168,7 +168,11 @@ async def answer_schedule(deps: AgentDeps, request: Request) -> Reply:
     for d in dates:
         playing = ctx.schedule.teams_playing_on(d)
         by_day.append((d, sum(1 for p in active if p.pro_team_id in playing)))
-    lines = [f"{_head(ctx, team)}: {len(dates)} day{'s' if len(dates) != 1 else ''} and "
+    period = ctx.league.matchup_dates()
+    end = period[-1] if period else dates[-1]
+    left = "today is its last day" if len(dates) == 1 else f"{len(dates)} days left, today included"
+    lines = [f"This matchup ends {fmt_day(end)} ({left}).",
+             f"{_head(ctx, team)}: {len(dates)} day{'s' if len(dates) != 1 else ''} and "
              f"{_games_left_line(ctx, team, dates)}. By day: "
              + ", ".join(f"{d:%a} {k}" for d, k in by_day) + "."]
     per = sorted(((p.name, _games(ctx.schedule, p, dates)) for p in active),

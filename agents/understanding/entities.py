@@ -47,6 +47,7 @@ class Entities:
     keep: list[PlayerRef] = field(default_factory=list)   # "keep X", "X is untouchable"
     keep_spans: list[tuple[int, int]] = field(default_factory=list)  # the words saying so
     spare_core: bool = False                                # "leave my stars alone"
+    other_sport: bool = False                               # "set my nfl lineup"
 
 
 def fold(text: str) -> str:
@@ -355,6 +356,7 @@ def extract_entities(text: str, ctx: UnderstandingContext) -> Entities:
     ents.move = extract_move(raw_low, matches, list_ref)
     ents.keep, ents.keep_spans = extract_keep(raw_low, matches)
     ents.spare_core = bool(lx.SPARE_CORE.search(low))
+    ents.other_sport = bool(lx.OTHER_SPORT.search(low))
     ents.pro_team, ents.pro_team_spans = extract_pro_team(
         raw_low, [s for (m, r), s in zip(matches, ents.spans, strict=True)
                   if r.status != "not_found"])

@@ -177,13 +177,24 @@ SPARE_CORE = re.compile(
     r"|\b(?:nothing|no(?:thing)?)\s+(?:too\s+)?(?:drastic|crazy|wild|radical)\b"
     r"|\bminimal (?:changes|moves)\b|\blight touch\b|\bsmall (?:tweaks|changes) only\b")
 
+#: Another sport or a non-basketball fantasy game named: the request is out of scope.
+OTHER_SPORT = re.compile(r"\b(?:nfl|nhl|mlb|mls|epl|fpl|pga|nascar|ufc|f1|football|hockey|baseball|"
+                         r"soccer|golf|tennis|cricket|rugby|premier league|quarterbacks?|qbs?|"
+                         r"wide receivers?|running backs?|tight ends?|kickers?|touchdowns?|"
+                         r"pitchers?|goalies?|goaltenders?|strikeouts?|home runs?|d/st|dst)\b")
+#: "help me <do something>": the something is the request ("help me find a center").
+HELP_ME = re.compile(r"^\W*(?:(?:hey|yo|pls|please|plz|can you|could you|would you|can u|"
+                     r"will you|u)\s+)*help\s+me\s+(?:out\s+)?(?:to\s+|with\s+)?"
+                     r"(?!(?:use|understand|link|connect|set up|get started|learn|know|with "
+                     r"(?:the|this) bot)\b)(?=\S+\s+\S+)", re.IGNORECASE)
+
 #: Injury words that make a player question about health (tie-breaker only).
 INJURY = re.compile(r"injur|injry|\bdtd\b|day[- ]to[- ]day|\bgtd\b|questionable|doubtful|"
                     r"\bout\b|\bhurt\b|banged up|\bsore\b|sprain|\bankle|\bknee|\bhamstring|"
                     r"\bback from\b|\bsidelined\b|\bil\b|\bir\b")
 
 __all__ = [
-    "ACTIONS", "ADD_VERBS", "KEEP_AFTER", "KEEP_BEFORE", "SPARE_CORE", "CATEGORIES", "DAY_LEAD", "DROP_VERBS", "FILLER",
+    "ACTIONS", "ADD_VERBS", "KEEP_AFTER", "KEEP_BEFORE", "SPARE_CORE", "OTHER_SPORT", "HELP_ME", "CATEGORIES", "DAY_LEAD", "DROP_VERBS", "FILLER",
     "FOLLOWUP_OPENERS", "FOLLOWUP_TAIL", "INJURY",
     "LIST_REF", "NBA_TEAMS", "NBA_TEAM_CUE", "NBA_TEAM_WORDS", "NUMBER_WORDS", "OPPONENT", "ORDINALS", "POSITIONS", "PRONOUNS",
     "SHORT_WEEKDAYS", "STRONG_FOLLOWUP", "TODAY_WORDS", "TOMORROW_WORDS", "WEEKDAYS",

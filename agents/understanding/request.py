@@ -33,6 +33,12 @@ class Intent(StrEnum):
     STANDINGS = "standings"                        # standings, league activity
     ROSTER = "roster"                              # who is on my / my opponent's team
     SCHEDULE = "schedule"                          # how many games left this week
+    LEAGUE_SETTINGS = "league_settings"            # roster size, IR, acquisition limit, deadline
+    PLAYER_OWNER = "player_owner"                  # whose team is X on, who has X
+    PAST_MATCHUP = "past_matchup"                  # what did I score last week, week 3 result
+    LEAGUE_ACTIVITY = "league_activity"            # what changed, recent adds/drops/trades
+    TEAM_BOX_SCORE = "team_box_score"              # who did well for me last night
+    CATEGORY_OUTLOOK = "category_outlook"          # which categories can I still win
     GENERAL_ADVICE = "general_advice"              # open league question (model + tools)
     OUT_OF_SCOPE = "out_of_scope"                  # weather, poems, other sports
 
@@ -45,7 +51,7 @@ OPTIMIZER_INTENTS: frozenset[Intent] = frozenset({
 TEAM_INTENTS: frozenset[Intent] = frozenset({
     Intent.MATCHUP_ANALYSIS, Intent.STREAMING, Intent.LINEUP_OPTIMIZATION,
     Intent.EXPLICIT_MOVE, Intent.MATCHUP_STATUS, Intent.INJURY_REEVALUATION,
-    Intent.ROSTER, Intent.SCHEDULE})
+    Intent.ROSTER, Intent.SCHEDULE, Intent.TEAM_BOX_SCORE, Intent.CATEGORY_OUTLOOK})
 
 ResolutionStatus = Literal["resolved", "ambiguous", "not_found"]
 Source = Literal["command", "semantic", "model", "context", "rules", "clarified"]

@@ -31,7 +31,8 @@ from agents.understanding.request import (
 from agents.understanding.router import SemanticRouter, default_router
 
 #: Intents about the players a message names.
-PLAYER_INTENTS = frozenset({Intent.PLAYER_RESEARCH, Intent.PLAYER_FORM, Intent.PLAYER_DECISION})
+PLAYER_INTENTS = frozenset({Intent.PLAYER_RESEARCH, Intent.PLAYER_FORM, Intent.PLAYER_DECISION,
+                            Intent.PLAYER_OWNER})
 #: Best-minus-second score under which FanVise asks instead of guessing...
 CLARIFY_MARGIN = 0.015
 #: ...unless the best score is at least this high.
@@ -149,6 +150,9 @@ def _routed_text(text: str, ents: Entities, *, followup: bool, pronoun_player: b
     {player} playing" reads as "is {player} playing") and a pronoun for the previous turn's
     player becomes {player} ("should i start him" reads as "should i start {player}")."""
     out = masked(text, ents.spans, ents.team_spans)
+    asked = lx.HELP_ME.sub("", out, count=1)
+    if asked != out and re.search(r"[a-z]{3}", asked.lower()):
+        out = asked  # "help me find a center" asks to find a center
     if not (followup or pronoun_player):
         return out
     out = fold(out)  # the encoder is uncased
@@ -243,6 +247,8 @@ def _typed_intent(intent: Intent, ents: Entities, players: list[PlayerRef],
       names only the team ("how about the nets" after a player question);
     - a lineup for the week is the week's plan ("optimize my lineup for the week"): one
       day's lineup needs a day, the matchup plan sets the lineups of every day left."""
+    if ents.other_sport and not players and ents.pro_team is None:
+        return Intent.OUT_OF_SCOPE, True  # "set my nfl lineup": another sport
     if ents.pro_team is not None and not players:
         if intent in PLAYER_INTENTS or intent == Intent.SCHEDULE or last is not None:
             return Intent.SCHEDULE, True

@@ -34,7 +34,8 @@ DEVSET = Path(__file__).with_name("devset.jsonl")
 INTENTS = ("help", "player_research", "player_form", "player_decision", "free_agent_scan",
            "streaming", "matchup_status", "matchup_analysis", "lineup_optimization",
            "injury_reevaluation", "explicit_move", "standings", "roster", "schedule",
-           "general_advice", "out_of_scope")
+           "general_advice", "out_of_scope", "league_settings", "player_owner", "past_matchup",
+           "league_activity", "team_box_score", "category_outlook")
 KEYS = frozenset({"text", "intent", "players", "not_found", "ambiguous", "day", "categories",
                   "position"})
 NAME_KEYS = ("players", "not_found", "ambiguous")
