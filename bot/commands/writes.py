@@ -101,8 +101,9 @@ async def _set(client: EspnClient, team_id: int, *, week: bool, dry_run: bool,
     db = await Database.open(root / "fanvise.sqlite")
     try:
         journal = await AppDB.open(db)
+        from storage.crashpoint import crash_point
         writer = writer_for(client, team_id=team_id, credentials=creds, journal=journal,
-                            dry_run=dry_run, write_base_url=write_base_url)
+                            dry_run=dry_run, write_base_url=write_base_url, crash=crash_point)
         writer.names.update({e.player.id: e.player.name
                              for e in opt.league.team(team_id).roster})
         current = opt.schedule.scoring_period_for(today)
@@ -128,6 +129,8 @@ def _show(console: Console, day: Any, out: Any, names: dict[int, str]) -> None:
     if out.status == "dry_run":
         console.print(f"{when}: dry run, would send:")
         console.print(escape(json.dumps(out.body, indent=1)), soft_wrap=True)
+    elif out.transaction is None and out.status == "done":
+        console.print(f"{when}: already made by an earlier attempt (read back); nothing sent.")
     elif out.status == "noop":
         console.print(f"{when}: already the best lineup; nothing sent.")
     else:

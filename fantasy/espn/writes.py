@@ -477,6 +477,14 @@ class EspnWriter:
             items, skipped = lineup_items(current, wanted, future=tx_type == FUTURE_ROSTER,
                                           names=self.names)
             if not items:
+                rec = await self.journal.write_get(key)
+                if rec is not None and rec.status in (SENDING, UNKNOWN):
+                    # an earlier attempt (a crash, a timeout) did it: the read shows it
+                    rec.status, rec.error = DONE, ""
+                    rec.verification = {"read": "mRoster", "slots": "as wanted"}
+                    await self.journal.write_put(rec)
+                    return WriteOutcome(DONE, key, None, rec.body, rec.answer, verified=True,
+                                        note="already made (read back)", skipped=skipped)
                 return WriteOutcome(NOOP, key, None, note="the lineup is already set",
                                     skipped=skipped)
             tx = Transaction(tx_type, int(team_id), int(scoring_period), tuple(items))
