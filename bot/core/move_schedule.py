@@ -309,7 +309,8 @@ class MoveSchedule:
             return await self._changed(team_id, row, f"{row.add_name} is "
                                        f"{add.injury_status.replace('_', ' ')} now", svc=svc)
         gain = await self._gain(svc, card, row)
-        if gain is not None and gain <= 1e-9:
+        planned = float(row.expected_gain or 0.0)  # 0: made for the rest of the season
+        if gain is not None and gain <= 1e-9 < planned:
             return await self._changed(team_id, row, "it no longer gains: "
                                        f"{_gain_text(gain, row.gain_unit)} with the latest "
                                        "projections", svc=svc)
