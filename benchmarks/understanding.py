@@ -6,7 +6,8 @@ type, kept apart from the router's utterance bank) on the embedded demo league, 
 Prints per-intent accuracy, overall intent accuracy (target >= 95%), player resolution
 (every expected player resolved to that name, every invented name reported not found, every
 ambiguous word reported ambiguous; target >= 97%), invented names that got a status
-(target 0), day / categories / position accuracy, the top confusions with their texts, and
+(target 0), players resolved to someone not meant (substituted names, target 0), day /
+categories / position accuracy, the top confusions with their texts, and
 the per-message latency after start-up (target p50 < 30 ms).
 Loading and scoring live in tests/understanding/devset.py (shared with the pytest).
 """

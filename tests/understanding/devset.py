@@ -47,6 +47,7 @@ POSITIONS = frozenset({"PG", "SG", "SF", "PF", "C", "G", "F"})
 MIN_ROWS = 400
 MIN_PER_INTENT = 20
 TARGETS = {"intent_accuracy": 0.95, "player_resolution": 0.97, "invented_statuses": 0,
+           "substituted_names": 0,
            "latency_p50_ms": 30.0}
 
 
@@ -188,6 +189,7 @@ class RowResult:
     names_ok: bool | None = None
     spurious_names: list[str] = field(default_factory=list)  # on a row that names no one
     invented_statuses: list[str] = field(default_factory=list)
+    substituted: list[str] = field(default_factory=list)   # resolved to a player not meant
     got_players: list[str] = field(default_factory=list)
     got_not_found: list[str] = field(default_factory=list)
     got_ambiguous: list[str] = field(default_factory=list)
@@ -227,6 +229,8 @@ def score_row(row: dict[str, Any], req: Any, today: date, ms: float = 0.0) -> Ro
         res.names_ok = ok
     elif any(k in row for k in NAME_KEYS):
         res.spurious_names = [f"{p.words} ({p.status})" for p in refs]
+    if "players" in row and named:
+        res.substituted = [n for n in resolved if n not in row["players"]]
     for w in row.get("not_found", []):
         hits = [f"{p.words} -> {p.name}" for p in refs
                 if p.status == "resolved" and _overlaps(w, p.words)]
@@ -300,6 +304,9 @@ def summarize(results: Sequence[RowResult], *, variant: str = "", startup_ms: fl
         "player_rows": nn,
         "player_rows_correct": nok,
         "invented_statuses": sum(len(r.invented_statuses) for r in results),
+        "substituted_names": sum(len(r.substituted) for r in results),
+        "substituted_rows": [{"text": r.text, "got": r.substituted} for r in results
+                             if r.substituted],
         "invented_rows": [{"text": r.text, "resolved": r.invented_statuses} for r in invented],
         "name_free_rows": len(free),
         "spurious_name_rows": len(spurious),
@@ -382,6 +389,7 @@ def meets_targets(report: dict[str, Any]) -> dict[str, bool]:
     return {"intent_accuracy": report["intent_accuracy"] >= TARGETS["intent_accuracy"],
             "player_resolution": report["player_resolution"] >= TARGETS["player_resolution"],
             "invented_statuses": report["invented_statuses"] <= TARGETS["invented_statuses"],
+            "substituted_names": report["substituted_names"] <= TARGETS["substituted_names"],
             "latency_p50_ms": report["latency_ms"]["p50"] < TARGETS["latency_p50_ms"]}
 
 
@@ -412,6 +420,8 @@ def format_report(report: dict[str, Any], *, failures: int = 0) -> str:
         f"{_mark(met['player_resolution'])}",
         f"invented statuses      {report['invented_statuses']:6d}   target "
         f"{TARGETS['invented_statuses']}: {_mark(met['invented_statuses'])}",
+        f"substituted names      {report['substituted_names']:6d}   target "
+        f"{TARGETS['substituted_names']}: {_mark(met['substituted_names'])}",
         f"spurious names         {report['spurious_name_rows']:6d}   of "
         f"{report['name_free_rows']} rows naming no one (ordinary words read as players)",
     ]

@@ -58,3 +58,4 @@ async def test_understanding_meets_devset_targets(variant: str) -> None:
     assert report["intent_accuracy"] >= INTENT_FLOOR, summary
     assert report["player_resolution"] >= TARGETS["player_resolution"], summary
     assert report["invented_statuses"] == TARGETS["invented_statuses"], summary
+    assert report["substituted_names"] == TARGETS["substituted_names"], summary
