@@ -483,8 +483,8 @@ class MoveSchedule:
         demo = getattr(self.core.espn, "demo", None)
         if demo is None:
             return False  # a live league's move is a reminder: posting it again is harmless
-        roster = demo.roster_on(int(card.team_id or 0), date.fromisoformat(row.day))
-        return was_made(roster, row.drop_id, row.add_id, to_ir=row.drop_to_ir)
+        return demo.move_made(int(card.team_id or 0), date.fromisoformat(row.day),
+                              row.drop_id, row.add_id, to_ir=row.drop_to_ir)
 
     # ------------------------------------------------------------------ the demo's date
 
@@ -562,16 +562,6 @@ def parse_target(raw: str, today: date, platform: str = "discord") -> date:
     raise InvalidInput(f"Use {', '.join(ways[:-1])} or {ways[-1]}.")
 
 
-def was_made(roster: Mapping[int, int], drop_id: int, add_id: int, *,
-             to_ir: bool = False) -> bool:
-    """A move shows in a day's roster ({player id: slot}): the added player is there and
-    the leaving one gone (or in the IR slot when he moved there)."""
-    from fantasy.constants import SLOT_IR
-
-    gone = roster.get(drop_id) == SLOT_IR if to_ir else drop_id not in roster
-    return add_id in roster and gone
-
-
 def _value(res: Any) -> float:
     v = res.total_points if res.total_points is not None else res.expected_categories_won
     return float(v or 0.0)
@@ -609,5 +599,4 @@ def _best_choice(svc: Any, team_id: int, row: ScheduledMove) -> str:
     return "Best choice now: no move: none improves your lineups for the rest of the matchup."
 
 
-__all__ = ["MadeMove", "MoveSchedule", "outcome_of", "parse_target", "rows_for",
-           "was_made"]
+__all__ = ["MadeMove", "MoveSchedule", "outcome_of", "parse_target", "rows_for"]

@@ -506,6 +506,15 @@ class DemoLeague:
         a move dated that day left (a chain's later drop is not yet seen on earlier days)."""
         return self.lineup_on(team_id, self.calendar.scoring_period_for(day))
 
+    def move_made(self, team_id: int, day: date, drop_id: int, add_id: int, *,
+                  to_ir: bool = False) -> bool:
+        """Does a move dated `day` show in the team's roster of that day: the added player
+        there and the leaving one gone (in the IR slot for a move to IR)? Read on its own
+        day, so a later move of a streaming chain (dropping the player again) hides nothing."""
+        roster = self.roster_on(team_id, day)
+        gone = roster.get(drop_id) == SLOT_IR if to_ir else drop_id not in roster
+        return add_id in roster and gone
+
     def reset(self) -> None:
         """Forget all moves and lineup changes (all or nothing, like every change)."""
         self._commit(clear=True)

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from fantasy.constants import SLOT_IR
 from fantasy.demo import DEMO_USER_TEAM_ID, DemoError, DemoLeague, open_demo_client
 
 WED = date(2023, 1, 25)
@@ -82,3 +83,23 @@ def test_recorded_waivers_clear_the_next_day(tmp_path: Path) -> None:
     assert lg._pool_entry(pid)["status"] == "WAIVERS"
     lg.advance_to(WED + timedelta(days=1))
     assert lg._pool_entry(pid)["status"] == "FREEAGENT"
+
+
+def test_move_made_is_read_on_its_own_day(tmp_path: Path) -> None:
+    """A streaming chain: added Thursday, dropped Saturday. Read on Thursday the first move
+    shows, although the player is gone from today's roster."""
+    lg = DemoLeague("points", state_path=tmp_path / "s.json")
+    drop = min(p for p, s in lg.roster_now(DEMO_USER_TEAM_ID).items() if s != SLOT_IR)
+    free = [int(p) for p in lg.base["players"]
+            if lg.owner_of(int(p)) == 0 and not lg._on_waivers(int(p))]
+    x, z = free[0], free[1]
+    thu, sat = WED + timedelta(days=1), WED + timedelta(days=3)
+    assert not lg.move_made(DEMO_USER_TEAM_ID, thu, drop, x)
+    lg.advance_to(thu)
+    lg.apply_move(DEMO_USER_TEAM_ID, drop, x)
+    lg.advance_to(sat)
+    lg.apply_move(DEMO_USER_TEAM_ID, x, z)
+    assert lg.move_made(DEMO_USER_TEAM_ID, thu, drop, x)
+    assert lg.move_made(DEMO_USER_TEAM_ID, sat, x, z)
+    assert not lg.move_made(DEMO_USER_TEAM_ID, WED, drop, x)  # not on Wednesday
+    assert x not in lg.roster_now(DEMO_USER_TEAM_ID)  # what "drop gone, add there" now misses
