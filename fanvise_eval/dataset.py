@@ -15,6 +15,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from agents.understanding.request import Intent
+
 DATASET_PATH = Path(__file__).parent / "golden_dataset.json"
 
 #: Categories the dataset must cover (issue 6, issue 11).
@@ -28,10 +30,8 @@ REQUIRED_CATEGORIES = frozenset({
 })
 #: Cases the golden dataset must have (issue 11: at least 80; 84 with the answer kinds).
 MIN_CASES = 84
-INTENTS = ("help", "player_research", "player_form", "player_decision", "free_agent_scan",
-           "streaming", "matchup_status", "matchup_analysis", "lineup_optimization",
-           "injury_reevaluation", "explicit_move", "standings", "roster", "schedule",
-           "general_advice", "out_of_scope")
+#: The intent vocabulary: agents.understanding.request.Intent, the only one.
+INTENTS = tuple(i.value for i in Intent)
 TOOL_NAMES = ("get_my_roster", "get_opponent_roster", "get_player_status", "get_player_news",
               "search_news_by_topic", "get_free_agents", "get_schedule", "get_matchup_details",
               "get_player_game_log", "validate_slot_fit", "compose_daily_lineup")
