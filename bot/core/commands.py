@@ -4,7 +4,7 @@ Discord registers its application commands from it, Slack parses `/fanvise <sub>
 it, the console reads `/name ...` lines with it, and `/help`, hints and error texts are
 generated from it for the platform they are shown on:
 
-    invocation("lineup", "tomorrow", "discord")  -> "/lineup tomorrow"
+    invocation("lineup", "tomorrow", "discord")  -> "/lineup day:tomorrow"
     invocation("lineup", "tomorrow", "slack")    -> "/fanvise lineup tomorrow"
     help_text("slack")                           -> the command list, Slack syntax
 
@@ -51,6 +51,9 @@ class Option:
     #: a bool option standing for a word of the command's text when true (`remove` is
     #: `/link off`): Discord passes that word as args["text"]
     word: str = ""
+    #: what to type, as help shows it on Discord (`time:<HH:MM|off>`); default: the
+    #: command's usage for its only option, else the option's name
+    placeholder: str = ""
 
 
 @dataclass(frozen=True)
@@ -91,16 +94,18 @@ COMMANDS: tuple[Command, ...] = (
             options=(Option("focus", "Optional position or categories, e.g. 'C' or "
                             "'assists'", positional=True),)),
     Command("link", "Link your ESPN team (private)", "[team]",
-            "link your ESPN team: pick it by name; `off` removes the link. Private leagues "
-            "add `espn_s2=… swid=…` (stored encrypted, never shown); `writes:on` lets FanVise "
+            "link your ESPN team: pick it by name; `{link off}` removes the link. Private "
+            "leagues add `{link| espn_s2=… swid=…}` (stored encrypted, never shown); `writes:on` lets FanVise "
             "make your approved moves and lineups on ESPN, `autolineup:on` sets your lineup "
-            "each morning. Admins: `member=@someone` links another member",
+            "each morning. Admins: `{link| member=@someone}` links another member",
             private=True,
             options=(Option("team", "Your team (name or id)", autocomplete="teams"),
                      Option("member", "Admins: link this member instead of yourself",
-                            kind="user"),
-                     Option("espn_s2", "espn_s2 cookie (private leagues; stored encrypted)"),
-                     Option("swid", "SWID cookie (private leagues; stored encrypted)"),
+                            kind="user", placeholder="@someone"),
+                     Option("espn_s2", "espn_s2 cookie (private leagues; stored encrypted)",
+                            placeholder="…"),
+                     Option("swid", "SWID cookie (private leagues; stored encrypted)",
+                            placeholder="…"),
                      Option("remove", "Remove your link and any stored cookies",
                             kind="bool", word="off"),
                      Option("writes", "Let FanVise make your approved moves and lineups on "
@@ -110,18 +115,19 @@ COMMANDS: tuple[Command, ...] = (
     Command("daily", "Daily lineup digest in this channel (admins)",
             "HH:MM <Area/City>",
             "a daily lineup digest for every linked owner in this channel, e.g. "
-            "`{daily} 09:30 America/New_York` (add `pin` to pin it on Discord); `{daily} off` "
-            "stops it",
+            "`{daily 09:30 America/New_York}`[discord| (add `{daily| pin}` to pin it)]; "
+            "`{daily off}` stops it",
             private=True, admin_only=True,
             options=(Option("time", "Local time HH:MM, or 'off' to stop the digest",
                             suggestions=("off", "08:00", "09:00", "09:30", "10:00", "12:00",
-                                         "17:00", "18:00"), positional=True),
+                                         "17:00", "18:00"), positional=True,
+                            placeholder="HH:MM|off"),
                      Option("timezone", "IANA time zone, e.g. America/New_York",
-                            autocomplete="timezones"),
+                            autocomplete="timezones", placeholder="Area/City"),
                      Option("pin", "Pin each day's digest in this channel (Discord)",
                             kind="bool"),
                      Option("enabled", "False stops the digest in this channel (as time: off)",
-                            kind="bool"))),
+                            kind="bool", placeholder="False"))),
     Command("advance", "Demo league: move its date forward (makes scheduled moves)",
             "[days|date]",
             "demo league only: move its date forward (default one day, e.g. `3` or "
@@ -151,20 +157,112 @@ def carries_credentials(name: str, args: Mapping[str, Any] | None) -> bool:
     return any(looks_like_credentials(str(v)) for v in (args or {}).values())
 
 
-def invocation(name: str, args: str = "", platform: str = "discord") -> str:
-    """How a user types command `name` with `args` on `platform`."""
+def invocation(name: str, args: str = "", platform: str = "console") -> str:
+    """How a user types command `name` with `args` on `platform` (default: the text
+    syntax of the console, `/name args`). `args` are written as typed on Slack and the
+    console (words and `key=value`); on Discord they become its options (`/daily
+    time:09:30 timezone:America/New_York`, `/link remove:True`)."""
     head = f"{SLACK_COMMAND} {name}" if platform == "slack" else f"/{name}"
-    return f"{head} {args}".strip()
+    return f"{head} {platform_args(name, args, platform)}".strip()
+
+
+_KEY_VALUE = re.compile(r"^([A-Za-z_0-9]+)[=:](.+)$")
+
+
+def platform_args(name: str, args: str, platform: str) -> str:
+    """A command's `args` (Slack/console syntax) as typed on `platform`: unchanged except
+    on Discord, where each word or `key=value` becomes `option:value` of the command's
+    options: `key=value` by name, a `word` option's word or a bool option's name as
+    `name:True`, the remaining words to the command's other options in order (a
+    `positional` option followed by another takes one word, the last takes the rest), a
+    `[...]` word stays optional. Text of a command without options is left as it is."""
+    cmd = command(name)
+    if platform != "discord" or cmd is None or not cmd.options or not args.strip():
+        return args.strip()
+    by_name = {o.name: o for o in cmd.options}
+    named: list[tuple[Option, str, bool]] = []   # option, value, optional ([...])
+    words: list[tuple[str, bool]] = []
+    for raw in args.split():
+        optional = raw.startswith("[") and raw.endswith("]") and len(raw) > 2
+        tok = raw[1:-1] if optional else raw
+        m = _KEY_VALUE.match(tok)
+        if m and m.group(1).lower() in by_name:
+            named.append((by_name[m.group(1).lower()], m.group(2), optional))
+            continue
+        flag = next((o for o in cmd.options if o.kind == "bool"
+                     and tok.lower() in (o.word, o.name)), None)
+        if flag is not None:
+            named.append((flag, "True", optional))
+        elif named and named[-1][0].kind != "bool" and not words:
+            o, value, opt = named[-1]   # Discord: `team:Hoop Dreamers` is one value
+            named[-1] = (o, f"{value} {tok}", opt)
+        else:
+            words.append((tok, optional))
+    taken = {o.name for o, _, _ in named}
+    free = [o for o in cmd.options if o.kind not in ("bool", "user") and o.name not in taken]
+    out = [(o, v, opt) for o, v, opt in named]
+    while words and free:
+        o = free.pop(0)
+        n = 1 if (o.positional and free and len(words) > 1) else len(words)
+        chunk, words = words[:n], words[n:]
+        out.append((o, " ".join(w for w, _ in chunk), all(opt for _, opt in chunk)))
+    order = {o.name: i for i, o in enumerate(cmd.options)}
+    out.sort(key=lambda item: order[item[0].name])
+    parts = [f"[{o.name}:{v}]" if opt else f"{o.name}:{v}" for o, v, opt in out]
+    return " ".join(parts + [w for w, _ in words])
+
+
+def _placeholder(cmd: Command, opt: Option) -> str:
+    if opt.placeholder:
+        return opt.placeholder
+    if opt.choices:
+        return "|".join(opt.choices)
+    if len(cmd.options) == 1 and cmd.usage:
+        return cmd.usage.strip("[]<>")
+    return opt.name
+
+
+def usage(cmd: Command, platform: str) -> str:
+    """What follows the command's name in help: its usage on Slack and the console, its
+    options on Discord (`[day:<today|tomorrow|YYYY-MM-DD>]`, `[pin:True]`)."""
+    if platform != "discord":
+        return cmd.usage
+    parts = []
+    for o in cmd.options:
+        value = (o.placeholder or "True") if o.kind == "bool" else f"<{_placeholder(cmd, o)}>"
+        part = f"{o.name}:{value}"
+        parts.append(part if o.required else f"[{part}]")
+    return " ".join(parts)
+
+
+_SEGMENT = re.compile(r"\[(discord|slack|console)\|([^\]]*)\]")
+_TEMPLATE = re.compile(r"\{([a-z]+)(\|)? ?([^{}]*)\}")
+
+
+def render_help(text: str, platform: str) -> str:
+    """A help text for `platform`: `[discord| ...]` kept only there, `{lineup tomorrow}`
+    the command as typed there, `{link| member=@someone}` only its arguments."""
+    text = _SEGMENT.sub(lambda m: m.group(2) if m.group(1) == platform else "", text)
+
+    def one(m: re.Match[str]) -> str:
+        name, args_only, args = m.group(1), m.group(2), m.group(3)
+        if command(name) is None:
+            return m.group(0)
+        if args_only:
+            return platform_args(name, args, platform)
+        return invocation(name, args, platform)
+    return _TEMPLATE.sub(one, text)
 
 
 def help_text(platform: str) -> str:
     """`/help`: every command with its usage, in the platform's syntax."""
     lines = ["**FanVise commands**"]
     for c in COMMANDS:
-        usage = invocation(c.name, c.usage, platform)
-        what = c.help.replace("{daily}", invocation("daily", "", platform))
+        head = f"{SLACK_COMMAND} {c.name}" if platform == "slack" else f"/{c.name}"
+        use = f"{head} {usage(c, platform)}".strip()
+        what = render_help(c.help, platform)
         admin = " (admins)" if c.admin_only else ""
-        lines.append(f"• `{usage}`{admin}: {what}")
+        lines.append(f"• `{use}`{admin}: {what}")
     tail = ("In a thread, just write: follow-ups continue the conversation."
             if platform != "console" else "Or just write your question.")
     if platform == "slack":
@@ -237,9 +335,10 @@ def split_args(args: dict[str, Any] | None) -> tuple[dict[str, str], list[str]]:
 
 
 def commands_help() -> str:
-    """The command list for the agents' help answers ("what can you do?"), written the
-    Discord way; chat surfaces rewrite it for their platform (`platform_text`)."""
-    return "\n".join(["Commands:", *help_text("discord").splitlines()[1:]])
+    """The command list for the agents' help answers ("what can you do?"), in the text
+    syntax of the console and Slack; Slack's surface adds its `/fanvise` prefix
+    (`platform_text`)."""
+    return "\n".join(["Commands:", *help_text("console").splitlines()[1:]])
 
 
 _COMMAND_REF = re.compile(r"(?<![\w/])/(" + "|".join(NAMES) + r")\b")
@@ -265,4 +364,4 @@ def platform_text(text: str, platform: str) -> str:
 
 __all__ = ["COMMANDS", "NAMES", "PRIVATE_NAMES", "SLACK_COMMAND", "Command", "Option",
            "command", "commands_help", "help_text", "invocation", "options_to_args", "parse_command_text",
-           "platform_text", "split_args"]
+           "platform_args", "platform_text", "render_help", "split_args", "usage"]

@@ -178,7 +178,7 @@ async def test_refused_commands_leave_no_thread_and_no_header(fake_discord, tmp_
     try:
         refused = [("player", {"name": "123"}, "letters"),
                    ("ask", {"question": "x" * 2001}, "keep questions under"),
-                   ("lineup", {"day": "someday"}, "/lineup tomorrow")]
+                   ("lineup", {"day": "someday"}, "/lineup day:tomorrow")]
         for i, (name, options, why) in enumerate(refused, start=1):
             ev.send(bot, fake_discord, ev.slash(name, REQUESTER, options))
             await fake_discord.wait_for("DELETE", "/messages/@original$", count=i)
