@@ -172,8 +172,8 @@ class Daily:
         from bot.core.models import Button
         from bot.core.prelock import SHARED_MESSAGE
         for e in entries:
-            if not e.fixes:
-                continue
+            if not any(f.startswith(("Start ", "Move ", "Bench ")) for f in e.fixes):
+                continue  # nothing a tap could change (e.g. an out starter nobody can cover)
             access = await writes_of(self.core).access(schedule.platform,
                                                        schedule.workspace_id, e.user_ids[0],
                                                        e.team_id)
@@ -184,6 +184,8 @@ class Daily:
                 user_id=e.user_ids[0])
             await self.core.db.set_prelock_fix_message(fix, SHARED_MESSAGE)
             e.buttons.append(Button("Set this lineup", f"fv:approve:{fix}", "primary"))
+            e.button_note = ("One tap sets it in the demo league." if access.demo
+                             else "One tap sets it on ESPN.")
 
     async def _pin_and_thread(self, surface: ChatSurface, channel: ThreadRef,
                               schedule: DailySchedule, message_id: str, day: date) -> None:

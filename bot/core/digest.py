@@ -62,6 +62,8 @@ class OwnerEntry:
     buttons: list[Button] = field(default_factory=list)
     #: what the automatic lineup did this morning ("" when the owner has it off)
     auto_note: str = ""
+    #: the footer's words about the buttons ("One tap sets it on ESPN.")
+    button_note: str = ""
 
     @property
     def mentions(self) -> str:
@@ -179,8 +181,8 @@ def _owner_card(e: OwnerEntry, platform: str, max_text: int) -> Card:
     if len(text) > max_text - 50:
         text = text[: max_text - 51].rsplit("\n", 1)[0] + "\n…"
     title = e.team_name + (f" · {e.owner_names}" if e.owner_names else "")
-    footer = ("One tap sets it on ESPN." if e.buttons
-              else "Set these on your ESPN team page.")
+    footer = (e.button_note or "One tap sets it.") if e.buttons \
+        else "Set these on your ESPN team page."
     if not mentions_in_cards(platform):
         footer = f"For {e.mentions} · {footer}"
     return Card(title=title, text=text, color="orange" if e.fixes else "blue", footer=footer,

@@ -171,7 +171,7 @@ class Prelock:
             auto = await writes.set_lineups(access, team_id, opt=opt,
                                             key=f"auto:prelock:{team_id}:{day}")
         lines = [f"• {r}" for r in reasons]
-        if auto is not None and auto.ok:
+        if auto is not None and auto.ok and auto.changed:
             lines += ["", "FanVise set your lineup (auto lineup is on):"] + [
                 f"• {f}" for f in fixes]
         elif fixes:
@@ -182,7 +182,7 @@ class Prelock:
             lines += ["", f"Auto lineup could not set it: {failure_text(auto.error)}"]
         buttons: list[Button] = []
         fix_id = None
-        if auto is not None and auto.ok:
+        if auto is not None and auto.ok and auto.changed:
             footer_tail = "Set automatically: turn it off with /link autolineup:off."
         elif access.allowed and assignment:
             fix_id = await self.core.db.create_prelock_fix(
