@@ -1,7 +1,7 @@
 """Where a command's league comes from: the demo league, or a live ESPN league.
 
 Reusable by every command: `LeagueSource.from_options(...)` merges CLI options with the
-environment (FANVISE_ESPN_LEAGUE_ID, FANVISE_ESPN_SEASON, ESPN_S2, ESPN_SWID,
+environment and `.env` (FANVISE_ESPN_LEAGUE_ID, FANVISE_ESPN_SEASON, ESPN_S2, ESPN_SWID,
 FANVISE_DATA_DIR), `source.open_client()` returns an `EspnClient`, and
 `run_league_command(source, fn)` runs an async body with clean error handling: a clear
 one-line message and exit code 1, never a traceback, never the cookies.
@@ -73,16 +73,28 @@ def demo_variant_of(value: str | None, alias: str | None = None,
                     env: Mapping[str, str] | None = None) -> str:
     """--demo-variant (or its old spelling --variant), else FANVISE_DEMO_VARIANT, else
     points; raises SourceError for another value."""
-    env = os.environ if env is None else env
+    env = environment() if env is None else env
     variant = (value or alias or env.get(ENV_DEMO_VARIANT) or "points").strip().lower()
     if variant not in DEMO_VARIANTS:
         raise SourceError(f"--demo-variant must be points or categories, not {shown(variant)}")
     return variant
 
 
+def environment() -> dict[str, str]:
+    """The process environment over the `.env` file in the working directory, as
+    `fanvise run` reads its settings (bot.settings.Settings): the environment wins."""
+    values: dict[str, str] = {}
+    if Path(".env").is_file():
+        from dotenv import dotenv_values
+
+        values = {k: v for k, v in dotenv_values(".env").items() if v is not None}
+    values.update(os.environ)
+    return values
+
+
 def data_dir(env: Mapping[str, str] | None = None) -> Path:
     """The data directory ($FANVISE_DATA_DIR or ./fanvise-data)."""
-    env = os.environ if env is None else env
+    env = environment() if env is None else env
     return Path(env.get(ENV_DATA_DIR) or "fanvise-data")
 
 
@@ -126,9 +138,10 @@ class LeagueSource:
         env: Mapping[str, str] | None = None,
         root: Path | str | None = None,
     ) -> LeagueSource:
-        """Merge options with the environment; raises SourceError on bad values. `root`:
-        the data directory (--data-dir) holding the demo state, else FANVISE_DATA_DIR's."""
-        env = os.environ if env is None else env
+        """Merge options with the environment and `.env`; raises SourceError on bad
+        values. `root`: the data directory (--data-dir) holding the demo state, else
+        FANVISE_DATA_DIR's."""
+        env = environment() if env is None else env
         raw_id = league_id if league_id not in (None, "") else env.get(ENV_LEAGUE_ID)
         raw_season = season if season not in (None, "") else env.get(ENV_SEASON)
         lid = _as_int(raw_id, "league id") if raw_id not in (None, "") else None
@@ -240,5 +253,5 @@ __all__ = [
     "DEMO_VARIANTS", "ENV_BASE_URL", "ENV_DATA_DIR", "ENV_DEMO_VARIANT", "ENV_LEAGUE_ID", "ENV_S2",
     "ENV_SEASON", "ENV_SWID", "DataDirOpt", "DemoTodayOpt", "DemoVariantOpt", "LeagueIdOpt",
     "LeagueSource", "SeasonOpt", "SourceError", "TeamIdOpt", "VariantAliasOpt", "data_dir",
-    "demo_variant_of", "fail", "run_league_command", "shown",
+    "demo_variant_of", "environment", "fail", "run_league_command", "shown",
 ]

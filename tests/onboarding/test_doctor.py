@@ -194,3 +194,21 @@ def test_missing_dependency_is_named(monkeypatch) -> None:
     assert "pip install 'rapidfuzz~=3.14'" in missing[0].message()
     found = doctor.check_install()
     assert found.failed and "rapidfuzz" in found.detail
+
+
+def test_a_dotenv_file_configures_doctor_and_the_league_commands(live_env, monkeypatch,
+                                                                   tmp_path) -> None:
+    """The going-live doc puts the settings in .env: doctor and `fanvise league show` read
+    it like `fanvise run` does."""
+    import os
+
+    names = ("FANVISE_ESPN_LEAGUE_ID", "FANVISE_ESPN_SEASON", "ESPN_S2", "ESPN_SWID",
+             "FANVISE_ESPN_BASE_URL")
+    (tmp_path / ".env").write_text("".join(f"{n}={os.environ[n]}\n" for n in names))
+    for n in names:
+        monkeypatch.delenv(n)
+    code, out = run()
+    assert code == 0 and "Alex Rivera" in line(out, "cookies"), out
+    shown = CliRunner().invoke(build_app(("league",)), ["league", "show"])
+    assert shown.exit_code == 0, shown.output
+    assert "ESPN league 20230125" in shown.output and "private, cookies set" in shown.output
