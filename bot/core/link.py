@@ -350,6 +350,9 @@ class Linking:
                  ("Auto lineup is on: FanVise sets your best lineup every morning and again "
                   "before lock when a starter is ruled out; the digest says so."
                   if auto else "Auto lineup is off.")]
+        if getattr(self.core.espn, "demo", None) is not None:
+            lines.insert(0, "(The demo league always takes FanVise's changes through its copy "
+                         "of ESPN's endpoint; on a live league this is the switch.)")
         if writes:
             from bot.core.handoff import writes_of
             link = await self.core.db.get_link(user.platform, thread.workspace_id,

@@ -296,7 +296,9 @@ class Prelock:
             pass
         except Exception as exc:  # noqa: BLE001 - the lineup is set; the message is cosmetic
             log.warning("could not update the lineup message: %s", type(exc).__name__)
-        await surface.ephemeral(thread, user, f"Done: {name}'s {what} is set {where}.")
+        done_what = "the rest of the week" if scope == "week" else "today's lineup" \
+            if scope == "today" else f"the lineup for {days[0]:%a %b} {days[0].day}"
+        await surface.ephemeral(thread, user, f"Done: {done_what} is set for {name} {where}.")
         return True
 
     async def _may_fix(self, user: UserRef, platform: str, workspace: str, team_id: int,
