@@ -521,8 +521,8 @@ class PlayerResolver:
 
     def _someone_else(self, a: _Token, b: _Token) -> bool:
         """`a b` is a given name and a real surname that is no league player's: a surname of
-        the census list, not an ordinary word (or, if the encoder knows it as a word, one
-        edit from a league surname: "anthony davies", "jordan pool")."""
+        the census list, not an ordinary word (or, if the encoder knows it as a word, a league
+        surname with a letter added: "anthony davies"; "jordan pool" is a typo of Poole)."""
         ix = self._ix
         first, last = a.text, b.text
         if first not in self._first_lex or last not in self._surnames or len(last) < 3:
@@ -533,8 +533,9 @@ class PlayerResolver:
         if last in self._common or last in CUE_AFTER or last in CUE_BEFORE \
                 or last in self._other_words or last in self._first_lex:
             return False
-        if last in self._vocab:
-            return any(OSA.distance(last, s) <= 1 for s in ix.last if abs(len(s) - len(last)) <= 1)
+        if last in self._vocab:  # a word the encoder knows: another name only with a letter
+            # more than a league surname ("davies", "browne"); one letter short is a typo
+            return any(OSA.distance(last, s) <= 1 for s in ix.last if len(s) + 1 == len(last))
         return True
 
     def _morph_only(self, w: str) -> bool:
