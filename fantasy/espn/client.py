@@ -750,6 +750,13 @@ class EspnClient:
         finally:
             self._finish(token)
 
+    def writer(self, team_id: int, **kwargs: Any) -> Any:
+        """The write path of this client's league acting for `team_id`: an
+        `fantasy.espn.writes.EspnWriter` (the demo's endpoint, or ESPN's write host with the
+        team owner's `credentials=`); see `fantasy.espn.writes.writer_for`."""
+        from fantasy.espn.writes import writer_for
+        return writer_for(self, team_id=team_id, **kwargs)
+
     async def get_recent_activity(self, limit: int = 25) -> list[ActivityItem]:
         """Recent adds/drops/trades (`kona_league_communication`), newest first."""
         token = self._begin()
