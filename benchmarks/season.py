@@ -13,8 +13,10 @@ dropped in all, then the targets and the last line:
     season: fanvise W% | streaming rule W% | lineups only W% (matchup win rate, N team-seasons, both variants)
 
 Options: --variant points|categories|both, --teams 1,2 (default all), --periods 11-20,
---jobs N (processes, default 2), --matchup-only (also run FanVise's plan as it was before
-issue 22: this matchup's value only, top 3 protected; for comparison, not in the last line).
+--jobs N (processes, default 2), --compare (also run, for comparison and not in the last
+line: FanVise's plan as it was before issue 22, this matchup's value only with the top 3
+protected; and the season-aware plan with each move made on its day without the
+scheduler's check).
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from fantasy.backtest.data import VARIANTS, SeasonData, load_season  # noqa: E402
 from fantasy.backtest.knowledge import Knowledge  # noqa: E402
 from fantasy.backtest.run import (  # noqa: E402
-    MATCHUP_ONLY,
+    EXTRA_STRATEGIES,
     PERIODS,
     STRATEGIES,
     Summary,
@@ -81,8 +83,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--periods", default=f"{PERIODS[0]}-{PERIODS[-1]}",
                     help="matchup periods, e.g. 11-20")
     ap.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
-    ap.add_argument("--matchup-only", action="store_true",
-                    help="also run the plan that values this matchup only (before issue 22)")
+    ap.add_argument("--compare", action="store_true",
+                    help="also run the matchup-only plan (before issue 22) and the plan "
+                         "without the scheduler's check on each move's day")
     args = ap.parse_args(argv)
     variants = list(VARIANTS) if args.variant == "both" else [args.variant]
     periods = _periods(args.periods)
@@ -93,7 +96,7 @@ def main(argv: list[str] | None = None) -> int:
     if bad:
         ap.error(f"no team {bad[0]} in the demo league (teams are {min(data.rosters)}-"
                  f"{max(data.rosters)})")
-    strategies = tuple(STRATEGIES) + ((MATCHUP_ONLY,) if args.matchup_only else ())
+    strategies = tuple(STRATEGIES) + (tuple(EXTRA_STRATEGIES) if args.compare else ())
     jobs = [(v, t, periods, strategies) for v in variants for t in teams]
     results: list[TeamSeason] = []
     if args.jobs > 1 and len(jobs) > 1:

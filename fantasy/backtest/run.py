@@ -16,11 +16,13 @@ STRATEGIES: dict[str, Callable[[], Strategy]] = {
     "streaming rule": StreamingRule,
     "lineups only": LineupsOnly,
 }
-#: For comparison only (`--matchup-only`): FanVise's plan before issue 22, valuing this
-#: matchup alone with the top 3 protected.
+#: For comparison only (`--compare`): FanVise's plan before issue 22 (this matchup alone,
+#: top 3 protected), and the season-aware plan with every move made on its day unchecked.
 MATCHUP_ONLY = "fanvise, matchup only"
+NO_CHECK = "fanvise, no day check"
 EXTRA_STRATEGIES: dict[str, Callable[[], Strategy]] = {
     MATCHUP_ONLY: lambda: FanVisePlan(name=MATCHUP_ONLY, season=False),
+    NO_CHECK: lambda: FanVisePlan(name=NO_CHECK, recheck=False),
 }
 PERIODS = range(11, 21)
 
@@ -88,4 +90,4 @@ def last_line(summaries: Sequence[Summary]) -> str:
             f"{which})")
 
 
-__all__ = ["EXTRA_STRATEGIES", "MATCHUP_ONLY", "PERIODS", "STRATEGIES", "Summary", "last_line", "run_teams", "summarise"]
+__all__ = ["EXTRA_STRATEGIES", "MATCHUP_ONLY", "NO_CHECK", "PERIODS", "STRATEGIES", "Summary", "last_line", "run_teams", "summarise"]

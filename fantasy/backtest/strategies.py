@@ -1,15 +1,19 @@
 """The three ways to manage the team that the season backtest compares (issue 22).
 
 * `LineupsOnly`: no moves.
-* `StreamingRule`: a diligent human. Each morning, while acquisitions are left: if the free
+* `StreamingRule`: a diligent human. Each morning, when an acquisition is left: if the free
   agent who projects highest today (per-game value x his chance to play, his team playing
-  today) is worth more than the lowest-valued rostered player without a game today (not
-  playing, or OUT), swap them. The roster's top 5 by per-game value are never dropped.
-* `FanVisePlan`: FanVise's exact plan (`fantasy.optimizer.plan.best_plan`) approved in full
-  at the start of each matchup and again mid-week; each move is made on its own day.
+  today) is worth more than the lowest-valued rostered player whose team has no game today,
+  swap them (one swap a day). The roster's top 5 by per-game value are never dropped.
+* `FanVisePlan`: FanVise's exact season-aware plan (`fantasy.optimizer.plan.best_plan` with
+  `fantasy.optimizer.season.season_values`, built as `OptimizerService.move_plan` builds it)
+  approved in full at the start of each matchup and again mid-week; each move is made on its
+  own day after the scheduler's check (`bot.core.move_schedule`): the add is not OUT and the
+  move still gains over the rest of the schedule (this matchup's value, as `weekly_plan`).
   Points: the plan's values are expected fantasy points; 9-cat: FanVise's linearised expected
   categories won against the actual opponent (`categories.baseline_weights`), with the
-  matchup's totals so far and the opponent's projected remaining totals.
+  matchup's totals so far and the opponent's projected remaining totals; the check values the
+  schedule in expected categories won.
 """
 
 from __future__ import annotations
@@ -21,14 +25,20 @@ import numpy as np
 from fantasy.backtest.data import STATS
 from fantasy.backtest.knowledge import categories
 from fantasy.backtest.sim import CORE_N, Day
-from fantasy.optimizer.categories import Matchup, baseline_weights
+from fantasy.optimizer.categories import Matchup, baseline_weights, expected_wins
 from fantasy.optimizer.guardrails import HOLD_WINDOW_DAYS, STAR_TOP_N
 from fantasy.optimizer.lineup import solve_day
-from fantasy.optimizer.plan import best_plan
+from fantasy.optimizer.plan import (
+    DayLineups,
+    PlanStep,
+    apply_steps,
+    best_plan,
+    evaluate_members,
+)
 from fantasy.optimizer.season import CORE_MARGIN_MIN, season_values
 
-MID_WEEK = 3
-POSITION_SLOTS = (0, 1, 2, 3, 4)  # PG, SG, SF, PF, C  # the second plan: Thursday of a Monday-Sunday matchup
+MID_WEEK = 3  # the second plan: Thursday of a Monday-Sunday matchup
+POSITION_SLOTS = (0, 1, 2, 3, 4)  # PG, SG, SF, PF, C
 
 
 class LineupsOnly:
@@ -73,12 +83,54 @@ class FanVisePlan:
     name: str = "fanvise"
     mid_week: int = MID_WEEK
     season: bool = True  # False: this matchup only, top 3 protected (the plan before issue 22)
+    recheck: bool = True  # the scheduler's check on each move's day
     _pending: dict[int, list[tuple[int, int]]] = field(default_factory=dict)
 
     def moves(self, day: Day) -> list[tuple[int, int]]:
         if day.day_index in (0, self.mid_week):
             self._pending = self.plan(day)
-        return self._pending.pop(day.sp, [])
+        due = self._pending.pop(day.sp, [])
+        return self.check(day, due) if self.recheck and due else due
+
+    def check(self, day: Day, due: list[tuple[int, int]]) -> list[tuple[int, int]]:
+        """The scheduler's check of the moves due today (bot.core.move_schedule): the add
+        is not OUT, and each move still gains over the rest of its schedule (today's moves
+        and the later ones, each on its day) against the schedule without it and the moves
+        that need it, on this morning's projections."""
+        rest = [(day.sp, d, a) for d, a in due] + [(sp, d, a) for sp, mv in
+                                                   sorted(self._pending.items()) for d, a in mv]
+        rows = list(day.roster) + sorted({a for _, _, a in rest} - set(day.roster))
+        x = plan_inputs(day, rows)
+        local = {r: k for k, r in enumerate(rows)}
+        k_of = {sp: k for k, sp in enumerate(day.days)}
+
+        def steps(moves: list[tuple[int, int, int]]) -> list[PlanStep]:
+            return [PlanStep(k_of[sp], local[d], local[a]) for sp, d, a in moves]
+
+        def with_chain(move: tuple[int, int, int]) -> list[tuple[int, int, int]]:
+            gone = [move]
+            for other in rest[rest.index(move) + 1:]:
+                if any(g[2] == other[1] for g in gone):
+                    gone.append(other)
+            return gone
+
+        out: list[tuple[int, int]] = []
+        for move in [m for m in rest if m[0] == day.sp]:
+            if move not in rest:
+                continue
+            gone = with_chain(move)
+            without = [m for m in rest if m not in gone]
+            if day.morning.prob[move[2]] > 0 and \
+                    schedule_value(day, x, steps(rest)) - \
+                    schedule_value(day, x, steps(without)) > 1e-9:
+                out.append(move[1:])
+                continue
+            rest = without  # not made, nor the later moves of its chain
+        self._pending = {}
+        for sp, d, a in rest:
+            if sp != day.sp:
+                self._pending.setdefault(sp, []).append((d, a))
+        return out
 
     def plan(self, day: Day) -> dict[int, list[tuple[int, int]]]:
         """The plan's moves by scoring period, over the rest of the matchup."""
@@ -87,7 +139,8 @@ class FanVisePlan:
         roster = list(day.roster)
         pool = [r for r in day.free_agents if day.morning.prob[r] > 0]  # OUT free agents: no
         rows = roster + pool
-        values, per_game = plan_values(day, rows)
+        x = plan_inputs(day, rows)
+        values, per_game = x.values, x.per_game
         masks = [day.masks[r] for r in rows]
         local_roster = list(range(len(roster)))
         local_pool = list(range(len(roster), len(rows)))
@@ -127,24 +180,54 @@ def position_mask(day: Day) -> int:
     return sum(1 << k for k, s in enumerate(day.slot_ids) if s in POSITION_SLOTS)
 
 
-def plan_values(day: Day, rows: list[int]) -> tuple[np.ndarray, np.ndarray]:
-    """((rows, days left) values the plan maximises, (rows,) the same value per game):
-    expected fantasy points (points) or the gradient of expected categories won against the
-    opponent (9-cat), as FanVise builds them."""
+
+@dataclass
+class PlanInputs:
+    """What a plan is solved on, for `rows`: values (rows, days left) in the plan's unit and
+    the same value per game; in 9-cat also the expected stats (rows, days, STATS), the
+    matchup and the categories (to value a schedule in expected categories won)."""
+
+    rows: list[int]
+    values: np.ndarray
+    per_game: np.ndarray
+    stats: np.ndarray | None = None
+    matchup: Matchup | None = None
+    cats: list | None = None
+
+
+def plan_inputs(day: Day, rows: list[int]) -> PlanInputs:
+    """Expected fantasy points (points) or the gradient of expected categories won against
+    the opponent (9-cat) of `rows` (the roster first), as FanVise builds them."""
     exp = day.expected[rows]
     if day.settings.is_points:
-        return exp * day.value[rows][:, None], day.value[rows]
+        return PlanInputs(rows, exp * day.value[rows][:, None], day.value[rows])
     cats = categories(day.settings)
     per = day.morning.per_game
     stats = exp[:, :, None] * per[rows][:, None, :]
-    opp_rem = opponent_remaining(day)
-    m = Matchup(day.my_totals, day.opp_totals, opp_rem)
+    m = Matchup(day.my_totals, day.opp_totals, opponent_remaining(day))
     roster_rows = list(range(len(day.roster)))
     masks = [day.masks[r] for r in rows]
     keys = [day.keys[r] for r in rows]
     w, _ = baseline_weights(cats, stats, exp > 0, masks, day.caps, keys, roster_rows, m)
-    return (np.maximum(np.einsum("idk,k->id", stats, w), 0.0) * (exp > 0),
-            np.maximum(per[rows] @ w, 0.0))
+    return PlanInputs(rows, np.maximum(np.einsum("idk,k->id", stats, w), 0.0) * (exp > 0),
+                      np.maximum(per[rows] @ w, 0.0), stats, m, cats)
+
+
+def schedule_value(day: Day, x: PlanInputs, steps: list[PlanStep]) -> float:
+    """This matchup's value of the roster with `steps` (local rows, each from its day on):
+    fantasy points, or expected categories won (weekly_plan's units)."""
+    masks = [day.masks[r] for r in x.rows]
+    keys = [day.keys[r] for r in x.rows]
+    members = apply_steps(list(range(len(day.roster))), steps, x.values.shape[1])
+    if x.stats is None:
+        return evaluate_members(x.values, masks, day.caps, keys, members)[0]
+    lineups = DayLineups(x.values, masks, day.caps, keys)
+    total = np.zeros(x.stats.shape[2])
+    for d, mem in enumerate(members):
+        starters = lineups.day(d, mem)[0]
+        if starters:
+            total += x.stats[starters, d].sum(axis=0)
+    return float(expected_wins(x.cats, total, x.matchup))
 
 
 def opponent_remaining(day: Day) -> np.ndarray:
@@ -163,4 +246,5 @@ def opponent_remaining(day: Day) -> np.ndarray:
     return total
 
 
-__all__ = ["FanVisePlan", "LineupsOnly", "StreamingRule", "opponent_remaining", "plan_values"]
+__all__ = ["FanVisePlan", "LineupsOnly", "PlanInputs", "StreamingRule", "opponent_remaining",
+           "plan_inputs", "schedule_value"]

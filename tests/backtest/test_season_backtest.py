@@ -169,3 +169,34 @@ def test_last_line_counts_team_seasons(small):
     assert line.endswith("(matchup win rate, 2 team-seasons, both variants)")
     wins = sum(x.won for r in runs if r.strategy == "fanvise" for x in r.results)
     assert line.startswith(f"season: fanvise {100 * wins / 4:.0f}% |")
+
+
+def test_fanvise_checks_each_move_on_its_day(season, know):
+    """The scheduler's check (bot.core.move_schedule) on a move's day: an OUT add is not
+    made, nor a move that no longer gains this matchup; the plan's own first move is."""
+    from fantasy.backtest.sim import League, simulate
+    from fantasy.backtest.strategies import FanVisePlan, LineupsOnly
+
+    days = {}
+
+    class Capture(LineupsOnly):
+        def moves(self, day):
+            days[day.sp] = day
+            return []
+
+    simulate(League(season, know, "points"), TEAM, [11], Capture())
+    day = days[71]
+    fv = FanVisePlan()
+    plan = fv.plan(day)
+    first = plan[min(plan)][0]
+    assert min(plan) == 71, "the plan starts today"
+    fv._pending = {sp: mv for sp, mv in plan.items() if sp != 71}
+    assert first in fv.check(day, [first])
+    v = day.value
+    best = max(day.roster, key=lambda r: v[r])
+    worst_fa = min((r for r in day.free_agents if day.morning.prob[r] > 0), key=lambda r: v[r])
+    fv._pending = {}
+    assert fv.check(day, [(best, worst_fa)]) == []
+    out_fa = next(r for r in day.free_agents if day.morning.status[r] == "OUT")
+    weakest = min(day.roster, key=lambda r: v[r])
+    assert fv.check(day, [(weakest, out_fa)]) == []
