@@ -263,14 +263,15 @@ class MoveCard(BaseModel):
                 replaces_added=m.replaces_added, scoring=plan.scoring))
             for a in m.alternatives:
                 alt = m.with_add(a)
-                diff = a.plan_value - plan.planned_value
+                diff = plan.alternative_diff(a)  # this matchup + the rest of the season
                 alts.append(CardMove(
                     move_id=alt.move_id, drop=alt.drop, add=alt.add, day=alt.day,
-                    expected_gain=round_(m.gain + diff), gain_unit=plan.unit,
+                    expected_gain=round_(m.gain + a.plan_value - plan.planned_value),
+                    gain_unit=plan.unit,
                     games=m.games_added, notes=list(alt.notes), alternative_of=m.move_id,
                     vs_pick=round_(diff),
                     vs_pick_text=plan.gain_text(diff).replace(" this week", ""),
-                    line=f"{m.weekday}: {alt.text()}: {plan.gain_text(m.gain + diff)}",
+                    line=plan.alternative_line(m, a),
                     per_game=plan.per_game_text(alt), replaces_added=alt.replaces_added,
                     scoring=plan.scoring))
         return cls(kind="plan", title=title, summary=summary, requester_id=requester_id,

@@ -58,6 +58,7 @@ class Alternative(BaseModel):
     per_game: float = 0.0
     games: int = 0
     notes: list[str] = Field(default_factory=list)
+    season_gain: float = 0.0  # the whole plan's rest-of-season effect with him instead
 
 
 class Move(BaseModel):
@@ -191,6 +192,22 @@ class Plan(BaseModel):
         if abs(m.season_gain) >= 0.05:
             parts.append(self.season_text(m.season_gain))
         return f"{m.weekday}: {m.text()}: " + ", ".join(parts)
+
+    def alternative_diff(self, a: Alternative) -> float:
+        """An alternative against the plan's pick: the whole plan's change with him instead,
+        this matchup plus the rest of the season (the plan maximises both)."""
+        return (a.plan_value - self.planned_value) + (a.season_gain - self.season_gain)
+
+    def alternative_line(self, m: Move, a: Alternative) -> str:
+        """The timeline line of move m with alternative a picked instead: 'Wed: drop Hayward,
+        add Zach Collins: +80 fantasy points this week, -90 fantasy points rest of season'."""
+        alt = m.with_add(a)
+        week = m.gain + (a.plan_value - self.planned_value)
+        season = m.season_gain + (a.season_gain - self.season_gain)
+        line = f"{m.weekday}: {alt.text()}: {self.gain_text(week)}"
+        if abs(season) >= 0.05 or abs(m.season_gain) >= 0.05:
+            line += ", " + self.season_text(season)
+        return line
 
     def season_text(self, g: float) -> str:
         """A rest-of-season effect in the plan's unit: '-360 fantasy points rest of season'."""

@@ -777,6 +777,11 @@ class OptimizerService:
         value_for_stars = ppg if self.is_points else self._cat_star_values(u)
         prot = protected_players(team, value_for_stars, self.today, untouchable=self.untouchable)
         holds = [Hold(PlayerRef(pid, self._name(team, pid)), pr.reason) for pid, pr in prot.items()]
+        core = self.core_players(team_id)  # only replaceable players are drop candidates
+        holds += [Hold(PlayerRef(pid, self._name(team, pid)), why) for pid, why in core.items()
+                  if pid not in prot]
+        protected_ids = set(prot)
+        prot = {**{pid: None for pid in core}, **prot}
         base_rows = [u.index[p.id] for p in active]
         if drops is not None:
             wanted = set(drops)
@@ -816,6 +821,12 @@ class OptimizerService:
             return result
         if not add_rows:
             result.message = "No free agents are available to evaluate."
+            return result
+        if not drop_rows and drops is None and any(p.id in core and p.id not in
+                                                   protected_ids for p in active):
+            result.message = ("No drop/add move improves your team: every player you could "
+                              "drop is worth more for the rest of the season than the best "
+                              "free agent at his positions (see holds).")
             return result
         if not drop_rows:
             result.message = "Every rostered player is protected (see holds): nothing to drop."
@@ -1019,8 +1030,8 @@ class OptimizerService:
                 f"{out.drop_ros_games})."
                 + (f" {d} is a core player: {out.core.removeprefix('core: ')}."
                    if out.core else "")
-                + (f" You would normally hold {d} ({held[drop_id]})." if drop_id in held
-                   else ""))
+                + (f" You would normally hold {d} ({held[drop_id]})."
+                   if drop_id in held and not out.core else ""))
 
     def _no_drop_for(self, team: Team, out: MoveEvaluation, held: dict[int, str],
                      add: PlayerRef) -> MoveEvaluation:
@@ -1067,7 +1078,10 @@ class OptimizerService:
                if self.is_points else self._cat_star_values(u))
         prot = protected_players(team, ppg, self.today, untouchable=self.untouchable)
         holds = [Hold(PlayerRef(pid, self._name(team, pid)), pr.reason) for pid, pr in prot.items()]
-        drop_rows = [u.index[p.id] for p in active if p.id not in prot]
+        core = self.core_players(team_id)  # only replaceable players are drop candidates
+        holds += [Hold(PlayerRef(pid, self._name(team, pid)), why) for pid, why in core.items()
+                  if pid not in prot]
+        drop_rows = [u.index[p.id] for p in active if p.id not in prot and p.id not in core]
         add_rows = [u.index[p.id] for p in fas if p.id in u.index and team.entry_for(p.id) is None]
         result = MoveScanResult(team_id, "points" if self.is_points else "categories", unit, 0.0,
                                 [], holds, "", budget.remaining, budget.limit,
@@ -1145,7 +1159,8 @@ class OptimizerService:
         pool_rows = [u.index[p.id] for p in pool if p.id not in {q.id for q in active}]
         plan = plan_moves(values, u.masks, self.layout.caps, u.keys, roster_rows, pool_rows, kk,
                           first_day=self.first_day,
-                          protected={u.index[pid] for pid in prot if pid in u.index})
+                          protected={u.index[pid] for pid in set(prot) | set(
+                              self.core_players(team_id)) if pid in u.index})
         by_id = {p.id: p for p in u.players}
         moves = [PlannedMoveOut(self.dates[mv.day], PlayerRef(mv.drop, by_id[mv.drop].name),
                                 PlayerRef(mv.add, by_id[mv.add].name)) for mv in plan.moves]
@@ -1301,6 +1316,16 @@ class OptimizerService:
         return _PlanInputs(team, active, pool, u, values, m, cats, focus, per_game, label,
                            notes, roster_rows, pool_rows, season,
                            [u.index[p.id] for p in ir_players], ir_free, season_pg)
+
+    def core_players(self, team_id: int) -> dict[int, str]:
+        """The team's core players (never drop candidates unless named): player id -> why
+        (fantasy.optimizer.season; computed once per service and team)."""
+        cache = self.__dict__.setdefault("_cores", {})
+        if team_id not in cache:
+            x = self._plan_inputs(team_id)
+            cache[team_id] = {x.u.players[r].id: self._core_reason(x, r)
+                              for r in x.season.core if r not in set(x.ir_rows)}
+        return dict(cache[team_id])
 
     def _core_reason(self, x: _PlanInputs, row: int) -> str:
         sv, u = x.season, x.u
@@ -1514,18 +1539,20 @@ class OptimizerService:
             mem = apply_steps(roster_rows, alt, n_days)
             v, _ = value_of(mem)
             sv = season_of(mem) if season_of is not None else 0.0
-            scored.append((v + sv, u.keys[y], y, v))
+            scored.append((v + sv, u.keys[y], y, v, sv))
         scored.sort(key=lambda t: (-t[0], t[1]))
         better = None
         if not self.is_points and scored[0][2] != st.add and scored[0][0] > scored[
                 [t[2] for t in scored].index(st.add)][0] + MIN_GAIN_CATS:
             better = scored[0][2]
         out = []
-        for _, _, y, v in scored[:n + 1]:
+        base_season = season_of(apply_steps(roster_rows, [], n_days)) if season_of else 0.0
+        for _, _, y, v, sv in scored[:n + 1]:
             p = u.players[y]
             out.append(Alternative(add=MovePlayer(id=p.id, name=p.name), plan_value=float(v),
                                    per_game=float(per_game.get(p.id, 0.0)),
                                    games=int((u.prob[y, st.day:] > 0).sum()),
+                                   season_gain=float(sv - base_season),
                                    notes=_injury_notes(u.players[st.drop], p)))
         return better, out
 
