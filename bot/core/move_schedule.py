@@ -34,6 +34,7 @@ the roster of that day.
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
@@ -543,13 +544,14 @@ class MoveSchedule:
 
 
 def parse_target(raw: str, today: date, platform: str = "discord") -> date:
-    """The day `/advance` moves to: nothing = tomorrow, a number of days, a date or a day
-    word ("sunday", "2023-01-29"). InvalidInput (with the ways to write it) otherwise."""
+    """The day `/advance` moves to: nothing = tomorrow, a number of days ("3", "2 days"), a
+    date or a day word ("sunday", "2023-01-29"). InvalidInput (with the ways to write it) otherwise."""
     raw = (raw or "").strip().lower()
     if not raw:
         return today + timedelta(days=1)
-    if raw.isdigit():
-        n = int(raw)
+    count = re.fullmatch(r"\+?(\d+)\s*(?:d|days?)?", raw)
+    if count:
+        n = int(count.group(1))
         if not 1 <= n <= MAX_ADVANCE_DAYS:
             raise InvalidInput(f"Advance by 1 to {MAX_ADVANCE_DAYS} days.")
         return today + timedelta(days=n)

@@ -103,3 +103,15 @@ def test_move_made_is_read_on_its_own_day(tmp_path: Path) -> None:
     assert lg.move_made(DEMO_USER_TEAM_ID, sat, x, z)
     assert not lg.move_made(DEMO_USER_TEAM_ID, WED, drop, x)  # not on Wednesday
     assert x not in lg.roster_now(DEMO_USER_TEAM_ID)  # what "drop gone, add there" now misses
+
+
+def test_advance_targets() -> None:
+    from bot.core.errors import InvalidInput
+    from bot.core.move_schedule import parse_target
+
+    for raw, want in (("", 26), ("3", 28), ("2 days", 27), ("1 day", 26), ("sunday", 29),
+                      ("fri", 27), ("2023-01-29", 29)):
+        assert parse_target(raw, WED) == date(2023, 1, want), raw
+    for raw in ("0", "61", "soon", "next month"):
+        with pytest.raises(InvalidInput):
+            parse_target(raw, WED)
