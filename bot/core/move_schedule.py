@@ -169,8 +169,8 @@ class MoveSchedule:
         if self.is_demo:
             return True
         now = (now or self.core.now()).astimezone(EASTERN)
-        due = datetime.combine(now.date(), MORNING, tzinfo=EASTERN)
-        first = await self.core.prelock._first_game()
+        due = datetime.combine(self.league_day(), MORNING, tzinfo=EASTERN)
+        first = await self.core.prelock._first_game()  # the league day's first game
         if first is not None:
             due = min(due, first.astimezone(EASTERN) - BEFORE_FIRST_GAME)
         return now >= due
