@@ -225,6 +225,7 @@ class MoveSchedule:
         await self.core.db.finish_scheduled_move(row.card_id, row.plan_move_id, status=status,
                                                  note=note)
         crash_point("schedule:finished")
+        await self._audit(card, row, status)
         if status == "not_possible":
             await self._cascade(card, row)
         if status == "waiting" and handed_off:
@@ -261,7 +262,17 @@ class MoveSchedule:
     async def _not_made(self, card: CardRow, row: ScheduledMove, reason: str) -> None:
         await self.core.db.finish_scheduled_move(row.card_id, row.plan_move_id,
                                                  status="not_possible", note=reason)
+        await self._audit(card, row, "not_possible")
         await self._cascade(card, row)
+
+    async def _audit(self, card: CardRow, row: ScheduledMove, status: str) -> None:
+        """The audit row of a scheduled move made (or not) on its day, for who decided."""
+        await self.core.db.audit(
+            card_id=card.card_id, run_thread_id=card.run_thread_id, platform=card.platform,
+            user_id=card.decided_by or card.requester_id,
+            user_name=card.decided_by_name or card.requester_name, decision="approve",
+            result=f"scheduled:{status}", move_id=row.move_id,
+            move_label=move_text(row.drop_name, row.add_name, capital=True))
 
     async def _cascade(self, card: CardRow, row: ScheduledMove) -> None:
         """Later moves of the card that drop the player this move was to add cannot be made."""
