@@ -324,11 +324,11 @@ def check_writes(settings: Any) -> Finding:
     if writes and not key:
         return Finding("writes", "FAIL", "FANVISE_ESPN_WRITES is on but FANVISE_SECRET_KEY is "
                        "unset: members' cookies cannot be stored", "set FANVISE_SECRET_KEY "
-                       "(docs/running.md: generate one with Fernet.generate_key)")
+                       f"({GOING_LIVE}#5-link-members; docs/espn-writes.md)")
     if not key:
         return Finding("writes", "warn", "FANVISE_SECRET_KEY unset: /link refuses cookies "
                        "(members of a private league cannot give theirs)",
-                       "set FANVISE_SECRET_KEY (docs/running.md)")
+                       f"set FANVISE_SECRET_KEY ({GOING_LIVE}#5-link-members)")
     state = "on" if writes else "off"
     return Finding("writes", "ok", f"cookies from /link stored encrypted; ESPN writes {state}")
 

@@ -54,6 +54,8 @@ def test_a_good_live_configuration_passes(live_env) -> None:
     ({"FANVISE_TEAM_ID": "42"}, "team", "no team of this league", "1 Hoop Dreamers"),
     ({"FANVISE_ESPN_SEASON": "1990"}, "settings", "season", "correct that variable"),
     ({"FANVISE_DATA_DIR": "a-file"}, "database", "not a folder", "FANVISE_DATA_DIR"),
+    ({"FANVISE_ESPN_WRITES": "1", "FANVISE_SECRET_KEY": None}, "writes",
+     "FANVISE_SECRET_KEY is unset", "set FANVISE_SECRET_KEY"),
     ({"DISCORD_TOKEN": "Bot " + DISCORD_TOKEN}, "discord", "starts with 'Bot '", "without"),
     ({"DISCORD_TOKEN": "not-a-token"}, "discord", "does not look like", "Reset Token"),
     ({"SLACK_BOT_TOKEN": "xoxp-123", "SLACK_APP_TOKEN": "xapp-1"}, "slack", "xoxb-",
