@@ -35,7 +35,7 @@ def test_ask_numbered_choices_from_stdin(tmp_path: Path, optimizer: None) -> Non
     res = runner.invoke(app, ["ask", "Review my matchup and suggest moves",
                               "--data-dir", str(tmp_path)], input="1\n")
     assert res.exit_code == 0, res.output
-    assert "1) approve move 1: Wed: drop Gordon Hayward, add Tyus Jones" in res.output
+    assert "1) approve move 1: Wed: drop Gordon Hayward, add Kelly Olynyk" in res.output
     assert "approve all" in res.output and "decline" in res.output
     # after the choice the run finished with an answer (no pending approval left)
     again = runner.invoke(app, ["ask", "hello", "--data-dir", str(tmp_path)])
