@@ -34,13 +34,21 @@ from langgraph.types import Command
 from agents.shared.deps import AgentDeps, with_stale_note
 from agents.shared.llm import OfflineChatModel, is_offline, make_model, with_offline_note
 from agents.shared.tool_registry import player_pool
-from agents.shared.types import Answer, ApprovalRequest, Event, Notice, Progress
+from agents.shared.types import (
+    Answer,
+    ApprovalRequest,
+    Event,
+    MoveOutcomes,
+    Notice,
+    Progress,
+)
 from agents.supervisor.graph import build_supervisor_graph, optimizer_builder
 from agents.supervisor.state import SupervisorContext
 from agents.understanding.league_context import command_request
 from agents.understanding.request import Intent, Request
 from fantasy.espn.errors import EspnError
 from fantasy.espn.messages import espn_trouble
+from fantasy.move_card import MoveCard, MoveOutcome
 from fantasy.moves import text_of
 from storage.backend import open_checkpoint_store
 from storage.checkpoints import CheckpointStore, RunRecord
@@ -350,14 +358,19 @@ class FanViseRuntime:
         return self._optimizer_graph
 
     async def _stream(self, graph: Any, inp: Any, thread_id: str, *, durability: str,
-                      sink: list[Any], deps: AgentDeps) -> AsyncIterator[Progress]:
-        """Run a graph with `deps` as its runtime context, yielding Progress; interrupts
-        seen are appended to `sink`."""
+                      sink: list[Any], deps: AgentDeps
+                      ) -> AsyncIterator[Progress | MoveOutcomes]:
+        """Run a graph with `deps` as its runtime context, yielding Progress (and the typed
+        outcomes of a decided card); interrupts seen are appended to `sink`."""
         async for item in graph.astream(inp, _cfg(thread_id), stream_mode=["custom", "updates"],
                                         subgraphs=True, durability=durability, context=deps):
             _ns, mode, data = item
             if mode == "custom":
-                if isinstance(data, dict):
+                if isinstance(data, dict) and isinstance(data.get("outcomes"), list):
+                    # a decided card's typed outcomes (the graph's apply step)
+                    yield MoveOutcomes(thread_id, [MoveOutcome.of(o) for o in data["outcomes"]
+                                                   if isinstance(o, dict)])
+                elif isinstance(data, dict):
                     text = str(data.get("text") or data.get("status") or data.get("stage") or "")
                     if text:
                         crash_point(f"stage:{data.get('stage') or ''}")
@@ -465,7 +478,7 @@ class FanViseRuntime:
             async for ev in self._stream(graph, inp, run_tid,
                                          durability=run_durability(intent, inp),
                                          sink=interrupts, deps=deps):
-                if replay is not None and ev.stage == replay:
+                if replay is not None and getattr(ev, "stage", "") == replay:
                     replay = None
                     continue
                 replay = None
@@ -507,11 +520,11 @@ class FanViseRuntime:
     @staticmethod
     def _approval(run_tid: str, intr: Any) -> ApprovalRequest:
         v = intr.value if isinstance(intr.value, dict) else {"summary": str(intr.value)}
-        return ApprovalRequest(run_thread_id=run_tid, interrupt_id=intr.id,
-                               title=str(v.get("title") or "Approve these moves?"),
-                               moves=list(v.get("moves") or []),
-                               requester_id=str(v.get("requester_id") or ""),
-                               summary=str(v.get("summary") or ""))
+        card = MoveCard.from_payload(v)
+        if not card.title:
+            card = card.model_copy(update={"title": "Approve these moves?"})
+        return ApprovalRequest(run_thread_id=run_tid, interrupt_id=intr.id, card=card,
+                               requester_id=str(v.get("requester_id") or card.requester_id))
 
     async def _append_outcome(self, conversation_id: str, text: str) -> None:
         """Append a finished run's answer to the conversation thread (history)."""
@@ -709,7 +722,7 @@ class FanViseRuntime:
                     # the crash lost the resume: the same question came back; answer it with
                     # the decision recorded before the crash (never ask it twice)
                     if not (decided and isinstance(last, ApprovalRequest)
-                            and {str(m.get("move_id")) for m in last.moves} == set(decided)):
+                            and {m.move_id for m in last.card.moves} == set(decided)):
                         break
                     log.info("run %s: answering a repeated approval with the recorded "
                              "decision", tid)
@@ -735,14 +748,25 @@ class FanViseRuntime:
         """Every run of a conversation, oldest first."""
         return await self.store.list_runs(conversation_id=conversation_id)
 
-    async def run_outcome(self, run_thread_id: str) -> list[Event]:
+    async def run_outcome(self, run_thread_id: str, *,
+                          after_interrupt: str | None = None) -> list[Event]:
         """The final Answer of a finished run (to close a card whose process died after the
-        run ended); [] when the run is not finished or its checkpoints are gone."""
+        run ended); [] when the run is not finished or its checkpoints are gone.
+
+        `after_interrupt` (the decided card's interrupt): when the run took that decision
+        and paused again at a newer interrupt (a partial decision: the rest of the plan as
+        a new card), the outcomes it recorded and the new approval."""
         run = await self.store.get_run(run_thread_id)
         graph = self._optimizer()
         if run is None or graph is None:
             return []
         snap = await graph.aget_state(_cfg(run_thread_id))
+        if after_interrupt and snap.interrupts and \
+                all(i.id != after_interrupt for i in snap.interrupts):
+            records = [MoveOutcome.of(a) for a in (snap.values or {}).get("applied_moves")
+                       or [] if isinstance(a, dict) and a.get("move_id")]
+            return [MoveOutcomes(run_thread_id, records),
+                    self._approval(run_thread_id, snap.interrupts[0])]
         if snap.next or snap.interrupts or not (snap.values or {}).get("answer"):
             return []
         return self._answer_events(snap.values, run.intent)
@@ -801,28 +825,16 @@ def _approval_note(req: ApprovalRequest) -> str:
 
 
 def _move_ids(payload: Any) -> set[str]:
-    moves = payload.get("moves") if isinstance(payload, dict) else None
-    return {str(m.get("move_id")) for m in (moves or []) if isinstance(m, dict)}
+    if not isinstance(payload, dict):
+        return set()
+    return {m.move_id for m in MoveCard.from_payload(payload).moves}
 
 
 def resolve_decisions(payload: Any, decision: str | dict[str, str]) -> dict[str, str]:
-    """{move_id: "approve"|"decline"} for every move of an interrupt payload."""
-    moves = payload.get("moves") if isinstance(payload, dict) else None
-    ids = [str(m.get("move_id")) for m in (moves or []) if isinstance(m, dict)]
-    if isinstance(decision, str):
-        d = decision.strip().lower()
-        if d not in ("approve", "decline"):
-            raise ValueError("Decision must be 'approve' or 'decline'.")
-        return {mid: d for mid in ids}
-    out: dict[str, str] = {mid: "decline" for mid in ids}
-    for mid, d in decision.items():
-        d = str(d).strip().lower()
-        if str(mid) not in out:
-            raise ValueError(f"Unknown move {mid!r} for this card.")
-        if d not in ("approve", "decline"):
-            raise ValueError("Decision must be 'approve' or 'decline'.")
-        out[str(mid)] = d
-    return out
+    """{move_id: "approve"|"decline"} for every move of an interrupt payload: the card's
+    own reading of a decision (MoveCard.resolve: "approve" = the plan's pick of every
+    spot, never two moves for one player)."""
+    return MoveCard.from_payload(payload if isinstance(payload, dict) else {}).resolve(decision)
 
 
 __all__ = ["ALREADY_DECIDED", "EXPIRED", "FanViseRuntime", "RecoveredRun", "conversation_of", "espn_notice",

@@ -40,7 +40,7 @@ SpotState = Literal["open", "approved", "skipped"]
 _LEGACY_STATUS: dict[str, OutcomeStatus] = {
     "applied": "applied", "recorded": "applied", "done": "applied", "waiting": "waiting",
     "declined": "skipped", "skipped_by_you": "skipped", "failed": "not_possible",
-    "skipped": "not_possible", "scheduled": "scheduled", "pending": "pending",
+    "skipped": "skipped", "scheduled": "scheduled", "pending": "pending",
     "not_possible": "not_possible"}
 
 PICK_PREFIX = "pick:"
@@ -160,11 +160,13 @@ class CardMove(BaseModel):
     plan_delta: float | None = None
     plan_unit: str = ""
     replaces_added: bool = False
+    drop_to_ir: bool = False  # the leaving player goes to the IR slot (not released)
     scoring: str = ""
 
     def text(self, *, capital: bool = False) -> str:
-        """'drop X, add Y' (fantasy.moves.move_text)."""
-        return move_text(self.drop.name, self.add.name, capital=capital)
+        """'drop X, add Y' / 'move X to IR, add Y' (fantasy.moves.move_text)."""
+        return move_text(self.drop.name, self.add.name, capital=capital,
+                         to_ir=self.drop_to_ir)
 
     @property
     def label(self) -> str:
@@ -222,12 +224,14 @@ class ClickResult(BaseModel):
 class Step(BaseModel):
     """One spot of a decided card, in timeline order, as the graph makes it: `move` is the
     move to make (the chosen player; a chain's drop follows the earlier spot's choice), or
-    None when the member skipped it; `needs` the plan add id an earlier move must have made
+    None when the member skipped it (or, `conflict`, when an approved move above already
+    drops or adds the same player); `needs` the plan add id an earlier move must have made
     (a streaming chain)."""
 
     spot: CardMove
     move: CardMove | None
     needs: int | None = None
+    conflict: bool = False
 
 
 class MoveCard(BaseModel):
@@ -260,7 +264,8 @@ class MoveCard(BaseModel):
                 move_id=m.move_id, drop=m.drop, add=m.add, day=m.day,
                 expected_gain=round_(m.gain), gain_unit=plan.unit, games=m.games_added,
                 line=plan.move_line(m), per_game=plan.per_game_text(m), notes=list(m.notes),
-                replaces_added=m.replaces_added, scoring=plan.scoring))
+                replaces_added=m.replaces_added, drop_to_ir=m.drop_to_ir,
+                scoring=plan.scoring))
             for a in m.alternatives:
                 alt = m.with_add(a)
                 diff = plan.alternative_diff(a)  # this matchup + the rest of the season
@@ -273,7 +278,7 @@ class MoveCard(BaseModel):
                     vs_pick_text=plan.gain_text(diff).replace(" this week", ""),
                     line=plan.alternative_line(m, a),
                     per_game=plan.per_game_text(alt), replaces_added=alt.replaces_added,
-                    scoring=plan.scoring))
+                    drop_to_ir=alt.drop_to_ir, scoring=plan.scoring))
         return cls(kind="plan", title=title, summary=summary, requester_id=requester_id,
                    round=round, plan=plan, moves=out + alts)
 
@@ -562,13 +567,15 @@ class MoveCard(BaseModel):
 
     def resume_decisions(self, decisions: dict[str, str] | None = None) -> dict[str, str]:
         """{move_id: approve|decline} for every move, from index decisions (what the run
-        is resumed with)."""
+        is resumed with). Never two approved moves for one player: of approved moves that
+        conflict, the first (a spot's plan pick before its other players) stays approved."""
         d = self.decisions if decisions is None else decisions
-        out: dict[str, str] = {}
+        out = {m.move_id: "decline" for m in self.moves}
+        taken: list[int] = []
         for i, m in enumerate(self.moves):
-            v = "approve" if d.get(str(i)) == "approve" else "decline"
-            if out.get(m.move_id) != "approve":
-                out[m.move_id] = v
+            if d.get(str(i)) == "approve" and not any(self.conflicts(i, t) for t in taken):
+                out[m.move_id] = "approve"
+                taken.append(i)
         return out
 
     def resolve(self, decision: str | dict[str, str]) -> dict[str, str]:
@@ -612,7 +619,7 @@ class MoveCard(BaseModel):
             for m in self.moves:
                 ok = decisions.get(m.move_id) == "approve"
                 if ok and any(m.conflicts(t) for t in taken):
-                    out.append(Step(spot=m, move=None, needs=-1))
+                    out.append(Step(spot=m, move=None, conflict=True))
                     continue
                 out.append(Step(spot=m, move=m if ok else None))
                 if ok:
@@ -637,11 +644,35 @@ class MoveCard(BaseModel):
         return out
 
     def set_outcomes(self, outcomes: Iterable[MoveOutcome]) -> MoveCard:
-        """This card with outcomes (keyed by the plan move id, else the move id)."""
+        """This card with the outcomes of its moves (keyed by the id of the move made, an
+        alternative's when one was chosen; outcomes of moves not on the card are left)."""
+        ids = {m.move_id for m in self.moves}
         ocs = dict(self.outcomes)
         for oc in outcomes:
-            ocs[oc.plan_move_id or oc.move_id] = oc
+            if oc.move_id in ids or oc.plan_move_id in ids:
+                ocs[oc.move_id if oc.move_id in ids else oc.plan_move_id] = oc
         return self.model_copy(update={"outcomes": ocs})
+
+    def how_text(self, *, live: bool = False, schedule_later: bool = False,
+                 approve_all: bool = True) -> str:
+        """How the pending card's controls work, in one line (every surface shows it).
+        `approve_all`: the card has an approve-all button."""
+        if len(self.spots()) == 1:
+            s = "Approve decides this card and makes the move now"
+        elif self.is_plan:
+            s = ("A menu only chooses the player for its move. Approve #k marks a move and "
+                 "Skip #k skips it; nothing is made until every move is decided. Approve "
+                 "plan decides the rest and makes the approved moves now")
+        else:
+            s = ("Approve #k marks a move (the others for the same player are declined) and "
+                 "Decline #k declines it; the approved moves are made once every move is "
+                 "decided" + (". Approve all decides the rest and makes them now"
+                              if approve_all else ""))
+        if schedule_later and len(self.spots()) > 1:
+            s += " (a move dated later: on its day)"
+        if live:
+            s += ": on ESPN, by you, with the steps and link FanVise gives"
+        return s + "."
 
     # ------------------------------------------------------------------ outcomes
 

@@ -608,11 +608,29 @@ class AppDB:
                                   (json.dumps(decisions), self._clock(), card_id), commit=False)
             return True
 
+    async def set_card_pick(self, card_id: str, spot: int, index: int) -> bool:
+        """Remember the player chosen from spot `spot`'s menu (move `index`) on a pending card
+        whose spot is still open; a later choice replaces it. False otherwise (atomic)."""
+        async with self.db.transaction():
+            r = await self.db.fetchone("SELECT status, decisions FROM cards WHERE card_id=?"
+                                       + self.db.row_lock, (card_id,))
+            if r is None or r["status"] != "pending":
+                return False
+            decisions = json.loads(r["decisions"])
+            if str(spot) in decisions or str(index) in decisions:
+                return False
+            decisions[f"pick:{spot}"] = str(index)
+            await self.db.execute("UPDATE cards SET decisions=?, updated_at=? WHERE card_id=?",
+                                  (json.dumps(decisions), self._clock(), card_id), commit=False)
+            return True
+
     async def claim_card(self, card_id: str, *, user_id: str, user_name: str,
                          decisions: dict[str, str] | None = None,
-                         stale_after: float = 600.0) -> bool:
+                         stale_after: float = 600.0, replace: bool = False) -> bool:
         """Move a card from pending to deciding (only one caller wins). A card stuck in
-        `deciding` for `stale_after` seconds (crash mid-decision) can be claimed again."""
+        `deciding` for `stale_after` seconds (crash mid-decision) can be claimed again.
+        `decisions` fill the moves not decided yet; `replace=True` overrides the recorded
+        ones too (an admin's clean-up declines every move)."""
         now = self._clock()
         async with self.db.transaction():
             r = await self.db.fetchone("SELECT status, decisions, updated_at FROM cards "
@@ -626,7 +644,10 @@ class AppDB:
             merged = json.loads(r["decisions"])
             if decisions:
                 for k, v in decisions.items():
-                    merged.setdefault(k, v)
+                    if replace:
+                        merged[k] = v
+                    else:
+                        merged.setdefault(k, v)
             await self.db.execute(
                 "UPDATE cards SET status='deciding', decisions=?, decided_by=?, "
                 "decided_by_name=?, updated_at=?, owner=? WHERE card_id=?",

@@ -30,7 +30,6 @@ only after an explicit "approve" for its move_id. No valid move -> no interrupt.
 
 from __future__ import annotations
 
-import json
 import logging
 from datetime import date
 from typing import Any
@@ -54,6 +53,7 @@ from agents.understanding.request import Request
 from fantasy.constants import OUT_STATUSES, UNCERTAIN_STATUSES, parse_slot
 from fantasy.espn.errors import EspnError
 from fantasy.espn.messages import espn_trouble
+from fantasy.move_card import CardMove, MoveCard, MoveOutcome
 from fantasy.moves import Plan, move_text, text_of
 
 log = logging.getLogger(__name__)
@@ -67,7 +67,8 @@ ESPN_ADD_URL = "https://fantasy.espn.com/basketball/players/add?leagueId={league
 #: The player's add page in the member's league (ESPN has no write API: the member adds there).
 ESPN_PLAYER_ADD_URL = ("https://fantasy.espn.com/basketball/players/add?leagueId={league_id}"
                        "&playerId={player_id}")
-#: Progress stage carrying a plan card's move outcomes as JSON (bot/core reads it).
+#: Custom stream event carrying a decided card's typed outcomes ({"stage": OUTCOMES_STAGE,
+#: "outcomes": [MoveOutcome JSON]}): the runtime yields it as a MoveOutcomes event.
 OUTCOMES_STAGE = "move_outcomes"
 #: Intents answered with the exact multi-move plan (the card is the plan).
 PLAN_INTENTS = ("matchup_analysis", "streaming", "free_agent_scan")
@@ -170,51 +171,32 @@ def _plan_value(plan: dict[str, Any]) -> float:
     return float(v if v is not None else plan.get("expected_categories_won") or 0.0)
 
 
-def _decisions(value: Any, offered: list[dict[str, Any]]) -> dict[str, str]:
-    """Normalise a resume value to {move_id: approve|decline} for the offered moves."""
+def _decisions(value: Any, card: MoveCard) -> dict[str, str]:
+    """The resume value as {move_id: approve|decline} for every move of the card
+    (MoveCard.resolve): "approve" = the plan's pick of each spot; an unreadable or
+    conflicting value declines everything (nothing is made without a clear approval)."""
     if isinstance(value, dict) and "decisions" in value:
         value = value["decisions"]
-    ids = [m["move_id"] for m in offered]
     if isinstance(value, str):
-        d = "approve" if value.strip().lower() in ("approve", "approveall", "yes") else "decline"
-        if d == "approve":  # "approve all" of a plan card: the plan's picks, not the choices
-            return {m["move_id"]: "decline" if m.get("alternative_of") else "approve"
-                    for m in offered}
-        return {i: d for i in ids}
-    out = {i: "decline" for i in ids}
-    if isinstance(value, dict):
-        for k, v in value.items():
-            if str(k) in out and str(v).strip().lower() in ("approve", "approved", "yes"):
-                out[str(k)] = "approve"
-    return out
+        value = "approve" if value.strip().lower() in ("approve", "approveall", "yes") \
+            else "decline"
+    elif isinstance(value, dict):
+        ids = {m.move_id for m in card.moves}
+        value = {str(k): ("approve" if str(v).strip().lower() in ("approve", "approved", "yes")
+                          else "decline") for k, v in value.items() if str(k) in ids}
+    else:
+        value = "decline"
+    try:
+        return card.resolve(value)
+    except ValueError as exc:
+        log.warning("matchup optimizer: refused a decision: %s", exc)
+        return card.resolve("decline")
 
 
 def plan_card_moves(plan: Plan) -> list[dict[str, Any]]:
-    """A plan's moves as the card's move dicts, in timeline order: the Move JSON plus its
-    timeline line and labelled per-game line; then each move's alternatives (another free
-    agent for the same spot and day) as moves of their own with `alternative_of` = the plan
-    move's id, so the card offers them as a choice and a decision names exactly one."""
-    out, alts = [], []
-    for m in plan.moves:
-        d = m.model_dump(mode="json", exclude={"alternatives"})
-        d.update({"expected_gain": round(m.gain, 3), "gain_unit": plan.unit,
-                  "games": m.games_added, "confidence": "", "reasons": [],
-                  "line": plan.move_line(m), "per_game": plan.per_game_text(m),
-                  "scoring": plan.scoring})
-        out.append(d)
-        for a in m.alternatives:
-            alt = m.with_add(a)
-            diff = a.plan_value - plan.planned_value
-            ad = alt.model_dump(mode="json", exclude={"alternatives"})
-            ad.update({"expected_gain": round(m.gain + diff, 3), "gain_unit": plan.unit,
-                       "games": m.games_added, "confidence": "", "reasons": [],
-                       "alternative_of": m.move_id, "vs_pick": round(diff, 3),
-                       "vs_pick_text": plan.gain_text(diff).replace(" this week", ""),
-                       "line": f"{m.weekday}: {alt.text()}: "
-                               f"{plan.gain_text(m.gain + diff)}",
-                       "per_game": plan.per_game_text(alt), "scoring": plan.scoring})
-            alts.append(ad)
-    return out + alts
+    """A plan's card moves as JSON (MoveCard.from_plan): the plan moves in timeline order,
+    then each move's other players for the same spot (`alternative_of`)."""
+    return MoveCard.from_plan(plan).move_dicts()
 
 
 # --------------------------------------------------------------------------- nodes
@@ -354,7 +336,8 @@ async def plan_moves(state: MatchupOptimizerState,
     except EspnError as exc:
         return {"notes": [f"Could not re-plan: {exc}"], "valid_moves": []}
     team_id = state["team"]["id"]
-    skipped = [a for a in state.get("applied_moves") or [] if a["status"] == "declined"]
+    skipped = [a for a in state.get("applied_moves") or []
+               if MoveOutcome.of(a).status == "skipped"]
     focus = state.get("focus_categories") if state.get("scoring") == "categories" else []
     position = None
     if state.get("position") and state.get("intent") in ("streaming", "free_agent_scan"):
@@ -625,12 +608,15 @@ async def present_and_confirm(state: MatchupOptimizerState) -> dict[str, Any]:
         summary = prompts.APPROVAL_SUMMARY.format(n=len(batch), days=days, acq=acq_text)
     if state.get("focus_categories") and state.get("scoring") == "categories":
         summary += f" Focus: {', '.join(state['focus_categories'])}."
-    payload = {"type": "move_approval", "title": title, "summary": summary,
-               "moves": list(batch) if mp else [_move_payload(m) for m in batch],
-               "requester_id": state.get("requester_id") or "", "round": rnd + 1}
+    card = MoveCard.from_moves(list(batch) if mp else [_move_payload(m) for m in batch],
+                               title=title, summary=summary,
+                               requester_id=state.get("requester_id") or "", round=rnd + 1,
+                               plan=Plan.model_validate(mp) if mp else None)
+    # the interrupt's payload is the card (type + MoveCard JSON)
+    payload = {"type": "move_approval", **card.to_json()}
     _progress("present_and_confirm", f"Waiting for your approval of {len(batch)} move(s)...")
     value = interrupt(payload)
-    decisions = _decisions(value, batch)
+    decisions = _decisions(value, card)
     approved = [m for m in batch if decisions.get(m["move_id"]) == "approve"]
     return {"offered_ids": [m["move_id"] for m in batch], "offer_rounds": 1,
             "decisions": decisions, "last_approved": approved,
@@ -647,136 +633,107 @@ def after_present(state: MatchupOptimizerState) -> str:
     return "finish"
 
 
+def _offered_card(state: MatchupOptimizerState) -> MoveCard:
+    """The card the member just decided (the moves of the last offer, as presented)."""
+    offered = set(state.get("last_offered") or [])
+    batch = [m for m in state.get("valid_moves") or [] if m["move_id"] in offered]
+    mp = state.get("move_plan")
+    return MoveCard.from_moves(batch if mp else [_move_payload(m) for m in batch])
+
+
 async def apply_moves(state: MatchupOptimizerState,
                       runtime: Runtime[AgentDeps]) -> dict[str, Any]:
+    """Make the decided moves of the card, in its order (MoveCard.steps): the one apply
+    path of every card (plan, explicit move, injury re-evaluation, category ranking). Each
+    move gets its typed outcome (fantasy.move_card.MoveOutcome): applied (demo), waiting
+    for ESPN (live), skipped by you, or not possible with the reason. A chain move (it
+    drops a player an earlier move adds) drops the player chosen for that spot, and is not
+    possible when that move was not made. The outcomes are streamed as a typed event too:
+    the run may pause again with the rest of the plan."""
     deps = runtime.context
-    if state.get("move_plan"):
-        return await _apply_plan(state, deps)
-    approved = state.get("last_approved") or []
-    _progress("apply_moves", f"Applying {len(approved)} approved move(s)...")
     team_id = state["team"]["id"]
-    demo = getattr(deps.espn, "demo", None)
-    out: list[dict[str, Any]] = []
-    used_drop: set[int] = set()
-    used_add: set[int] = set()
-    changed = False
-    for m in approved:
-        rec = {"move_id": m["move_id"], "drop": m["drop"], "add": m["add"],
-               "expected_gain": m["expected_gain"], "gain_unit": m["gain_unit"]}
-        d, a = m["drop"]["id"], m["add"]["id"]
-        if d in used_drop or a in used_add:
-            out.append({**rec, "status": "skipped",
-                        "note": "conflicts with an approved move above (same player)"})
-            continue
-        if demo is not None:
-            roster = demo.roster_now(team_id)
-            if d not in roster and a in roster:
-                out.append({**rec, "status": "applied", "note": "already applied"})
-                used_drop.add(d)
-                used_add.add(a)
-                continue
-            try:
-                demo.apply_move(team_id, d, a)
-            except Exception as exc:  # noqa: BLE001 - DemoError and friends: report it
-                out.append({**rec, "status": "failed", "note": _why_not(demo, team_id, m, exc)})
-                continue
-            changed = True
-            out.append({**rec, "status": "applied",
-                        "note": f"{text_of(m)}: done"})
-        else:
-            out.append(_handoff(deps, rec, m))
-        used_drop.add(d)
-        used_add.add(a)
-    if changed:
-        deps.reset_context()
-    return {"applied_moves": (state.get("applied_moves") or []) + out}
-
-
-def _why_not(demo: Any, team_id: int, m: dict[str, Any], exc: Exception) -> str:
-    """Why the demo could not make a move, with names ("Coby White was claimed by Bench
-    Mob")."""
-    try:
-        owner = demo.owner_of(int(m["add"]["id"]))
-    except Exception:  # noqa: BLE001 - the reason below is enough
-        owner = 0
-    if owner and owner != team_id:
-        return f"{m['add']['name']} was claimed by {demo.team_name(owner)}"
-    return str(exc)
-
-
-def _handoff(deps: AgentDeps, rec: dict[str, Any], m: dict[str, Any]) -> dict[str, Any]:
-    """A live league: ESPN has no write API, so the member makes the move on ESPN. The
-    record says how (steps, the add page link) and waits for the next league read."""
-    link = ESPN_PLAYER_ADD_URL.format(league_id=deps.espn.league_id,
-                                      player_id=int(m["add"]["id"]))
-    when = f" on {m['day']}" if m.get("day") else ""
-    steps = [f"Open the link to {m['add']['name']}'s add page in your ESPN league{when}.",
-             f"Click + next to {m['add']['name']}.",
-             f"Choose {m['drop']['name']} to drop, then Submit."]
-    return {**rec, "status": "waiting", "espn_link": link, "steps": steps,
-            "note": "waiting for ESPN: " + " ".join(steps)}
-
-
-async def _apply_plan(state: MatchupOptimizerState, deps: AgentDeps) -> dict[str, Any]:
-    """Make the decided moves of a plan card, in its timeline order. Each offered move gets
-    its real outcome: applied (demo), waiting for ESPN (live), declined (skipped by you), or
-    failed with the reason. A move that drops a player an earlier move was to add follows
-    that move: it drops the alternative picked instead, or fails when that add was not made."""
-    team_id = state["team"]["id"]
-    offered = set(state.get("last_offered") or [])
+    card = _offered_card(state)
     decisions = state.get("decisions") or {}
-    batch = [m for m in state.get("valid_moves") or [] if m["move_id"] in offered]
-    picked: dict[str, dict[str, Any]] = {}  # plan move id -> the approved move (or choice)
-    for m in batch:
-        if decisions.get(m["move_id"]) == "approve":
-            picked.setdefault(m.get("alternative_of") or m["move_id"], m)
-    _progress("apply_moves", f"Applying {len(picked)} approved move(s)...")
+    steps = card.steps(decisions)
+    n = sum(1 for st in steps if st.move is not None)
+    _progress("apply_moves", f"Applying {n} approved move(s)...")
     demo = getattr(deps.espn, "demo", None)
-    not_made: set[int] = set()     # plan add ids whose move was not made
-    swapped: dict[int, dict[str, Any]] = {}  # plan add id -> the alternative made instead
-    out: list[dict[str, Any]] = []
+    to_ir_ids = {v["move_id"] for v in state.get("valid_moves") or [] if v.get("drop_to_ir")}
+    not_made: set[int] = set()  # plan add ids whose move was not made
+    out: list[MoveOutcome] = []
     changed = False
-    for orig in [m for m in batch if not m.get("alternative_of")]:
-        m = picked.get(orig["move_id"], orig)
-        drop = swapped.get(int(m["drop"]["id"]), m["drop"])
-        m = {**m, "drop": drop}
-        rec = {"move_id": m["move_id"], "plan_move_id": orig["move_id"], "drop": drop,
-               "add": m["add"], "day": m.get("day"), "expected_gain": m["expected_gain"],
-               "gain_unit": m["gain_unit"], "line": m.get("line", "")}
-        add_id = int(orig["add"]["id"])
-        if orig["move_id"] not in picked:
-            out.append({**rec, "status": "declined", "note": "skipped by you"})
-            not_made.add(add_id)
+    for st in steps:
+        m = st.move or st.spot
+        rec = {"move_id": m.move_id, "plan_move_id": st.spot.move_id, "drop": m.drop,
+               "add": m.add, "day": m.day, "expected_gain": m.expected_gain,
+               "gain_unit": m.gain_unit, "line": m.line}
+        if st.move is None:
+            not_made.add(st.spot.add.id)
+            if st.conflict:
+                out.append(MoveOutcome(**rec, status="not_possible",
+                                       note="conflicts with an approved move above (same "
+                                            "player)"))
+            elif card.is_plan:  # a ranked card records only what was approved
+                out.append(MoveOutcome(**rec, status="skipped", note="skipped by you"))
             continue
-        if int(orig["drop"]["id"]) in not_made:
-            out.append({**rec, "status": "failed",
-                        "note": f"{drop['name']} is not on your roster: the move that adds "
-                                "him was not made"})
-            not_made.add(add_id)
+        if st.needs is not None and st.needs in not_made:
+            out.append(MoveOutcome(**rec, status="not_possible",
+                                   note=f"{m.drop.name} is not on your roster: the move that "
+                                        "adds him was not made"))
+            not_made.add(st.spot.add.id)
+            continue
+        to_ir = m.move_id in to_ir_ids  # the leaving player goes to IR, not released
+        if card.is_plan and m.day is not None and m.day > deps.today_date():
+            # a later day's move: made on its day by the scheduler after a re-check
+            # (bot.core.move_schedule stores it when the card closes)
+            out.append(MoveOutcome(**rec, status="scheduled"))
             continue
         if demo is None:
             out.append(_handoff(deps, rec, m))
-        elif int(drop["id"]) not in (roster := demo.roster_now(team_id)) and \
-                int(m["add"]["id"]) in roster:  # made already (a racing click, a recovery)
-            out.append({**rec, "status": "applied", "note": "already applied"})
+        elif demo.move_made(team_id, m.day or deps.today_date(), m.drop.id, m.add.id,
+                            to_ir=to_ir):
+            # made already on its day (a racing click, a recovery); read on that day's
+            # roster, so a later move dropping the player again hides nothing
+            out.append(MoveOutcome(**rec, status="applied", note="already applied"))
         else:
             try:
-                demo.apply_move(team_id, int(drop["id"]), int(m["add"]["id"]),
-                                to_ir=bool(m.get("drop_to_ir")))  # to IR: nobody released
+                demo.apply_move(team_id, m.drop.id, m.add.id, to_ir=to_ir)
             except Exception as exc:  # noqa: BLE001 - DemoError and friends: report it
-                out.append({**rec, "status": "failed",
-                            "note": _why_not(demo, team_id, m, exc)})
-                not_made.add(add_id)
+                out.append(MoveOutcome(**rec, status="not_possible",
+                                       note=_why_not(demo, team_id, m, exc)))
+                not_made.add(st.spot.add.id)
                 continue
             changed = True
-            out.append({**rec, "status": "applied", "note": "applied"})
-        if int(m["add"]["id"]) != add_id:
-            swapped[add_id] = m["add"]
-    # the outcomes as data for the card (the run may pause again with the rest of the plan)
-    get_stream_writer()({"stage": OUTCOMES_STAGE, "text": json.dumps(out)})
+            out.append(MoveOutcome(**rec, status="applied", note="applied"))
+    records = [o.to_json() for o in out]
+    get_stream_writer()({"stage": OUTCOMES_STAGE, "outcomes": records})
     if changed:
         deps.reset_context()
-    return {"applied_moves": (state.get("applied_moves") or []) + out}
+    return {"applied_moves": (state.get("applied_moves") or []) + records}
+
+
+def _why_not(demo: Any, team_id: int, m: CardMove, exc: Exception) -> str:
+    """Why the demo could not make a move, with names ("Coby White was claimed by Bench
+    Mob")."""
+    try:
+        owner = demo.owner_of(m.add.id)
+    except Exception:  # noqa: BLE001 - the reason below is enough
+        owner = 0
+    if owner and owner != team_id:
+        return f"{m.add.name} was claimed by {demo.team_name(owner)}"
+    return str(exc)
+
+
+def _handoff(deps: AgentDeps, rec: dict[str, Any], m: CardMove) -> MoveOutcome:
+    """A live league: ESPN has no write API, so the member makes the move on ESPN. The
+    outcome says how (steps, the add page link) and waits for the next league read."""
+    link = ESPN_PLAYER_ADD_URL.format(league_id=deps.espn.league_id, player_id=m.add.id)
+    when = f" on {m.day.isoformat()}" if m.day else ""
+    steps = [f"Open the link to {m.add.name}'s add page in your ESPN league{when}.",
+             f"Click + next to {m.add.name}.",
+             f"Choose {m.drop.name} to drop, then Submit."]
+    return MoveOutcome(**rec, status="waiting", espn_link=link, steps=steps,
+                       note="waiting for ESPN: " + " ".join(steps))
 
 
 async def replan(state: MatchupOptimizerState,
@@ -784,18 +741,18 @@ async def replan(state: MatchupOptimizerState,
     deps = runtime.context
     _progress("replan", "Re-planning your week with the new roster...")
     team_id = state["team"]["id"]
-    done = [m for m in state.get("applied_moves") or [] if m["status"] in
-            ("applied", "recorded", "waiting")]
+    done = [m for m in state.get("applied_moves") or []
+            if MoveOutcome.of(m).status in ("applied", "waiting", "scheduled")]
     if not done:
         return {"replan": None}
+    # moves not in the roster yet (scheduled for their day, or waiting for ESPN) count from
+    # their day: the re-planned week is the schedule the member approved
+    later = [MoveOutcome.of(m) for m in done if MoveOutcome.of(m).status != "applied"]
     try:
-        if any(m["status"] == "applied" for m in done):
-            svc = await optimizer_for(deps, refresh=True)
-            plan = svc.weekly_plan(team_id).to_dict()
-        else:
-            svc = await optimizer_for(deps)
-            plan = svc.weekly_plan(team_id, moves=[(m["drop"]["id"], m["add"]["id"])
-                                                   for m in done]).to_dict()
+        svc = await optimizer_for(deps, refresh=len(later) < len(done))
+        plan = svc.weekly_plan(team_id, moves=[
+            (o.drop.id, o.add.id, o.day or deps.today_date()) for o in later
+            if o.drop is not None and o.add is not None]).to_dict()
     except (EspnError, ValueError) as exc:
         return {"replan": None, "notes": [f"Could not re-plan the week: {exc}"]}
     summary = _plan_summary(plan)
@@ -814,8 +771,10 @@ def after_replan(state: MatchupOptimizerState) -> str:
     offered = set(state.get("last_offered") or [])
     this_round = [a for a in state.get("applied_moves") or []
                   if a.get("plan_move_id") in offered]
-    if any(a["status"] == "declined" for a in this_round) and \
-            any(a["status"] == "applied" for a in this_round):
+    if any(MoveOutcome.of(a).status == "scheduled" for a in this_round):
+        return "finish"  # the rest of the week is a schedule now: no new plan over it
+    if any(MoveOutcome.of(a).status == "skipped" for a in this_round) and \
+            any(MoveOutcome.of(a).status == "applied" for a in this_round):
         return "plan_moves"
     return "finish"
 
@@ -870,18 +829,12 @@ def _fmt_move(m: dict[str, Any]) -> str:
 
 
 def _plan_outcome_lines(applied: list[dict[str, Any]]) -> list[str]:
-    """Each decided plan move with what really happened to it."""
+    """Each decided plan move with what really happened to it (MoveOutcome.line_text)."""
     out = []
     for a in applied:
-        what = a.get("line") or text_of(a)
-        if a["status"] == "applied":
-            out.append(f"Done: {what}.")
-        elif a["status"] == "waiting":
-            out.append(f"Waiting for ESPN: {text_of(a)}. " + " ".join(a.get("steps") or []))
-        elif a["status"] == "declined":
-            out.append(f"Skipped by you: {text_of(a)}.")
-        else:
-            out.append(f"Not possible: {text_of(a)}: {a.get('note') or 'failed'}.")
+        oc = MoveOutcome.of(a)
+        what = a.get("line") if oc.status == "applied" and a.get("line") else text_of(a)
+        out.append(oc.line_text(what))
     return out
 
 
@@ -1032,21 +985,22 @@ def _compose_answer(state: MatchupOptimizerState) -> tuple[str, dict[str, Any]]:
         if rp:
             lines.append("Re-planned week: " + _plan_line(rp)[len(
                 "Optimal plan for the rest of the matchup: "):])
-        if any(a["status"] == "waiting" for a in applied):
+        if any(MoveOutcome.of(a).status == "waiting" for a in applied):
             lines.append(prompts.LIVE_HANDOFF_NOTE)
         first_day = ((state.get("plan") or {}).get("dates") or [None])[0]
-        if first_day and any(a["status"] == "applied" and str(a.get("day") or "") > first_day
-                             for a in applied):
+        if first_day and any(MoveOutcome.of(a).status == "applied"
+                             and str(a.get("day") or "") > first_day for a in applied):
             lines.append(prompts.DEMO_NOW_NOTE)
     elif applied:
-        ok = [a for a in applied if a["status"] in ("applied", "recorded")]
+        ocs = [(a, MoveOutcome.of(a)) for a in applied]
+        ok = [a for a, oc in ocs if oc.status == "applied"]
         if ok:
             lines.append("Done: " + "; ".join(_fmt_move(a) for a in ok) + ".")
-        for a in applied:
-            if a["status"] in ("failed", "skipped"):
-                lines.append(f"Not applied ({a['status']}): {_fmt_move(a)}: {a['note']}.")
-            if a["status"] == "recorded":
-                lines.append(a["note"])
+        for a, oc in ocs:
+            if oc.status == "not_possible":
+                lines.append(f"Not possible: {_fmt_move(a)}: {oc.note}.")
+            elif oc.status in ("waiting", "scheduled"):
+                lines.append(oc.line_text(text_of(a)))
         rp = state.get("replan")
         if rp:
             line = "Re-planned week: " + _plan_line(rp)[len("Optimal plan for the rest of the "

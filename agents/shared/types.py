@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
+from fantasy.move_card import MoveCard, MoveOutcome
+
 
 @dataclass(frozen=True)
 class Progress:
@@ -21,20 +23,40 @@ class Progress:
 
 @dataclass(frozen=True)
 class ApprovalRequest:
-    """A graph paused at a human approval gate.
+    """A graph paused at a human approval gate, with its typed card (fantasy.move_card).
 
     `run_thread_id` is the LangGraph thread of the approval-gated run (never the chat's own
-    thread id); `interrupt_id` is LangGraph's Interrupt.id. `moves` are JSON dicts with at
-    least: move_id, drop, add, expected_gain, games, confidence, reasons.
+    thread id); `interrupt_id` is LangGraph's Interrupt.id. `title`, `summary` and `moves`
+    (the card's moves as JSON) read the card.
     """
 
     run_thread_id: str
     interrupt_id: str
-    title: str
-    moves: list[dict[str, Any]]
+    card: MoveCard
     requester_id: str
-    summary: str = ""
     kind: Literal["approval"] = "approval"
+
+    @property
+    def title(self) -> str:
+        return self.card.title
+
+    @property
+    def summary(self) -> str:
+        return self.card.summary
+
+    @property
+    def moves(self) -> list[dict[str, Any]]:
+        return self.card.move_dicts()
+
+
+@dataclass(frozen=True)
+class MoveOutcomes:
+    """What happened to the moves of a decided card (the graph's apply step), as typed
+    outcomes; the run may pause again with the rest of the plan as a new card."""
+
+    run_thread_id: str
+    outcomes: list[MoveOutcome]
+    kind: Literal["outcomes"] = "outcomes"
 
 
 @dataclass(frozen=True)
@@ -60,9 +82,17 @@ class Notice:
     kind: Literal["notice"] = "notice"
 
 
-Event = Progress | ApprovalRequest | Answer | Notice
+Event = Progress | ApprovalRequest | Answer | Notice | MoveOutcomes
 
 
 def event_to_dict(event: Event) -> dict[str, Any]:
-    """Serialise an event to a plain dict."""
+    """Serialise an event to a plain (JSON-able) dict."""
+    if isinstance(event, ApprovalRequest):
+        return {"kind": event.kind, "run_thread_id": event.run_thread_id,
+                "interrupt_id": event.interrupt_id, "requester_id": event.requester_id,
+                "title": event.title, "summary": event.summary, "moves": event.moves,
+                "card": event.card.to_json()}
+    if isinstance(event, MoveOutcomes):
+        return {"kind": event.kind, "run_thread_id": event.run_thread_id,
+                "outcomes": [o.to_json() for o in event.outcomes]}
     return asdict(event)

@@ -4,6 +4,10 @@
   stdout is a pipe).
 - Buttons become numbered choices: type the number to click; a select menu's options are
   numbered choices too (the preselected one is marked); link buttons print their address.
+  A card's controls carry their own numbers, derived from the card (bot.core.render.
+  choice_numbers), so "[3]" is the same click in every session that shows the card; other
+  buttons get the next free numbers. A click with a confirmation (Slack's dialog) prints
+  it under the choices, so the console says what each click does too.
 - Reads stdin line by line (a daemon thread, so Ctrl-C / EOF never hang); exits on EOF,
   `quit` or `exit`. `echo "who should I start today?" | fanvise chat` works in scripts.
 """
@@ -77,6 +81,7 @@ class ConsoleSurface:
         self._shown: dict[str, tuple[str, int]] = {}  # message id -> (text, cards) printed
         self.choices: dict[int, Choice] = {}
         self._numbers: dict[str, int] = {}
+        self._reserved: set[int] = set()  # numbers a card gave its controls
         self._next_choice = 1
 
     # -------------------------------------------------------------- output helpers
@@ -117,6 +122,7 @@ class ConsoleSurface:
             del self.choices[n]
         opts = []
         menus = []
+        confirms = []
         for card in msg.cards:
             for b in card.buttons:
                 if b.url:
@@ -124,7 +130,10 @@ class ConsoleSurface:
                     continue
                 if b.disabled:
                     continue
-                opts.append(f"[{self._choice(b.custom_id, b.label, message_id)}] {b.label}")
+                n = self._choice(b.custom_id, b.label, message_id, b.number)
+                opts.append(f"[{n}] {b.label}")
+                if b.confirm:
+                    confirms.append(f"  [{n}] {b.confirm}")
             for sel in card.selects:
                 if sel.disabled:
                     continue
@@ -132,20 +141,28 @@ class ConsoleSurface:
                 for o in sel.options:
                     label = o.label + (" (preselected)" if o.default else "")
                     n = self._choice(sel.click_id(o.value), f"{sel.placeholder}: {o.label}",
-                                     message_id)
+                                     message_id, o.number)
                     items.append(f"[{n}] {label}")
                 menus.append(f"{sel.placeholder}: " + "  ".join(items))
         if opts:
             parts.append("Type a number to choose: " + "  ".join(opts))
+        if confirms:
+            parts.append("What these do:\n" + "\n".join(confirms))
         parts += menus
         self._write("\n".join(parts))
 
-    def _choice(self, custom_id: str, label: str, message_id: str) -> int:
-        """The number of a choice (a button or a menu option keeps it for the session)."""
-        n = self._numbers.get(custom_id)
-        if n is None:
-            n = self._numbers[custom_id] = self._next_choice
+    def _choice(self, custom_id: str, label: str, message_id: str, number: int = 0) -> int:
+        """The number of a choice: the card's own (`number`, the same in every session),
+        else the one this session gave it, else the next number no card uses."""
+        n = number or self._numbers.get(custom_id)
+        if not n:
+            while self._next_choice in self.choices or self._next_choice in self._reserved:
+                self._next_choice += 1
+            n = self._next_choice
             self._next_choice += 1
+        if number:
+            self._reserved.add(number)
+        self._numbers[custom_id] = n
         self.choices[n] = Choice(n, label, custom_id, message_id)
         return n
 
@@ -197,7 +214,8 @@ async def run_console(core: Any, *, stdin: TextIO | None = None, stdout: TextIO 
         surface._write(banner)
     pending = await core.db.pending_cards(thread.conversation_id)
     for row in reversed(pending):
-        # the one card renderer (summary, progress facts, decisions), as the chat draws it
+        # the one card renderer (summary, progress facts, decisions, its own numbers)
+        await core.approvals.number_base(row)
         drawn = core.approvals.card_message(row)
         mid = row.message_id or f"restored-{row.card_id}"
         surface._show(mid, OutgoingMessage("Still waiting for your decision:",

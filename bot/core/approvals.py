@@ -8,28 +8,24 @@ decision is audited.
 
 from __future__ import annotations
 
-import json
 import logging
 from typing import TYPE_CHECKING, Any
 
-from agents.shared.types import Answer, ApprovalRequest, Notice, Progress
+from agents.shared.types import Answer, ApprovalRequest, MoveOutcomes, Notice
 from bot.core.errors import ChatError, MessageGone, RateLimitedError
 from bot.core.models import OutgoingMessage, ThreadRef, UserRef
 from bot.core.progress import ProgressEditor, post_retrying
 from bot.core.render import (
-    chain_blocks,
-    conflicts,
-    is_plan_card,
+    card_of,
     mention,
     move_label,
     parse_custom_id,
-    plan_card_status,
-    plan_spots,
     render_approval,
     split_context,
     with_context,
 )
 from bot.core.surface import ChatSurface
+from fantasy.move_card import MoveCard, MoveOutcome
 from storage.app_db import CardRow, new_card_id
 from storage.crashpoint import crash_point
 
@@ -39,8 +35,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 ALREADY_DECIDED_RUNTIME = "already decided"
-#: Progress stage of the plan graph's move outcomes (agents.matchup_optimizer.graph)
-OUTCOMES_STAGE = "move_outcomes"
+#: Console numbers of a conversation's k-th card start at 100 * (k - 1) + 1.
+NUMBERS_PER_CARD = 100
 
 
 class Approvals:
@@ -48,6 +44,30 @@ class Approvals:
 
     def __init__(self, core: ChatCore) -> None:
         self.core = core
+        self._bases: dict[str, int] = {}  # card id -> its console numbers' base
+
+    @staticmethod
+    def card_of(card: CardRow) -> MoveCard:
+        """The typed card of a stored row: its moves, decisions and outcomes."""
+        return card_of(card.moves, card.decisions, (card.result or {}).get("outcomes") or {})
+
+    @property
+    def live(self) -> bool:
+        """A live ESPN league: the member makes approved moves on ESPN (FanVise hands them
+        over with the steps); the demo league makes them itself."""
+        espn = getattr(self.core, "espn", None)
+        return espn is not None and getattr(espn, "demo", None) is None
+
+    async def number_base(self, card: CardRow) -> int:
+        """The base of a card's console numbers: 100 per earlier card of its conversation
+        (stable across sessions: from the stored cards, not from what a session showed)."""
+        if card.card_id not in self._bases:
+            row = await self.core.db.fetchone(
+                "SELECT COUNT(*) AS n FROM cards WHERE conversation_id=? AND (created_at<? OR "
+                "(created_at=? AND card_id<?))",
+                (card.conversation_id, card.created_at, card.created_at, card.card_id))
+            self._bases[card.card_id] = NUMBERS_PER_CARD * int(row["n"] if row else 0)
+        return self._bases[card.card_id]
 
     async def approval_message(self, thread: ThreadRef, user: UserRef, team_id: int | None,
                                 req: ApprovalRequest, *, message_id: str | None = None,
@@ -70,10 +90,12 @@ class Approvals:
                 channel_id=thread.channel_id, thread_id=thread.thread_id,
                 message_id=message_id, requester_id=requester.user_id,
                 requester_name=requester.name, team_id=team_id, title=title,
-                summary=with_context(req.summary, context), moves=list(req.moves),
+                summary=with_context(req.summary, context), moves=req.card.move_dicts(),
                 decisions={}, status="pending", shown=False)
             await self.core.db.create_card(card)
             crash_point("card:stored")
+            card = await self.core.db.get_card(card.card_id) or card
+        await self.number_base(card)
         return self.card_message(card), card
 
     async def show_card(self, surface: ChatSurface, thread: ThreadRef, card: CardRow,
@@ -86,6 +108,7 @@ class Approvals:
         a crash lost is found and drawn into (`_post_card_message`). Returns the card's
         message id."""
         card = await self.core.db.get_card(card.card_id) or card
+        await self.number_base(card)
         msg = msg or self.card_message(card)
         mid = card.message_id or ""
         if mid and card.shown:
@@ -134,8 +157,8 @@ class Approvals:
     async def ready_line(self, card: CardRow) -> str:
         """The one line the progress message keeps once the card is posted below it:
         "Plan ready: 3 moves for Hoop Dreamers ↓"."""
-        plan = is_plan_card(card.moves)
-        n = len(plan_spots(card.moves)) if plan else len(card.moves)
+        mc = self.card_of(card)
+        plan, n = mc.is_plan, len(mc.spots())
         team = await self.core.turns.team_name(card.team_id)
         return (f"{'Plan' if plan else 'Moves'} ready: {n} move{'s' if n != 1 else ''}"
                 + (f" for {team}" if team else "") + " ↓")
@@ -178,7 +201,11 @@ class Approvals:
     async def click(self, surface: ChatSurface, thread: ThreadRef, user: UserRef,
                     custom_id: str, message_id: str) -> None:
         """A button click or menu choice on a card or an answer's offer (possibly drawn
-        before a restart); ChatCore.handle_click guards it."""
+        before a restart); ChatCore.handle_click guards it. What the click means is the
+        card's (MoveCard.click): a menu chooses a player and never approves; Approve / Skip
+        decide one move; the card closes (and its moves are made) once every move is
+        decided. Who may click: the requester or the team's owner (anything), a server /
+        workspace admin (only Skip all: a clean-up, nothing is made), nobody else."""
         cid = parse_custom_id(custom_id)
         if cid is None:
             await surface.ephemeral(thread, user, "That button is not one of FanVise's.")
@@ -196,14 +223,20 @@ class Approvals:
         if user.platform == card.platform and user.user_id == card.requester_id:
             # a card made before members had to link (for the default team): link first
             await self.core.link.require_team(surface, thread, user)
-        if not await self.may_decide(card, user):
+        owner = await self.may_decide(card, user)
+        admin = not owner and user.is_admin and user.platform == card.platform
+        if not owner and not (admin and cid.action == "declineall"):
             await self.core.db.audit(card_id=card.card_id, run_thread_id=card.run_thread_id,
                                 platform=user.platform, user_id=user.user_id,
                                 user_name=user.name, decision=cid.decision, result="refused",
                                 move_index=cid.index)
+            who = card.requester_name or "the requester"
             await surface.ephemeral(
-                thread, user, f"Only {card.requester_name or 'the requester'} (or the owner of "
-                "that fantasy team) can decide on these moves.")
+                thread, user,
+                f"As an admin you can only skip this whole card (Skip all) to clean up the "
+                f"thread; only {who} (or the owner of that fantasy team) can approve or "
+                "choose its moves." if admin else
+                f"Only {who} (or the owner of that fantasy team) can decide on these moves.")
             return
         card_thread = ThreadRef(card.platform, card.workspace_id, card.channel_id,
                                 card.thread_id)
@@ -213,107 +246,75 @@ class Approvals:
             if card.status != "pending":
                 await self._already(surface, thread, user, card, cid.decision, cid.index)
                 return
-            n = len(card.moves)
-            plan = is_plan_card(card.moves)
-            per_move = cid.index is not None and not cid.action.endswith("all")
-            if per_move:
-                idx = cid.index or 0
-                if not 0 <= idx < n:
-                    await surface.ephemeral(thread, user, "That move is not on this card.")
+            mc = self.card_of(card)
+            if admin:  # a clean-up: every move declined, a requester's marks included
+                decisions = {str(i): "decline" for i in range(len(mc.moves))}
+                if not await self.core.db.claim_card(card.card_id, user_id=user.user_id,
+                                                     user_name=user.name,
+                                                     decisions=decisions, replace=True):
+                    await self._already(surface, thread, user, card, cid.decision, None)
                     return
-                also_declined: list[int] = []
-                if plan:  # a choice names one move of a spot; skipping a spot skips its menu
-                    spot = next(((p, alts) for p, alts in plan_spots(card.moves)
-                                 if idx == p), None)
-                    if spot is None:
-                        await surface.ephemeral(thread, user, "That move is not on this card.")
-                        return
-                    if cid.action == "pick":
-                        if cid.value not in (spot[0], *spot[1]):
-                            await surface.ephemeral(thread, user,
-                                                    "That player is not a choice for this "
-                                                    "spot.")
-                            return
-                        if str(spot[0]) in card.decisions:
-                            await self._already(surface, thread, user, card, "approve", idx)
-                            return
-                        idx = int(cid.value)
-                    elif cid.decision == "decline":
-                        also_declined = list(spot[1])
-                if not await self.core.db.record_move_decision(card.card_id, idx, cid.decision):
-                    await self._already(surface, thread, user, card, cid.decision, idx)
-                    return
-                await self.core.db.audit(card_id=card.card_id, run_thread_id=card.run_thread_id,
-                                    platform=user.platform, user_id=user.user_id,
-                                    user_name=user.name, decision=cid.decision,
-                                    result="recorded", move_index=idx,
-                                    move_id=str(card.moves[idx].get("move_id")),
-                                    move_label=move_label(card.moves[idx]))
-                if cid.decision == "approve":  # alternatives of an approved move cannot apply
-                    for j, other in enumerate(card.moves):
-                        if j != idx and str(j) not in card.decisions \
-                                and conflicts(card.moves[idx], other):
-                            await self._auto_decline(card, user, j,
-                                                     f"alternative of #{idx + 1}")
-                for j in also_declined:
-                    await self._auto_decline(card, user, j,
-                                             f"its spot was skipped (#{idx + 1})")
-                card = await self.core.db.get_card(card.card_id) or card
-                if plan:
-                    card = await self._decline_blocked(card, user)
-                if len(card.decisions) < n:
-                    await self.redraw(surface, card_thread, card_mid, card,
-                                          decided_by=user.name)
-                    return
-                decisions: dict[str, str] = {}
-            elif plan and cid.decision == "approve":
-                # "Approve plan": exactly the moves on display (the plan's pick, or the
-                # choice already made, per spot); alternatives not chosen are declined
-                decisions = {str(i): "decline" if m.get("alternative_of") else "approve"
-                             for i, m in enumerate(card.moves)}
-                for p, alts in plan_spots(card.moves):
-                    if any(card.decisions.get(str(i)) == "approve" for i in alts):
-                        decisions[str(p)] = "decline"
-                # a chain move whose earlier spot was skipped or replaced cannot happen
-                blocked = chain_blocks(card.moves, {**decisions, **card.decisions})
-                for p, alts in plan_spots(card.moves):
-                    if p in blocked:
-                        decisions.update({str(i): "decline" for i in (p, *alts)})
-            elif cid.decision == "approve":
-                # "Approve all/the rest": never two moves for the same player; the first
-                # (best ranked) of a set of alternatives is approved, the others declined
-                taken = [card.moves[int(i)] for i, d in card.decisions.items()
-                         if d == "approve"]
-                decisions = {}
-                for i, m in enumerate(card.moves):
-                    if str(i) in card.decisions:
-                        continue
-                    ok = not any(conflicts(m, t) for t in taken)
-                    decisions[str(i)] = "approve" if ok else "decline"
-                    if ok:
-                        taken.append(m)
+                await self.core.db.audit(card_id=card.card_id,
+                                         run_thread_id=card.run_thread_id,
+                                         platform=user.platform, user_id=user.user_id,
+                                         user_name=user.name, decision="decline",
+                                         result="admin clean-up", move_index=None)
             else:
-                decisions = {str(i): cid.decision for i in range(n)}
-            if not await self.core.db.claim_card(card.card_id, user_id=user.user_id,
-                                            user_name=user.name, decisions=decisions):
-                await self._already(surface, thread, user, card, cid.decision, cid.index)
-                return
+                action = cid.action if cid.index is not None or cid.action.endswith("all") \
+                    else cid.action + "all"
+                res = mc.click(action, cid.index, cid.value)  # type: ignore[arg-type]
+                if res.refusal:
+                    await surface.ephemeral(thread, user, res.refusal)
+                    return
+                if res.already:
+                    await self._already(surface, thread, user, card, cid.decision, cid.index)
+                    return
+                if res.pick is not None:
+                    await self._choose(surface, card_thread, card_mid, user, card, *res.pick)
+                    return
+                for key, value in res.record.items():
+                    idx = int(key)
+                    if not await self.core.db.record_move_decision(card.card_id, idx, value):
+                        await self._already(surface, thread, user, card, cid.decision, idx)
+                        return
+                    await self.core.db.audit(
+                        card_id=card.card_id, run_thread_id=card.run_thread_id,
+                        platform=user.platform, user_id=user.user_id, user_name=user.name,
+                        decision=value, result="recorded", move_index=idx,
+                        move_id=mc.moves[idx].move_id, move_label=mc.moves[idx].label)
+                for j, why in res.auto_declined.items():
+                    await self._auto_decline(card, user, j, why)
+                if not res.closes:
+                    card = await self.core.db.get_card(card.card_id) or card
+                    await self.redraw(surface, card_thread, card_mid, card,
+                                      decided_by=user.name)
+                    return
+                if not await self.core.db.claim_card(card.card_id, user_id=user.user_id,
+                                                     user_name=user.name,
+                                                     decisions=res.decisions):
+                    await self._already(surface, thread, user, card, cid.decision, cid.index)
+                    return
             crash_point("click:claimed")  # the decision is durable in the card row
             card = await self.core.db.get_card(card.card_id) or card
             await self.redraw(surface, card_thread, card_mid, card, decided_by=user.name)
             crash_point("click:card-edited")
             await self.resume(surface, card_thread, card_mid, user, card)
 
-    async def _decline_blocked(self, card: CardRow, user: UserRef) -> CardRow:
-        """Decline the plan moves a skipped or replaced earlier move made impossible (a
-        streaming chain: "Sun: drop Coby White" needs "Thu: add Coby White"), with audit."""
-        blocked = chain_blocks(card.moves, card.decisions)
-        done = False
-        for p, alts in plan_spots(card.moves):
-            if p in blocked:
-                for j in (p, *alts):
-                    done |= await self._auto_decline(card, user, j, f"needs #{blocked[p]}")
-        return (await self.core.db.get_card(card.card_id) or card) if done else card
+    async def _choose(self, surface: ChatSurface, thread: ThreadRef, card_mid: str | None,
+                      user: UserRef, card: CardRow, spot: int, index: int) -> None:
+        """A player chosen from a spot's menu: stored (it replaces an earlier choice), the
+        card redrawn with him shown; nothing is approved."""
+        if not await self.core.db.set_card_pick(card.card_id, spot, index):
+            await self._already(surface, thread, user, card, "pick", spot)
+            return
+        mc = self.card_of(card)
+        await self.core.db.audit(card_id=card.card_id, run_thread_id=card.run_thread_id,
+                                 platform=user.platform, user_id=user.user_id,
+                                 user_name=user.name, decision="pick", result="chosen",
+                                 move_index=index, move_id=mc.moves[index].move_id,
+                                 move_label=mc.moves[index].label)
+        card = await self.core.db.get_card(card.card_id) or card
+        await self.redraw(surface, thread, card_mid, card, decided_by=user.name)
 
     async def _auto_decline(self, card: CardRow, user: UserRef, j: int, why: str) -> bool:
         """Decline move `j` of a card as a consequence of `user`'s click (audited
@@ -340,22 +341,20 @@ class Approvals:
             else "This card was"
         await surface.ephemeral(thread, user, f"{what} already decided{who}. Nothing changed.")
 
-    @staticmethod
-    def card_message(card: CardRow, *, decided_by: str = "",
-                      result_text: str = "") -> OutgoingMessage:
+    def card_message(self, card: CardRow, *, decided_by: str = "",
+                     result_text: str = "") -> OutgoingMessage:
         """The card's message: "<@requester>, review these moves:" (a mention on Discord
-        and Slack) while pending, then what was decided."""
+        and Slack) while pending, then what was decided. (Its console numbers' base comes
+        from `number_base`, awaited before.)"""
         summary, context = split_context(card.summary)
         who = mention(card.platform, card.requester_id, card.requester_name)
         # a Discord embed footer is plain text: a mention would show as <@123...>
         signed = (card.requester_name or who) if card.platform == "discord" else who
-        rendered = render_approval(card.card_id, card.title, summary, card.moves,
-                                   signed, decisions=card.decisions,
-                                   status=card.status,
+        rendered = render_approval(card.card_id, card.title, summary, self.card_of(card),
+                                   signed, status=card.status,
                                    decided_by_name=card.decided_by_name or decided_by,
-                                   result_text=result_text,
-                                   outcomes=(card.result or {}).get("outcomes"),
-                                   context=context)
+                                   result_text=result_text, context=context, live=self.live,
+                                   number_base=self._bases.get(card.card_id, 0))
         pending = card.status == "pending"
         return OutgoingMessage(f"{who}, review these moves:" if pending else rendered.footer,
                                cards=[rendered],
@@ -368,6 +367,7 @@ class Approvals:
 
     async def redraw(self, surface: ChatSurface, thread: ThreadRef, message_id: str | None,
                          card: CardRow, *, decided_by: str = "", result_text: str = "") -> None:
+        await self.number_base(card)
         msg = self.card_message(card, decided_by=decided_by, result_text=result_text)
         try:
             if message_id:
@@ -386,8 +386,7 @@ class Approvals:
 
     async def resume(self, surface: ChatSurface, thread: ThreadRef, card_mid: str | None,
                       user: UserRef, card: CardRow, *, first_line: str = "") -> None:
-        by_move = {str(card.moves[int(i)].get("move_id")): d
-                   for i, d in card.decisions.items() if int(i) < len(card.moves)}
+        by_move = self.card_of(card).resume_decisions()
         events = self.core.runtime.decide(card.run_thread_id, card.interrupt_id, by_move,
                                      user_id=user.user_id)
         editor, final = await self.core.turns.stream_into(
@@ -417,24 +416,26 @@ class Approvals:
             await self.core.db.mark_card_shown(card.card_id)
             await editor.aclose(("⚠️ " if notice.level != "info" else "ℹ️ ") + notice.text)
             return
-        report = answer.report if answer else _outcomes_report(final)
-        applied = _applied_ids(report)
-        outcomes = _move_outcomes(report)
-        records = [r for r in _applied_list(report) or [] if isinstance(r, dict)]
-        if any(r.get("status") == "scheduled" for r in records):
+        outcomes = _outcomes(final, answer.report if answer else None)
+        if outcomes and any(o.status == "scheduled" for o in outcomes) and \
+                getattr(self.core, "moves", None) is not None:
             # moves dated later: stored before the card closes, made on their day (a
             # recovery finishing the card again reads what the schedule already made)
-            real = await self.core.moves.schedule(card, records)
-            outcomes = {**(outcomes or {}), **{o.move_id: o.to_json() for o in real}}
-        status = (plan_card_status(card.moves, card.decisions, outcomes)
-                  if is_plan_card(card.moves) else
-                  card_status(card.moves, card.decisions, outcomes))
-        await self.core.db.finish_card(card.card_id, status=status,
-                                  result={"applied": sorted(applied) if applied is not None
-                                          else None, "outcomes": outcomes,
+            real = {o.move_id: o for o in await self.core.moves.schedule(
+                card, [o.to_json() for o in outcomes])}
+            outcomes = [real.get(o.move_id, o) for o in outcomes]
+        mc = self.card_of(card)
+        if outcomes is not None:
+            mc = mc.set_outcomes(outcomes)
+        made = {o.move_id for o in outcomes if o.made} if outcomes is not None else None
+        await self.core.db.finish_card(card.card_id, status=mc.status(),
+                                  result={"applied": sorted(made) if made is not None
+                                          else None,
+                                          "outcomes": {k: o.to_json()
+                                                       for k, o in mc.outcomes.items()},
                                           "answer": (answer.text[:1000] if answer else "")})
         crash_point("click:card-finished")
-        await self._audit_moves(card, user, "", applied)
+        await self._audit_moves(card, user, "", made)
         fresh = await self.core.db.get_card(card.card_id) or card
         await self.redraw(surface, thread, card_mid, fresh)
         await self.core.db.mark_card_shown(card.card_id)
@@ -459,17 +460,31 @@ class Approvals:
                                 move_index=i, move_id=mid, move_label=move_label(move))
 
 
-def _outcomes_report(final: list[Any]) -> dict[str, Any] | None:
-    """The move outcomes a plan run streamed before it paused again (a partial decision
-    re-plans the rest as a new card: the decided card still states what happened)."""
+def _outcomes(final: list[Any], report: Any) -> list[MoveOutcome] | None:
+    """What happened to a decided card's moves: the typed outcomes its run streamed (a
+    partial decision pauses the run again with the rest of the plan as a new card), else
+    the records of the run's report ("applied_moves", or "applied"); None when neither
+    says."""
     for ev in reversed(final):
-        if isinstance(ev, Progress) and ev.stage == OUTCOMES_STAGE:
-            try:
-                records = json.loads(ev.text)
-            except ValueError:
-                return None
-            return {"applied_moves": records} if isinstance(records, list) else None
-    return None
+        if isinstance(ev, MoveOutcomes):
+            return list(ev.outcomes)
+    records = None
+    if isinstance(report, dict):
+        records = report.get("applied_moves")
+        if records is None:
+            records = report.get("applied")
+    if not isinstance(records, list):
+        return None
+    out = []
+    for m in records:
+        if not isinstance(m, dict):
+            continue
+        mid = m.get("move_id")
+        if mid is None and isinstance(m.get("drop"), dict) and isinstance(m.get("add"), dict):
+            mid = f"{m['drop'].get('id')}-{m['add'].get('id')}"
+        if mid is not None:
+            out.append(MoveOutcome.of({**m, "move_id": str(mid)}))
+    return out
 
 
 def card_thread(card: CardRow) -> ThreadRef:
@@ -479,71 +494,3 @@ def card_thread(card: CardRow) -> ThreadRef:
 def _status_word(status: str) -> str:
     return {"approved": "approved", "declined": "declined", "partial": "partly approved",
             "failed": "approved but not applied"}.get(status, status)
-
-
-def _applied_list(report: Any) -> list[Any] | None:
-    """The run report's list of applied-move records ("applied_moves", or "applied"), or
-    None when the report has none."""
-    if not isinstance(report, dict):
-        return None
-    applied = report.get("applied_moves")
-    if applied is None:
-        applied = report.get("applied")
-    return applied if isinstance(applied, list) else None
-
-
-def _move_outcomes(report: Any) -> dict[str, dict[str, Any]] | None:
-    """{move_id: {"status": applied|recorded|waiting|declined|failed|skipped, "note": ...,
-    ["espn_link", "steps"]}} from a run's report (None when it does not say)."""
-    applied = _applied_list(report)
-    if applied is None:
-        return None
-    out: dict[str, dict[str, Any]] = {}
-    for m in applied:
-        if isinstance(m, dict) and m.get("move_id") is not None:
-            rec: dict[str, Any] = {"status": str(m.get("status") or "applied"),
-                                   "note": str(m.get("note") or "")[:300]}
-            if m.get("espn_link"):  # a live league's hand-off: the add page and the steps
-                rec["espn_link"] = str(m["espn_link"])
-                rec["steps"] = [str(x) for x in m.get("steps") or []][:5]
-            out[str(m["move_id"])] = rec
-    return out
-
-
-def card_status(moves: list[dict[str, Any]], decisions: dict[str, str],
-                outcomes: dict[str, dict[str, str]] | None) -> str:
-    """A decided card's status from its decisions and the moves' real outcomes:
-    declined (none approved), failed (approved but none applied), partial (a move declined
-    or an approved one failed), approved (the rest; an alternative skipped because another
-    was applied for the same player does not count against it)."""
-    chosen = [decisions.get(str(i), "decline") for i in range(len(moves))]
-    approved = [m for m, d in zip(moves, chosen, strict=True) if d == "approve"]
-    if not approved:
-        return "declined"
-    if outcomes is None:
-        return "approved" if len(approved) == len(moves) else "partial"
-    status = [(outcomes.get(str(m.get("move_id"))) or {}).get("status") for m in approved]
-    ok = [st for st in status if st in ("applied", "recorded")]
-    if not ok:
-        return "failed"
-    failed = [st for st in status if st not in ("applied", "recorded", "skipped")]
-    return "approved" if len(approved) == len(moves) and not failed else "partial"
-
-
-def _applied_ids(report: Any) -> set[str] | None:
-    """Move ids the run applied, when its report says (None when it does not)."""
-    applied = _applied_list(report)
-    if applied is None:
-        return None
-    out: set[str] = set()
-    for m in applied:
-        if isinstance(m, dict):
-            if m.get("status") not in (None, "applied", "recorded", "waiting"):
-                continue  # skipped / failed / declined
-            if m.get("move_id") is not None:
-                out.add(str(m["move_id"]))
-            elif isinstance(m.get("drop"), dict) and isinstance(m.get("add"), dict):
-                out.add(f"{m['drop'].get('id')}-{m['add'].get('id')}")
-        elif isinstance(m, str):
-            out.add(m)
-    return out

@@ -78,7 +78,8 @@ class Button:
     """An action button; `custom_id` is `fv:<action>:<card_id>[:<move index>]` (< 100 chars).
     With `url` it is a link button (opens the page; no click reaches the bot). With
     `confirm` the platform asks that question before the click is sent (Slack's confirm
-    dialog; e.g. an approval that drops a player)."""
+    dialog; the console prints it with the choice). `number`: its stable number on text
+    surfaces (the console), derived from the card (0: the surface numbers it)."""
 
     label: str
     custom_id: str
@@ -86,6 +87,7 @@ class Button:
     disabled: bool = False
     url: str = ""
     confirm: str = ""
+    number: int = 0
 
 
 @dataclass(frozen=True)
@@ -94,6 +96,7 @@ class SelectOption:
     value: str
     description: str = ""
     default: bool = False
+    number: int = 0  # its stable number on text surfaces (see Button.number)
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from agents.shared.types import Notice, Progress
 from agents.understanding.request import Request
-from bot.core.approvals import OUTCOMES_STAGE, card_thread
+from bot.core.approvals import card_thread
 from bot.core.errors import ChatError, MessageGone
 from bot.core.models import OutgoingMessage, ThreadRef, UserRef
 from bot.core.progress import ProgressEditor, post_retrying, progress_facts
@@ -126,8 +126,11 @@ class Recovery:
             await self.core.approvals.resume(surface, thread, card.message_id, decider, card, first_line=line)
             return
         got = by_run.pop(card.run_thread_id, None)
+        # the run took the decision and ended, or paused again with the rest of the plan
+        # (a partial decision: its outcomes and the new card)
         final = list(got[1]) if got is not None else \
-            await self.core.runtime.run_outcome(card.run_thread_id)
+            await self.core.runtime.run_outcome(card.run_thread_id,
+                                                after_interrupt=card.interrupt_id)
         final = [e for e in final if not isinstance(e, Progress)]
         if not final:
             final = [Notice("The outcome of this decision was lost in a restart; check your "
@@ -238,6 +241,7 @@ class Recovery:
                 if card.status == "pending":  # a new message, or the one stored for it
                     await self.core.approvals.show_card(surface, card_thread(card), card)
                     continue
+                await self.core.approvals.number_base(card)
                 msg = self.core.approvals.card_message(card)  # decided: redrawn in place
                 if card.message_id:
                     try:
@@ -297,8 +301,7 @@ class Recovery:
                 steps: list[str] = []
                 async for ev in events:
                     if isinstance(ev, Progress):
-                        if ev.stage != OUTCOMES_STAGE:
-                            steps.append(ev.text)
+                        steps.append(ev.text)
                         editor.update(progress_text([line, ev.text], limit=surface.max_text))
                     else:
                         final.append(ev)

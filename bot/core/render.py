@@ -15,6 +15,7 @@ from typing import Any
 from bot.core.models import Button, Card, OutgoingMessage, Select, SelectOption
 from bot.core.timestamps import discord_ts
 from fantasy.constants import OUT_STATUSES, UNCERTAIN_STATUSES
+from fantasy.move_card import CardMove, MoveCard, MoveOutcome
 from fantasy.moves import text_of
 
 ACTIONS = ("approve", "decline", "approveall", "declineall", "do", "pick")
@@ -48,9 +49,10 @@ class ClickId:
 
     @property
     def decision(self) -> str:
-        """"approve" or "decline" (a pick from a menu approves the chosen move)."""
-        return "approve" if self.action.startswith("approve") or self.action == "pick" \
-            else "decline"
+        """"approve", "decline" or "pick" (a menu choice: it chooses, never approves)."""
+        if self.action == "pick":
+            return "pick"
+        return "approve" if self.action.startswith("approve") else "decline"
 
     @property
     def all_moves(self) -> bool:
@@ -222,47 +224,66 @@ def is_player_report(report: Any) -> bool:
 
 # ---------------------------------------------------------------------- move cards
 
+def card_of(moves: Sequence[dict[str, Any]] | MoveCard, decisions: dict[str, str] | None = None,
+            outcomes: dict[str, Any] | None = None) -> MoveCard:
+    """The typed card (fantasy.move_card.MoveCard) of stored move JSON with its decisions
+    and outcomes."""
+    card = moves if isinstance(moves, MoveCard) else MoveCard.from_moves(moves)
+    if decisions is None and outcomes is None:
+        return card
+    return card.with_state(decisions if decisions is not None else card.decisions,
+                           outcomes if outcomes is not None else
+                           {k: v.to_json() for k, v in card.outcomes.items()})
+
+
 def conflicts(a: dict[str, Any], b: dict[str, Any]) -> bool:
-    """True when two moves drop or add the same player (alternatives: only one can apply)."""
-    def pid(m: dict[str, Any], side: str) -> Any:
-        return (m.get(side) or {}).get("id")
-    return ((pid(a, "drop") is not None and pid(a, "drop") == pid(b, "drop"))
-            or (pid(a, "add") is not None and pid(a, "add") == pid(b, "add")))
+    """True when two moves drop or add the same player (only one can be made)."""
+    return CardMove.model_validate(a).conflicts(CardMove.model_validate(b))
 
 
-def move_label(move: dict[str, Any]) -> str:
-    """"Drop X, add Y" for one move dict (fantasy.moves.text_of, the one formatter)."""
-    return text_of(move, capital=True)
+def move_label(move: dict[str, Any] | CardMove) -> str:
+    """"Drop X, add Y" for one move (fantasy.moves.text_of, the one formatter)."""
+    return move.label if isinstance(move, CardMove) else text_of(move, capital=True)
 
 
-def _move_field(i: int, move: dict[str, Any], decision: str | None,
-                outcome: dict[str, str] | None = None) -> tuple[str, str]:
-    gain = move.get("expected_gain")
-    unit = str(move.get("gain_unit") or "").strip()
+def choice_numbers(card: MoveCard, base: int = 0) -> dict[str, int]:
+    """Stable numbers of a card's controls for text surfaces (the console), derived from the
+    card alone: Approve #k = k, Skip #k = S + k, approve all = 2S + 1, skip all = 2S + 2, the
+    menu option of move i = 2S + 3 + i (S spots), plus `base` (one hundred per earlier card
+    of the conversation). Menu numbers never overlap the approve/skip numbers."""
+    spots = card.spots()
+    n = len(spots)
+    out = {}
+    for s in spots:
+        out[f"approve:{s.index}"] = base + s.number
+        out[f"decline:{s.index}"] = base + n + s.number
+    out["approveall"] = base + 2 * n + 1
+    out["declineall"] = base + 2 * n + 2
+    for i in range(len(card.moves)):
+        out[f"pick:{i}"] = base + 2 * n + 3 + i
+    return out
+
+
+def _move_field(i: int, card: MoveCard, outcome: MoveOutcome | None) -> tuple[str, str]:
+    move = card.moves[i]
+    decision = card.decision(i)
     parts = []
-    if isinstance(gain, (int, float)):
-        parts.append(f"Expected gain: {gain:+.2f}" + (f" {unit}" if unit else "")
-                     + " over the rest of the matchup")
-    elif gain is not None:
-        parts.append(f"Expected gain: {gain}")
-    games = move.get("games")
-    if isinstance(games, int) and not isinstance(games, bool) and games:
-        parts.append(f"{games:+d} game{'s' if abs(games) != 1 else ''} started")
-    if move.get("confidence"):
-        parts.append(f"confidence: {move['confidence']}")
-    reasons = [str(r) for r in (move.get("reasons") or [])][:4]
+    gain, unit = move.expected_gain, move.gain_unit.strip()
+    parts.append(f"Expected gain: {gain:+.2f}" + (f" {unit}" if unit else "")
+                 + " over the rest of the matchup")
+    if move.games:
+        parts.append(f"{move.games:+d} game{'s' if abs(move.games) != 1 else ''} started")
+    if move.confidence:
+        parts.append(f"confidence: {move.confidence}")
     body = " · ".join(parts)
+    reasons = move.reasons[:4]
     if reasons:
         body += "\n" + "\n".join(f"• {r}" for r in reasons)
     icon = (_STATUS_ICONS.get(decision, "") + " ") if decision else ""
-    status = (outcome or {}).get("status")
-    if decision == "approve" and status and status not in ("applied", "recorded"):
-        # failed / skipped (an alternative for the same player was applied)
-        # approved, but it did not happen (a player was taken meanwhile, a conflict...)
-        icon = "⚠️ "
-        note = clip(str((outcome or {}).get("note") or ""), 200)
-        body = f"Not applied ({status})" + (f": {note}" if note else "") + "\n" + (body or "")
-    return (f"{icon}{i + 1}. {move_label(move)}", body.strip() or "—")
+    if outcome is not None and decision == "approve" and outcome.status != "applied":
+        icon = outcome.icon if outcome.status in ("waiting", "scheduled") else "⚠️ "
+        body = outcome.text() + "\n" + body
+    return (f"{icon}{i + 1}. {move.label}", body.strip() or "—")
 
 
 # ---------------------------------------------------------------------- people and facts
@@ -291,18 +312,6 @@ def split_context(summary: str) -> tuple[str, str]:
     return text, context.strip()
 
 
-def drop_confirm(moves: Sequence[dict[str, Any]]) -> str:
-    """The question asked before approving moves that drop players ("" when none does)."""
-    names = list(dict.fromkeys(str((m.get("drop") or {}).get("name") or "") for m in moves
-                               if isinstance(m.get("drop"), dict)))
-    names = [n for n in names if n]
-    if not names:
-        return ""
-    who = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-    return clip(f"This drops {who} from your roster. A dropped player can be claimed by "
-                "another team. Go ahead?", 300)
-
-
 def _pending_footer(requester: str, context: str) -> str:
     line = f"Requested by {requester} · only they (or the team's owner) can decide"
     return f"{context}\n{line}" if context else line
@@ -310,332 +319,206 @@ def _pending_footer(requester: str, context: str) -> str:
 
 # ---------------------------------------------------------------------- plan cards
 
-_OUTCOME_ICONS = {"applied": "✅ ", "recorded": "✅ ", "waiting": "⏳ ", "declined": "⏭️ ",
-                  "failed": "⚠️ ", "skipped": "⚠️ "}
-
-
-def is_plan_card(moves: Sequence[dict[str, Any]]) -> bool:
+def is_plan_card(moves: Sequence[dict[str, Any]] | MoveCard) -> bool:
     """A card drawn from the exact plan (fantasy.moves.Plan): its moves carry timeline lines."""
-    return any(m.get("line") for m in moves)
+    return card_of(moves).is_plan
 
 
-def plan_spots(moves: Sequence[dict[str, Any]]) -> list[tuple[int, list[int]]]:
-    """(index of a plan move, indexes of its alternatives) for each move of a plan card, in
-    timeline order. Alternatives are moves with `alternative_of` = the plan move's id."""
-    spots = [(i, []) for i, m in enumerate(moves) if not m.get("alternative_of")]
-    by_id = {str(moves[i].get("move_id")): alts for i, alts in spots}
-    for i, m in enumerate(moves):
-        alts = by_id.get(str(m.get("alternative_of"))) if m.get("alternative_of") else None
-        if alts is not None:
-            alts.append(i)
-    return spots
-
-
-def spot_state(decisions: dict[str, str], p: int, alts: Sequence[int]
-               ) -> tuple[str, int | None]:
-    """("approved", chosen index) | ("skipped", None) | ("open", None) for one spot."""
-    for i in (p, *alts):
-        if decisions.get(str(i)) == "approve":
-            return "approved", i
-    if str(p) in decisions:
-        return "skipped", None
-    return "open", None
-
-
-def chain_blocks(moves: Sequence[dict[str, Any]], decisions: dict[str, str]
-                 ) -> dict[int, int]:
-    """Plan moves that can no longer happen because an earlier move of a streaming chain
-    will not: {index of the blocked plan move: number (1-based) of the spot it needs}.
-
-    A plan move may drop a player that an earlier move adds ("Thu: add Coby White", then
-    "Sun: drop Coby White"). When that earlier spot is skipped the later drop is impossible;
-    so are, in turn, the moves that need the later one. (When another player is chosen for
-    the earlier spot, the later move drops that player instead: `chain_swaps`.)
-    """
-    spots = plan_spots(moves)
-    by_add = {int((moves[p].get("add") or {}).get("id", -1)): (k, p, alts)
-              for k, (p, alts) in enumerate(spots, start=1)}
-    view = dict(decisions)
-    out: dict[int, int] = {}
-    changed = True
-    while changed:
-        changed = False
-        for p, _alts in spots:
-            src = by_add.get(int((moves[p].get("drop") or {}).get("id", -1)))
-            if p in out or src is None:
-                continue
-            k, q, qalts = src
-            state, chosen = spot_state(view, q, qalts)
-            if q in out or state == "skipped":
-                out[p] = k
-                view[str(p)] = "decline"
-                changed = True
-    return out
-
-
-def chain_swaps(moves: Sequence[dict[str, Any]], decisions: dict[str, str]
-                ) -> dict[int, tuple[int, int]]:
-    """Plan moves that drop the player an earlier spot adds, where another player was chosen
-    for that spot: {index of the later plan move: (spot number, index of the chosen move)}.
-    The later move then drops the chosen player (the streaming chain follows the choice)."""
-    spots = plan_spots(moves)
-    by_add = {int((moves[p].get("add") or {}).get("id", -1)): (k, p, alts)
-              for k, (p, alts) in enumerate(spots, start=1)}
-    out: dict[int, tuple[int, int]] = {}
-    for p, _alts in spots:
-        src = by_add.get(int((moves[p].get("drop") or {}).get("id", -1)))
-        if src is None:
-            continue
-        k, q, qalts = src
-        state, chosen = spot_state(decisions, q, qalts)
-        if state == "approved" and chosen is not None and chosen != q:
-            out[p] = (k, chosen)
-    return out
-
-
-def _blocked_text(moves: Sequence[dict[str, Any]], p: int, k: int) -> str:
-    return (f"Skipped with #{k}: without #{k}'s pick, {moves[p]['drop']['name']} is not on "
-            "your roster to drop.")
-
-
-def _outcome_of(outcomes: dict[str, Any], moves: Sequence[dict[str, Any]], p: int,
-                alts: Sequence[int]) -> dict[str, Any] | None:
-    for i in (p, *alts):
-        oc = outcomes.get(str(moves[i].get("move_id")))
-        if oc:
-            return oc
-    return None
-
-
-def _outcome_text(oc: dict[str, Any], move: dict[str, Any]) -> str:
-    st, note = oc.get("status"), str(oc.get("note") or "")
-    if st in ("applied", "recorded"):
-        return "Applied."
-    if st == "waiting":
-        steps = oc.get("steps") or []
-        return "Waiting for ESPN: " + (" ".join(steps) if steps else "make it on ESPN.")
-    if st == "declined":
-        return "Skipped by you."
-    return f"Not possible: {clip(note, 200) or 'it could not be made'}."
-
-
-def plan_counts(moves: Sequence[dict[str, Any]], decisions: dict[str, str],
-                outcomes: dict[str, Any] | None) -> dict[str, int]:
-    """How many plan moves were applied / are waiting for ESPN / were skipped / failed."""
-    out = {"applied": 0, "waiting": 0, "skipped": 0, "failed": 0}
-    for p, alts in plan_spots(moves):
-        oc = _outcome_of(outcomes or {}, moves, p, alts)
-        state, _ = spot_state(decisions, p, alts)
-        st = (oc or {}).get("status")
-        if st in ("applied", "recorded"):
-            out["applied"] += 1
-        elif st == "waiting":
-            out["waiting"] += 1
-        elif st == "declined" or (st is None and state == "skipped"):
-            out["skipped"] += 1
-        elif st is not None:
-            out["failed"] += 1
-    return out
-
-
-def plan_footer(status: str, name: str, counts: dict[str, int]) -> str:
-    """"Decided by Ana: 2 applied, 1 skipped by you, 1 not possible" (what really happened)."""
-    if status in ("pending", "deciding", "expired"):
-        return decided_footer(status, name)
-    words = [(counts["applied"], "applied"), (counts["waiting"], "waiting for ESPN"),
-             (counts["skipped"], "skipped by you"), (counts["failed"], "not possible")]
-    parts = [f"{n} {w}" for n, w in words if n]
-    return f"Decided by {name}: " + (", ".join(parts) if parts else "nothing to do")
+def plan_spots(moves: Sequence[dict[str, Any]] | MoveCard) -> list[tuple[int, list[int]]]:
+    """(index of a plan move, indexes of its other players) per spot (MoveCard.spots)."""
+    return [(s.index, list(s.alternatives)) for s in card_of(moves).spots()]
 
 
 def plan_card_status(moves: Sequence[dict[str, Any]], decisions: dict[str, str],
                      outcomes: dict[str, Any] | None) -> str:
-    """The stored status of a decided plan card (the footer says the detail)."""
-    c = plan_counts(moves, decisions, outcomes)
-    made = c["applied"] + c["waiting"]
-    spots = len(plan_spots(moves))
-    if outcomes is None:
-        chosen = sum(1 for p, alts in plan_spots(moves)
-                     if spot_state(decisions, p, alts)[0] == "approved")
-        return "declined" if not chosen else "approved" if chosen == spots else "partial"
-    if not made:
-        return "declined" if c["failed"] == 0 else "failed"
-    return "approved" if made == spots else "partial"
+    """The stored status of a decided card (MoveCard.status)."""
+    return card_of(moves, decisions, outcomes or {}).status() if outcomes is not None \
+        else card_of(moves, decisions).status()
 
 
-def render_plan_card(card_id: str, title: str, summary: str, moves: Sequence[dict[str, Any]],
-                     requester_name: str, *, decisions: dict[str, str] | None = None,
-                     status: str = "pending", decided_by_name: str = "",
-                     result_text: str = "", outcomes: dict[str, Any] | None = None,
-                     context: str = "") -> Card:
+def _blocked_text(card: MoveCard, p: int, k: int) -> str:
+    return (f"Skipped with #{k}: without #{k}'s pick, {card.moves[p].drop.name} is not on "
+            "your roster to drop.")
+
+
+def _decided_footer(card: MoveCard, status: str, name: str) -> str:
+    if status in ("pending", "deciding", "expired") or (not card.outcomes and status not in (
+            "approved", "declined", "partial", "failed")):
+        return decided_footer(status, name)
+    if not card.outcomes and not card.is_plan:
+        return decided_footer(status, name)
+    return card.footer(status, name)
+
+
+def _plan_card(card_id: str, card: MoveCard, title: str, summary: str, requester_name: str,
+               *, status: str, decided_by_name: str, result_text: str, context: str,
+               live: bool, number_base: int) -> Card:
     """The plan card: one field per move of the timeline with its labelled per-game values,
     injury notes, the other players for the same spot and, once decided, what really
-    happened (✅ only on applied moves). Pending: Approve #k / Skip #k per move, a menu of
-    other players per open move with alternatives (the plan's pick preselected), and
+    happened. Pending: Approve #k / Skip #k per open move (they stay until the member decides
+    that move), a menu of other players per open move (it chooses, it never approves), and
     Approve plan / Skip all. Waiting-for-ESPN moves get a link button to the add page."""
-    decisions = decisions or {}
-    outcomes = outcomes or {}
     pending = status == "pending"
-    spots = plan_spots(moves)
-    blocked = chain_blocks(moves, decisions)
-    swaps = chain_swaps(moves, decisions)
-    taken = {int((moves[i].get("add") or {}).get("id", -1)) for p, alts in spots
-             for i in (p, *alts) if decisions.get(str(i)) == "approve"}
+    nums = choice_numbers(card, number_base)
+    spots = card.spots()
+    blocked = card.blocked()
+    swaps = card.swaps()
+    taken = {card.moves[i].add.id for s in spots for i in s.indexes
+             if card.decision(i) == "approve"}
     fields: list[tuple[str, str]] = []
     buttons: list[Button] = []
     selects: list[Select] = []
     links: list[Button] = []
-    for k, (p, alts) in enumerate(spots, start=1):
-        state, chosen = spot_state(decisions, p, alts)
-        shown = moves[chosen if chosen is not None else p]
-        oc = _outcome_of(outcomes, moves, p, alts)
-        if p in blocked and (oc or {}).get("status") in (None, "declined"):
+    for s in spots:
+        k, p = s.number, s.index
+        state, chosen = card.spot_state(s)
+        shown_i = chosen if chosen is not None else card.pick(s)
+        shown = card.moves[shown_i]
+        oc = card.outcome_of(s)
+        is_blocked = p in blocked and (oc is None or oc.status == "skipped")
+        if is_blocked:
             icon = "⏭️ "
         elif oc is not None:
-            icon = _OUTCOME_ICONS.get(str(oc.get("status")), "⚠️ ")
+            icon = oc.icon
         else:
             icon = {"approved": "👍 ", "skipped": "⏭️ "}.get(state, "")
-        body = [str(shown.get("per_game") or "")]
-        body += [str(n) for n in shown.get("notes") or []][:3]
-        if chosen is not None and chosen != p:
-            body.append(f"Your choice instead of {moves[p]['add']['name']}.")
+        body = [shown.per_game, *shown.notes[:3]]
+        if shown_i != p:
+            body.append(f"Your choice instead of {card.moves[p].add.name}"
+                        + ("." if state == "approved" else " (not approved yet)."))
         if p in swaps:
             k_src, alt = swaps[p]
-            body.append(f"Drops {moves[alt]['add']['name']}, your choice for #{k_src}, instead "
-                        f"of {moves[p]['drop']['name']}.")
-        others = [i for i in alts if i != chosen]
-        if state == "open" and others:
+            body.append(f"Drops {card.moves[alt].add.name}, your choice for #{k_src}, instead "
+                        f"of {card.moves[p].drop.name}.")
+        others = [i for i in s.indexes if i != shown_i]
+        if state == "open" and others and not is_blocked:
             body.append("Other players for this spot: " + ", ".join(
-                f"{moves[i]['add']['name']} ({moves[i].get('vs_pick_text', '')})"
+                f"{card.moves[i].add.name} ("
+                + ("plan's pick" if i == p else card.moves[i].vs_pick_text) + ")"
                 for i in others))
-        if p in blocked and (oc or {}).get("status") in (None, "declined"):
-            body.append(_blocked_text(moves, p, blocked[p]))
+        if is_blocked:
+            body.append(_blocked_text(card, p, blocked[p]))
         elif oc is not None:
-            body.append(_outcome_text(oc, shown))
-            if oc.get("status") == "waiting" and oc.get("espn_link"):
-                links.append(Button(clip(f"Add {shown['add']['name']} on ESPN", 80),
-                                    f"link:{card_id}:{k}", "secondary", url=oc["espn_link"]))
+            body.append(oc.text())
+            if oc.status == "waiting" and oc.espn_link:
+                links.append(Button(clip(f"Add {shown.add.name} on ESPN", 80),
+                                    f"link:{card_id}:{k}", "secondary", url=oc.espn_link))
         elif state == "approved":
             body.append("Approved: made when the card is decided.")
         elif state == "skipped":
             body.append("Skipped by you.")
-        fields.append((f"{icon}{k}. {shown.get('line') or move_label(shown)}",
+        fields.append((f"{icon}{k}. {shown.line or shown.label}",
                        "\n".join(b for b in body if b).strip() or "—"))
+        open_ = pending and state == "open" and p not in blocked
         if k <= MAX_MOVE_BUTTONS:  # decided: kept, disabled (a stale click is answered)
             buttons.append(Button(f"Approve #{k}", make_custom_id("approve", card_id, p),
-                                  "primary", disabled=not pending or state != "open"
-                                  or p in blocked, confirm=drop_confirm([moves[p]])))
+                                  "primary", disabled=not open_,
+                                  confirm=card.confirm_text("approve", p, live=live)
+                                  if open_ else "", number=nums[f"approve:{p}"]))
             buttons.append(Button(f"Skip #{k}", make_custom_id("decline", card_id, p),
-                                  "secondary", disabled=not pending or state != "open"
-                                  or p in blocked))
-            free = [i for i in alts if int(moves[i]["add"]["id"]) not in taken]
-            if pending and state == "open" and free and p not in blocked:
-                opts = [SelectOption(clip(f"{moves[p]['add']['name']} (plan's pick)", 100),
-                                     str(p), default=True)]
-                opts += [SelectOption(clip(f"{moves[i]['add']['name']} "
-                                           f"({moves[i].get('vs_pick_text', '')})", 100),
-                                      str(i)) for i in free]
+                                  "secondary", disabled=not open_,
+                                  number=nums[f"decline:{p}"]))
+            free = [i for i in s.alternatives if card.moves[i].add.id not in taken]
+            if open_ and free:
+                opts = [SelectOption(clip(f"{card.moves[p].add.name} (plan's pick)", 100),
+                                     str(p), default=shown_i == p, number=nums[f"pick:{p}"])]
+                opts += [SelectOption(clip(f"{card.moves[i].add.name} "
+                                           f"({card.moves[i].vs_pick_text})", 100),
+                                      str(i), default=shown_i == i, number=nums[f"pick:{i}"])
+                         for i in free]
                 selects.append(Select(make_custom_id("pick", card_id, p),
-                                      clip(f"#{k}: another player for "
-                                           f"{moves[p]['drop']['name']}'s spot", 150),
+                                      clip(f"#{k}: choose another player for "
+                                           f"{card.moves[p].drop.name}'s spot (choosing does "
+                                           "not approve)", 150),
                                       tuple(opts)))
-    some = pending and any(spot_state(decisions, p, a)[0] != "open" for p, a in spots)
-    rest = [moves[p] for p, a in spots if spot_state(decisions, p, a)[0] == "open"
-            and p not in blocked]
+    some = pending and any(card.spot_state(s)[0] != "open" for s in spots)
     buttons.append(Button("Approve the rest" if some else "Approve plan",
                           make_custom_id("approveall", card_id), "primary",
-                          disabled=not pending, confirm=drop_confirm(rest)))
+                          disabled=not pending,
+                          confirm=card.confirm_text("approveall", live=live) if pending else "",
+                          number=nums["approveall"]))
     buttons.append(Button("Skip the rest" if some else "Skip all",
                           make_custom_id("declineall", card_id), "danger",
-                          disabled=not pending))
+                          disabled=not pending, number=nums["declineall"]))
+    text = summary
     if pending:
         footer = _pending_footer(requester_name, context)
         color = "blue"
+        text = (text + "\n" if text else "") + f"_{card.how_text(live=live)}_"
     else:
-        counts = plan_counts(moves, decisions, outcomes)
-        footer = plan_footer(status, decided_by_name, counts)
+        footer = _decided_footer(card, status, decided_by_name)
         color = {"approved": "green", "declined": "grey", "partial": "orange",
                  "failed": "red"}.get(status, "grey")
-    text = summary
     if result_text:
         text = (text + "\n\n" if text else "") + result_text
     return Card(title=title or "Your plan", text=text, fields=fields,
                 buttons=buttons + links, selects=selects, color=color, footer=footer)
 
 
-def render_approval(card_id: str, title: str, summary: str, moves: Sequence[dict[str, Any]],
+def render_approval(card_id: str, title: str, summary: str,
+                    moves: Sequence[dict[str, Any]] | MoveCard,
                     requester_name: str, *, decisions: dict[str, str] | None = None,
                     status: str = "pending", decided_by_name: str = "",
                     result_text: str = "",
-                    outcomes: dict[str, dict[str, str]] | None = None,
-                    context: str = "") -> Card:
-    """The move card. Pending: per-move Approve/Decline buttons (+ all; an approval that
-    drops a player asks first where the platform can), the footer "Requested by
-    <requester>" under `context` (the run's last progress facts). Decided: buttons
-    disabled and "Approved by <name>" / "Declined by <name>"; `outcomes` ({move_id:
-    {"status", "note"}}) marks an approved move that was not applied as such. A plan card
-    (moves with timeline lines) is drawn by render_plan_card."""
-    if is_plan_card(moves):
-        return render_plan_card(card_id, title, summary, moves, requester_name,
-                                decisions=decisions, status=status,
-                                decided_by_name=decided_by_name, result_text=result_text,
-                                outcomes=outcomes, context=context)
-    decisions = decisions or {}
-    outcomes = outcomes or {}
-    fields = [_move_field(i, m, decisions.get(str(i)), outcomes.get(str(m.get("move_id"))))
-              for i, m in enumerate(moves)]
+                    outcomes: dict[str, Any] | None = None,
+                    context: str = "", live: bool = False, number_base: int = 0) -> Card:
+    """A move card (fantasy.move_card.MoveCard) for every surface. Pending: per-move
+    Approve / Decline (what each does is said by its confirmation, from the card), approve /
+    decline all, the footer "Requested by <requester>" under `context` (the run's last
+    progress facts). Decided: buttons disabled and what happened to each move. A plan card
+    (moves with timeline lines) has a spot per plan move with a menu of other players.
+    `live`: a live league (the member makes approved moves on ESPN); `number_base`: added to
+    the card's stable console numbers (`choice_numbers`)."""
+    card = card_of(moves, decisions, outcomes)
+    if card.is_plan:
+        return _plan_card(card_id, card, title, summary, requester_name, status=status,
+                          decided_by_name=decided_by_name, result_text=result_text,
+                          context=context, live=live, number_base=number_base)
+    nums = choice_numbers(card, number_base)
+    fields = [_move_field(i, card, card.outcomes.get(m.move_id))
+              for i, m in enumerate(card.moves)]
     pending = status == "pending"
     buttons: list[Button] = []
-    multi = len(moves) > 1
+    multi = len(card.moves) > 1
     if multi:
-        for i in range(min(len(moves), MAX_MOVE_BUTTONS)):
-            done = str(i) in decisions
+        for i in range(min(len(card.moves), MAX_MOVE_BUTTONS)):
+            open_ = pending and card.decision(i) is None
             buttons.append(Button(f"Approve #{i + 1}", make_custom_id("approve", card_id, i),
-                                  "primary", disabled=not pending or done,
-                                  confirm=drop_confirm([moves[i]])))
+                                  "primary", disabled=not open_,
+                                  confirm=card.confirm_text("approve", i, live=live)
+                                  if open_ else "", number=nums[f"approve:{i}"]))
             buttons.append(Button(f"Decline #{i + 1}", make_custom_id("decline", card_id, i),
-                                  "secondary", disabled=not pending or done))
-    rest = "the rest" if decisions else "all"
-    open_moves = [m for i, m in enumerate(moves) if str(i) not in decisions]
-    if not any(conflicts(a, b) for i, a in enumerate(open_moves) for b in open_moves[i + 1:]):
+                                  "secondary", disabled=not open_,
+                                  number=nums[f"decline:{i}"]))
+    rest = "the rest" if card.undecided() != list(range(len(card.moves))) else "all"
+    open_moves = card.undecided()
+    approve_all = not any(card.conflicts(a, b) for a in open_moves for b in open_moves
+                          if a < b)
+    if approve_all:
         # alternatives (same player) are approved one at a time, never "all" together
         buttons.append(Button(f"Approve {rest}" if multi else "Approve",
                               make_custom_id("approveall", card_id), "primary",
-                              disabled=not pending, confirm=drop_confirm(open_moves)))
+                              disabled=not pending,
+                              confirm=card.confirm_text("approveall", live=live)
+                              if pending else "", number=nums["approveall"]))
     buttons.append(Button(f"Decline {rest}" if multi else "Decline",
-                          make_custom_id("declineall", card_id), "danger", disabled=not pending))
+                          make_custom_id("declineall", card_id), "danger",
+                          disabled=not pending, number=nums["declineall"]))
+    text = summary
     if pending:
         footer = _pending_footer(requester_name, context)
         color = "blue"
+        if multi:
+            text = (text + "\n" if text else "") + \
+                f"_{card.how_text(live=live, approve_all=approve_all)}_"
     else:
-        footer = decided_footer(status, decided_by_name)
-        if outcomes and status in ("approved", "declined", "partial", "failed"):
-            footer = plan_footer(status, decided_by_name,
-                                 _card_counts(moves, decisions, outcomes))
+        footer = _decided_footer(card, status, decided_by_name)
         color = {"approved": "green", "declined": "red", "partial": "orange",
                  "failed": "red"}.get(status, "grey")
-    text = summary
     if result_text:
         text = (text + "\n\n" if text else "") + result_text
     return Card(title=title or "Proposed moves", text=text, fields=fields, buttons=buttons,
                 color=color, footer=footer)
-
-
-def _card_counts(moves: Sequence[dict[str, Any]], decisions: dict[str, str],
-                 outcomes: dict[str, Any]) -> dict[str, int]:
-    """What really happened to each move of a (non-plan) card, for its footer."""
-    out = {"applied": 0, "waiting": 0, "skipped": 0, "failed": 0}
-    for i, m in enumerate(moves):
-        st = (outcomes.get(str(m.get("move_id"))) or {}).get("status")
-        if st in ("applied", "recorded"):
-            out["applied"] += 1
-        elif st == "waiting":
-            out["waiting"] += 1
-        elif decisions.get(str(i)) != "approve" or st == "declined":
-            out["skipped"] += 1
-        else:
-            out["failed"] += 1
-    return out
 
 
 def decided_footer(status: str, name: str) -> str:
@@ -688,9 +571,9 @@ def render_answer(text: str, report: dict[str, Any] | None, *, offline: bool,
 
 
 __all__ = [
-    "ACTIONS", "ClickId", "CUSTOM_ID_RE", "MAX_MOVE_BUTTONS", "clip", "conflicts", "decided_footer", "is_player_report",
-    "drop_confirm", "mention", "split_context", "with_context",
-    "is_plan_card", "make_custom_id", "move_label", "offer_buttons", "parse_custom_id", "plan_card_status",
-    "chain_blocks", "chain_swaps", "plan_counts", "plan_footer", "plan_spots", "progress_text", "render_answer",
-    "render_approval", "render_plan_card", "render_report", "spot_state", "split_text",
+    "ACTIONS", "ClickId", "CUSTOM_ID_RE", "MAX_MOVE_BUTTONS", "card_of", "choice_numbers", "clip",
+    "conflicts", "decided_footer", "is_player_report", "mention", "split_context",
+    "with_context", "is_plan_card", "make_custom_id", "move_label", "offer_buttons",
+    "parse_custom_id", "plan_card_status", "plan_spots", "progress_text", "render_answer",
+    "render_approval", "render_report", "split_text",
 ]

@@ -16,7 +16,6 @@ from agents.shared.llm import with_offline_note
 from agents.shared.types import Answer, ApprovalRequest, Notice, Progress
 from agents.supervisor.prompts import NEEDS_TEAM_ANSWER
 from agents.understanding.request import TEAM_INTENTS, Intent, Request
-from bot.core.approvals import OUTCOMES_STAGE
 from bot.core.commands import invocation
 from bot.core.errors import ChatError, InvalidInput
 from bot.core.handoff import check_handoffs
@@ -219,9 +218,7 @@ class Turns:
         final: list[Any] = []
         try:
             async for ev in events:
-                if isinstance(ev, Progress) and ev.stage == OUTCOMES_STAGE:
-                    final.append(ev)  # a plan card's move outcomes (data, not a line)
-                elif isinstance(ev, Progress):
+                if isinstance(ev, Progress):
                     if ev.text and ev.text != lines[-1]:
                         lines.append(ev.text)
                         editor.update(progress_text(lines, limit=surface.max_text))

@@ -42,7 +42,9 @@ class Run:
     async def _stream(self, value: Any) -> None:
         async for mode, data in self.graph.astream(value, self.config, context=self.deps,
                                                    stream_mode=["custom", "updates"]):
-            if mode == "custom":
+            if mode == "custom" and "outcomes" in data:  # a decided card's typed outcomes
+                assert set(data) == {"stage", "outcomes"}
+            elif mode == "custom":
                 assert set(data) == {"stage", "text"}
                 self.progress.append(data["text"])
 
@@ -150,7 +152,7 @@ async def test_a_full_review_with_an_approved_move(deps_factory, tmp_path: Path)
     assert "Kelly Olynyk" in names and "Gordon Hayward" not in names
     primaries = [m for m in intr.value["moves"] if not m.get("alternative_of")]
     assert [(m["move_id"], m["status"]) for m in out["applied_moves"]] == \
-        [(top["move_id"], "applied")] + [(m["move_id"], "declined") for m in primaries[1:]]
+        [(top["move_id"], "applied")] + [(m["move_id"], "skipped") for m in primaries[1:]]
     rep = out["report"]
     assert rep["replanned"]["total_points"] > rep["plan"]["total_points"]
     assert rep["replanned"]["change"] == pytest.approx(top["expected_gain"], rel=0.02)
@@ -181,7 +183,7 @@ async def test_b_midweek_streaming_for_ast_and_stl(deps_factory, saver) -> None:
     assert vals["move_plan"]["focus_categories"] == ["AST", "STL"]
     assert await run.resume(intr, "decline") is None
     out = await run.values()
-    assert all(a["status"] == "declined" for a in out["applied_moves"])
+    assert all(a["status"] == "skipped" for a in out["applied_moves"])
     assert "You skipped all" not in out["answer"] or "unchanged" in out["answer"]
     assert "Gordon Hayward" in await roster_names(deps)
 
@@ -331,7 +333,7 @@ async def test_a_chosen_alternative_is_made_and_its_chain_follows(deps_factory) 
     assert await run.resume(intr, decisions) is None  # nothing applied: no re-plan
     out = await run.values()
     last = next(a for a in out["applied_moves"] if a["plan_move_id"] == plan[j]["move_id"])
-    assert last["status"] == "failed" and \
+    assert last["status"] == "not_possible" and \
         "the move that adds him was not made" in last["note"]
     assert f"Not possible: drop {plan[i]['add']['name']}, add" in out["answer"]
 
@@ -351,7 +353,7 @@ async def test_live_league_records_the_move_and_links_espn(switchable_demo, scri
     finally:
         await client.aclose()
     rec, *rest = out["applied_moves"]
-    assert all(r["status"] == "declined" for r in rest)
+    assert all(r["status"] == "skipped" for r in rest)
     assert rec["status"] == "waiting" and "leagueId=20230125" in rec["espn_link"]
     assert f"playerId={top['add']['id']}" in rec["espn_link"]
     assert rec["steps"][-1] == f"Choose {top['drop']['name']} to drop, then Submit."

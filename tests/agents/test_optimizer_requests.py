@@ -49,7 +49,7 @@ class Run:
     async def _stream(self, value: Any) -> Any:
         async for mode, data in self.graph.astream(value, self.config, context=self.deps,
                                                    stream_mode=["custom", "updates"]):
-            if mode == "custom":
+            if mode == "custom" and "text" in data:  # (a decided card's outcomes: data)
                 self.progress.append(data["text"])
         snap = await self.graph.aget_state(self.config)
         return snap.interrupts[0] if snap.interrupts else None

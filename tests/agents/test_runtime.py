@@ -98,7 +98,8 @@ async def test_approval_applied_once_and_late_click_refused(rt: FanViseRuntime) 
     assert "Jordan Poole" not in [p["name"] for p in roster["players"]]
     run = await rt.store.get_run(req.run_thread_id)
     assert run.status == "done" and run.decided_by in ("u1", "u2")
-    assert json.loads(run.decision) == {m["move_id"]: "approve" for m in req.moves}
+    # both moves drop Jordan Poole: "approve" approves the first, never two for one player
+    assert json.loads(run.decision) == {"m1": "approve", "m2": "decline"}
     late = await collect(rt.decide(req.run_thread_id, req.interrupt_id, "decline", user_id="u1"))
     assert [type(e) for e in late] == [Notice] and late[0].text == ALREADY_DECIDED
     assert len(APPLIED) == 1
@@ -246,9 +247,16 @@ async def test_prune_expires_cards_nobody_decided(rt: FanViseRuntime) -> None:
 
 
 def test_resolve_decisions() -> None:
-    payload = {"moves": [{"move_id": "a"}, {"move_id": "b"}]}
+    def mv(mid: str, drop: int, add: int) -> dict:
+        return {"move_id": mid, "drop": {"id": drop, "name": f"P{drop}"},
+                "add": {"id": add, "name": f"P{add}"}}
+    payload = {"moves": [mv("a", 1, 10), mv("b", 2, 20)]}
     assert resolve_decisions(payload, "approve") == {"a": "approve", "b": "approve"}
     assert resolve_decisions(payload, {"b": "approve"}) == {"a": "decline", "b": "approve"}
+    same = {"moves": [mv("a", 1, 10), mv("b", 1, 20)]}  # two moves dropping one player
+    assert resolve_decisions(same, "approve") == {"a": "approve", "b": "decline"}
+    with pytest.raises(ValueError, match="approve only one"):
+        resolve_decisions(same, {"a": "approve", "b": "approve"})
     with pytest.raises(ValueError):
         resolve_decisions(payload, "maybe")
     with pytest.raises(ValueError):

@@ -154,7 +154,9 @@ async def test_card_flow_refusal_restart_double_click(tmp_path: Path) -> None:
         assert sum(f[0].startswith("✅") for f in after.fields) == 1  # only the applied one
         moved = _roster(app)
         m1, m2 = row.moves[0], row.moves[1]
-        assert m2["drop"]["id"] not in moved and m2["add"]["id"] in moved
+        # (a move to IR keeps the injured player, in the IR slot)
+        assert (m2["drop"]["id"] not in moved or m2.get("drop_to_ir")) and \
+            m2["add"]["id"] in moved
         if m1["add"]["id"] != m2["add"]["id"]:
             assert m1["add"]["id"] not in moved  # declined: not added
         answers = [m for mid, m in s2.messages.items() if mid != card_mid

@@ -81,6 +81,11 @@ async def test_console_card_states_and_a_partial_decision(tmp_path: Path) -> Non
                     if parse_custom_id(c.custom_id).action == "pick"
                     and parse_custom_id(c.custom_id).value == alts2[0])
         await _click(app, surface, pick, row)
+        # the menu only chose the player: #2 is still open, Approve #2 / Skip #2 stay
+        chosen = out.getvalue().split("(updated)")[-1]
+        assert "not approved yet" in chosen and "Approve #2" in chosen and "Skip #2" in chosen
+        assert (await app.app_db.get_card(row.card_id)).decisions.get(str(p2)) is None
+        await _click(app, surface, _choice(surface, "Approve #2"), row)
         await _click(app, surface, _choice(surface, "Skip #3"), row)
         shown = out.getvalue().split("(updated)")[-1]
         assert "👍 1. Wed: drop Gordon Hayward" in shown
@@ -277,10 +282,17 @@ async def test_discord_select_menu_choice_and_decided_card(fake_discord, tmp_pat
         await wait_for(lambda: "Your choice instead of" in json.dumps(
             fake_discord.messages[mid]["embeds"]))
         now = fake_discord.messages[mid]
-        assert menu["custom_id"] not in [c.get("custom_id") for c in buttons(now)]
-        approve_rest = next(c["custom_id"] for c in buttons(now)
-                            if c.get("label") == "Approve the rest")
-        ev.send(bot, fake_discord, ev.click(approve_rest, REQUESTER, now, thread))
+        # a choice never approves: the menu (now on the chosen player), Approve #1 and
+        # Skip #1 stay; the card is still the whole plan to decide
+        assert "(not approved yet)" in json.dumps(now["embeds"])
+        menu_now = next(c for c in buttons(now) if c.get("custom_id") == menu["custom_id"])
+        assert [o["value"] for o in menu_now["options"] if o.get("default")] == \
+            [menu["options"][1]["value"]]
+        live = {c.get("label"): not c.get("disabled") for c in buttons(now) if c["type"] == 2}
+        assert live["Approve #1"] and live["Skip #1"] and live["Approve plan"]
+        approve_plan = next(c["custom_id"] for c in buttons(now)
+                            if c.get("label") == "Approve plan")
+        ev.send(bot, fake_discord, ev.click(approve_plan, REQUESTER, now, thread))
         footer = await wait_for(lambda: (fake_discord.messages[mid]["embeds"][0].get("footer")
                                          or {}).get("text", "").startswith("Decided by")
                                 and fake_discord.messages[mid]["embeds"][0]["footer"]["text"])
@@ -291,7 +303,8 @@ async def test_discord_select_menu_choice_and_decided_card(fake_discord, tmp_pat
         names = [f["name"] for f in done["embeds"][0]["fields"]]
         assert names[0].startswith("✅ 1. Wed: drop Gordon Hayward")
         chosen = json.dumps(done["embeds"][0]["fields"][0])
-        assert "Your choice instead of Tyus Jones" in chosen and "Applied." in chosen
+        pick_name = menu["options"][0]["label"].removesuffix(" (plan's pick)")
+        assert f"Your choice instead of {pick_name}." in chosen and "Applied." in chosen
     finally:
         await bot.close()
         await app.close()
@@ -327,8 +340,18 @@ async def test_slack_static_select_choice_and_decided_card(fake_slack, tmp_path:
         assert await run.post(_select_body(menu["action_id"], alt["value"], clicker="U_REQ",
                                            message_ts=ts, thread_ts=root_ts)) == 200
         await wait_for(lambda: "Your choice instead of" in str(fake_slack.messages[ts]["blocks"]))
-        assert menu["action_id"] not in [a["action_id"] for a in
-                                         actions(fake_slack.messages[ts])]
+        # a choice never approves: the menu stays (on the chosen player) with Approve #1 /
+        # Skip #1; Approve #1's dialog says it only marks the move
+        now = actions(fake_slack.messages[ts])
+        menu_now = next(a for a in now if a["action_id"] == menu["action_id"])
+        assert menu_now["initial_option"]["value"] == alt["value"]
+        approve1 = next(a for a in now if a.get("text", {}).get("text") == "Approve #1")
+        dialog = approve1["confirm"]["text"]["text"]
+        assert dialog.startswith("Marks #1") and "Nothing is made yet" in dialog
+        assert any(a.get("text", {}).get("text") == "Skip #1" for a in now)
+        assert await run.post(sr.block_action_body(approve1["action_id"], clicker="U_REQ",
+                                                   message_ts=ts, thread_ts=root_ts)) == 200
+        await wait_for(lambda: "Approve the rest" in str(fake_slack.messages[ts]["blocks"]))
         skip_rest = next(a["action_id"] for a in actions(fake_slack.messages[ts])
                          if a["action_id"].startswith("fv:declineall:"))
         assert await run.post(sr.block_action_body(skip_rest, clicker="U_REQ", message_ts=ts,

@@ -141,12 +141,17 @@ async def test_slack_texts_name_only_fanvise_and_the_card_mentions_the_requester
         progress = fake_slack.messages[progress_ts]
         assert re.fullmatch(rf"Plan ready: \d+ moves? for {TEAM_1} ↓", progress["text"]), \
             progress["text"]
-        # Slack asks before an approval that drops a player
+        # Slack asks before an approval, saying exactly what the click does: Approve #1 only
+        # marks the move (it was "This drops X … Go ahead?" though nothing was dropped);
+        # Approve plan decides the card and makes the moves now
         buttons = {a["text"]["text"]: a for a in actions(card) if a["type"] == "button"}
         approve = buttons["Approve #1"]
-        assert approve["confirm"]["text"]["text"].startswith("This drops ")
+        assert approve["confirm"]["text"]["text"].startswith("Marks #1 (")
+        assert "Nothing is made yet" in approve["confirm"]["text"]["text"]
         assert approve["confirm"]["confirm"]["text"] and approve["confirm"]["deny"]["text"]
-        assert "confirm" in buttons["Approve plan"] and "confirm" not in buttons["Skip all"]
+        plan_dialog = buttons["Approve plan"]["confirm"]["text"]["text"]
+        assert plan_dialog.startswith("Decides the card: ") and "made now" in plan_dialog
+        assert "confirm" not in buttons["Skip all"]
 
         # a broad set of commands, questions and errors
         commands = ["help", "link", "link not-a-team-at-all", "lineup someday",
