@@ -26,6 +26,7 @@ from fantasy.backtest.data import STATS
 from fantasy.backtest.knowledge import categories
 from fantasy.backtest.sim import CORE_N, Day
 from fantasy.optimizer.categories import Matchup, baseline_weights, expected_wins
+from fantasy.optimizer.focus import per_game_impact
 from fantasy.optimizer.guardrails import HOLD_WINDOW_DAYS, STAR_TOP_N
 from fantasy.optimizer.lineup import solve_day
 from fantasy.optimizer.plan import (
@@ -150,11 +151,16 @@ class FanVisePlan:
         protected = set(ranked[:STAR_TOP_N])
         kw: dict = {}
         if self.season:
-            sv = season_values(per_game, ros_games(day, rows), masks, local_roster, local_pool,
-                               position_mask=position_mask(day),
-                               margin_min=CORE_MARGIN_MIN if day.settings.is_points else 0.0)
+            games = ros_games(day, rows)
+            opts = {"position_mask": position_mask(day),
+                    "margin_min": CORE_MARGIN_MIN if day.settings.is_points else 0.0}
+            sv = season_values(per_game, games, masks, local_roster, local_pool, **opts)
+            keep = sv.keep_value
+            if not day.settings.is_points:  # core and replacements on the neutral z value
+                sv = season_values(star_values(day, rows), games, masks, local_roster,
+                                   local_pool, **opts)
             protected |= set(sv.core)
-            kw = {"keep_value": sv.keep_value}
+            kw = {"keep_value": keep}
         sol = best_plan(values, masks, day.caps, [day.keys[r] for r in rows], local_roster,
                         local_pool, day.acquisitions_left, protected=protected, **kw)
         out: dict[int, list[tuple[int, int]]] = {}
@@ -173,6 +179,15 @@ def ros_games(day: Day, rows: list[int]) -> np.ndarray:
         if day.morning.prob[r] <= 0:
             out[k] = day.schedule[r, max(after, HOLD_WINDOW_DAYS):].sum()
     return out
+
+
+def star_values(day: Day, rows: list[int]) -> np.ndarray:
+    """Category leagues' neutral per-game value of `rows` (OptimizerService._cat_star_values):
+    the sum of per-category z-scores over those players, percentages as volume-weighted
+    impact."""
+    x = per_game_impact(day.morning.per_game[rows], categories(day.settings))
+    sd = x.std(axis=0)
+    return ((x - x.mean(axis=0)) / np.where(sd > 0, sd, 1.0) * (sd > 0)).sum(axis=1)
 
 
 def position_mask(day: Day) -> int:
