@@ -198,6 +198,16 @@ class Plan(BaseModel):
         this matchup plus the rest of the season (the plan maximises both)."""
         return (a.plan_value - self.planned_value) + (a.season_gain - self.season_gain)
 
+    def alternative_vs_text(self, a: Alternative) -> str:
+        """An alternative against the plan's pick, short (a spot's menu): '-7.1 fantasy
+        points' or, when their rest of the season differs, '+13 fantasy points this week,
+        -90 fantasy points rest of season'."""
+        week = a.plan_value - self.planned_value
+        season = a.season_gain - self.season_gain
+        if abs(season) < 0.05:
+            return self.gain_text(week).replace(" this week", "")
+        return f"{self.gain_text(week)}, {self.season_text(season)}"
+
     def alternative_line(self, m: Move, a: Alternative) -> str:
         """The timeline line of move m with alternative a picked instead: 'Wed: drop Hayward,
         add Zach Collins: +80 fantasy points this week, -90 fantasy points rest of season'."""
