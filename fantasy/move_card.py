@@ -533,11 +533,9 @@ class MoveCard(BaseModel):
             if spot is None:
                 return ""
             targets = [self.moves[self.pick(spot)]]
-            closes = self.click("approve", index).closes
-            if not closes:
-                return _clip(f"Marks #{spot.number} ({targets[0].text()}) approved. Nothing "
-                             "is made yet: the approved moves are made once every move on "
-                             "this card is decided.", 300)
+            if not self.click("approve", index).closes:
+                return _clip(f"Marks #{spot.number} ({targets[0].text()}) approved; nothing "
+                             "is made until every move on this card is decided.", 300)
             everything = [self.moves[self.pick(s)] for s in self.spots()
                           if self.spot_state(s)[0] == "approved"] + targets
         elif action in ("approveall", "approve"):
@@ -548,21 +546,22 @@ class MoveCard(BaseModel):
             return ""
         if not targets:
             return ""
-        names = list(dict.fromkeys(m.drop.name for m in everything))
-        who = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-        what = "; ".join(m.text() for m in everything[:4]) + \
-            ("; …" if len(everything) > 4 else "")
+        n = len(everything)
+        what = "; ".join(m.text() for m in everything[:3]) + ("; …" if n > 3 else "")
+        released = list(dict.fromkeys(m.drop.name for m in everything if not m.drop_to_ir))
+        who = (released[0] if len(released) == 1 else
+               ", ".join(released[:-1]) + " and " + released[-1]) if released else ""
+        risk = f" Once dropped, {who} can be claimed by another team." if who else ""
+        moves = "the move" if n == 1 else f"the {n} approved moves"
         if live:
-            how = (f"Decides the card: {what}. FanVise cannot change your ESPN roster: you "
-                   "get the steps and a link to make each move on ESPN. Once dropped, "
-                   f"{who} can be claimed by another team.")
+            how = (f"Decides the card. FanVise cannot change your ESPN roster: you get the "
+                   f"steps and a link to make {moves} on ESPN ({what}).{risk}")
         else:
             today = _today(self)
-            later = [m for m in everything if schedule_later and m.day is not None
-                     and today is not None and m.day > today]
-            when = ("made now, each move dated later on its own day" if later else "made now")
-            how = (f"Decides the card: {what}, {when}. Once dropped, {who} can be claimed "
-                   "by another team.")
+            later = schedule_later and any(m.day is not None and today is not None
+                                           and m.day > today for m in everything)
+            when = "now, a move dated later on its own day" if later else "now"
+            how = f"Decides the card and makes {moves} {when}: {what}.{risk}"
         return _clip(how, 300)
 
     def resume_decisions(self, decisions: dict[str, str] | None = None) -> dict[str, str]:

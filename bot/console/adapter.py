@@ -203,8 +203,13 @@ def _stdin_reader(stream: TextIO, loop: asyncio.AbstractEventLoop,
 
 async def run_console(core: Any, *, stdin: TextIO | None = None, stdout: TextIO | None = None,
                       session: str = "local", user_name: str | None = None,
-                      banner: str = "", surface: ConsoleSurface | None = None) -> int:
-    """Chat on the console until EOF / quit. Returns the number of lines handled."""
+                      banner: str = "", surface: ConsoleSurface | None = None,
+                      first: str | None = None, decide: str | None = None) -> int:
+    """Chat on the console until EOF / quit. Returns the number of lines handled.
+
+    `first` (`fanvise ask`): that question is handled first, then lines are read only while
+    a card it drew waits for a decision; `decide` ("approve" / "decline", its --yes / --no)
+    answers that card with its approve-all / skip-all button instead."""
     stdin = stdin or sys.stdin
     surface = surface or ConsoleSurface(stdout)
     name = user_name or _user_name()
@@ -212,6 +217,8 @@ async def run_console(core: Any, *, stdin: TextIO | None = None, stdout: TextIO 
     thread = ThreadRef("console", "local", "console", session)
     if banner:
         surface._write(banner)
+    if first is not None:
+        return await _ask_once(core, surface, thread, user, first, stdin, decide)
     pending = await core.db.pending_cards(thread.conversation_id)
     for row in reversed(pending):
         # the one card renderer (summary, progress facts, decisions, its own numbers)
@@ -220,13 +227,20 @@ async def run_console(core: Any, *, stdin: TextIO | None = None, stdout: TextIO 
         mid = row.message_id or f"restored-{row.card_id}"
         surface._show(mid, OutgoingMessage("Still waiting for your decision:",
                                            cards=drawn.cards))
+    return await _read_lines(core, surface, thread, user, stdin)
+
+
+async def _read_lines(core: Any, surface: ConsoleSurface, thread: ThreadRef, user: UserRef,
+                      stdin: TextIO, *, while_pending: set[str] | None = None) -> int:
+    """Handle stdin line by line (a number clicks that choice, other text is a message)
+    until EOF / quit, or (`while_pending`) once none of those cards waits any more."""
     loop = asyncio.get_running_loop()
     queue: asyncio.Queue[str | None] = asyncio.Queue()
     reader = threading.Thread(target=_stdin_reader, args=(stdin, loop, queue),
                               name="fanvise-console-stdin", daemon=True)
     reader.start()
     handled = 0
-    while True:
+    while while_pending is None or await _waiting(core, thread, while_pending):
         if surface.live:
             surface.out.write("> ")
             surface.out.flush()
@@ -251,6 +265,35 @@ async def run_console(core: Any, *, stdin: TextIO | None = None, stdout: TextIO 
                                        for c in surface.choices.values()))
         else:
             await core.handle_message(surface, thread, user, text)
+    return handled
+
+
+async def _waiting(core: Any, thread: ThreadRef, card_ids: set[str]) -> bool:
+    return any(c.card_id in card_ids for c in await core.db.pending_cards(
+        thread.conversation_id))
+
+
+async def _ask_once(core: Any, surface: ConsoleSurface, thread: ThreadRef, user: UserRef,
+                    question: str, stdin: TextIO, decide: str | None) -> int:
+    """`fanvise ask`: one question through the chat core (the same guard, answer and card
+    as `fanvise chat`); then the card it drew is decided by its numbers from stdin, or by
+    `decide` (its approve-all / skip-all button). EOF leaves the card pending."""
+    before = {c.card_id for c in await core.db.pending_cards(thread.conversation_id)}
+    await core.handle_message(surface, thread, user, question)
+    new = {c.card_id for c in await core.db.pending_cards(thread.conversation_id)} - before
+    if not new:
+        return 1
+    if decide is not None:
+        for card_id in sorted(new):
+            action = "approveall" if decide == "approve" else "declineall"
+            row = await core.db.get_card(card_id)
+            await core.handle_click(surface, thread, user, f"fv:{action}:{card_id}",
+                                    (row.message_id if row else "") or "")
+        return 1 + len(new)
+    handled = 1 + await _read_lines(core, surface, thread, user, stdin, while_pending=new)
+    if await _waiting(core, thread, new):
+        surface._write("No decision: the card stays pending (`fanvise chat` shows it again "
+                       "with the same numbers).")
     return handled
 
 

@@ -347,7 +347,7 @@ async def test_slack_static_select_choice_and_decided_card(fake_slack, tmp_path:
         assert menu_now["initial_option"]["value"] == alt["value"]
         approve1 = next(a for a in now if a.get("text", {}).get("text") == "Approve #1")
         dialog = approve1["confirm"]["text"]["text"]
-        assert dialog.startswith("Marks #1") and "Nothing is made yet" in dialog
+        assert dialog.startswith("Marks #1") and "nothing is made until" in dialog
         assert any(a.get("text", {}).get("text") == "Skip #1" for a in now)
         assert await run.post(sr.block_action_body(approve1["action_id"], clicker="U_REQ",
                                                    message_ts=ts, thread_ts=root_ts)) == 200

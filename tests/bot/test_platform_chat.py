@@ -147,10 +147,10 @@ async def test_slack_texts_name_only_fanvise_and_the_card_mentions_the_requester
         buttons = {a["text"]["text"]: a for a in actions(card) if a["type"] == "button"}
         approve = buttons["Approve #1"]
         assert approve["confirm"]["text"]["text"].startswith("Marks #1 (")
-        assert "Nothing is made yet" in approve["confirm"]["text"]["text"]
+        assert "nothing is made until" in approve["confirm"]["text"]["text"]
         assert approve["confirm"]["confirm"]["text"] and approve["confirm"]["deny"]["text"]
         plan_dialog = buttons["Approve plan"]["confirm"]["text"]["text"]
-        assert plan_dialog.startswith("Decides the card: ") and "made now" in plan_dialog
+        assert plan_dialog.startswith("Decides the card and makes the ")
         assert "confirm" not in buttons["Skip all"]
 
         # a broad set of commands, questions and errors

@@ -80,14 +80,14 @@ def test_confirmation_says_what_the_click_does() -> None:
     card = _card(0)
     first = card.spots()[0]
     text = card.confirm_text("approve", first.index)
-    assert text.startswith("Marks #1") and "Nothing is made yet" in text
-    assert "made now" in card.confirm_text("approveall")
+    assert text.startswith("Marks #1") and "nothing is made until every move" in text
+    assert card.confirm_text("approveall").startswith("Decides the card and makes the ")
     assert "cannot change your ESPN roster" in card.confirm_text("approveall", live=True)
     # the last open spot: approving it decides the card and makes the moves
     for s in card.spots()[1:]:
         card = _apply(card, card.click("decline", s.index))
     last = card.confirm_text("approve", first.index)
-    assert last.startswith("Decides the card") and "made now" in last
+    assert last.startswith("Decides the card and makes the move now: ")
     assert card.confirm_text("decline", first.index) == ""
 
 
