@@ -696,11 +696,16 @@ async def apply_moves(state: MatchupOptimizerState,
             # roster, so a later move dropping the player again hides nothing
             out.append(MoveOutcome(**rec, status="applied", note="already applied"))
         else:
-            try:
-                demo.apply_move(team_id, m.drop.id, m.add.id, to_ir=to_ir)
-            except Exception as exc:  # noqa: BLE001 - DemoError and friends: report it
+            res = await _make_through_endpoint(deps, team_id, m, to_ir)
+            if res.status == "pending":  # a waiver player: a claim, made when waivers process
+                out.append(MoveOutcome(**rec, status="waiting", note=res.note, steps=[
+                    f"Claim put in for {m.add.name}: made when waivers process, if he is "
+                    "still there."]))
+                not_made.add(st.spot.add.id)
+                continue
+            if res.status != "done":
                 out.append(MoveOutcome(**rec, status="not_possible",
-                                       note=_why_not(demo, team_id, m, exc)))
+                                       note=_why_not(demo, team_id, m, ValueError(res.note))))
                 not_made.add(st.spot.add.id)
                 continue
             changed = True
@@ -710,6 +715,23 @@ async def apply_moves(state: MatchupOptimizerState,
     if changed:
         deps.reset_context()
     return {"applied_moves": (state.get("applied_moves") or []) + records}
+
+
+async def _make_through_endpoint(deps: AgentDeps, team_id: int, m: CardMove,
+                                 to_ir: bool) -> Any:
+    """Make a demo move through ESPN's transaction endpoint, which the demo league serves
+    with ESPN's rules: the write path a live league uses (fantasy.espn.writes.make_move).
+    A free agent is added at once, a waiver player claimed; ESPN's refusal is the note."""
+    from fantasy.espn.writes import make_move
+    demo = deps.espn.demo
+    writer = deps.espn.writer(team_id)
+    writer.names.update({m.drop.id: m.drop.name, m.add.id: m.add.name})
+    try:
+        return await make_move(writer, team_id, m.add.id, m.drop.id,
+                               scoring_period=demo.today_sp, actor="fanvise", drop_to_ir=to_ir,
+                               key=f"move:{team_id}:{demo.today_sp}:{m.drop.id}>{m.add.id}")
+    finally:
+        await writer.aclose()
 
 
 def _why_not(demo: Any, team_id: int, m: CardMove, exc: Exception) -> str:

@@ -417,6 +417,18 @@ class Approvals:
             await editor.aclose(("⚠️ " if notice.level != "info" else "ℹ️ ") + notice.text)
             return
         outcomes = _outcomes(final, answer.report if answer else None)
+        outcome_of = getattr(self.core.runtime, "run_outcome", None)
+        if outcomes is None and approvals and outcome_of is not None:
+            # the run took this decision and paused again (the rest of the plan) but its
+            # outcomes event was not seen (a recovery resumed after the apply step's writes
+            # were saved): read them from the run's state
+            outcomes = _outcomes(await outcome_of(card.run_thread_id,
+                                                  after_interrupt=card.interrupt_id), None)
+        if outcomes and any(o.status == "waiting" for o in outcomes):
+            # a live league: today's approved moves are made on ESPN when the member turned
+            # writes on with their own cookies (bot.core.handoff), else the hand-off stays
+            from bot.core.handoff import make_card_moves
+            outcomes = await make_card_moves(self.core, card, user, outcomes)
         if outcomes and any(o.status == "scheduled" for o in outcomes) and \
                 getattr(self.core, "moves", None) is not None:
             # moves dated later: stored before the card closes, made on their day (a

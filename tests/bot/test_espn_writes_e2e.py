@@ -11,6 +11,7 @@ import json
 from typing import Any
 
 import httpx
+import pytest
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.core.app import FanViseApp
@@ -165,3 +166,51 @@ async def test_slack_set_this_lineup(fake_slack, tmp_path):
                                 if "Lineup set" in str(m.get("blocks"))])
     finally:
         await run.close()
+@pytest.fixture
+def wire(monkeypatch) -> Any:
+    """Every transaction POST any demo transport serves (the graph's writer makes its own)."""
+    seen = type("Seen", (), {"bodies": []})()
+    serve = DemoTransport.handle_async_request
+
+    async def recording(self: DemoTransport, request: httpx.Request) -> httpx.Response:
+        if request.method == "POST":
+            seen.bodies.append(json.loads(request.content))
+        return await serve(self, request)
+    monkeypatch.setattr(DemoTransport, "handle_async_request", recording)
+    return seen
+
+
+async def test_discord_approval_goes_through_the_transaction_endpoint(fake_discord, tmp_path,
+                                                                       wire):
+    app = await FanViseApp.open(Settings(data_dir=tmp_path))
+    await link(app.core, "discord", fd.GUILD_ID, ALEX, 1)
+    bot = build_discord_bot(app.core, app.settings, application_id=fd.APP_ID,
+                            sync_commands=False)
+    await bot.login(TOKEN)
+    try:
+        ev.send(bot, fake_discord, ev.slash("optimize", ALEX))
+        thread_id = (await wait_for(lambda: list(fake_discord.threads)))[0]
+
+        def card() -> dict[str, Any] | None:
+            for m in fake_discord.channel_messages(thread_id):
+                if any(b["custom_id"].startswith("fv:approveall:") for b in buttons(m)):
+                    return m
+            return None
+        msg = await wait_for(card)
+        approve = next(b["custom_id"] for b in buttons(msg)
+                       if b["custom_id"].startswith("fv:approveall:"))
+        thread = fd.thread_channel(thread_id, "optimize")
+        ev.send(bot, fake_discord, ev.click(approve, ALEX, msg, thread))
+        await wait_for(lambda: "Decided by" in str(
+            fake_discord.messages[int(msg["id"])]["embeds"]))
+        moves = [b for b in wire.bodies if b["type"] in ("FREEAGENT", "WAIVER")]
+        assert moves, "no approved move went through the transaction endpoint"
+        for b in moves:
+            check_move_body(b)
+            assert b["memberId"] == "{DEMO-MEMBER-01}"
+            assert b["scoringPeriodId"] == app.espn.demo.today_sp
+        made = [c for c in app.espn.demo.changes if c.kind == "move"]
+        assert len(made) == len([b for b in moves if b["type"] == "FREEAGENT"])
+    finally:
+        await bot.close()
+        await app.close()
