@@ -214,3 +214,33 @@ async def test_discord_approval_goes_through_the_transaction_endpoint(fake_disco
     finally:
         await bot.close()
         await app.close()
+
+
+async def test_slack_approval_goes_through_the_transaction_endpoint(fake_slack, tmp_path, wire):
+    app = await FanViseApp.open(Settings(data_dir=tmp_path))
+    await link(app.core, "slack", sr.TEAM, "U_REQ", 1)
+    client = AsyncWebClient(token="xoxb-test", base_url=fake_slack.base_url)
+    bolt = build_slack_app(app.core, app.settings, client=client, signing_secret=sr.SECRET,
+                           socket_mode=False)
+    run = Running(app, await serve_http(bolt, host="127.0.0.1", port=0))
+    try:
+        assert await run.post(sr.slash_body("optimize")) == 200
+
+        def card() -> tuple[str, str] | None:
+            for ts, m in fake_slack.messages.items():
+                for a in actions(m):
+                    if a["action_id"].startswith("fv:approveall:"):
+                        return ts, a["action_id"]
+            return None
+        ts, approve_all = await wait_for(card)
+        root = fake_slack.messages[ts].get("thread_ts") or ts
+        assert await run.post(sr.block_action_body(approve_all, clicker="U_REQ",
+                                                   message_ts=ts, thread_ts=root)) == 200
+        await wait_for(lambda: "Decided by" in str(fake_slack.messages[ts]["blocks"]))
+        moves = [b for b in wire.bodies if b["type"] in ("FREEAGENT", "WAIVER")]
+        assert moves
+        for b in moves:
+            check_move_body(b)
+            assert b["memberId"] == "{DEMO-MEMBER-01}"
+    finally:
+        await run.close()
