@@ -28,6 +28,7 @@ from fantasy.backtest.data import STATS, SeasonData
 from fantasy.backtest.knowledge import Knowledge, Morning, categories
 from fantasy.constants import SLOT_BENCH, SLOT_IR
 from fantasy.models import LeagueSettings
+from fantasy.optimizer.categories import Matchup, baseline_weights
 from fantasy.optimizer.lineup import SlotLayout, solve_day
 
 CORE_N = 5  # a drop of one of the roster's top 5 by per-game value counts as a core drop
@@ -132,6 +133,37 @@ class TeamSeason:
         return sum(1 for m in self.moves if m.core and m.streamer)
 
 
+@dataclass(frozen=True)
+class Versus:
+    """A team's matchup as known on a morning: the opponent's rows, the matchup's days from
+    today, and both teams' stat totals so far (mine first)."""
+
+    opponent: tuple[int, ...]
+    days: tuple[int, ...]
+    mine: np.ndarray
+    theirs: np.ndarray
+
+    def key(self) -> tuple:
+        return (self.opponent, self.days, self.mine.tobytes(), self.theirs.tobytes())
+
+
+def projected_totals(rows: Sequence[int], value: np.ndarray, expected: np.ndarray,
+                     per_game: np.ndarray, masks: Sequence[int], caps: Sequence[int],
+                     keys: Sequence[int]) -> np.ndarray:
+    """A roster's projected stat totals over expected[:, k]'s days: its best lineup each day
+    on per-game value x expected games, times the starters' expected stats."""
+    total = np.zeros(per_game.shape[1])
+    rows = list(rows)
+    for k in range(expected.shape[1]):
+        e = expected[rows, k]
+        _, assign = solve_day([float(value[r] * e[j]) for j, r in enumerate(rows)],
+                              [masks[r] for r in rows], caps, [keys[r] for r in rows])
+        for j, a in enumerate(assign):
+            if a >= 0:
+                total += e[j] * per_game[rows[j]]
+    return total
+
+
 class League:
     """The league as the simulator runs it: layout, lineups and day results (memoised)."""
 
@@ -146,16 +178,24 @@ class League:
         self.cats = None if self.settings.is_points else categories(self.settings)
         self._days: dict[tuple, tuple[tuple[int, ...], np.ndarray]] = {}
 
-    def lineup(self, roster: Sequence[int], sp: int, barred: frozenset[int] = frozenset()
-               ) -> tuple[tuple[int, ...], np.ndarray]:
+    def lineup(self, roster: Sequence[int], sp: int, barred: frozenset[int] = frozenset(),
+               against: Versus | None = None) -> tuple[tuple[int, ...], np.ndarray]:
         """(starters, their summed box score) of a roster on sp: the exact optimal lineup on
-        the morning's values; `barred` players cannot start (waiver claim not cleared)."""
-        key = (tuple(sorted(roster)), sp, barred)
+        the morning's values; `barred` players cannot start (waiver claim not cleared).
+        Points: expected fantasy points. Categories, `against` the opponent: the project's
+        category lineup values (OptimizerService.daily_lineup): the gradient of expected
+        categories won against him over the matchup's days left, with both totals so far."""
+        key = (tuple(sorted(roster)), sp, barred,
+               None if against is None or self.cats is None else against.key())
         hit = self._days.get(key)
         if hit is None:
             rows = list(key[0])
-            v = self.know.value(self.variant, sp) * self.know.playing(sp, sp)
-            vals = [0.0 if r in barred else float(v[r]) for r in rows]
+            if key[3] is not None:
+                assert against is not None
+                v = self._category_values(rows, sp, against)
+            else:
+                v = (self.know.value(self.variant, sp) * self.know.playing(sp, sp))[rows]
+            vals = [0.0 if r in barred else float(x) for r, x in zip(rows, v, strict=True)]
             _, assign = solve_day(vals, [self.masks[r] for r in rows], self.layout.caps,
                                   [self.data.ids[r] for r in rows])
             starters = tuple(r for r, a in zip(rows, assign, strict=True) if a >= 0)
@@ -163,6 +203,22 @@ class League:
                 else np.zeros(len(STATS))
             hit = self._days[key] = (starters, stats)
         return hit
+
+    def _category_values(self, rows: list[int], sp: int, vs: Versus) -> np.ndarray:
+        know = self.know
+        per = know.morning(sp).per_game
+        exp = np.stack([know.playing(sp, s) for s in vs.days], axis=1)
+        value = know.value(self.variant, sp)
+        keys = self.data.ids
+        opp_rem = projected_totals(list(vs.opponent), value, exp, per, self.masks,
+                                   self.layout.caps, keys)
+        stats = exp[rows][:, :, None] * per[rows][:, None, :]
+        m = Matchup(vs.mine, vs.theirs, opp_rem)
+        assert self.cats is not None
+        w, _ = baseline_weights(self.cats, stats, exp[rows] > 0, [self.masks[r] for r in rows],
+                                self.layout.caps, [keys[r] for r in rows],
+                                list(range(len(rows))), m)
+        return np.maximum(per[rows] @ w, 0.0) * exp[rows, 0]
 
     def outcome(self, mine: np.ndarray, theirs: np.ndarray) -> tuple[float, float, float]:
         """(my score, their score, won) of a finished matchup from the two stat totals."""
@@ -238,8 +294,12 @@ def simulate(league: League, team_id: int, periods: Sequence[int], strategy: Str
                 added_on[add] = sp
                 out.moves.append(mv)
                 made.append((mv.drop, mv.add))
-            st_me, s_me = league.lineup(roster, sp, frozenset(barred))
-            st_op, s_op = league.lineup(opp, sp)
+            st_me, s_me = league.lineup(roster, sp, frozenset(barred),
+                                        Versus(tuple(opp), tuple(sps[k:]), mine.copy(),
+                                               theirs.copy()))
+            st_op, s_op = league.lineup(opp, sp, frozenset(),
+                                        Versus(tuple(roster), tuple(sps[k:]), theirs.copy(),
+                                               mine.copy()))
             mine += s_me
             theirs += s_op
             out.decisions[sp] = (tuple(made), tuple(data.ids[r] for r in st_me),
@@ -249,5 +309,5 @@ def simulate(league: League, team_id: int, periods: Sequence[int], strategy: Str
     return out
 
 
-__all__ = ["CORE_N", "Day", "League", "MadeMove", "MatchupResult", "Strategy", "TeamSeason",
+__all__ = ["CORE_N", "Day", "League", "Versus", "projected_totals", "MadeMove", "MatchupResult", "Strategy", "TeamSeason",
            "simulate"]

@@ -22,13 +22,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from fantasy.backtest.data import STATS
 from fantasy.backtest.knowledge import categories
-from fantasy.backtest.sim import CORE_N, Day
+from fantasy.backtest.sim import CORE_N, Day, projected_totals
 from fantasy.optimizer.categories import Matchup, baseline_weights, expected_wins
 from fantasy.optimizer.focus import per_game_impact
 from fantasy.optimizer.guardrails import HOLD_WINDOW_DAYS, STAR_TOP_N
-from fantasy.optimizer.lineup import solve_day
 from fantasy.optimizer.plan import (
     DayLineups,
     PlanStep,
@@ -247,18 +245,9 @@ def schedule_value(day: Day, x: PlanInputs, steps: list[PlanStep]) -> float:
 
 def opponent_remaining(day: Day) -> np.ndarray:
     """The opponent's projected stat totals over the days left: his best lineup each day on
-    the morning's values (the way the simulator sets it), times expected stats."""
-    total = np.zeros(len(STATS))
-    opp = list(day.opponent)
-    for k in range(len(day.days)):
-        e = day.expected[opp, k]
-        vals = [float(day.value[r] * e[j]) for j, r in enumerate(opp)]
-        _, assign = solve_day(vals, [day.masks[r] for r in opp], day.caps,
-                              [day.keys[r] for r in opp])
-        for j, a in enumerate(assign):
-            if a >= 0:
-                total += e[j] * day.morning.per_game[opp[j]]
-    return total
+    the morning's per-game values, times expected stats."""
+    return projected_totals(day.opponent, day.value, day.expected, day.morning.per_game,
+                            day.masks, day.caps, day.keys)
 
 
 __all__ = ["FanVisePlan", "LineupsOnly", "PlanInputs", "StreamingRule", "opponent_remaining",
