@@ -4,8 +4,8 @@ The daily digest records each linked team's `lineup_state` when it posts; the pr
 alert computes it again shortly before the first game and pings the owner only for
 `changes_since` that record: a starter newly ruled out, or more empty slots that someone
 on the roster could fill. `optimal_assignment` is the one-tap fix: the ESPN slot of every
-player whose slot the optimal lineup changes (the demo league applies it with
-`DemoLeague.set_lineup`; ESPN has no lineup API, so a live league gets the steps).
+player whose slot the optimal lineup changes (written through ESPN's transaction endpoint,
+`fantasy.espn.writes`, or shown as steps when FanVise may not write for the member).
 
 All of it reads `OptimizerService.daily_lineup`, the exact optimal lineup; nothing here
 solves anything of its own.

@@ -48,10 +48,11 @@ TOPICS: tuple[tuple[str, tuple[str, ...], str], ...] = (
                  "card", "execute", "make the move", "apply"),
      "When I suggest moves you get a card with **Approve** and **Decline** buttons (in the "
      "console they are numbers: type the number). Only the member who asked can decide. "
-     "Approving records the decision and re-plans with the move; ESPN has no public write "
-     "API, so for a live league I link you to ESPN's page to make the move there and I "
-     "confirm it on the next league read. In the demo league the move is applied right away. "
-     "Decline keeps your roster as it is."),
+     "Approving makes the move on ESPN (its unofficial transaction endpoint) when you turned "
+     "writes on with your own cookies (`/link writes:on`): a free agent at once, a waiver "
+     "player as a claim, a later day's move on its day. Otherwise I link you to ESPN's page "
+     "to make it there and confirm it on the next league read. In the demo league the move "
+     "is made right away. Decline keeps your roster as it is."),
     ("link", ("link", "connect", "team id", "my team", "espn_s2", "swid", "cookie", "private",
               "unlink", "league id", "hook up", "own league", "my league", "my own", "set up my",
               "real league", "instead of the demo"),

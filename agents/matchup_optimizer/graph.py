@@ -64,7 +64,7 @@ MOVES_PER_CARD = 3
 #: (top, drop position filter?, fa_limit, keep focus categories?) per search round.
 SEARCH_ROUNDS = ((8, True, 50, True), (15, False, 100, True), (30, False, 200, False))
 ESPN_ADD_URL = "https://fantasy.espn.com/basketball/players/add?leagueId={league_id}"
-#: The player's add page in the member's league (ESPN has no write API: the member adds there).
+#: The player's add page in the member's league (the hand-off: the member adds there).
 ESPN_PLAYER_ADD_URL = ("https://fantasy.espn.com/basketball/players/add?leagueId={league_id}"
                        "&playerId={player_id}")
 #: Custom stream event carrying a decided card's typed outcomes ({"stage": OUTCOMES_STAGE,
@@ -747,8 +747,9 @@ def _why_not(demo: Any, team_id: int, m: CardMove, exc: Exception) -> str:
 
 
 def _handoff(deps: AgentDeps, rec: dict[str, Any], m: CardMove) -> MoveOutcome:
-    """A live league: ESPN has no write API, so the member makes the move on ESPN. The
-    outcome says how (steps, the add page link) and waits for the next league read."""
+    """A live league: the member makes the move on ESPN unless the bot makes it with their
+    own cookies (bot.core.handoff.make_card_moves, writes on). The outcome says how (steps,
+    the add page link) and waits for the next league read."""
     link = ESPN_PLAYER_ADD_URL.format(league_id=deps.espn.league_id, player_id=m.add.id)
     when = f" on {m.day.isoformat()}" if m.day else ""
     steps = [f"Open the link to {m.add.name}'s add page in your ESPN league{when}.",

@@ -17,8 +17,8 @@ NO_MOVE = ("No roster move improves your team for the rest of this matchup{focus
 MOVE_NOT_ALLOWED = "That move is not possible: {reason}."
 MOVE_NOT_WORTH = "Not worth it: {what} {reason}."
 MOVE_MISSING = "{reason}: tell me who to drop and who to add, e.g. \"drop Simmons for Coby White\"."
-OFFLINE_LIVE_NOTE = ("ESPN has no public write API: make the move on ESPN ({link}); FanVise "
-                     "re-planned your week as if it were done.")
+OFFLINE_LIVE_NOTE = ("Make the move on ESPN ({link}); FanVise re-planned your week as if it "
+                     "were done.")
 PLAN_TITLE = "Your plan for the rest of the matchup: {team}"
 REST_TITLE = "The rest of your plan: {team}"
 PLAN_SUMMARY = ("{totals} {how}, {days} day(s) left, {acq}. Approve or skip each "
@@ -27,9 +27,10 @@ PLAN_SUMMARY = ("{totals} {how}, {days} day(s) left, {acq}. Approve or skip each
 PLAN_HOW_POINTS = "Exact optimizer"
 PLAN_HOW_CATEGORIES = ("Exact lineups (moves chosen on a linear model of your category odds, "
                        "their effect computed exactly)")
-LIVE_HANDOFF_NOTE = ("ESPN has no public write API, so FanVise cannot make moves in your "
-                     "league: make them on ESPN with the steps above. I check your roster on "
-                     "the next league read and update the card.")
+LIVE_HANDOFF_NOTE = ("FanVise makes approved moves on ESPN only for a member who turned "
+                     "writes on (`/link writes:on`, with their own ESPN cookies); the card "
+                     "shows what ESPN did. Otherwise make them on ESPN with the steps above: "
+                     "I check your roster on the next league read and update the card.")
 DEMO_NOW_NOTE = ("The demo league makes approved moves at once, so a move planned for a later "
                  "day already counts from today in the re-planned week; in a live league make "
                  "each move on its day.")
