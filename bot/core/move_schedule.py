@@ -594,17 +594,23 @@ def _feasible(rows: list[ScheduledMove], svc: Any, team_id: int) -> list[Schedul
 
 def _best_choice(svc: Any, team_id: int, row: ScheduledMove) -> str:
     """The optimizer's best choice now for a move that cannot be made: the best free agent
-    for the same drop when he is still on the roster, else the first move of a new plan."""
+    for the same drop (judged on this matchup plus the rest of the season, as a card for
+    "drop X for Y" would be) when he is still on the roster, else the first move of a new
+    plan."""
     roster = {e.player.id for e in svc.league.team(team_id).roster}
     if row.drop_id in roster:
-        scan = svc.scan_moves(team_id, top=1, drops=[row.drop_id])
-        if scan.moves:
-            m = scan.moves[0]
-            return (f"Best choice now: {move_text(m.drop.name, m.add.name)} "
-                    f"({_gain_text(float(m.expected_gain), row.gain_unit)}). Say \"drop "
-                    f"{m.drop.name} for {m.add.name}\" to get a card for it.")
-        return (f"Best choice now: keep {row.drop_name}: no free agent gains over him for "
-                "the rest of the matchup.")
+        ev = svc.evaluate_move(team_id, row.drop_id, None, drop_name=row.drop_name)
+        if ev.add is not None and ev.verdict == "gain":
+            effects = [_gain_text(float(ev.expected_gain or 0.0), row.gain_unit)]
+            if abs(ev.season_effect) >= 0.05:
+                effects.append(_gain_text(ev.season_effect, row.gain_unit)
+                               .replace("this week", "rest of season")
+                               .replace("expected categories", "rest of season"))
+            return (f"Best choice now: {move_text(row.drop_name, ev.add.name)} "
+                    f"({', '.join(effects)}). Say \"drop {row.drop_name} for {ev.add.name}\" "
+                    "to get a card for it.")
+        return (f"Best choice now: keep {row.drop_name}: no free agent is worth more for the "
+                "rest of the matchup and the season.")
     plan = svc.move_plan(team_id)
     if plan.moves:
         return (f"Best choice now: {plan.move_line(plan.moves[0])}. Ask \"review my "
