@@ -8,7 +8,8 @@ never read the projection window or any later game. Availability is
 `fantasy.projections.play_probability` on the day's status with no return date (OUT plays no
 game in the window).
 
-Values (the same for every strategy):
+Per-game values (the same for every strategy; what the streaming rule ranks, what the top-5
+count ranks, and in points what lineups start):
 * points: projected fantasy points per game under the league's scoring;
 * categories: the sum over the nine categories of the per-game impact
   (`focus.per_game_impact`: counting stats, TO negated, makes above the league rate for

@@ -3,8 +3,9 @@
 Each morning the strategy sees a `Day` (what is known that morning, nothing later) and names
 its moves for the day; the simulator makes those that are legal (the drop is on the roster,
 the add is free, an acquisition is left in the matchup), then sets every team's lineup with
-the project's exact daily lineup (`lineup.solve_day` on the morning's per-game value x
-expected games that day) and scores the starters with that day's box scores.
+the project's exact daily lineup (`lineup.solve_day`; points: expected fantasy points that
+day; 9-cat: OptimizerService.daily_lineup's values, the gradient of expected categories won
+against the opponent) and scores the starters with that day's box scores.
 
 Choices (the same for every strategy):
 * the other teams keep their rosters; their lineups are set the same way every day;
