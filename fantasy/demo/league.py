@@ -331,6 +331,8 @@ class DemoLeague:
         self.state_path = Path(state_path) if state_path else None
         self.changes: list[_Change] = []
         self.today = today or date.fromisoformat(self.base["default_today"])
+        #: the day this league starts on (given or the default): `reset` goes back to it
+        self.start_day = self.today
         self.settings: dict[str, Any] = self.base["settings"][self.variant]
         weeks = {int(k): v for k, v in self.settings["scheduleSettings"]["matchupPeriods"].items()}
         self.period_sps = {p: [sp for w in ws for sp in week_scoring_periods(w)]
@@ -484,16 +486,18 @@ class DemoLeague:
                             f"{self.today:%a %b} {self.today.day})")
         if day == self.today:
             return
+        self._set_day(day)
+
+    def _set_day(self, day: date, *, clear: bool = False) -> None:
+        """Set today (and forget every change with `clear`), saved all or nothing."""
         sp, period = self._day_position(day)
         before = (self.today, self.today_sp, self.current_period)
         self.today, self.today_sp, self.current_period = day, sp, period
         try:
-            self._save_state()
-        except OSError as exc:
+            self._commit(clear=clear)
+        except DemoError:
             self.today, self.today_sp, self.current_period = before
-            log.warning("demo state not saved (%s: %s); date not moved",
-                        type(exc).__name__, exc.strerror or exc)
-            raise DemoError(SAVE_FAILED.replace("the change was", "the date was")) from None
+            raise
         # renders that depend on today (stats windows, injuries, live matchups)
         self._player_objs.clear()
         self._matchups.clear()
@@ -516,8 +520,12 @@ class DemoLeague:
         return add_id in roster and gone
 
     def reset(self) -> None:
-        """Forget all moves and lineup changes (all or nothing, like every change)."""
-        self._commit(clear=True)
+        """Forget all moves and lineup changes and go back to the day the league started on
+        (all or nothing, like every change)."""
+        if self.today != self.start_day:
+            self._set_day(self.start_day, clear=True)
+        else:
+            self._commit(clear=True)
 
     # ------------------------------------------------------------------ rosters
 

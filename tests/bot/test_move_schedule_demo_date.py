@@ -115,3 +115,13 @@ def test_advance_targets() -> None:
     for raw in ("0", "61", "soon", "next month"):
         with pytest.raises(InvalidInput):
             parse_target(raw, WED)
+
+
+def test_reset_goes_back_to_the_start_day(tmp_path: Path) -> None:
+    state = tmp_path / "s.json"
+    lg = DemoLeague("points", state_path=state)
+    lg.advance_to(WED + timedelta(days=2))
+    again = DemoLeague("points", state_path=state)  # opened on the saved date
+    again.reset()
+    assert again.today == WED and again.changes == []
+    assert DemoLeague("points", state_path=state).today == WED
