@@ -73,8 +73,6 @@ def make_model(settings: Any = None, *, player_names: Sequence[str] = ()) -> Bas
     """
     key = _setting(settings, "google_api_key") or os.environ.get(ENV_API_KEY)
     if key:
-        from langchain_google_genai import ChatGoogleGenerativeAI
-
         name = (_setting(settings, "gemini_model") or os.environ.get(ENV_MODEL)
                 or DEFAULT_GEMINI_MODEL)
         extra: dict[str, Any] = {}
@@ -84,9 +82,56 @@ def make_model(settings: Any = None, *, player_names: Sequence[str] = ()) -> Bas
         retries = _setting(settings, "gemini_max_retries")
         if retries is None:
             retries = os.environ.get(ENV_RETRIES) or DEFAULT_RETRIES
-        return ChatGoogleGenerativeAI(model=name, google_api_key=key, temperature=0.2,
-                                      max_retries=int(retries), timeout=60, **extra)
+        return gemini_chat(model=name, google_api_key=key, temperature=0.2,
+                           max_retries=int(retries), timeout=60, **extra)
     return OfflineChatModel(player_names=list(player_names))
+
+
+def gemini_chat(**kwargs: Any) -> BaseChatModel:
+    """A langchain-google-genai chat model (`ChatGoogleGenerativeAI(**kwargs)`) whose failed
+    calls reach LangChain without google-genai's aiohttp response: LangChain reads
+    `error.response.json()` without awaiting it (langchain_core.language_models.chat_models
+    `_generate_response_from_error`), and on an aiohttp response that is a coroutine never
+    awaited. Every Gemini model of FanVise is made here."""
+    return _gemini_class()(**kwargs)
+
+
+@lru_cache(maxsize=1)
+def _gemini_class() -> type[BaseChatModel]:
+    from langchain_google_genai import ChatGoogleGenerativeAI
+
+    class GeminiChat(ChatGoogleGenerativeAI):
+        """ChatGoogleGenerativeAI whose errors carry no aiohttp response (see gemini_chat)."""
+
+        async def _agenerate(self, *args: Any, **kwargs: Any) -> ChatResult:
+            try:
+                return await super()._agenerate(*args, **kwargs)
+            except Exception as exc:
+                _drop_async_response(exc)
+                raise
+
+        async def _astream(self, *args: Any, **kwargs: Any) -> Any:
+            try:
+                async for chunk in super()._astream(*args, **kwargs):
+                    yield chunk
+            except Exception as exc:
+                _drop_async_response(exc)
+                raise
+
+    return GeminiChat
+
+
+def _drop_async_response(exc: BaseException) -> None:
+    """Forget `exc.response` when reading it needs an await (an aiohttp response)."""
+    import inspect
+
+    response = getattr(exc, "response", None)
+    if response is not None and inspect.iscoroutinefunction(
+            getattr(type(response), "json", None)):
+        try:
+            exc.response = None  # type: ignore[attr-defined]
+        except AttributeError:
+            pass
 
 
 def is_offline(model: Any) -> bool:

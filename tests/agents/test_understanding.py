@@ -11,11 +11,10 @@ from typing import Any
 
 import numpy as np
 import pytest
-from langchain_google_genai import ChatGoogleGenerativeAI
 
 from agents.answers.types import ListedPlayer
 from agents.shared.deps import AgentDeps
-from agents.shared.llm import OfflineChatModel
+from agents.shared.llm import OfflineChatModel, gemini_chat
 from agents.understanding import UnderstandingContext, understand, understand_with_model
 from agents.understanding.entities import extract_day, extract_entities
 from agents.understanding.league_context import understanding_context
@@ -169,8 +168,8 @@ async def test_model_route_makes_one_structured_call_and_routes(ctx: Understandi
     fake = FakeGemini([_gemini_reply({"intent": "player_decision", "players": ["booker"],
                                       "team": "mine", "confidence": 0.93})])
     try:
-        model = ChatGoogleGenerativeAI(model="gemini-2.5-flash", google_api_key="k-test",
-                                       base_url=fake.url, max_retries=0)
+        model = gemini_chat(model="gemini-2.5-flash", google_api_key="k-test",
+                            base_url=fake.url, max_retries=0)
         r = await understand_with_model("thinking about benching booker tmrw", ctx, model)
     finally:
         fake.close()
@@ -186,8 +185,8 @@ async def test_model_route_makes_one_structured_call_and_routes(ctx: Understandi
 async def test_model_route_falls_back_offline_on_errors(ctx: UnderstandingContext) -> None:
     fake = FakeGemini([], status=500)
     try:
-        model = ChatGoogleGenerativeAI(model="gemini-2.5-flash", google_api_key="k-test",
-                                       base_url=fake.url, max_retries=0)
+        model = gemini_chat(model="gemini-2.5-flash", google_api_key="k-test",
+                            base_url=fake.url, max_retries=0)
         r = await understand_with_model("brunson playing tonight?", ctx, model)
     finally:
         fake.close()

@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from langchain_google_genai import ChatGoogleGenerativeAI
 
 from agents.runtime import FanViseRuntime
+from agents.shared.llm import gemini_chat
 from agents.shared.types import Answer, event_to_dict
 
 API_KEY = "AIzaSyFAKEreliabilityKEY-0123456789abcd"
@@ -78,10 +78,10 @@ class FakeGemini:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.httpd.server_address[1]}"
 
-    def model(self, *, retries: int = 2, timeout: float = 5.0) -> ChatGoogleGenerativeAI:
-        return ChatGoogleGenerativeAI(model="gemini-2.5-flash", google_api_key=API_KEY,
-                                      base_url=self.url, max_retries=retries, timeout=timeout,
-                                      temperature=0.2)
+    def model(self, *, retries: int = 2, timeout: float = 5.0) -> Any:
+        return gemini_chat(model="gemini-2.5-flash", google_api_key=API_KEY,
+                           base_url=self.url, max_retries=retries, timeout=timeout,
+                           temperature=0.2)
 
 
 @pytest.fixture
