@@ -65,3 +65,25 @@ def test_ask_keeps_the_old_variant_spelling(tmp_path) -> None:
     assert bad.exit_code == 1 and "--demo-variant must be points or categories" in bad.output
     bad = CliRunner().invoke(app, ["ask", "hi", "--league-id", "abc"])
     assert bad.exit_code == 2 and "--league-id" in bad.output
+
+
+def test_chat_takes_the_league_options(espn, tmp_path, monkeypatch) -> None:
+    """`fanvise chat --league-id ... --season ...` answers on that league (a public one here,
+    served at the wire) instead of the demo; the console asks to link, then acts for it."""
+    from typer.testing import CliRunner
+
+    from tests.onboarding.conftest import CONFIG_VARS, LEAGUE_ID, SEASON
+
+    for var in CONFIG_VARS:
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.chdir(tmp_path)
+    espn.private = False
+    monkeypatch.setenv("FANVISE_ESPN_BASE_URL", espn.base_url)
+    result = CliRunner().invoke(
+        build_app(("run",)),
+        ["chat", "--data-dir", str(tmp_path / "d"), "--league-id", str(LEAGUE_ID),
+         "--season", str(SEASON)], input="/link 1\nwho is in first place?\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert f"ESPN league {LEAGUE_ID}" in result.output  # the banner: not the demo league
+    assert "Linked you to **Hoop Dreamers** (team 1)" in result.output
+    assert "lead the league" in result.output and espn.cookies  # answered, read over HTTP
