@@ -372,7 +372,9 @@ class MoveSchedule:
         try:
             if svc is None:
                 svc = await self._optimizer(team_id, row.add_id)
-            best = _best_choice(svc, team_id, row)
+            taken = {r.add_id for r in await self.core.db.scheduled_moves(row.card_id)
+                     if r.status == SCHEDULED}  # players the schedule still adds
+            best = _best_choice(svc, team_id, row, taken)
         except Exception as exc:  # noqa: BLE001 - the reason alone still goes out
             log.warning("no best choice for a changed move: %s", type(exc).__name__)
         return _Check(reason=reason, best=best)
@@ -592,26 +594,32 @@ def _feasible(rows: list[ScheduledMove], svc: Any, team_id: int) -> list[Schedul
     return kept
 
 
-def _best_choice(svc: Any, team_id: int, row: ScheduledMove) -> str:
-    """The optimizer's best choice now for a move that cannot be made: the best free agent
-    for the same drop (judged on this matchup plus the rest of the season, as a card for
-    "drop X for Y" would be) when he is still on the roster, else the first move of a new
-    plan."""
+def _best_choice(svc: Any, team_id: int, row: ScheduledMove, taken: set[int]) -> str:
+    """The optimizer's best choice now for a move that cannot be made: for the same drop
+    while he is still on the roster, the best free agent the schedule does not already add
+    (`taken`), judged on this matchup plus the rest of the season as a card for "drop X for
+    Y" would be; else the first move of a new plan."""
     roster = {e.player.id for e in svc.league.team(team_id).roster}
     if row.drop_id in roster:
-        ev = svc.evaluate_move(team_id, row.drop_id, None, drop_name=row.drop_name)
-        if ev.add is not None and ev.verdict == "gain":
+        scan = svc.scan_moves(team_id, top=8, drops=[row.drop_id])
+        for m in scan.moves:
+            if m.add.id in taken:
+                continue
+            ev = svc.evaluate_move(team_id, row.drop_id, m.add.id, drop_name=row.drop_name,
+                                   add_name=m.add.name)
+            if ev.verdict != "gain":
+                continue
             effects = [_gain_text(float(ev.expected_gain or 0.0), row.gain_unit)]
             if abs(ev.season_effect) >= 0.05:
                 effects.append(_gain_text(ev.season_effect, row.gain_unit)
                                .replace("this week", "rest of season")
                                .replace("expected categories", "rest of season"))
-            return (f"Best choice now: {move_text(row.drop_name, ev.add.name)} "
-                    f"({', '.join(effects)}). Say \"drop {row.drop_name} for {ev.add.name}\" "
+            return (f"Best choice now: {move_text(row.drop_name, m.add.name)} "
+                    f"({', '.join(effects)}). Say \"drop {row.drop_name} for {m.add.name}\" "
                     "to get a card for it.")
         return (f"Best choice now: keep {row.drop_name}: no free agent is worth more for the "
                 "rest of the matchup and the season.")
-    plan = svc.move_plan(team_id)
+    plan = svc.move_plan(team_id, exclude_adds=sorted(taken))
     if plan.moves:
         return (f"Best choice now: {plan.move_line(plan.moves[0])}. Ask \"review my "
                 "matchup\" for a new plan card.")
