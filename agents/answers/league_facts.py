@@ -149,10 +149,11 @@ async def answer_league_settings(deps: AgentDeps, request: Request) -> Reply:
         return _err(exc)
     lines = settings_lines(ctx.league, ctx.my_team, deps.today_date())
     first = asked_setting(request.text or "")
-    if first is not None:
-        hit = [k for k, line in enumerate(lines) if line.startswith(first)]
-        if hit:
-            lines.insert(0, lines.pop(hit[0]))
+    hit = [line for line in lines if first is not None and line.startswith(first)]
+    if hit:  # the fact asked, then where the rest is
+        return Reply(text=hit[0] + "\nSay \"league settings\" for all of the league's rules.",
+                     report={"settings": lines, "asked": first},
+                     tool_calls=["get_league_settings"])
     return Reply(text="\n".join(lines), report={"settings": lines},
                  tool_calls=["get_league_settings"])
 

@@ -298,7 +298,42 @@ async def answer_node(state: SupervisorState,
     if text:
         runtime.stream_writer({"stage": "answer", "text": text})
     reply = await answer_for(request.intent)(runtime.context, request)
+    extra = await more_answers(request, runtime.context)
+    if extra:
+        reply = reply.model_copy(update={"text": "\n\n".join([reply.text, *extra])})
     return reply_update(reply)
+
+
+async def more_answers(request: Request, deps: SupervisorContext) -> list[str]:
+    """The answers to the further questions of a message (`Request.more`), in order, each
+    from its own path: a deterministic answer, the research graph, or the reply that asks
+    about a name. A question that needs a card or the open-question agent is named, to be
+    asked on its own (one card per message)."""
+    out: list[str] = []
+    for part in request.more:
+        route = route_for(part, team_linked=deps.my_team_id is not None, can_delegate=False,
+                          can_research=deps.use_workflows and research_subgraph() is not None
+                          and part.intent == Intent.PLAYER_RESEARCH)
+        if route == "answer":
+            out.append((await answer_for(part.intent)(deps, part)).text)
+        elif route == "research":
+            graph = research_subgraph()
+            ref = part.resolved_players()[0]
+            res = await graph.ainvoke({"query": part.text, "player_name": ref.name,
+                                       "request_obj": part.model_dump(mode="json")})
+            out.append(str(res.get("answer") or ""))
+        elif route == "unresolved":
+            refs = unresolved_refs(part)
+            resolver = await league_resolver(deps, strict=True)
+            names = [n for r in refs for n in r.candidates]
+            out.append(unresolved_reply(part, refs, resolve_names(resolver, names)).text)
+        elif route == "which_player":
+            out.append(which_player_reply(part).text)
+        elif route == "needs_team":
+            out.append(NEEDS_TEAM_ANSWER)
+        else:
+            out.append(f"For \"{part.text}\": ask me that on its own and I'll work it out.")
+    return [t for t in out if t]
 
 
 async def research(state: SupervisorState,
@@ -326,6 +361,9 @@ async def research(state: SupervisorState,
                 log.info("schedule unavailable for %s: %s", ref.name, type(exc).__name__)
         if lines:
             answer = "\n".join(lines) + "\n" + answer
+    extra = await more_answers(request, deps)
+    if extra:
+        answer = "\n\n".join([answer, *extra])
     return {"messages": [AIMessage(content=answer)], "answer": answer,
             "report": out.get("report"), "tool_calls": list(out.get("tool_calls") or []),
             "llm_calls": int(out.get("llm_calls") or 0)}

@@ -177,6 +177,19 @@ SPARE_CORE = re.compile(
     r"|\b(?:nothing|no(?:thing)?)\s+(?:too\s+)?(?:drastic|crazy|wild|radical)\b"
     r"|\bminimal (?:changes|moves)\b|\blight touch\b|\bsmall (?:tweaks|changes) only\b")
 
+#: Where one message holds a second question: a question mark with more after it, ";", "+",
+#: "&", "also", or "and" before a question word ("am i ahead and who's hurt").
+_QWORD = (r"(?:am|are|is|was|who|whos|who's|what|whats|what's|when|whens|when's|where|how|"
+          r"hows|how's|which|do|does|did|can|could|should|will|would|any|give|show|tell|list)")
+SECOND_QUESTION = re.compile(rf"\?+\s+(?=\S)|\s*;\s*|\s+\+\s*|\s+&\s+|,?\s+(?:and\s+)?also\s+|"
+                             rf",?\s+(?:and|plus|n)\s+(?={_QWORD}\b)",
+                             re.IGNORECASE)
+
+#: The start of a question of its own (after the first): a question word, or an opener.
+QUESTION_START = re.compile(rf"^\W*(?:{_QWORD}|what\s+about|how\s+about|and|also|plus|now|"
+                            r"then|whats|whos|hows|wheres|whens|is|are|do|does)\b|\?\s*$",
+                            re.IGNORECASE)
+
 #: Another sport or a non-basketball fantasy game named: the request is out of scope.
 OTHER_SPORT = re.compile(r"\b(?:nfl|nhl|mlb|mls|epl|fpl|pga|nascar|ufc|f1|football|hockey|baseball|"
                          r"soccer|golf|tennis|cricket|rugby|premier league|quarterbacks?|qbs?|"
@@ -194,7 +207,7 @@ INJURY = re.compile(r"injur|injry|\bdtd\b|day[- ]to[- ]day|\bgtd\b|questionable|
                     r"\bback from\b|\bsidelined\b|\bil\b|\bir\b")
 
 __all__ = [
-    "ACTIONS", "ADD_VERBS", "KEEP_AFTER", "KEEP_BEFORE", "SPARE_CORE", "OTHER_SPORT", "HELP_ME", "CATEGORIES", "DAY_LEAD", "DROP_VERBS", "FILLER",
+    "ACTIONS", "ADD_VERBS", "KEEP_AFTER", "KEEP_BEFORE", "SPARE_CORE", "OTHER_SPORT", "HELP_ME", "SECOND_QUESTION", "QUESTION_START", "CATEGORIES", "DAY_LEAD", "DROP_VERBS", "FILLER",
     "FOLLOWUP_OPENERS", "FOLLOWUP_TAIL", "INJURY",
     "LIST_REF", "NBA_TEAMS", "NBA_TEAM_CUE", "NBA_TEAM_WORDS", "NUMBER_WORDS", "OPPONENT", "ORDINALS", "POSITIONS", "PRONOUNS",
     "SHORT_WEEKDAYS", "STRONG_FOLLOWUP", "TODAY_WORDS", "TOMORROW_WORDS", "WEEKDAYS",

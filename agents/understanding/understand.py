@@ -150,9 +150,6 @@ def _routed_text(text: str, ents: Entities, *, followup: bool, pronoun_player: b
     {player} playing" reads as "is {player} playing") and a pronoun for the previous turn's
     player becomes {player} ("should i start him" reads as "should i start {player}")."""
     out = masked(text, ents.spans, ents.team_spans)
-    asked = lx.HELP_ME.sub("", out, count=1)
-    if asked != out and re.search(r"[a-z]{3}", asked.lower()):
-        out = asked  # "help me find a center" asks to find a center
     if not (followup or pronoun_player):
         return out
     out = fold(out)  # the encoder is uncased
@@ -277,9 +274,69 @@ def _without_kept(rest: Entities, full: Entities) -> Entities:
     return rest
 
 
+#: A part of a message that is a question of its own scores at least this much.
+PART_SCORE = 0.45
+#: At most this many questions are read from one message.
+MAX_PARTS = 3
+
+
 def understand(text: str, ctx: UnderstandingContext, *,
                router: SemanticRouter | None = None) -> Request:
-    """One message -> one typed Request (offline: rules for entities, router for intent)."""
+    """One message -> one typed Request (offline: rules for entities, router for intent).
+    A message holding several questions ("am i ahead and who's hurt") is the first one, with
+    the others in `Request.more`, in the order asked."""
+    whole = understand_one(text, ctx, router=router)
+    parts = split_questions(text, ctx, whole, router=router)
+    return parts[0].model_copy(update={"more": parts[1:]}) if len(parts) > 1 else whole
+
+
+def split_questions(text: str, ctx: UnderstandingContext, whole: Request, *,
+                    router: SemanticRouter | None = None) -> list[Request]:
+    """The questions of one message, in order: split where a second question starts
+    (lexicon.SECOND_QUESTION) when each part reads as a question of its own (no clarifying
+    question, a confident intent) and the parts ask different things. A message with an
+    explicit move, or one that reads the same either way, stays whole. Each part after the
+    first is read with the one before it as the previous turn ("is brunson playing? what
+    about tatum")."""
+    if whole.move is not None or whole.keep or len(text) > 300:
+        return [whole]
+    cuts = [m for m in lx.SECOND_QUESTION.finditer(text) if 0 < m.start() and m.end() < len(text)]
+    if not cuts:
+        return [whole]
+    pieces, pos = [], 0
+    for m in cuts:
+        pieces.append(text[pos:m.start()])
+        pos = m.end()
+    pieces.append(text[pos:])
+    pieces = [p.strip(" ,.") for p in pieces]
+    if any(len(re.findall(r"[a-z0-9']+", fold(p))) < 2 for p in pieces) \
+            or len(pieces) > MAX_PARTS \
+            or not all(lx.QUESTION_START.search(p) for p, m in zip(pieces[1:], cuts, strict=True)
+                       if "?" in m.group(0)):
+        return [whole]
+    out: list[Request] = []
+    for piece in pieces:
+        last = out[-1] if out else ctx.last
+        sub = UnderstandingContext(resolver=ctx.resolver, today=ctx.today, scoring=ctx.scoring,
+                                   team_names=ctx.team_names, last=last,
+                                   last_list=ctx.last_list if not out else [],
+                                   my_roster=ctx.my_roster,
+                                   opponent_roster=ctx.opponent_roster, rostered=ctx.rostered)
+        req = understand_one(piece, sub, router=router)
+        if req.clarify or (req.confidence < PART_SCORE and req.source != "context"):
+            return [whole]
+        out.append(req)
+    for before, part in zip(out, out[1:], strict=False):
+        same_players = {p.player_id for p in part.players} <= {p.player_id for p in before.players}
+        if part.intent == before.intent and (same_players or part.source == "context"
+                                              and not part.players):
+            return [whole]  # one question asked twice over ("questionable?? whats the injury")
+    return out
+
+
+def understand_one(text: str, ctx: UnderstandingContext, *,
+                   router: SemanticRouter | None = None) -> Request:
+    """One question -> one typed Request."""
     original = (text or "").strip()
     text = clean_markup(original)
     ents = extract_entities(text, ctx)
@@ -307,6 +364,10 @@ def understand(text: str, ctx: UnderstandingContext, *,
                           pronoun_player=him_move is not None or (
                               bool(players) and not ents.players))
     ranked = _adjusted(router.rank(routed), ents, has_player=has_player)
+    asked = lx.HELP_ME.sub("", routed, count=1)
+    if ranked[0][0] == Intent.HELP and asked != routed and re.search(r"[a-z]{3}", asked.lower()):
+        # "help me find a center" asks to find a center, not for the help text
+        ranked = _adjusted(router.rank(asked), ents, has_player=has_player)
     best, best_score = ranked[0]
     second_score = ranked[1][1] if len(ranked) > 1 else 0.0
     alternatives = [i for i, _ in ranked[1:4]]
@@ -372,5 +433,5 @@ def understand(text: str, ctx: UnderstandingContext, *,
         keep=keep, spare_core=spare_core)
 
 
-__all__ = ["CLARIFY_MARGIN", "CONFIDENT_SCORE", "FOLLOWUP_WORDS", "KEEP_INTENT_MARGIN",
+__all__ = ["split_questions", "understand_one", "CLARIFY_MARGIN", "CONFIDENT_SCORE", "FOLLOWUP_WORDS", "KEEP_INTENT_MARGIN",
            "PLAYER_INTENTS", "UNKNOWN_SCORE", "is_followup", "understand"]

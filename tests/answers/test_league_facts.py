@@ -35,8 +35,9 @@ async def test_settings_lead_with_the_fact_asked(deps: AgentDeps) -> None:
         ctx.league.current_matchup_period, 0)
     assert text.startswith(f"Acquisitions: {limit} per matchup; you've used {used}")
     assert f"{limit - used} left" in text
-    assert "IR spot" in text and "Trade deadline: Fri Feb 17" in text
-    assert f"Playoffs: {s.playoff_team_count} teams" in text
+    full = (await answer_league_settings(deps, await _ask(deps, "what are the league rules"))).text
+    assert "IR spot" in full and "Trade deadline: Fri Feb 17" in full
+    assert f"Playoffs: {s.playoff_team_count} teams" in full
     deadline = await answer_league_settings(deps, await _ask(deps, "when's the trade deadline"))
     assert deadline.text.startswith("Trade deadline:")
 

@@ -5,7 +5,9 @@
     report = asyncio.run(evaluate("points"))    # understand() over every row on the demo league
     print(format_report(report))
 
-One JSON object per line: {"text", "intent", and optionally "players" (full names that must
+One JSON object per line: {"text", "intent", and optionally "also" (the intents of further
+questions in the same message, in order; without it the row must read as one question),
+"players" (full names that must
 resolve, in order), "not_found" (words of invented / non-league names), "ambiguous" (words
 that match several league players), "day" (null, "today", "tomorrow", a weekday or "week"),
 "categories" (ESPN names), "position"}. A key left out is not checked.
@@ -37,7 +39,7 @@ INTENTS = ("help", "player_research", "player_form", "player_decision", "free_ag
            "general_advice", "out_of_scope", "league_settings", "player_owner", "past_matchup",
            "league_activity", "team_box_score", "category_outlook")
 KEYS = frozenset({"text", "intent", "players", "not_found", "ambiguous", "day", "categories",
-                  "position"})
+                  "position", "also"})
 NAME_KEYS = ("players", "not_found", "ambiguous")
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 DAYS = frozenset({"today", "tomorrow", "week", *WEEKDAYS})
@@ -206,8 +208,12 @@ class RowResult:
 def score_row(row: dict[str, Any], req: Any, today: date, ms: float = 0.0) -> RowResult:
     """Compare one understood Request (agents.understanding.request.Request) with its row."""
     got_intent = str(getattr(req.intent, "value", req.intent))
+    more = [str(getattr(m.intent, "value", m.intent)) for m in getattr(req, "more", [])]
+    if more:
+        got_intent = "+".join([got_intent, *more])
+    want = "+".join([row["intent"], *row.get("also", [])])
     res = RowResult(text=row["text"], intent=row["intent"], got_intent=got_intent,
-                    intent_ok=got_intent == row["intent"], clarify=bool(req.clarify), ms=ms)
+                    intent_ok=got_intent == want, clarify=bool(req.clarify), ms=ms)
     refs = list(req.players or [])
     resolved: list[str] = []
     for p in refs:
