@@ -68,7 +68,7 @@ def summarise(results: Iterable[TeamSeason]) -> list[Summary]:
         out.append(Summary(variant, strategy, n, sum(len(r.results) for r in rs),
                            sum(x.won for r in rs for x in r.results),
                            sum(r.season_score for r in rs) / n,
-                           sum(len(r.moves) for r in rs) / n, sum(r.core_drops for r in rs),
+                           sum(r.acquisitions for r in rs) / n, sum(r.core_drops for r in rs),
                            sum(r.core_streamer_drops for r in rs)))
     return out
 

@@ -43,7 +43,8 @@ class Day:
     `scheduled[:, k]` whether his NBA team plays on `days[k]` and `expected[:, k]` his
     expected games that day (scheduled x his chance to play from today's status; waiver
     players 0 today). schedule[:, j]: his NBA team plays on scoring period sp + j, from today
-    to the league's final scoring period (the public schedule)."""
+    to the league's final scoring period (the public schedule). roster: the active roster;
+    ir: players in the IR slot, ir_free: free IR slots."""
 
     variant: str
     settings: LeagueSettings
@@ -58,6 +59,8 @@ class Day:
     caps: tuple[int, ...]
     keys: tuple[int, ...]
     roster: tuple[int, ...]
+    ir: tuple[int, ...]
+    ir_free: int
     free_agents: tuple[int, ...]
     waivers: frozenset[int]
     acquisitions_left: int
@@ -73,23 +76,31 @@ class Day:
 
 
 class Strategy(Protocol):
-    """A way to manage a team: the moves (drop row, add row) to make this morning."""
+    """A way to manage a team: the moves to make this morning, each (drop row, add row) or
+    (drop row, add row, to_ir): to_ir puts the leaving OUT player in a free IR slot."""
 
     name: str
 
-    def moves(self, day: Day) -> list[tuple[int, int]]: ...
+    def moves(self, day: Day) -> list[tuple]: ...
 
 
 @dataclass(frozen=True)
 class MadeMove:
     """A move made on sp (player ids). core: the dropped player was in the roster's top
-    CORE_N by that morning's per-game value; streamer: he was added in the same matchup."""
+    CORE_N by that morning's per-game value; streamer: he was added in the same matchup.
+    to_ir: he went to the IR slot (still owned, never a core drop); add 0: a release with no
+    add (a player back from the IR needs the roster spot)."""
 
     sp: int
     drop: int
     add: int
     core: bool
     streamer: bool = False
+    to_ir: bool = False
+
+    @property
+    def acquisition(self) -> bool:
+        return self.add != 0
 
 
 @dataclass(frozen=True)
@@ -123,6 +134,10 @@ class TeamSeason:
     def season_score(self) -> float:
         """Season points (points) or categories won (9-cat)."""
         return sum(r.mine for r in self.results)
+
+    @property
+    def acquisitions(self) -> int:
+        return sum(1 for m in self.moves if m.acquisition)
 
     @property
     def core_drops(self) -> int:
@@ -240,6 +255,15 @@ class League:
         return a, b, 1.0 if a > b else 0.5 if a == b else 0.0
 
 
+def _made(sp: int, drop: int, add: int, roster: Sequence[int], value: np.ndarray,
+          ids: Sequence[int], to_ir: bool, streamer: bool) -> MadeMove:
+    """The record of a move about to be made (add -1: a release), core judged on the roster
+    before it."""
+    top = sorted(roster, key=lambda r: (-value[r], ids[r]))[:CORE_N]
+    return MadeMove(sp, ids[drop], ids[add] if add >= 0 else 0, drop in top and not to_ir,
+                    streamer, to_ir)
+
+
 def simulate(league: League, team_id: int, periods: Sequence[int], strategy: Strategy
              ) -> TeamSeason:
     """One managed team's season over `periods` under `strategy` (module docstring)."""
@@ -251,6 +275,8 @@ def simulate(league: League, team_id: int, periods: Sequence[int], strategy: Str
     out = TeamSeason(variant, team_id, strategy.name)
     dropped_on: dict[int, int] = {}
     added_on: dict[int, int] = {}
+    ir: list[int] = []
+    ir_slots = int(league.settings.lineup_slot_counts.get(SLOT_IR, 0))
     base_waivers = {rows[p] for p in data.waivers if p in rows}
     season_end = league.settings.final_scoring_period or data.last_sp
     schedule = data.team_games[data.pro_team]
@@ -268,33 +294,55 @@ def simulate(league: League, team_id: int, periods: Sequence[int], strategy: Str
             value = know.value(variant, sp)
             waivers = frozenset(base_waivers | {r for r, s in dropped_on.items()
                                                 if sp - s < WAIVER_DAYS})
-            taken = held_by_others | set(roster)
+            taken = held_by_others | set(roster) | set(ir)
             fas = tuple(r for r in range(len(data.ids)) if r not in taken)
             expected = np.stack([know.playing(sp, s) for s in sps[k:]], axis=1)
             if waivers:
                 expected[list(waivers), 0] = 0.0
+            made: list[tuple[int, int, bool]] = []
+            for r in [r for r in ir if morning.prob[r] > 0]:
+                # healthy again: back from the IR; the lowest-valued player outside the top
+                # 5 is released for him (the same rule for every strategy)
+                ir.remove(r)
+                roster.append(r)
+                top = set(sorted(roster, key=lambda q: (-value[q], data.ids[q]))[:CORE_N])
+                release = min((q for q in roster if q not in top and q != r),
+                              key=lambda q: (value[q], data.ids[q]))
+                mv = _made(sp, release, -1, roster, value, data.ids, False,
+                           added_on.get(release, -1) in sps)
+                out.moves.append(mv)
+                made.append((mv.drop, 0, False))
+                roster.remove(release)
+                dropped_on[release] = sp
             day = Day(variant, league.settings, sp, tuple(sps[k:]), morning, value, expected,
-                      schedule[:, sps[k]:sps[-1] + 1],
-                      league.masks, league.layout.slot_ids, league.layout.caps, tuple(data.ids), tuple(roster), fas,
-                      waivers, left, tuple(opp), mine.copy(), theirs.copy(),
-                      schedule[:, sp:season_end + 1], k)
+                      schedule[:, sps[k]:sps[-1] + 1], league.masks, league.layout.slot_ids,
+                      league.layout.caps, tuple(data.ids), tuple(roster), tuple(ir),
+                      ir_slots - len(ir), fas, waivers, left, tuple(opp), mine.copy(),
+                      theirs.copy(), schedule[:, sp:season_end + 1], k)
             barred: set[int] = set()
-            made = []
-            for drop, add in strategy.moves(day):
-                if left <= 0 or drop not in roster or add in roster or add in held_by_others:
+
+            for mv_ in strategy.moves(day):
+                drop, add = mv_[0], mv_[1]
+                to_ir = bool(mv_[2]) if len(mv_) > 2 else False
+                if left <= 0 or drop not in roster or add in roster or add in held_by_others \
+                        or add in ir:
                     continue
-                top = sorted(roster, key=lambda r: (-value[r], data.ids[r]))[:CORE_N]
+                if to_ir and (len(ir) >= ir_slots or morning.prob[drop] > 0):
+                    continue  # IR: a free slot and an OUT player only
+                mv = _made(sp, drop, add, roster, value, data.ids, to_ir,
+                           added_on.get(drop, -1) in sps)
+                out.moves.append(mv)
+                made.append((mv.drop, mv.add, to_ir))
                 roster.remove(drop)
                 roster.append(add)
                 left -= 1
-                dropped_on[drop] = sp
+                if to_ir:
+                    ir.append(drop)
+                else:
+                    dropped_on[drop] = sp
                 if add in waivers:
                     barred.add(add)
-                mv = MadeMove(sp, data.ids[drop], data.ids[add], drop in top,
-                              added_on.get(drop, -1) in sps)
                 added_on[add] = sp
-                out.moves.append(mv)
-                made.append((mv.drop, mv.add))
             st_me, s_me = league.lineup(roster, sp, frozenset(barred),
                                         Versus(tuple(opp), tuple(sps[k:]), mine.copy(),
                                                theirs.copy()))
@@ -310,5 +358,5 @@ def simulate(league: League, team_id: int, periods: Sequence[int], strategy: Str
     return out
 
 
-__all__ = ["CORE_N", "Day", "League", "Versus", "projected_totals", "MadeMove", "MatchupResult", "Strategy", "TeamSeason",
-           "simulate"]
+__all__ = ["CORE_N", "Day", "League", "MadeMove", "MatchupResult", "Strategy", "TeamSeason",
+           "Versus", "projected_totals", "simulate"]

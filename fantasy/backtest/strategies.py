@@ -81,39 +81,45 @@ class FanVisePlan:
 
     name: str = "fanvise"
     mid_week: int = MID_WEEK
-    season: bool = True  # False: this matchup only, top 3 protected (the plan before issue 22)
+    season: bool = True  # False: this matchup only, top 3 protected, no IR (before issue 22)
     recheck: bool = True  # the scheduler's check on each move's day
-    _pending: dict[int, list[tuple[int, int]]] = field(default_factory=dict)
+    _pending: dict[int, list[tuple[int, int, bool]]] = field(default_factory=dict)
 
-    def moves(self, day: Day) -> list[tuple[int, int]]:
+    def moves(self, day: Day) -> list[tuple]:
         if day.day_index in (0, self.mid_week):
             self._pending = self.plan(day)
         due = self._pending.pop(day.sp, [])
         return self.check(day, due) if self.recheck and due else due
 
-    def check(self, day: Day, due: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    def check(self, day: Day, due: list[tuple[int, int, bool]]) -> list[tuple[int, int, bool]]:
         """The scheduler's check of the moves due today (bot.core.move_schedule): the add
         is not OUT, and each move still gains over the rest of its schedule (today's moves
         and the later ones, each on its day) against the schedule without it and the moves
         that need it, on this morning's projections."""
-        rest = [(day.sp, d, a) for d, a in due] + [(sp, d, a) for sp, mv in
-                                                   sorted(self._pending.items()) for d, a in mv]
-        rows = list(day.roster) + sorted({a for _, _, a in rest} - set(day.roster))
+        rest = [(sp, mv[0], mv[1], bool(mv[2:3] and mv[2])) for sp, mvs in
+                [(day.sp, due)] + sorted(self._pending.items()) for mv in mvs]
+        feasible: list[tuple[int, int, int, bool]] = []  # as the scheduler's _feasible
+        for m in rest:
+            if m[2] in day.free_agents and (m[1] in day.roster
+                                            or any(k[2] == m[1] for k in feasible)):
+                feasible.append(m)
+        rest = feasible
+        rows = list(day.roster) + sorted({m[2] for m in rest} - set(day.roster))
         x = plan_inputs(day, rows)
         local = {r: k for k, r in enumerate(rows)}
         k_of = {sp: k for k, sp in enumerate(day.days)}
 
-        def steps(moves: list[tuple[int, int, int]]) -> list[PlanStep]:
-            return [PlanStep(k_of[sp], local[d], local[a]) for sp, d, a in moves]
+        def steps(moves: list[tuple[int, int, int, bool]]) -> list[PlanStep]:
+            return [PlanStep(k_of[sp], local[d], local[a], ir) for sp, d, a, ir in moves]
 
-        def with_chain(move: tuple[int, int, int]) -> list[tuple[int, int, int]]:
+        def with_chain(move: tuple[int, int, int, bool]) -> list[tuple[int, int, int, bool]]:
             gone = [move]
             for other in rest[rest.index(move) + 1:]:
                 if any(g[2] == other[1] for g in gone):
                     gone.append(other)
             return gone
 
-        out: list[tuple[int, int]] = []
+        out: list[tuple[int, int, bool]] = []
         for move in [m for m in rest if m[0] == day.sp]:
             if move not in rest:
                 continue
@@ -122,16 +128,16 @@ class FanVisePlan:
             if day.morning.prob[move[2]] > 0 and \
                     schedule_value(day, x, steps(rest)) - \
                     schedule_value(day, x, steps(without)) > 1e-9:
-                out.append(move[1:])
+                out.append(tuple(move[1:]))
                 continue
             rest = without  # not made, nor the later moves of its chain
         self._pending = {}
-        for sp, d, a in rest:
+        for sp, *mv in rest:
             if sp != day.sp:
-                self._pending.setdefault(sp, []).append((d, a))
+                self._pending.setdefault(sp, []).append(tuple(mv))
         return out
 
-    def plan(self, day: Day) -> dict[int, list[tuple[int, int]]]:
+    def plan(self, day: Day) -> dict[int, list[tuple[int, int, bool]]]:
         """The plan's moves by scoring period, over the rest of the matchup."""
         if day.acquisitions_left <= 0:
             return {}
@@ -147,7 +153,10 @@ class FanVisePlan:
         # ownership rule reads percentOwned, a leak here) and, season-aware, the core
         ranked = sorted(local_roster, key=lambda k: (-day.value[roster[k]], day.keys[roster[k]]))
         protected = set(ranked[:STAR_TOP_N])
-        kw: dict = {}
+        # an OUT player may go to a free IR slot instead (never protected then)
+        ir_rows = [k for k in local_roster if day.morning.prob[roster[k]] <= 0] \
+            if day.ir_free > 0 and self.season else []
+        kw: dict = {"ir_rows": ir_rows, "ir_slots": day.ir_free if ir_rows else 0}
         if self.season:
             games = ros_games(day, rows)
             opts = {"position_mask": position_mask(day),
@@ -158,12 +167,13 @@ class FanVisePlan:
                 sv = season_values(star_values(day, rows), games, masks, local_roster,
                                    local_pool, **opts)
             protected |= set(sv.core)
-            kw = {"keep_value": keep}
+            kw["keep_value"] = keep
         sol = best_plan(values, masks, day.caps, [day.keys[r] for r in rows], local_roster,
-                        local_pool, day.acquisitions_left, protected=protected, **kw)
-        out: dict[int, list[tuple[int, int]]] = {}
+                        local_pool, day.acquisitions_left,
+                        protected=protected - set(ir_rows), **kw)
+        out: dict[int, list[tuple[int, int, bool]]] = {}
         for s in sorted(sol.steps, key=lambda s: s.day):
-            out.setdefault(day.days[s.day], []).append((rows[s.drop], rows[s.add]))
+            out.setdefault(day.days[s.day], []).append((rows[s.drop], rows[s.add], s.to_ir))
         return out
 
 

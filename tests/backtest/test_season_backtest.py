@@ -139,15 +139,21 @@ def test_core_drop_is_a_top5_drop(season, know, small):
         for r in runs:
             roster = [season.index[p] for p in season.rosters[TEAM]]
             added: dict[int, int] = {}
+            ir: list[int] = []
             for m in r.moves:
                 v = know.value(variant, m.sp)
+                if not m.acquisition:  # a release: the IR player came back first
+                    roster.append(ir.pop())
                 top = sorted(roster, key=lambda i: (-v[i], season.ids[i]))[:CORE_N]
-                assert m.core == (season.index[m.drop] in top)
+                assert m.core == (season.index[m.drop] in top and not m.to_ir)
                 week = next(p for p in PERIODS if m.sp in season.period_sps(variant, p))
                 assert m.streamer == (added.get(m.drop, -1) in season.period_sps(variant, week))
-                added[m.add] = m.sp
                 roster.remove(season.index[m.drop])
-                roster.append(season.index[m.add])
+                if m.to_ir:
+                    ir.append(season.index[m.drop])
+                if m.acquisition:
+                    added[m.add] = m.sp
+                    roster.append(season.index[m.add])
 
 
 def test_benchmark_prints_the_table_and_last_line(capsys):
@@ -200,3 +206,32 @@ def test_fanvise_checks_each_move_on_its_day(season, know):
     out_fa = next(r for r in day.free_agents if day.morning.status[r] == "OUT")
     weakest = min(day.roster, key=lambda r: v[r])
     assert fv.check(day, [(weakest, out_fa)]) == []
+
+
+def test_ir_slot_holds_an_out_player_until_he_is_back(season, know):
+    """A move to the IR keeps the OUT player (no drop, never a core drop) and adds a free
+    agent; he never starts while there; back healthy (Sun of period 11 for Josh Hart), he
+    returns and the lowest-valued player outside the top 5 is released (no acquisition)."""
+    from fantasy.backtest.sim import League, simulate
+
+    team, hart = 12, season.index[3062679]
+
+    class ToIr:
+        name = "to ir"
+
+        def moves(self, day):
+            if day.sp == 71:
+                assert day.ir_free == 1 and day.morning.status[hart] == "OUT"
+                fa = max((r for r in day.free_agents if day.expected[r, 0] > 0),
+                         key=lambda r: day.value[r])
+                return [(hart, fa, True)]
+            return []
+
+    r = simulate(League(season, know, "points"), team, [11, 12], ToIr())
+    first, back = r.moves
+    assert first.to_ir and first.drop == 3062679 and not first.core and first.acquisition
+    assert back.sp == 75 and not back.acquisition and back.drop != 3062679
+    assert r.acquisitions == 1
+    for sp in range(71, 75):
+        assert 3062679 not in r.decisions[sp][1]
+    assert any(3062679 in r.decisions[sp][1] for sp in range(75, 85))
