@@ -65,3 +65,15 @@ async def test_claim_race_has_one_winner(app: AppDB) -> None:
     pid = (await app.scheduled_moves("c9"))[0].plan_move_id
     wins = await asyncio.gather(*(app.claim_scheduled_move("c9", pid) for _ in range(8)))
     assert sum(wins) == 1
+
+
+async def test_orphan_filters(app: AppDB, backend: str) -> None:
+    """Start-up recovery takes this instance's claimed moves; a takeover pass never takes a
+    live instance's own in-flight work (SQLite: one process, takeover never runs)."""
+    await app.schedule_moves([_row("c7", 1, "2023-01-26")])
+    pid = (await app.scheduled_moves("c7"))[0].plan_move_id
+    assert await app.claim_scheduled_move("c7", pid)
+    mine = await app.scheduled_moves_in("making", orphaned_only=True)
+    assert [r.card_id for r in mine] == ["c7"]
+    assert await app.scheduled_moves_in("making", takeover=True) == []
+    assert [r.card_id for r in await app.due_moves("2023-01-27", orphaned_only=True)] == []
