@@ -521,13 +521,15 @@ class MoveCard(BaseModel):
                 for i in range(len(self.moves))}
 
     def confirm_text(self, action: ClickAction, index: int | None = None, *,
-                     live: bool = False, schedule_later: bool = False) -> str:
+                     live: bool = False, schedule_later: bool = False,
+                     writes: bool = False) -> str:
         """The confirmation shown before a click, saying exactly what it will do ("" when
         the click needs none: a skip, a menu choice). Approving one move of several only
         marks it (the moves are made when the card is decided); the click that decides the
         card makes them. `live`: a live league (FanVise hands the move to the member with
         the steps; it cannot write to ESPN). `schedule_later`: a move dated after today is
-        scheduled for its day instead of made now."""
+        scheduled for its day instead of made now. `writes` (a live league): FanVise makes
+        the moves on ESPN for this member (they turned writes on)."""
         if action == "approve" and index is not None:
             spot = next((s for s in self.spots() if s.index == index), None)
             if spot is None:
@@ -553,8 +555,11 @@ class MoveCard(BaseModel):
                ", ".join(released[:-1]) + " and " + released[-1]) if released else ""
         risk = f" Once dropped, {who} can be claimed by another team." if who else ""
         moves = "the move" if n == 1 else f"the {n} approved moves"
-        if live:
-            how = (f"Decides the card. FanVise cannot change your ESPN roster: you get the "
+        if live and writes:
+            how = (f"Decides the card and makes {moves} on your ESPN team now ({what}); a "
+                   f"player on waivers gets a claim put in.{risk}")
+        elif live:
+            how = (f"Decides the card. FanVise does not change your ESPN roster: you get the "
                    f"steps and a link to make {moves} on ESPN ({what}).{risk}")
         else:
             today = _today(self)
@@ -653,7 +658,7 @@ class MoveCard(BaseModel):
         return self.model_copy(update={"outcomes": ocs})
 
     def how_text(self, *, live: bool = False, schedule_later: bool = False,
-                 approve_all: bool = True) -> str:
+                 approve_all: bool = True, writes: bool = False) -> str:
         """How the pending card's controls work, in one line (every surface shows it).
         `approve_all`: the card has an approve-all button."""
         if len(self.spots()) == 1:
@@ -669,7 +674,9 @@ class MoveCard(BaseModel):
                               if approve_all else ""))
         if schedule_later and len(self.spots()) > 1:
             s += " (a move dated later: on its day)"
-        if live:
+        if live and writes:
+            s += ", on your ESPN team"
+        elif live:
             s += ": on ESPN, by you, with the steps and link FanVise gives"
         return s + "."
 

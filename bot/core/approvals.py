@@ -45,6 +45,7 @@ class Approvals:
     def __init__(self, core: ChatCore) -> None:
         self.core = core
         self._bases: dict[str, int] = {}  # card id -> its console numbers' base
+        self._writes: dict[str, bool] = {}  # card id -> FanVise writes its moves on ESPN
 
     @staticmethod
     def card_of(card: CardRow) -> MoveCard:
@@ -60,7 +61,17 @@ class Approvals:
 
     async def number_base(self, card: CardRow) -> int:
         """The base of a card's console numbers: 100 per earlier card of its conversation
-        (stable across sessions: from the stored cards, not from what a session showed)."""
+        (stable across sessions: from the stored cards, not from what a session showed).
+        Awaited before `card_message`; it also reads whether FanVise would make the card's
+        moves on a live ESPN league for its requester (writes on), for its confirmations."""
+        if self.live and card.team_id is not None and card.status == "pending":
+            try:
+                from bot.core.handoff import writes_of
+                access = await writes_of(self.core).access(
+                    card.platform, card.workspace_id, card.requester_id, int(card.team_id))
+                self._writes[card.card_id] = bool(access.allowed)
+            except Exception as exc:  # noqa: BLE001 - the hand-off wording is the default
+                log.warning("could not read write access: %s", type(exc).__name__)
         if card.card_id not in self._bases:
             row = await self.core.db.fetchone(
                 "SELECT COUNT(*) AS n FROM cards WHERE conversation_id=? AND (created_at<? OR "
@@ -354,7 +365,8 @@ class Approvals:
                                    signed, status=card.status,
                                    decided_by_name=card.decided_by_name or decided_by,
                                    result_text=result_text, context=context, live=self.live,
-                                   number_base=self._bases.get(card.card_id, 0))
+                                   number_base=self._bases.get(card.card_id, 0),
+                                   writes=self._writes.get(card.card_id, False))
         pending = card.status == "pending"
         return OutgoingMessage(f"{who}, review these moves:" if pending else rendered.footer,
                                cards=[rendered],

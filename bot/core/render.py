@@ -352,7 +352,7 @@ def _decided_footer(card: MoveCard, status: str, name: str) -> str:
 
 def _plan_card(card_id: str, card: MoveCard, title: str, summary: str, requester_name: str,
                *, status: str, decided_by_name: str, result_text: str, context: str,
-               live: bool, number_base: int) -> Card:
+               live: bool, number_base: int, writes: bool = False) -> Card:
     """The plan card: one field per move of the timeline with its labelled per-game values,
     injury notes, the other players for the same spot and, once decided, what really
     happened. Pending: Approve #k / Skip #k per open move (they stay until the member decides
@@ -413,7 +413,7 @@ def _plan_card(card_id: str, card: MoveCard, title: str, summary: str, requester
         if k <= MAX_MOVE_BUTTONS:  # decided: kept, disabled (a stale click is answered)
             buttons.append(Button(f"Approve #{k}", make_custom_id("approve", card_id, p),
                                   "primary", disabled=not open_,
-                                  confirm=card.confirm_text("approve", p, live=live)
+                                  confirm=card.confirm_text("approve", p, live=live, writes=writes)
                                   if open_ else "", number=nums[f"approve:{p}"]))
             buttons.append(Button(f"Skip #{k}", make_custom_id("decline", card_id, p),
                                   "secondary", disabled=not open_,
@@ -435,7 +435,7 @@ def _plan_card(card_id: str, card: MoveCard, title: str, summary: str, requester
     buttons.append(Button("Approve the rest" if some else "Approve plan",
                           make_custom_id("approveall", card_id), "primary",
                           disabled=not pending,
-                          confirm=card.confirm_text("approveall", live=live) if pending else "",
+                          confirm=card.confirm_text("approveall", live=live, writes=writes) if pending else "",
                           number=nums["approveall"]))
     buttons.append(Button("Skip the rest" if some else "Skip all",
                           make_custom_id("declineall", card_id), "danger",
@@ -444,7 +444,7 @@ def _plan_card(card_id: str, card: MoveCard, title: str, summary: str, requester
     if pending:
         footer = _pending_footer(requester_name, context)
         color = "blue"
-        text = (text + "\n" if text else "") + f"_{card.how_text(live=live)}_"
+        text = (text + "\n" if text else "") + f"_{card.how_text(live=live, writes=writes)}_"
     else:
         footer = _decided_footer(card, status, decided_by_name)
         color = {"approved": "green", "declined": "grey", "partial": "orange",
@@ -461,19 +461,22 @@ def render_approval(card_id: str, title: str, summary: str,
                     status: str = "pending", decided_by_name: str = "",
                     result_text: str = "",
                     outcomes: dict[str, Any] | None = None,
-                    context: str = "", live: bool = False, number_base: int = 0) -> Card:
+                    context: str = "", live: bool = False, number_base: int = 0,
+                    writes: bool = False) -> Card:
     """A move card (fantasy.move_card.MoveCard) for every surface. Pending: per-move
     Approve / Decline (what each does is said by its confirmation, from the card), approve /
     decline all, the footer "Requested by <requester>" under `context` (the run's last
     progress facts). Decided: buttons disabled and what happened to each move. A plan card
     (moves with timeline lines) has a spot per plan move with a menu of other players.
-    `live`: a live league (the member makes approved moves on ESPN); `number_base`: added to
-    the card's stable console numbers (`choice_numbers`)."""
+    `live`: a live league (the member makes approved moves on ESPN, or FanVise does when
+    `writes`: the requester turned writes on); `number_base`: added to the card's stable
+    console numbers (`choice_numbers`)."""
     card = card_of(moves, decisions, outcomes)
     if card.is_plan:
         return _plan_card(card_id, card, title, summary, requester_name, status=status,
                           decided_by_name=decided_by_name, result_text=result_text,
-                          context=context, live=live, number_base=number_base)
+                          context=context, live=live, number_base=number_base,
+                          writes=writes)
     nums = choice_numbers(card, number_base)
     fields = [_move_field(i, card, card.outcomes.get(m.move_id))
               for i, m in enumerate(card.moves)]
@@ -485,7 +488,7 @@ def render_approval(card_id: str, title: str, summary: str,
             open_ = pending and card.decision(i) is None
             buttons.append(Button(f"Approve #{i + 1}", make_custom_id("approve", card_id, i),
                                   "primary", disabled=not open_,
-                                  confirm=card.confirm_text("approve", i, live=live)
+                                  confirm=card.confirm_text("approve", i, live=live, writes=writes)
                                   if open_ else "", number=nums[f"approve:{i}"]))
             buttons.append(Button(f"Decline #{i + 1}", make_custom_id("decline", card_id, i),
                                   "secondary", disabled=not open_,
@@ -499,7 +502,7 @@ def render_approval(card_id: str, title: str, summary: str,
         buttons.append(Button(f"Approve {rest}" if multi else "Approve",
                               make_custom_id("approveall", card_id), "primary",
                               disabled=not pending,
-                              confirm=card.confirm_text("approveall", live=live)
+                              confirm=card.confirm_text("approveall", live=live, writes=writes)
                               if pending else "", number=nums["approveall"]))
     buttons.append(Button(f"Decline {rest}" if multi else "Decline",
                           make_custom_id("declineall", card_id), "danger",
@@ -510,7 +513,7 @@ def render_approval(card_id: str, title: str, summary: str,
         color = "blue"
         if multi:
             text = (text + "\n" if text else "") + \
-                f"_{card.how_text(live=live, approve_all=approve_all)}_"
+                f"_{card.how_text(live=live, approve_all=approve_all, writes=writes)}_"
     else:
         footer = _decided_footer(card, status, decided_by_name)
         color = {"approved": "green", "declined": "red", "partial": "orange",

@@ -82,7 +82,8 @@ def test_confirmation_says_what_the_click_does() -> None:
     text = card.confirm_text("approve", first.index)
     assert text.startswith("Marks #1") and "nothing is made until every move" in text
     assert card.confirm_text("approveall").startswith("Decides the card and makes the ")
-    assert "cannot change your ESPN roster" in card.confirm_text("approveall", live=True)
+    assert "does not change your ESPN roster" in card.confirm_text("approveall", live=True)
+    assert "on your ESPN team now" in card.confirm_text("approveall", live=True, writes=True)
     # the last open spot: approving it decides the card and makes the moves
     for s in card.spots()[1:]:
         card = _apply(card, card.click("decline", s.index))

@@ -2,8 +2,8 @@
 demo league) for the crash tests, with a chat surface that prints every post / edit /
 private reply as a JSON line (flushed), so the parent can rebuild the chat after SIGKILLs.
 
-    ops: link:USER:TEAM | optimize:USER | ask:USER:TEXT | click:USER:ACTION | recover
-         | roster:TEAM
+    ops: link:USER:TEAM | optimize:USER | ask:USER:TEXT | click:USER:ACTION[:INDEX] | recover
+         | roster:TEAM | cards (every card row: id, status, decisions, audit results)
 
 `$FANVISE_CRASH_AT` (storage.crashpoint) makes the process SIGKILL itself at a named point.
 Users are Discord users of guild G1 (ids as given); the conversation thread is T1, or a
@@ -105,12 +105,20 @@ async def run_op(app: FanViseApp, surface: PrintingSurface, op: str) -> None:
         uid, _, text = rest.partition(":")
         await core.handle_message(surface, CHANNEL, user(uid), text, message_id="user-msg")
     elif name == "click":
-        uid, action = rest.split(":")
+        uid, _, action = rest.partition(":")  # "approve" / "declineall" / "approve:0"
+        verb, _, index = action.partition(":")
         row = await app.app_db.fetchone("SELECT card_id, message_id, thread_id FROM cards "
                                         "ORDER BY created_at DESC LIMIT 1")
         thread = CHANNEL.in_thread(row["thread_id"])
-        await core.handle_click(surface, thread, user(uid), f"fv:{action}:{row['card_id']}",
-                                row["message_id"] or "")
+        cid = f"fv:{verb}:{row['card_id']}" + (f":{index}" if index else "")
+        await core.handle_click(surface, thread, user(uid), cid, row["message_id"] or "")
+    elif name == "cards":
+        for row in await app.app_db.fetchall("SELECT card_id FROM cards ORDER BY created_at"):
+            card = await app.app_db.get_card(row["card_id"])
+            audit = await app.app_db.audit_rows(card.card_id)
+            emit({"kind": "card", "card_id": card.card_id, "status": card.status,
+                  "title": card.title, "decisions": card.decisions,
+                  "audit": [[a["move_index"], a["result"]] for a in audit]})
     elif name == "recover":
         await core.recover({"discord": surface})
     elif name == "roster":
