@@ -15,6 +15,7 @@ import asyncio
 import functools
 import logging
 from pathlib import Path
+from typing import Any
 
 import pytest
 from slack_sdk.web.async_client import AsyncWebClient
@@ -116,10 +117,11 @@ async def test_discord_thread_messages_with_cookies_are_refused_and_deleted(
     scan_logs(caplog)
 
 
-async def test_slack_commands_and_mentions_with_cookies_are_refused_privately(
-        fake_slack, tmp_path, caplog):
-    debug_logs(caplog)
-    app = await FanViseApp.open(Settings(_env_file=None, data_dir=tmp_path))
+async def slack_bot(fake_slack, data_dir: Path) -> tuple[FanViseApp, Any, Any]:
+    """A real FanViseApp behind slack-bolt over HTTP (the fake Slack API behind it): the
+    app, the server runner and `post(body, json_body=False)`, which sends a signed request
+    and returns the HTTP status."""
+    app = await FanViseApp.open(Settings(_env_file=None, data_dir=data_dir))
     client = AsyncWebClient(token="xoxb-test", base_url=fake_slack.base_url)
     bolt = build_slack_app(app.core, app.settings, client=client, signing_secret=sr.SECRET,
                            socket_mode=False)
@@ -133,6 +135,13 @@ async def test_slack_commands_and_mentions_with_cookies_are_refused_privately(
                 url, data=body.encode(), headers=sr.signed_headers(body, content_type=ctype)) as r:
             return r.status
 
+    return app, runner, post
+
+
+async def test_slack_commands_and_mentions_with_cookies_are_refused_privately(
+        fake_slack, tmp_path, caplog):
+    debug_logs(caplog)
+    app, runner, post = await slack_bot(fake_slack, tmp_path)
     try:
         # typos of the private /link: they would become public questions ("<@U> asked: ...")
         commands = [f"/link team=1 espn_s2={S2} swid={SWID}", f"team=1 espn_s2={S2}"]

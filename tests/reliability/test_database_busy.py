@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+import storage.checkpoints
 import storage.db
 from bot.core.app import FanViseApp
 from bot.core.models import ThreadRef, UserRef
@@ -73,36 +74,24 @@ async def test_a_statement_on_a_locked_file_names_it(tmp_path, monkeypatch, hold
         await db.close()
 
 
-async def test_a_turn_on_a_locked_database_says_it_is_busy(tmp_path, monkeypatch,
-                                                            hold) -> None:
-    monkeypatch.setattr(storage.db, "BUSY_TIMEOUT_MS", 500)
+@pytest.mark.parametrize(("file", "module", "setting", "short"), [
+    ("fanvise.sqlite", storage.db, "BUSY_TIMEOUT_MS", 500),
+    ("checkpoints.sqlite", storage.checkpoints, "BUSY_TIMEOUT_S", 0.5),
+])
+async def test_a_turn_on_a_locked_file_says_it_is_busy(tmp_path, monkeypatch, hold, file,
+                                                       module, setting, short) -> None:
+    monkeypatch.setattr(module, setting, short)
     app = await FanViseApp.open(Settings(_env_file=None, data_dir=tmp_path))
     try:
         await link(app.core, "discord", "G1", USER.user_id, 1)
-        hold(tmp_path / "fanvise.sqlite")
-        for text in ("who should I start today?", "/lineup"):
+        hold(tmp_path / file)
+        texts = ["who should I start today?"] + (["/lineup"] if file == "fanvise.sqlite"
+                                                  else [])
+        for text in texts:
             surface = FaultySurface()
             await app.core.handle_message(surface, THREAD, USER, text)
             said = surface.all_text()
-            assert "The database file fanvise.sqlite is busy" in said, said
+            assert f"The database file {file} is busy" in said, said
             assert "something went wrong" not in said.lower(), said
-    finally:
-        await app.close()
-
-
-async def test_a_turn_on_a_locked_checkpoint_file_says_it_is_busy(tmp_path, monkeypatch,
-                                                                   hold) -> None:
-    import storage.checkpoints
-
-    monkeypatch.setattr(storage.checkpoints, "BUSY_TIMEOUT_S", 0.5)
-    app = await FanViseApp.open(Settings(_env_file=None, data_dir=tmp_path))
-    try:
-        await link(app.core, "discord", "G1", USER.user_id, 1)
-        hold(tmp_path / "checkpoints.sqlite")
-        surface = FaultySurface()
-        await app.core.handle_message(surface, THREAD, USER, "who should I start today?")
-        said = surface.all_text()
-        assert "The database file checkpoints.sqlite is busy" in said, said
-        assert "something went wrong" not in said.lower(), said
     finally:
         await app.close()
