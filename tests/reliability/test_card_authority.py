@@ -99,3 +99,51 @@ async def test_a_move_whose_player_was_taken_meanwhile_is_not_shown_as_applied(
         assert demo.owner_of(add_id) == other
     finally:
         await app.close()
+
+
+async def test_an_admin_may_only_skip_a_whole_card(tmp_path: Path) -> None:
+    """Issue 25 item 9: a server / workspace admin who is neither the requester nor the
+    team's owner may decline a pending card (to clean up a thread) and never approve or
+    choose a move for someone else's team; a member who is not an admin cannot touch it."""
+    from bot.core.render import make_custom_id
+
+    app = await _open(tmp_path)
+    s = FaultySurface()
+    try:
+        await app.core.handle_command(s, CHANNEL, REQ, "optimize", {"text": ""})
+        mid, msg = _card(s)
+        row = (await app.app_db.pending_cards())[0]
+        before = set(app.espn.demo.roster_now(1))
+        # Alice marks #1 approved; the card stays open
+        await app.core.handle_click(s, CHANNEL, REQ, _button(msg, "Approve #1"), mid)
+        assert (await app.app_db.get_card(row.card_id)).decisions.get("0") == "approve"
+        # the admin can neither approve, nor choose a player, nor skip one move
+        alt = next(i for i, m in enumerate(row.moves) if m.get("alternative_of"))
+        for cid in (_button(msg, "Approve plan"), _button(msg, "Approve #2"),
+                    _button(msg, "Skip #2"), f"{make_custom_id('pick', row.card_id, 0)}:{alt}"):
+            await app.core.handle_click(s, CHANNEL, ADMIN, cid, mid)
+            assert "As an admin you can only skip this whole card" in \
+                s.ephemeral_for(ADMIN.user_id)[-1]
+        # a member who is not an admin cannot even skip it
+        await app.core.handle_click(s, CHANNEL, EVE, _button(msg, "Skip all"), mid)
+        assert "can decide" in s.ephemeral_for(EVE.user_id)[-1]
+        card = await app.app_db.get_card(row.card_id)
+        assert card.status == "pending" and "pick:0" not in card.decisions
+        assert set(app.espn.demo.roster_now(1)) == before
+        # the admin's Skip all closes it: every move declined, Alice's mark included
+        await app.core.handle_click(s, CHANNEL, ADMIN, _button(msg, "Skip all"), mid)
+        card = await app.app_db.get_card(row.card_id)
+        assert card.status == "declined" and card.decided_by == ADMIN.user_id
+        assert set(card.decisions.values()) == {"decline"}
+        assert set(app.espn.demo.roster_now(1)) == before  # nothing made for Alice's team
+        shown = s.posts[mid].cards[0]
+        assert all(b.disabled for b in shown.buttons)
+        assert shown.footer.startswith("Decided by Admin: ") and "applied" not in shown.footer
+        audit = await app.app_db.audit_rows(row.card_id)
+        assert (ADMIN.user_id, "admin clean-up") in {(a["user_id"], a["result"]) for a in audit}
+        assert not any(a["result"] == "applied" for a in audit)
+        # Alice's late click changes nothing
+        await app.core.handle_click(s, CHANNEL, REQ, _button(msg, "Approve #3"), mid)
+        assert "already decided" in s.ephemeral_for(REQ.user_id)[-1]
+    finally:
+        await app.close()
