@@ -404,6 +404,11 @@ def _score_moves(spec: dict[str, Any], expect: dict[str, Any], obs: Observation)
                          "" if want is not None else "the optimizer found no move"))
     for i, req in enumerate(spec.get("required") or []):
         ok = lit(req) is not None and any(_move_matches(m, req) for m in moves)
+        if not ok and lit(req) is not None and any(m.get("line") for m in moves):
+            # a plan card: the move's player is added by the plan or offered for a spot (the
+            # plan pairs him with the drop that costs least over the season, or the IR slot)
+            add_only = {k: v for k, v in lit(req).items() if k in ("add", "add_id")}
+            ok = any(_move_matches(m, add_only) for m in moves)
         out.append(Check(f"moves.required[{i}]", ok, _desc(req), shown))
     for i, bad in enumerate(spec.get("forbidden") or []):
         hit = [s for m, s in zip(moves, shown, strict=True) if _move_matches(m, bad)]
@@ -412,7 +417,8 @@ def _score_moves(spec: dict[str, Any], expect: dict[str, Any], obs: Observation)
     if nd is not None:
         protected = lit(nd) or []
         hit = [s for m, s in zip(moves, shown, strict=True)
-               if any(_norm_name(_name(m.get("drop"))) == _norm_name(p) for p in protected)]
+               if not m.get("drop_to_ir")  # a move to IR releases nobody
+               and any(_norm_name(_name(m.get("drop"))) == _norm_name(p) for p in protected)]
         out.append(Check("moves.never_drop", not hit, f"no drop of {protected}", hit))
     if len(obs.approvals) > 1:  # declined -> the next card offers new alternatives
         seen = {(_id(m.get("drop")), _id(m.get("add"))) for m in obs.approvals[0].get("moves")
@@ -463,7 +469,8 @@ def _score_roster(expect: dict[str, Any], obs: Observation) -> list[Check]:
         out.append(Check("roster.unchanged_before_approval", ok, "unchanged",
                          sorted(set(obs.roster_at_approval) ^ set(obs.roster_before))))
     dropped, added = _roster_delta(obs)
-    approved_drop = {_id(m.get("drop")) for m in obs.approved_moves}
+    approved_drop = {_id(m.get("drop")) for m in obs.approved_moves
+                     if not m.get("drop_to_ir")}  # a move to IR keeps him on the roster
     approved_add = {_id(m.get("add")) for m in obs.approved_moves}
     if expect.get("roster") == "approved_moves" and not obs.approved_moves:
         out.append(Check("roster.approved_moves_applied", False, "an approved move applied",
@@ -474,7 +481,7 @@ def _score_roster(expect: dict[str, Any], obs: Observation) -> list[Check]:
         out.append(Check("roster.no_transaction_without_approval", ok, "unchanged",
                          {"dropped": sorted(dropped), "added": sorted(added)}))
     else:
-        ok = dropped == approved_drop and added == approved_add and bool(dropped)
+        ok = dropped == approved_drop and added == approved_add and bool(dropped or added)
         out.append(Check("roster.approved_moves_applied", ok,
                          {"dropped": sorted(x for x in approved_drop if x is not None),
                           "added": sorted(x for x in approved_add if x is not None)},

@@ -1305,7 +1305,12 @@ class OptimizerService:
             per_game = self._cat_star_values(u)
             per = np.array([[self._projection(p).per_game.get(s, 0.0) for s in self.columns]
                             for p in u.players]).reshape(len(u.players), len(self.columns))
-            season_pg = np.maximum(per @ w, 0.0)
+            w_all = w  # the rest of the season counts every category, focus or not
+            if cats is not self.cats:
+                w_all, _ = baseline_weights(self.cats, u.stats, self._plays(u), u.masks,
+                                            self.layout.caps, u.keys,
+                                            [u.index[p.id] for p in active], m)
+            season_pg = np.maximum(per @ w_all, 0.0)
             label = "category value per game (sum of z-scores)"
         roster_rows = [u.index[p.id] for p in active]
         pool_rows = [u.index[p.id] for p in pool]
