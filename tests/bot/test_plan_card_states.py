@@ -271,6 +271,9 @@ async def test_discord_select_menu_choice_and_decided_card(fake_discord, tmp_pat
         assert "(plan's pick)" in menu["options"][0]["label"]
         assert len(card["components"]) <= 5
         embed = card["embeds"][0]
+        # Discord has no confirmation dialog: the card itself says what each control does
+        assert "A menu only chooses the player for its move" in embed["description"]
+        assert "nothing is made until every move is decided" in embed["description"]
         assert embed["fields"][0]["name"].startswith("1. Wed: drop Gordon Hayward")
         # choose the first alternative from the menu
         thread = fd.thread_channel(thread_id, "optimize")
