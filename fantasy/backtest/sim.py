@@ -12,7 +12,9 @@ Choices (the same for every strategy):
 * a player on waivers that morning (the demo's waiver list, or dropped by the managed team in
   the last two days) may be added, but his claim clears the next day: he cannot start on the
   day he is added;
-* the IR slot stays empty (13 players on every roster, as the demo's rosters start);
+* an OUT player may be moved to the free IR slot (FanVise's plan does; the streaming rule
+  never does): he stays owned and starts nowhere; the morning he is no longer OUT he returns
+  and the lowest-valued player outside the top 5 is released for him (no acquisition);
 * the acquisition limit is the league's per matchup (points 7, 9-cat 4); the demo's recorded
   acquisitions of earlier weeks are not counted against the managed team.
 """
