@@ -71,6 +71,7 @@ class MoveOutcome(BaseModel):
     line: str = ""
     expected_gain: float | None = None
     gain_unit: str = ""
+    drop_to_ir: bool = False  # the leaving player went to the IR slot (nobody released)
 
     @classmethod
     def of(cls, data: dict[str, Any] | MoveOutcome) -> MoveOutcome:
@@ -534,40 +535,68 @@ class MoveCard(BaseModel):
             spot = next((s for s in self.spots() if s.index == index), None)
             if spot is None:
                 return ""
-            targets = [self.moves[self.pick(spot)]]
-            if not self.click("approve", index).closes:
-                return _clip(f"Marks #{spot.number} ({targets[0].text()}) approved; nothing "
+            res = self.click("approve", index)
+            if not res.closes:
+                shown = self._made(self._view(res))[spot.index]
+                return _clip(f"Marks #{spot.number} ({shown.text()}) approved; nothing "
                              "is made until every move on this card is decided.", 300)
-            everything = [self.moves[self.pick(s)] for s in self.spots()
-                          if self.spot_state(s)[0] == "approved"] + targets
+            targets = [self.moves[self.pick(spot)]]
+            everything = list(self._made(res.decisions).values())
         elif action in ("approveall", "approve"):
             targets = [self.moves[self.pick(s)] for s in self.open_spots()]
-            everything = [self.moves[self.pick(s)] for s in self.spots()
-                          if self.spot_state(s)[0] == "approved"] + targets
+            everything = list(self._made(self.click("approveall").decisions).values())
         else:
             return ""
         if not targets:
             return ""
-        n = len(everything)
-        what = "; ".join(m.text() for m in everything[:3]) + ("; …" if n > 3 else "")
+        today = _today(self)
+        later = [m for m in everything if schedule_later and m.day is not None
+                 and today is not None and m.day > today]
+        now = [m for m in everything if m not in later]
         released = list(dict.fromkeys(m.drop.name for m in everything if not m.drop_to_ir))
         who = (released[0] if len(released) == 1 else
                ", ".join(released[:-1]) + " and " + released[-1]) if released else ""
-        risk = f" Once dropped, {who} can be claimed by another team." if who else ""
-        moves = "the move" if n == 1 else f"the {n} approved moves"
-        if live and writes:
-            how = (f"Decides the card and makes {moves} on your ESPN team now ({what}); a "
-                   f"player on waivers gets a claim put in.{risk}")
-        elif live:
-            how = (f"Decides the card. FanVise does not change your ESPN roster: you get the "
-                   f"steps and a link to make {moves} on ESPN ({what}).{risk}")
-        else:
-            today = _today(self)
-            later = schedule_later and any(m.day is not None and today is not None
-                                           and m.day > today for m in everything)
-            when = "now, a move dated later on its own day" if later else "now"
-            how = f"Decides the card and makes {moves} {when}: {what}.{risk}"
+        risk = f" Dropped, {who} can be claimed by other teams." if who else ""
+
+        def listed(ms: list[CardMove], days: bool = False) -> str:
+            return "; ".join((f"{m.day.strftime('%a')}: " if days and m.day else "") + m.text()
+                             for m in ms[:2]) + ("; …" if len(ms) > 2 else "")
+
+        def count(ms: list[CardMove]) -> str:
+            return "the move" if len(ms) == 1 and len(everything) == 1 else \
+                f"{len(ms)} move{'s' if len(ms) != 1 else ''}"
+
+        parts = []
+        if now:
+            where = " on your ESPN team" if live and writes else ""
+            parts.append(f"makes {count(now)}{where} now ({listed(now)})" if not live or writes
+                         else f"gives you the steps and a link to make {count(now)} on ESPN "
+                              f"now ({listed(now)}): FanVise does not change your ESPN roster")
+        if later:
+            days = ", ".join(dict.fromkeys(m.day.strftime("%a") for m in later if m.day))
+            parts.append(f"schedules {count(later)} for {'its' if len(later) == 1 else 'their'}"
+                         f" day ({listed(later, days=True) if len(later) == 1 else days}), "
+                         "re-checked that morning")
+        how = "Decides the card: " + " and ".join(parts) + "." + \
+            (" A player on waivers gets a claim put in." if live and writes else "") + risk
         return _clip(how, 300)
+
+    def _view(self, res: ClickResult) -> dict[str, str]:
+        """The decisions after a click that does not close the card."""
+        view = dict(self.decisions)
+        view.update(res.record)
+        view.update({str(j): "decline" for j in res.auto_declined})
+        return view
+
+    def _made(self, decisions: dict[str, str]) -> dict[int, CardMove]:
+        """{spot index: the move that would be made} for index decisions, in order: the
+        chosen player, a chain's drop following its earlier spot's choice."""
+        by_id = {m.move_id: k for k, m in enumerate(self.moves)}
+        out: dict[int, CardMove] = {}
+        for st in self.steps(self.resume_decisions(decisions)):
+            if st.move is not None:
+                out[by_id[st.spot.move_id]] = st.move
+        return out
 
     def resume_decisions(self, decisions: dict[str, str] | None = None) -> dict[str, str]:
         """{move_id: approve|decline} for every move, from index decisions (what the run

@@ -413,7 +413,9 @@ def _plan_card(card_id: str, card: MoveCard, title: str, summary: str, requester
         if k <= MAX_MOVE_BUTTONS:  # decided: kept, disabled (a stale click is answered)
             buttons.append(Button(f"Approve #{k}", make_custom_id("approve", card_id, p),
                                   "primary", disabled=not open_,
-                                  confirm=card.confirm_text("approve", p, live=live, writes=writes)
+                                  confirm=card.confirm_text(
+                                      "approve", p, live=live, writes=writes,
+                                      schedule_later=True)
                                   if open_ else "", number=nums[f"approve:{p}"]))
             buttons.append(Button(f"Skip #{k}", make_custom_id("decline", card_id, p),
                                   "secondary", disabled=not open_,
@@ -426,16 +428,18 @@ def _plan_card(card_id: str, card: MoveCard, title: str, summary: str, requester
                                            f"({card.moves[i].vs_pick_text})", 100),
                                       str(i), default=shown_i == i, number=nums[f"pick:{i}"])
                          for i in free]
+                leaving = card.moves[swaps[p][1]].add.name if p in swaps \
+                    else card.moves[p].drop.name
                 selects.append(Select(make_custom_id("pick", card_id, p),
-                                      clip(f"#{k}: choose another player for "
-                                           f"{card.moves[p].drop.name}'s spot (choosing does "
-                                           "not approve)", 150),
+                                      clip(f"#{k}: choose another player for {leaving}'s "
+                                           "spot (choosing does not approve)", 150),
                                       tuple(opts)))
     some = pending and any(card.spot_state(s)[0] != "open" for s in spots)
     buttons.append(Button("Approve the rest" if some else "Approve plan",
                           make_custom_id("approveall", card_id), "primary",
                           disabled=not pending,
-                          confirm=card.confirm_text("approveall", live=live, writes=writes) if pending else "",
+                          confirm=card.confirm_text("approveall", live=live, writes=writes,
+                                                    schedule_later=True) if pending else "",
                           number=nums["approveall"]))
     buttons.append(Button("Skip the rest" if some else "Skip all",
                           make_custom_id("declineall", card_id), "danger",
@@ -444,7 +448,8 @@ def _plan_card(card_id: str, card: MoveCard, title: str, summary: str, requester
     if pending:
         footer = _pending_footer(requester_name, context)
         color = "blue"
-        text = (text + "\n" if text else "") + f"_{card.how_text(live=live, writes=writes)}_"
+        how = card.how_text(live=live, writes=writes, schedule_later=True)
+        text = (text + "\n" if text else "") + f"_{how}_"
     else:
         footer = _decided_footer(card, status, decided_by_name)
         color = {"approved": "green", "declined": "grey", "partial": "orange",

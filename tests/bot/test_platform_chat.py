@@ -150,7 +150,7 @@ async def test_slack_texts_name_only_fanvise_and_the_card_mentions_the_requester
         assert "nothing is made until" in approve["confirm"]["text"]["text"]
         assert approve["confirm"]["confirm"]["text"] and approve["confirm"]["deny"]["text"]
         plan_dialog = buttons["Approve plan"]["confirm"]["text"]["text"]
-        assert plan_dialog.startswith("Decides the card and makes the ")
+        assert plan_dialog.startswith("Decides the card: makes ") and "schedules" in plan_dialog
         assert "confirm" not in buttons["Skip all"]
 
         # a broad set of commands, questions and errors

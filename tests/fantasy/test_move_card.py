@@ -81,14 +81,17 @@ def test_confirmation_says_what_the_click_does() -> None:
     first = card.spots()[0]
     text = card.confirm_text("approve", first.index)
     assert text.startswith("Marks #1") and "nothing is made until every move" in text
-    assert card.confirm_text("approveall").startswith("Decides the card and makes the ")
+    assert card.confirm_text("approveall").startswith("Decides the card: makes ")
+    # a plan is a schedule: a later day's move is scheduled, not made now
+    later = card.confirm_text("approveall", schedule_later=True)
+    assert "schedules" in later and "re-checked that morning" in later
     assert "does not change your ESPN roster" in card.confirm_text("approveall", live=True)
     assert "on your ESPN team now" in card.confirm_text("approveall", live=True, writes=True)
     # the last open spot: approving it decides the card and makes the moves
     for s in card.spots()[1:]:
         card = _apply(card, card.click("decline", s.index))
     last = card.confirm_text("approve", first.index)
-    assert last.startswith("Decides the card and makes the move now: ")
+    assert last.startswith("Decides the card: makes ") and " now (" in last
     assert card.confirm_text("decline", first.index) == ""
 
 
