@@ -581,6 +581,14 @@ class MoveCard(BaseModel):
             (" A player on waivers gets a claim put in." if live and writes else "") + risk
         return _clip(how, 300)
 
+    def approved_text(self, index: int) -> str:
+        """What happens to an approved move of a pending card (a plan is a schedule)."""
+        m, today = self.moves[index], _today(self)
+        if self.is_plan and m.day is not None and today is not None and m.day > today:
+            return (f"Approved: made on {m.day.strftime('%a')} (re-checked that morning) once "
+                    "the card is decided.")
+        return "Approved: made when the card is decided."
+
     def _view(self, res: ClickResult) -> dict[str, str]:
         """The decisions after a click that does not close the card."""
         view = dict(self.decisions)

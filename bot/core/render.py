@@ -404,7 +404,7 @@ def _plan_card(card_id: str, card: MoveCard, title: str, summary: str, requester
                 links.append(Button(clip(f"Add {shown.add.name} on ESPN", 80),
                                     f"link:{card_id}:{k}", "secondary", url=oc.espn_link))
         elif state == "approved":
-            body.append("Approved: made when the card is decided.")
+            body.append(card.approved_text(shown_i))
         elif state == "skipped":
             body.append("Skipped by you.")
         fields.append((f"{icon}{k}. {shown.line or shown.label}",
