@@ -109,6 +109,9 @@ class Daily:
         the follow-up thread. Records each team's lineup state for the pre-lock alert."""
         channel = ThreadRef(schedule.platform, schedule.workspace_id, schedule.channel_id, "")
         day = self.core.league_today()
+        from bot.core.handoff import check_handoffs  # waivers processed overnight: claims
+        await check_handoffs(self.core, surface, workspace=(schedule.platform,
+                                                            schedule.workspace_id))
         owners = await digest.linked_owners(self.core, schedule.platform, schedule.workspace_id)
         entries: list[digest.OwnerEntry] = []
         if not owners:

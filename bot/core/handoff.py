@@ -132,15 +132,22 @@ def waiting(card: Any) -> bool:
     return card.status in DECIDED and any(o.get("status") == WAITING for o in outs.values())
 
 
-async def check_handoffs(core: Any, surface: Any, thread: Any) -> list[HandoffChange]:
-    """Settle the waiting moves of this conversation's cards against one league read; edit
-    each changed card in place and audit every settled move. Never raises (a failed read
-    leaves the cards waiting for the next one)."""
+async def check_handoffs(core: Any, surface: Any, thread: Any = None, *,
+                         workspace: tuple[str, str] | None = None) -> list[HandoffChange]:
+    """Settle the waiting moves of this conversation's cards (or, with `workspace`
+    (platform, workspace id), of every card there: the daily digest does it, after waivers
+    process) against one league read; edit each changed card in place and audit every settled
+    move. Never raises (a failed read leaves the cards waiting for the next one)."""
     if core.espn is None:
         return []  # (the demo's only waiting moves are waiver claims: read back the same way)
+
+    def mine(c: Any) -> bool:
+        if workspace is not None:
+            return (c.platform, c.workspace_id) == workspace
+        return c.conversation_id == thread.conversation_id
     try:
         cards = [c for status in DECIDED for c in await core.db.cards_by_status(status)
-                 if c.conversation_id == thread.conversation_id and waiting(c)]
+                 if mine(c) and waiting(c)]
         if not cards:
             return []
         league = await core.espn.get_league()

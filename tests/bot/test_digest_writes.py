@@ -99,3 +99,39 @@ async def test_auto_lineup_again_before_lock_when_a_starter_is_ruled_out(tmp_pat
         assert [r.status for r in rows] == ["done"]
     finally:
         await app.close()
+
+
+async def test_a_claim_put_in_yesterday_is_settled_when_the_digest_posts(tmp_path):
+    from datetime import timedelta
+
+    from bot.core.handoff import writes_of
+    from fantasy.move_card import MoveOutcome
+    from storage.app_db import CardRow
+
+    clock = [at(9, 30)]
+    app, rec, sched = await open_app(tmp_path, clock)
+    try:
+        demo = app.espn.demo
+        wv = next(p for p in await app.espn.get_free_agents(size=50, statuses=("WAIVERS",)))
+        drop = next(p for p, s in demo.roster_now(1).items() if s == 12)
+        move = {"move_id": "m1", "drop": {"id": drop, "name": "D"},
+                "add": {"id": wv.id, "name": wv.name}}
+        card = CardRow("c1a1m0000001", "run", "i", "slack:T1:C1:t", "slack", "T1", "C1", "t",
+                       "msg", "U_ALEX", "Alex", 1, "plan", "", [move], {"0": "approve"},
+                       "pending")
+        await app.app_db.create_card(card)
+        w = writes_of(app.core)
+        access = await w.access("slack", "T1", "U_ALEX", 1)
+        res = await w.make_move(access, 1, add_id=wv.id, add_name=wv.name, drop_id=drop,
+                                drop_name="D", key=f"card:{card.card_id}:m1")
+        assert res["status"] == "waiting"
+        waiting = MoveOutcome.of({**move, **res, "move_id": "m1"})
+        await app.app_db.finish_card(card.card_id, status="approved",
+                                     result={"outcomes": {"m1": waiting.to_json()}})
+        demo.advance_to(demo.today + timedelta(days=1))  # waivers process overnight
+        await app.espn.invalidate_cache()
+        await app.core.post_daily(rec, (await app.app_db.schedules())[0])
+        out = (await app.app_db.get_card(card.card_id)).result["outcomes"]["m1"]
+        assert out["status"] == "applied" and wv.id in demo.roster_now(1)
+    finally:
+        await app.close()
