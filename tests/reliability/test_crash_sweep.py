@@ -55,7 +55,8 @@ PARTIAL_POINTS = [
     "click:claimed", "click:card-edited", "decide:recorded", "stage:apply_moves",
     "writes:apply_moves", "stage:replan", "writes:replan", "stage:plan_moves",
     "writes:plan_moves", "stage:present_and_confirm", "run:pending", "click:run-finished",
-    "click:card-finished", "card:create", "card:stored", "card:posted",
+    "click:card-finished", "card:create", "card:stored", "card:posting", "card:post-sent",
+    "card:posted",
 ]
 
 
@@ -187,3 +188,10 @@ def test_kill_while_applying_a_partial_decision(point: str, with_card: tuple,
     assert len(card2) == 1, f"{point}: the rest's card shown {len(card2)} times"
     assert any(not b["disabled"] for b in card2[0][1]["buttons"])
     assert "lost in a restart" not in chat.texts(), point
+    # the rest's card message was posted once (one ping), none is left without its card
+    heads = [x for x in chat.log if x["kind"] == "post"
+             and "review these moves" in (x["msg"].get("text") or "")]
+    assert len(heads) == 1, f"{point}: the requester was pinged {len(heads)} times"
+    assert not [mid for mid, msg in chat.messages.items()
+                if "review these moves" in (msg.get("text") or "") and not msg.get("cards")], \
+        f"{point}: a card message without its card"
