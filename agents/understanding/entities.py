@@ -142,6 +142,24 @@ def extract_day(low: str, today: date) -> DayRef | None:
     return None
 
 
+def relative_day(low: str, last: DayRef | None, today: date) -> DayRef | None:
+    """A day counted from the previous turn's day (or today): "and two days later?", "the day
+    after?", "a day earlier"."""
+    m = lx.RELATIVE_DAY.search(low)
+    if not m:
+        return None
+    n_word = m.group("n")
+    n = 1 if n_word in (None, "a", "an") else (int(n_word) if n_word.isdigit()
+                                               else lx.NUMBER_WORDS.get(n_word, 1))
+    back = (m.group("dir") or m.group("dir2") or "") in ("earlier", "before")
+    try:
+        base = date.fromisoformat(last.date) if last is not None and last.date else today
+    except ValueError:
+        base = today
+    when = base + timedelta(days=-n if back else n)
+    return DayRef(word=m.group(0), date=when.isoformat())
+
+
 def _short_weekday(low: str) -> tuple[int, str] | None:
     """(position, word) of "sat" / "sun" / "wed" used as a day: after a day word ("on sat",
     "for wed"), before "night" / "game", or alone after a follow-up opener ("and sat?")."""
@@ -357,6 +375,8 @@ def extract_entities(text: str, ctx: UnderstandingContext) -> Entities:
     ents.keep, ents.keep_spans = extract_keep(raw_low, matches)
     ents.spare_core = bool(lx.SPARE_CORE.search(low))
     ents.other_sport = bool(lx.OTHER_SPORT.search(low))
+    if ents.day is None and ctx.last is not None:
+        ents.day = relative_day(low, ctx.last.day, ctx.today)
     ents.pro_team, ents.pro_team_spans = extract_pro_team(
         raw_low, [s for (m, r), s in zip(matches, ents.spans, strict=True)
                   if r.status != "not_found"])

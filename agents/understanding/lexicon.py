@@ -94,12 +94,24 @@ _LEAD = rf"^(?:{_ACK}[,.!]*\s+)*"
 _STRONG = (r"wh?at\s+(?:about|abt|bout|abour|abut)|how\s+(?:about|abt|bout)|whatabout|"
            r"what\s+of|wbu|hbu|same\s+(?:for|with|but|w/?|question for|q for|thing for)|"
            r"(?:and|also|now|ok(?:ay)?)\s+(?:for|on|with)|now\s+do|do\s+the\s+same\s+for|"
-           r"same\s+thing|same\s+question|same")
+           r"same\s+thing|same\s+question|same|"
+           # a correction: "no wait, tatum", "actually i meant friday", "sorry, assists"
+           r"(?:(?:no+(?=\s*[,.!]|\s+(?:wait|i\s+mean|sorry|actually|not))|nah|nope|wait|"
+           r"actually|sorry|oops|my bad|correction|scratch that|i\s+meant|i\s+mean|meant|"
+           r"make\s+(?:that|it)|change\s+(?:that|it)\s+to|not\s+that\s+one)[\s,.!:]*)+")
 #: Openers that make a short message lean on the previous turn by themselves: "what about
 #: tomorrow?", "how bout lebron", "same for sat", "and for steals?", "now do jokic".
 STRONG_FOLLOWUP = re.compile(rf"{_LEAD}(?:{_STRONG})\b")
 #: Any opener of a follow-up: a strong one, or a bare "ok" / "and" / "also" ("ok and jokic").
 FOLLOWUP_OPENERS = re.compile(rf"{_LEAD}(?:{_STRONG}|what\s+if|{_ACK}|now|then|for|only|just)\b")
+#: A day counted from the previous turn's day: "two days later", "the day after", "a day
+#: earlier", "the next day".
+RELATIVE_DAY = re.compile(
+    r"\b(?:(?P<n>a|an|one|two|three|four|five|six|\d)\s+days?\s+(?P<dir>later|after(?:wards)?|"
+    r"from then|past that|out|on|earlier|before)|the\s+(?:next|following)\s+day|"
+    r"(?:the\s+)?day\s+(?P<dir2>after|before)(?:\s+that)?|(?:next|following)\s+day)\b")
+#: "their" / "them" for the team of the previous turn ("their top guy?").
+THEIR = re.compile(r"\b(?:their|theirs|they|them|they're|theyre)\b")
 #: Endings that lean on the previous turn: "is brunson playing then?", "him too?".
 FOLLOWUP_TAIL = re.compile(r"\b(?:then|that day|that night|too|as well|instead)\W*$")
 #: Words that add nothing to a follow-up ("tho", "instead", "as well").
@@ -207,7 +219,7 @@ INJURY = re.compile(r"injur|injry|\bdtd\b|day[- ]to[- ]day|\bgtd\b|questionable|
                     r"\bback from\b|\bsidelined\b|\bil\b|\bir\b")
 
 __all__ = [
-    "ACTIONS", "ADD_VERBS", "KEEP_AFTER", "KEEP_BEFORE", "SPARE_CORE", "OTHER_SPORT", "HELP_ME", "SECOND_QUESTION", "QUESTION_START", "CATEGORIES", "DAY_LEAD", "DROP_VERBS", "FILLER",
+    "ACTIONS", "ADD_VERBS", "KEEP_AFTER", "KEEP_BEFORE", "SPARE_CORE", "OTHER_SPORT", "HELP_ME", "SECOND_QUESTION", "QUESTION_START", "RELATIVE_DAY", "THEIR", "CATEGORIES", "DAY_LEAD", "DROP_VERBS", "FILLER",
     "FOLLOWUP_OPENERS", "FOLLOWUP_TAIL", "INJURY",
     "LIST_REF", "NBA_TEAMS", "NBA_TEAM_CUE", "NBA_TEAM_WORDS", "NUMBER_WORDS", "OPPONENT", "ORDINALS", "POSITIONS", "PRONOUNS",
     "SHORT_WEEKDAYS", "STRONG_FOLLOWUP", "TODAY_WORDS", "TOMORROW_WORDS", "WEEKDAYS",

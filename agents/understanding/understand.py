@@ -84,6 +84,9 @@ def is_followup(text: str, ents: Entities, ctx: UnderstandingContext) -> bool:
         return True
     if ents.pronoun and not ents.players and ents.position is None:
         return True  # "my guard ... his spot": the pronoun is the guard, not the last player
+    if ctx.last.team.kind != "mine" and ents.team.kind == "mine" and lx.THEIR.search(low) \
+            and len(re.findall(r"[a-z0-9%']+", low)) <= FOLLOWUP_WORDS:
+        return True  # "their top guy?" after a team was named
     if len(re.findall(r"[a-z0-9%']+", low)) > FOLLOWUP_WORDS:
         return False
     if lx.STRONG_FOLLOWUP.match(low) or lx.FOLLOWUP_TAIL.search(low):
@@ -101,6 +104,7 @@ def _content_words(text: str, ents: Entities) -> list[str]:
     low = low.replace("{player}", " ")
     low = low.replace("{team}", " ")
     low = lx.FOLLOWUP_OPENERS.sub(" ", low)
+    low = lx.RELATIVE_DAY.sub(" ", low)
     low = lx.OPPONENT.sub(" ", low)
     for pattern in lx.CATEGORIES.values():
         low = re.sub(pattern, " ", low)

@@ -204,3 +204,32 @@ async def test_chat_new_question_after_a_player_is_answered_as_asked(app: Any) -
     assert "Jayson Tatum" not in text and "last 5 games" not in text
     text = await chat.ask("what can you do?")
     assert "Jayson Tatum" not in text
+
+
+@pytest.mark.parametrize(("first", "then", "intent", "players", "day", "cats"), [
+    ("is brunson playing tomorrow", "and two days later?", Intent.PLAYER_RESEARCH,
+     ["Jalen Brunson"], "2023-01-28", []),
+    ("who do i start tomorrow", "the day after?", Intent.LINEUP_OPTIMIZATION, [],
+     "2023-01-27", []),
+    ("should i start brunson tomorrow", "no wait, tatum", Intent.PLAYER_DECISION,
+     ["Jayson Tatum"], "2023-01-26", []),
+    ("should i start brunson tomorrow", "actually i meant friday", Intent.PLAYER_DECISION,
+     ["Jalen Brunson"], "2023-01-27", []),
+    ("am i winning in rebounds", "no, i meant assists", Intent.MATCHUP_STATUS, [], None,
+     ["AST"]),
+])
+def test_a_correction_changes_only_what_it_corrects(league: UnderstandingContext, first: str,
+                                                    then: str, intent: Intent,
+                                                    players: list[str], day: str | None,
+                                                    cats: list[str]) -> None:
+    _, req = talk(league, first, then)
+    assert req.intent == intent
+    assert [p.name for p in req.players] == players
+    assert (req.day.date if req.day else None) == day
+    assert req.categories == cats
+
+
+def test_their_top_guy_is_about_the_team_just_named(league: UnderstandingContext) -> None:
+    _, req = talk(league, "who is on full court press", "their top guy?")
+    assert req.intent == Intent.ROSTER
+    assert (req.team.kind, req.team.name) == ("other", "Full Court Press")
