@@ -211,12 +211,17 @@ async def test_card_flow_refusal_restart_double_click(tmp_path: Path) -> None:
         new_row = next(c for c in [await app.app_db.get_card(CUSTOM_ID_RE.match(cid)["card_id"])])
         assert new_row.status == "approved"
         rows = await app.app_db.audit_rows(new_row.card_id)
-        applied = sum(1 for a in rows if a["result"] == "applied")
-        assert applied >= 1
         assert sum(1 for a in rows if a["result"] == "already-decided") == 1
-        assert len(app.espn.demo.changes) - changes_before == applied  # each move once
-        assert s2.messages[new_mid].cards[0].footer.startswith("Decided by ")
-        assert f"{applied} applied" in s2.messages[new_mid].cards[0].footer
+        # today's moves are made now (each once), the later ones are scheduled for their day
+        today = app.espn.demo.today.isoformat()
+        plan = [m for m in new_row.moves if not m.get("alternative_of")]
+        now = [m for m in plan if m["day"] == today]
+        assert now
+        made = [c for c in app.espn.demo.changes[changes_before:] if c.kind == "move"]
+        assert len(made) == len(now)  # each move once
+        footer = s2.messages[new_mid].cards[0].footer
+        assert footer.startswith("Decided by ") and f"{len(now)} applied" in footer
+        assert len(await app.app_db.scheduled_moves(new_row.card_id)) == len(plan) - len(now)
     finally:
         await app.close()
     raw = b"".join(p.read_bytes() for p in tmp_path.rglob("*.sqlite*") if p.is_file())

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import io
 import json
+from datetime import date, datetime, time
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -27,6 +28,7 @@ from bot.core.handoff import reconcile
 from bot.core.models import ThreadRef, UserRef
 from bot.core.render import parse_custom_id, plan_spots
 from bot.settings import Settings
+from fantasy.constants import SLOT_IR
 from tests.bot.harness import discord_events as ev
 from tests.bot.harness import fake_discord as fd
 from tests.bot.harness import slack_requests as sr
@@ -61,18 +63,18 @@ async def _click(app: FanViseApp, surface: ConsoleSurface, custom_id: str, row: 
 
 async def test_console_card_states_and_a_partial_decision(tmp_path: Path) -> None:
     app = await _open(tmp_path)
+    demo = app.espn.demo
     try:
         surface, out, row = await _console_card(app)
         text = out.getvalue()
         spots = plan_spots(row.moves)
         assert len(spots) == 5
-        assert "1. Wed: drop Gordon Hayward, add Tyus Jones: +1 game started, +94 fantasy " \
-               "points this week" in text
-        assert "projected fantasy points per game: Tyus Jones 38.5 (3 games left)" in text
-        assert "Gordon Hayward is QUESTIONABLE" in text
-        assert "vs 979.1 doing nothing (+266.1); the best single move alone: +94.4" in text
+        plan = [row.moves[p] for p, _ in spots]
+        assert f"1. {plan[0]['line']}" in text and plan[0]["line"].startswith("Wed: ")
+        assert plan[0]["per_game"] in text
+        assert "doing nothing" in text and "the best single move alone" in text
         assert "[1] Approve #1" in text and "Approve plan" in text and "Skip all" in text
-        assert "Tyus Jones (plan's pick) (preselected)" in text
+        assert f"{plan[0]['add']['name']} (plan's pick) (preselected)" in text
         # move 1: approve; move 2: another player from its menu; move 3: skip
         await _click(app, surface, _choice(surface, "Approve #1"), row)
         p2, alts2 = spots[1]
@@ -88,66 +90,82 @@ async def test_console_card_states_and_a_partial_decision(tmp_path: Path) -> Non
         await _click(app, surface, _choice(surface, "Approve #2"), row)
         await _click(app, surface, _choice(surface, "Skip #3"), row)
         shown = out.getvalue().split("(updated)")[-1]
-        assert "👍 1. Wed: drop Gordon Hayward" in shown
-        assert f"👍 2. Thu: drop Dennis Schroder, add {alt['add']['name']}" in shown
-        assert "Your choice instead of Coby White." in shown
-        # move 5 streams out the Thu pickup: it now drops the player chosen for #2
-        assert f"Drops {alt['add']['name']}, your choice for #2, instead of Coby White." \
-            in shown
+        assert "👍 1. Wed: " in shown and "👍 2. " in shown
+        assert alt["add"]["name"] in shown.split("👍 2. ")[1].split("\n")[0]
+        assert f"Your choice instead of {plan[1]['add']['name']}." in shown
         assert "⏭️ 3." in shown and "Approve the rest" in shown
         # another team claims the player of move 4 before the rest is approved
-        demo = app.espn.demo
-        p4 = row.moves[spots[3][0]]
+        p4 = plan[3]
         other = next(t for t in demo.team_ids() if t != row.team_id)
         demo.apply_move(other, sorted(demo.roster_now(other))[0], int(p4["add"]["id"]))
         await _click(app, surface, _choice(surface, "Approve the rest"), row)
-        decided = out.getvalue().split("Decided by Ann")[-2].split("(updated)")[-1] \
-            + "Decided by Ann" + out.getvalue().split("Decided by Ann")[-1].split("\n")[0]
+        decided = out.getvalue().split("(updated)")[-1]
+        # today's moves are made now; the later ones are scheduled for their day
         assert "✅ 1." in decided and "✅ 2." in decided and "⏭️ 3." in decided
-        assert f"⚠️ 4. Fri: drop Ben Simmons, add {p4['add']['name']}" in decided
+        assert f"🗓️ 4. {p4['line'][:3]}" in decided and "🗓️ 5." in decided
+        assert "Decided by Ann: 2 applied, 2 scheduled, 1 skipped by you" in decided
+        roster = set(demo.roster_now(row.team_id))
+        assert int(alt["add"]["id"]) in roster and int(plan[0]["add"]["id"]) in roster
+        # moves are scheduled: no new plan is made over them
+        assert "The rest of your plan" not in out.getvalue()
+        assert await app.app_db.pending_cards(THREAD.conversation_id) == []
+        # on its day the claimed pickup is not made: the card says why
+        await app.core.handle_command(surface, THREAD, USER, "advance",
+                                      {"text": str(p4["day"])})
+        decided = out.getvalue().split("(updated)")[-1]
+        assert "⚠️ 4. " in decided
         assert f"Not possible: {p4['add']['name']} was claimed by " \
                f"{demo.team_name(other)}." in decided
-        # move 5 drops Coby White, whose move became the chosen alternative: it drops him
-        assert "✅ 5." in decided
-        assert "Decided by Ann: 3 applied, 1 skipped by you, 1 not possible" in decided
-        roster = set(demo.roster_now(row.team_id))
-        assert int(alt["add"]["id"]) not in roster  # added by #2, dropped again by #5
-        assert int(row.moves[spots[4][0]]["add"]["id"]) in roster
-        # the skipped move made the decision partial: the rest is a new card
-        assert "The rest of your plan: Hoop Dreamers" in out.getvalue()
-        pending = await app.app_db.pending_cards(THREAD.conversation_id)
-        assert pending and pending[0].card_id != row.card_id
         audit = await app.app_db.audit_rows(row.card_id)
-        results = {(a["move_index"], a["result"]) for a in audit}
-        assert (spots[3][0], "not-applied") in results and (spots[0][0], "applied") in results
+        results = {(a["move_id"], a["result"]) for a in audit}
+        assert (p4["move_id"], "scheduled:not_possible") in results
+        assert (plan[0]["move_id"], "applied") in results
     finally:
         await app.close()
 
 
 async def test_skipping_a_chain_move_skips_the_moves_that_need_it(tmp_path: Path) -> None:
-    """#2 adds Coby White on Thu and #5 drops him on Sun: skipping #2 skips #5 at once (it
-    cannot happen), so nothing on the card can be approved that cannot be made."""
+    """A streaming chain (Thu: drop A, add X; Sun: drop X, add Z): skipping the Thursday
+    move skips the Sunday one at once (it cannot happen), so nothing on the card can be
+    approved that cannot be made. (The demo's season-aware plan has no chain today: the card
+    is built from one with the real MoveCard.)"""
+    from fantasy.move_card import CardMove, MoveCard
+    from fantasy.moves import PlayerRef, move_id
+    from storage.app_db import CardRow, new_card_id
+
     app = await _open(tmp_path)
+    demo = app.espn.demo
     try:
-        surface, out, row = await _console_card(app)
-        spots = plan_spots(row.moves)
-        m2, m5 = row.moves[spots[1][0]], row.moves[spots[4][0]]
-        assert m5["drop"]["id"] == m2["add"]["id"]  # the demo plan's streaming chain
-        await _click(app, surface, _choice(surface, "Skip #2"), row)
+        out = io.StringIO()
+        surface = ConsoleSurface(out, live=False)
+        roster = [p for p, s in demo.roster_now(1).items() if s != SLOT_IR]
+        free = [int(p) for p in demo.base["players"] if demo.owner_of(int(p)) == 0][:4]
+        ref = {pid: PlayerRef(id=pid, name=demo.player_name(pid)) for pid in roster + free}
+        thu, sun = date(2023, 1, 26), date(2023, 1, 29)
+        rows = ((thu, roster[0], free[0]), (thu, roster[1], free[1]), (sun, free[0], free[2]))
+        moves = [CardMove(move_id=move_id(d, a, b), drop=ref[a], add=ref[b], day=d,
+                          line=f"{d:%a}: drop {ref[a].name}, add {ref[b].name}")
+                 for d, a, b in rows]
+        card = CardRow(card_id=new_card_id(), run_thread_id="r", interrupt_id="i",
+                       conversation_id=THREAD.conversation_id, platform="console",
+                       workspace_id="local", channel_id="console", thread_id="s1",
+                       message_id=None, requester_id="ann", requester_name="Ann", team_id=1,
+                       title="Plan", summary="", moves=MoveCard(moves=moves).move_dicts(),
+                       decisions={}, status="pending", shown=False)
+        await app.app_db.create_card(card)
+        await app.core.approvals.show_card(surface, THREAD, card)
+        card = await app.app_db.get_card(card.card_id)
+        x = ref[free[0]].name
+        await _click(app, surface, _choice(surface, "Skip #1"), card)
         shown = out.getvalue().split("(updated)")[-1]
-        assert "⏭️ 5. Sun: drop Coby White" in shown
-        assert "Skipped with #2: without #2's pick, Coby White is not on your roster" in shown
-        assert "Approve #5" not in shown.split("Type a number")[-1]
-        card = await app.app_db.get_card(row.card_id)
-        assert card.decisions[str(spots[4][0])] == "decline"
-        await _click(app, surface, _choice(surface, "Approve the rest"), row)
-        decided = out.getvalue().split("(updated)")[-1]
-        assert "Decided by Ann: 3 applied, 2 skipped by you" in decided
-        roster = set(app.espn.demo.roster_now(row.team_id))
-        assert int(m5["add"]["id"]) not in roster and int(m2["add"]["id"]) not in roster
+        assert f"⏭️ 3. Sun: drop {x}" in shown
+        assert f"Skipped with #1: without #1's pick, {x} is not on your roster" in shown
+        assert "Approve #3" not in shown.split("Type a number")[-1]
+        row = await app.app_db.get_card(card.card_id)
+        assert row.decisions["2"] == "decline"
         audit = {(a["move_index"], a["result"]) for a in await app.app_db.audit_rows(
-            row.card_id)}
-        assert (spots[4][0], "auto-declined: needs #2") in audit
+            card.card_id)}
+        assert (2, "auto-declined: needs #1") in audit
     finally:
         await app.close()
 
@@ -167,12 +185,16 @@ async def test_console_skip_all_and_approve_plan(tmp_path: Path) -> None:
     app = await _open(tmp_path / "b")
     try:
         surface, out, row = await _console_card(app)
+        today = app.espn.demo.today.isoformat()
+        plan = [row.moves[p] for p, _ in plan_spots(row.moves)]
+        now = [m for m in plan if m["day"] == today]
         await _click(app, surface, _choice(surface, "Approve plan"), row)
         text = out.getvalue()
-        assert "Decided by Ann: 5 applied" in text
-        assert text.count("✅ ") == 5 and "The rest of your plan" not in text
+        assert f"Decided by Ann: {len(now)} applied, {5 - len(now)} scheduled" in text
+        decided = text.split("(updated)")[-1]
+        assert decided.count("✅ ") == len(now) and "The rest of your plan" not in text
         changes = [c for c in app.espn.demo.changes if c.kind == "move"]
-        assert len(changes) == 5  # the plan's picks, none of the alternatives
+        assert len(changes) == len(now)  # the plan's picks of today, none of the others
     finally:
         await app.close()
 
@@ -180,26 +202,32 @@ async def test_console_skip_all_and_approve_plan(tmp_path: Path) -> None:
 async def test_live_league_handoff_waits_then_the_next_read_settles_it(tmp_path: Path,
                                                                         monkeypatch) -> None:
     import agents.shared.deps as deps_module
+    import fantasy.schedule as schedule_module
+    from fantasy.schedule import EASTERN
 
     app = await _open(tmp_path)
     demo = app.espn.demo
-    app.espn.demo = None  # a live ESPN league: no write API (the transport still serves it)
+    app.espn.demo = None  # a live ESPN league: FanVise does not write (the transport serves)
     monkeypatch.setattr(deps_module, "today_eastern", lambda: demo.today)
+    monkeypatch.setattr(schedule_module, "today_eastern", lambda: demo.today)
     try:
         surface, out, row = await _console_card(app)
         spots = plan_spots(row.moves)
         m1, m3 = row.moves[spots[0][0]], row.moves[spots[2][0]]
+        assert m1["day"] == demo.today.isoformat() and m3["day"] > m1["day"]
         await _click(app, surface, _choice(surface, "Approve #1"), row)
         await _click(app, surface, _choice(surface, "Approve #3"), row)
         await _click(app, surface, _choice(surface, "Skip the rest"), row)
         text = out.getvalue()
-        assert "⏳ 1. Wed: drop Gordon Hayward, add Tyus Jones" in text
-        assert "Waiting for ESPN: Open the link to Tyus Jones's add page in your ESPN " \
-               "league on 2023-01-25." in text
-        assert "Choose Gordon Hayward to drop, then Submit." in text
-        assert "Add Tyus Jones on ESPN: https://fantasy.espn.com/basketball/players/add?" \
+        a1, d1 = m1["add"]["name"], m1["drop"]["name"]
+        assert f"⏳ 1. {m1['line'].split(':')[0]}" in text
+        assert f"Waiting for ESPN: Open the link to {a1}'s add page in your ESPN " \
+               f"league on {m1['day']}." in text
+        assert f"Choose {d1} to drop, then Submit." in text
+        assert f"Add {a1} on ESPN: https://fantasy.espn.com/basketball/players/add?" \
                f"leagueId={app.espn.league_id}&playerId={m1['add']['id']}" in text
-        assert "2 waiting for ESPN, 3 skipped by you" in text
+        assert "🗓️ 3." in text  # the later move waits for its day
+        assert "1 scheduled, 1 waiting for ESPN, 3 skipped by you" in text
         assert demo.changes == []  # FanVise wrote nothing
         assert "The rest of your plan" not in text  # live: wait for ESPN before re-planning
         # on ESPN the member makes move 1; another team claims move 3's player
@@ -210,15 +238,23 @@ async def test_live_league_handoff_waits_then_the_next_read_settles_it(tmp_path:
         await app.core.handle_message(surface, THREAD, USER, "who should I start today?")
         card = await app.app_db.get_card(row.card_id)
         outs = card.result["outcomes"]
-        assert outs[m1["move_id"]]["status"] == "applied"
-        assert outs[m3["move_id"]]["status"] == "failed"
-        assert f"{m3['add']['name']} was claimed by {demo.team_name(other)}" in \
-            outs[m3["move_id"]]["note"]
+        oc1 = next(v for k, v in outs.items() if m1["move_id"] in (k, v.get("move_id")))
+        assert oc1["status"] == "applied"
         text = out.getvalue()
-        assert "✅ 1. Wed: drop Gordon Hayward, add Tyus Jones" in text
-        assert "1 applied, 3 skipped by you, 1 not possible" in text
+        assert "✅ 1. " in text.split("(updated)")[-1]
         audit = {a["result"] for a in await app.app_db.audit_rows(row.card_id)}
-        assert {"espn:done", "espn:taken"} <= audit
+        assert "espn:done" in audit
+        # move 3's day: its player was claimed meanwhile, so it is not handed off
+        day = date.fromisoformat(m3["day"])
+        monkeypatch.setattr(schedule_module, "today_eastern", lambda: day)
+        monkeypatch.setattr(deps_module, "today_eastern", lambda: day)
+        await app.espn.invalidate_cache()
+        await app.core.moves.run_due({"console": surface},
+                                     now=datetime.combine(day, time(9, 0), tzinfo=EASTERN))
+        text = out.getvalue().split("(updated)")[-1]
+        assert f"Not possible: {m3['add']['name']} was claimed by " \
+               f"{demo.team_name(other)}." in text
+        assert "1 applied" in text and "1 not possible" in text
     finally:
         app.espn.demo = demo
         await app.close()
