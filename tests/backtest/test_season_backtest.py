@@ -12,7 +12,8 @@ import pytest
 from fantasy.backtest.data import STATS, load_season
 from fantasy.backtest.knowledge import Knowledge, build_morning
 from fantasy.backtest.run import STRATEGIES, last_line, run_teams, summarise
-from fantasy.backtest.sim import CORE_N
+from fantasy.backtest.sim import CORE_N, League, simulate
+from fantasy.backtest.strategies import FanVisePlan, LineupsOnly
 
 TEAM = 1
 PERIODS = [11, 12]  # one team, two weeks
@@ -180,9 +181,6 @@ def test_last_line_counts_team_seasons(small):
 def test_fanvise_checks_each_move_on_its_day(season, know):
     """The scheduler's check (bot.core.move_schedule) on a move's day: an OUT add is not
     made, nor a move that no longer gains this matchup; the plan's own first move is."""
-    from fantasy.backtest.sim import League, simulate
-    from fantasy.backtest.strategies import FanVisePlan, LineupsOnly
-
     days = {}
 
     class Capture(LineupsOnly):
@@ -212,8 +210,6 @@ def test_ir_slot_holds_an_out_player_until_he_is_back(season, know):
     """A move to the IR keeps the OUT player (no drop, never a core drop) and adds a free
     agent; he never starts while there; back healthy (Sun of period 11 for Josh Hart), he
     returns and the lowest-valued player outside the top 5 is released (no acquisition)."""
-    from fantasy.backtest.sim import League, simulate
-
     team, hart = 12, season.index[3062679]
 
     class ToIr:
