@@ -9,7 +9,7 @@ import re
 from datetime import date
 from typing import Any
 
-from agents.shared.deps import AgentDeps, optimizer_for
+from agents.shared.deps import AgentDeps, optimizer_for, stale_note
 from bot.core.models import Button, Card, OutgoingMessage
 from fantasy.constants import OUT_STATUSES
 from fantasy.moves import text_of
@@ -35,8 +35,12 @@ async def daily_lineup_message(espn: Any, team_id: int, *, day: date | None = No
         scan = opt.scan_moves(team_id, top=moves_top)
     except (ValueError, LookupError):
         scan = None
-    return render_daily_lineup(res.to_dict(), scan.to_dict() if scan else None,
-                               team_name=getattr(team, "name", f"team {team_id}"))
+    msg = render_daily_lineup(res.to_dict(), scan.to_dict() if scan else None,
+                              team_name=getattr(team, "name", f"team {team_id}"))
+    note = stale_note(deps)  # ESPN failed and the cache answered: say how old the data is
+    if note is not None:
+        msg.text = f"{msg.text}\n\n{note}" if msg.text else note
+    return msg
 
 
 def _val(v: Any) -> str:
