@@ -61,8 +61,15 @@ def _job(variant: str, team: int, periods: list[int], strategies: tuple[str, ...
 
 
 def _periods(text: str) -> list[int]:
+    """'11-20' or '12' -> the matchup periods (argparse type)."""
     a, _, b = text.partition("-")
-    return list(range(int(a), int(b or a) + 1))
+    try:
+        first, last = int(a), int(b or a)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"periods must look like 11-20, not {text!r}") from None
+    if not 1 <= first <= last <= 20:
+        raise argparse.ArgumentTypeError("the demo's matchup periods are 1-20")
+    return list(range(first, last + 1))
 
 
 def _table(summaries: list[Summary]) -> list[str]:
@@ -80,18 +87,21 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--variant", choices=("points", "categories", "both"), default="both")
     ap.add_argument("--teams", default="", help="comma-separated team ids (default: all 12)")
-    ap.add_argument("--periods", default=f"{PERIODS[0]}-{PERIODS[-1]}",
-                    help="matchup periods, e.g. 11-20")
+    ap.add_argument("--periods", type=_periods, default=list(PERIODS),
+                    help="matchup periods, e.g. 11-20 (default)")
     ap.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
     ap.add_argument("--compare", action="store_true",
                     help="also run the matchup-only plan (before issue 22) and the plan "
                          "without the scheduler's check on each move's day")
     args = ap.parse_args(argv)
     variants = list(VARIANTS) if args.variant == "both" else [args.variant]
-    periods = _periods(args.periods)
+    periods = args.periods
     t0 = time.perf_counter()
     data = load_season()
-    teams = [int(t) for t in args.teams.split(",") if t.strip()] or sorted(data.rosters)
+    try:
+        teams = [int(t) for t in args.teams.split(",") if t.strip()] or sorted(data.rosters)
+    except ValueError:
+        ap.error(f"--teams takes team ids like 1,2, not {args.teams!r}")
     bad = [t for t in teams if t not in data.rosters]
     if bad:
         ap.error(f"no team {bad[0]} in the demo league (teams are {min(data.rosters)}-"
