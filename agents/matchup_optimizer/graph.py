@@ -115,6 +115,8 @@ def _move_payload(m: dict[str, Any]) -> dict[str, Any]:
     out = {"move_id": m["move_id"], "drop": m["drop"], "add": m["add"],
            "expected_gain": round(float(m["expected_gain"]), 3), "gain_unit": m["gain_unit"],
            "games": m["games"], "confidence": m["confidence"], "reasons": list(m["reasons"])}
+    if m.get("drop_to_ir"):  # the leaving player goes to the free IR slot
+        out["drop_to_ir"] = True
     if m.get("category_delta"):  # ranked by named categories: the plan's change too
         out["category_delta"] = dict(m["category_delta"])
         out["plan_delta"] = round(float(m.get("plan_delta") or 0.0), 3)
@@ -125,7 +127,10 @@ def _move_payload(m: dict[str, Any]) -> dict[str, Any]:
 def _explicit_summary(ev: dict[str, Any], days: int, acq: str) -> str:
     """Card summary for the move the member named (one move, its exact gain)."""
     d, a, unit = ev["drop"], ev["add"], ev["gain_unit"]
-    if ev.get("drop_chosen"):
+    if ev.get("drop_to_ir"):
+        head = (f"Room for {a['name']}: {move_text(d['name'], a['name'], to_ir=True)} (your IR "
+                "slot is free, so nobody is released).")
+    elif ev.get("drop_chosen"):
         head = f"Best drop for adding {a['name']}: {d['name']}."
     elif ev.get("add_chosen"):
         head = f"Best free agent for {d['name']}'s spot: {a['name']}."
@@ -134,7 +139,7 @@ def _explicit_summary(ev: dict[str, Any], days: int, acq: str) -> str:
     s = (f"{head} Exact optimizer for the rest of this matchup ({days} day(s) left, {acq}): "
          f"{float(ev['expected_gain']):+.2f} {unit} ({float(ev['base_value']):.2f} without it, "
          f"{float(ev['planned_value']):.2f} with it).")
-    if ev.get("overall") is not None:
+    if ev.get("overall") is not None and not ev.get("drop_to_ir"):
         s += (f" Rest of the season, keeping {a['name']}: {float(ev['season_effect']):+.1f} "
               f"({a['name']} {float(ev.get('add_ros_per_game') or 0.0):.1f} "
               f"{ev.get('per_game_unit') or 'per game'} over {ev.get('add_ros_games', 0)} "
@@ -477,7 +482,7 @@ async def evaluate_move(state: MatchupOptimizerState,
             "expected_gain": ev["expected_gain"], "gain_unit": ev["gain_unit"],
             "games": ev["games_added"], "confidence": ev["confidence"],
             "reasons": ([ev["warning"]] if ev.get("warning") else []) + list(ev["reasons"]),
-            "plan_delta": ev["expected_gain"]}]
+            "plan_delta": ev["expected_gain"], "drop_to_ir": bool(ev.get("drop_to_ir"))}]
     return out
 
 
@@ -666,7 +671,8 @@ async def apply_moves(state: MatchupOptimizerState,
         m = st.move or st.spot
         rec = {"move_id": m.move_id, "plan_move_id": st.spot.move_id, "drop": m.drop,
                "add": m.add, "day": m.day, "expected_gain": m.expected_gain,
-               "gain_unit": m.gain_unit, "line": m.line}
+               "gain_unit": m.gain_unit, "line": m.line,
+               "drop_to_ir": m.move_id in to_ir_ids}
         if st.move is None:
             not_made.add(st.spot.add.id)
             if st.conflict:

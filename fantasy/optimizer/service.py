@@ -84,7 +84,7 @@ from fantasy.optimizer.plan import (
     terminal_value,
 )
 from fantasy.optimizer.scan import scan_points
-from fantasy.optimizer.season import CORE_MARGIN_MIN, SeasonValues, season_values
+from fantasy.optimizer.season import CORE_MARGIN_MIN, CORE_TOP_N, SeasonValues, season_values
 from fantasy.optimizer.week import plan_week, plan_week_pulp
 from fantasy.projections import (
     Projection,
@@ -280,6 +280,7 @@ class MoveEvaluation(_Result):
     per_game_unit: str = ""
     core: str = ""  # why the named drop is a core player ("" when he is replaceable)
     warning: str = ""  # the move projects worse: this week's and the season's effect
+    drop_to_ir: bool = False  # no drop named and the IR slot free: the OUT player goes there
 
 
 @dataclass
@@ -937,6 +938,11 @@ class OptimizerService:
 
         held = {h.player.id: h.reason for h in self.scan_moves(team_id, top=1).holds}
         core = {x.u.players[r].id for r in x.season.core}
+        ir_first = [x.u.players[r] for r in x.ir_rows][:x.ir_free]
+        if drop is None and ir_first:  # free the IR slot before suggesting any drop
+            assert add is not None
+            out.drop_chosen = out.drop_to_ir = True
+            drop = out.drop = PlayerRef(ir_first[0].id, ir_first[0].name)
         if drop is None:
             assert add is not None
             out.drop_chosen = True
@@ -969,7 +975,11 @@ class OptimizerService:
         gain = out.planned_value - out.base_value
         out.expected_gain = gain
         out.games_added = with_move.games_played - base.games_played
-        self._season_fields(out, x, drop.id, add.id, season(drop.id, add.id), core, held)
+        self._season_fields(out, x, drop.id, add.id,
+                            # to IR: he stays yours and nobody is released (when he is back,
+                            # the drop is chosen then)
+                            0.0 if out.drop_to_ir else season(drop.id, add.id),
+                            set() if out.drop_to_ir else core, {} if out.drop_to_ir else held)
         overall = float(out.overall or 0.0)
         out.verdict = "gain" if overall > floor else "no_gain"
         players = [e.player for e in team.roster if e.player.id == drop.id]
@@ -1246,11 +1256,14 @@ class OptimizerService:
         """Rest-of-season values (fantasy.optimizer.season) of the rows: keep values in the
         plan's unit (per_game); core players, replacements and the per-game figures shown
         from rank_per_game when given (category leagues: the neutral sum of z-scores, the
-        plan's unit being this matchup's gradient).  spare_core ('leave my stars alone'):
-        everyone above replacement is core."""
+        plan's unit being this matchup's gradient).  spare_core ('leave my stars alone',
+        'don't touch my starters'): everyone above replacement is core, and as many of the
+        best as the lineup has starting slots."""
         games = np.array([self.ros_games(p) for p in u.players], dtype=float)
         kw = {"position_mask": self._position_mask(), "margin": 0.0 if spare_core else None,
-              "margin_min": CORE_MARGIN_MIN if self.is_points else 0.0}
+              "margin_min": CORE_MARGIN_MIN if self.is_points else 0.0,
+              "core_top_n": max(CORE_TOP_N, self.layout.n_starters) if spare_core
+              else CORE_TOP_N}
         sv = season_values(per_game, games, u.masks, roster_rows, pool_rows, **kw)
         if rank_per_game is None:
             return sv

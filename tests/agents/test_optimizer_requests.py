@@ -68,11 +68,11 @@ class Run:
         return (await self.graph.aget_state(self.config)).values
 
 
-async def plan_delta(deps: AgentDeps, drop: int, add: int) -> float:
+async def plan_delta(deps: AgentDeps, drop: int, add: int, team: int = 1) -> float:
     svc = await optimizer_for(deps)
     key = "total_points" if svc.is_points else "expected_categories_won"
-    base = svc.weekly_plan(1).to_dict()[key]
-    return svc.weekly_plan(1, moves=[(drop, add)]).to_dict()[key] - base
+    base = svc.weekly_plan(team).to_dict()[key]
+    return svc.weekly_plan(team, moves=[(drop, add)]).to_dict()[key] - base
 
 
 async def roster_ids(deps: AgentDeps) -> set[int]:
@@ -217,33 +217,64 @@ async def test_a_losing_move_gets_a_card_with_a_warning(deps_factory, variant) -
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
-async def test_pick_up_x_finds_the_best_drop_for_x(deps_factory, variant) -> None:
+async def test_pick_up_x_uses_the_free_ir_slot_first(deps_factory, variant) -> None:
+    """Jordan Poole is OUT and the IR slot is free: 'pick up coby white' moves Poole there
+    (nobody released) before any drop, and approving it does exactly that."""
     deps = deps_factory(variant)
     run = Run(deps)
     intr = await run.start(move_request("pick up coby white for me", None,
                                         ref(COBY_WHITE, "Coby White")))
     [mv] = intr.value["moves"]
     svc = await optimizer_for(deps)
-    best = svc.scan_moves(1, top=1, adds=[COBY_WHITE]).moves[0]
-    assert mv["add"]["id"] == COBY_WHITE and mv["drop"]["id"] == best.drop.id
-    assert mv["expected_gain"] == pytest.approx(best.expected_gain, abs=1e-3)
+    [poole], _ = svc._ir_candidates(svc.league.team(1))
+    assert mv["add"]["id"] == COBY_WHITE and mv["drop"]["id"] == poole.id and mv["drop_to_ir"]
     assert mv["expected_gain"] == pytest.approx(
-        await plan_delta(deps, best.drop.id, COBY_WHITE), abs=1e-3)
-    assert intr.value["summary"].startswith(f"Best drop for adding Coby White: {best.drop.name}.")
+        await plan_delta(deps, poole.id, COBY_WHITE), abs=1e-3)
+    assert intr.value["summary"].startswith(
+        f"Room for Coby White: move {poole.name} to IR, add Coby White (your IR slot is free")
+    await run.resume(intr, "approve")
+    roster = deps.espn.demo.roster_now(1)
+    assert roster.get(poole.id) == 13 and COBY_WHITE in roster
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+async def test_pick_up_x_finds_the_best_drop_for_x(deps_factory, variant) -> None:
+    """With no IR room, the drop that costs least this matchup plus the rest of the season,
+    among the replaceable players."""
+    probe = await optimizer_for(deps_factory(variant))
+    team = next(t.id for t in probe.league.teams if not probe._ir_candidates(t)[0])
+    deps = deps_factory(variant, my_team_id=team)
+    run = Run(deps)
+    intr = await run.start(move_request("pick up coby white for me", None,
+                                        ref(COBY_WHITE, "Coby White")))
+    [mv] = intr.value["moves"]
+    svc = await optimizer_for(deps)
+    ev = svc.evaluate_move(team, None, COBY_WHITE)
+    assert mv["add"]["id"] == COBY_WHITE and mv["drop"]["id"] == ev.drop.id
+    assert not mv.get("drop_to_ir") and ev.drop.id not in svc.core_players(team)
+    assert mv["expected_gain"] == pytest.approx(
+        await plan_delta(deps, ev.drop.id, COBY_WHITE, team), abs=1e-3)
+    assert intr.value["summary"].startswith(f"Best drop for adding Coby White: {ev.drop.name}.")
 
 
 async def test_pick_up_with_no_worthwhile_drop_warns_on_the_least_costly(deps_factory) -> None:
     """A pick-up no drop makes worth it still gets a card: the least costly replaceable
-    drop, with the warning."""
-    deps = deps_factory("categories")
+    drop, with the warning (a team with no IR room)."""
+    probe = await optimizer_for(deps_factory("categories"))
+    team = next(t.id for t in probe.league.teams if not probe._ir_candidates(t)[0])
+    deps = deps_factory("categories", my_team_id=team)
     svc = await optimizer_for(deps)
-    weak = next(p for p in svc.free_agents if p.injury_status == "ACTIVE"
-                and not svc.scan_moves(1, top=1, adds=[p.id]).moves)
+    x = svc._plan_inputs(team)  # the weakest healthy free agent for the rest of the season
+    ros = {p.id: float(x.season_pg[x.u.index[p.id]] * x.season.games_left[x.u.index[p.id]])
+           for p in x.pool}
+    weak = min((p for p in x.pool if p.injury_status == "ACTIVE"
+                and not svc.scan_moves(team, top=1, adds=[p.id]).moves),
+               key=lambda p: (ros[p.id], p.id))
     run = Run(deps)
     intr = await run.start(move_request(f"pick up {weak.name}", None, ref(weak.id, weak.name)))
     assert intr is not None
     [mv] = intr.value["moves"]
-    assert mv["add"]["id"] == weak.id and mv["drop"]["id"] not in svc.core_players(1)
+    assert mv["add"]["id"] == weak.id and mv["drop"]["id"] not in svc.core_players(team)
     assert intr.value["summary"].startswith(
         f"WARNING: This move projects worse than keeping {mv['drop']['name']}")
 

@@ -79,31 +79,56 @@ async def test_points_the_season_decides_and_the_better_add() -> None:
     assert ev.protected.startswith("star") and any("caution" in r for r in ev.reasons)
 
 
+def _team_without_ir_room(svc: OptimizerService) -> int:
+    """A demo team with no OUT player that could go to a free IR slot."""
+    return next(t.id for t in svc.league.teams if not svc._ir_candidates(t)[0])
+
+
+@pytest.mark.parametrize("variant", ["points", "categories"])
+async def test_pick_up_uses_the_free_ir_slot_first(variant: str) -> None:
+    """Hoop Dreamers' IR slot is free and Jordan Poole is OUT: a pick-up moves him there
+    (nobody released, no season cost) before any drop is suggested."""
+    svc = await demo_service(variant)
+    [poole], free = svc._ir_candidates(svc.league.team(1))
+    assert free == 1
+    ev = svc.evaluate_move(1, None, COBY_WHITE)
+    assert ev.drop_to_ir and ev.drop_chosen and ev.drop.id == poole.id
+    assert ev.season_effect == 0.0 and ev.verdict == "gain"
+    base = _value(svc, svc.weekly_plan(1))
+    after = _value(svc, svc.weekly_plan(1, moves=[(poole.id, COBY_WHITE)]))
+    assert ev.expected_gain == pytest.approx(after - base, abs=1e-9)
+
+
 @pytest.mark.parametrize("variant", ["points", "categories"])
 async def test_pick_up_finds_the_best_drop_for_that_add(variant: str) -> None:
     svc = await demo_service(variant)
-    ev = svc.evaluate_move(1, None, COBY_WHITE)
-    scan = svc.scan_moves(1, top=50, adds=[COBY_WHITE])
-    held = {h.player.id for h in scan.holds}
-    plan = svc.move_plan(1)
-    core = {h.player.id for h in plan.holds if h.reason.startswith("core")}
-    assert ev.drop_chosen and ev.verdict == "gain"
+    team = _team_without_ir_room(svc)
+    ev = svc.evaluate_move(team, None, COBY_WHITE)
+    held = {h.player.id for h in svc.scan_moves(team, top=1).holds}
+    core = set(svc.core_players(team))
+    assert ev.drop_chosen and not ev.drop_to_ir
     assert ev.drop.id not in held and ev.drop.id not in core
     # the best drop on this matchup plus the rest of the season, among the others
-    for other in svc.league.team(1).roster:
+    for other in svc.league.team(team).roster:
         pid = other.player.id
         if pid in held or pid in core or pid == ev.drop.id or other.lineup_slot_id == 13:
             continue
-        alt = svc.evaluate_move(1, pid, COBY_WHITE)
+        alt = svc.evaluate_move(team, pid, COBY_WHITE)
         assert alt.overall <= ev.overall + 1e-6
 
 
 async def test_pick_up_with_no_worthwhile_drop() -> None:
     svc = await demo_service("categories")
-    # a healthy free agent that no drop makes worth adding (the scan restricted to him is empty)
-    weak = next(p for p in svc.free_agents if p.injury_status == "ACTIVE"
-                and not svc.scan_moves(1, top=1, adds=[p.id]).moves)
-    ev = svc.evaluate_move(1, None, weak.id)
+    team = _team_without_ir_room(svc)
+    # the weakest healthy free agent for the rest of the season, whom no drop makes worth
+    # adding this matchup either (the scan restricted to him is empty)
+    x = svc._plan_inputs(team)
+    ros = {p.id: float(x.season_pg[x.u.index[p.id]] * x.season.games_left[x.u.index[p.id]])
+           for p in x.pool}
+    weak = min((p for p in x.pool if p.injury_status == "ACTIVE"
+                and not svc.scan_moves(team, top=1, adds=[p.id]).moves),
+               key=lambda p: (ros[p.id], p.id))
+    ev = svc.evaluate_move(team, None, weak.id)
     # the member asked for him: the least costly replaceable drop, with a warning that shows
     # this matchup's and the season's effect
     assert ev.verdict == "no_gain" and ev.drop_chosen and ev.drop is not None
