@@ -36,7 +36,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -81,7 +81,6 @@ class _Check:
 
     reason: str = ""
     best: str = ""  # the optimizer's best choice now (a changed situation)
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 def _day_text(d: date) -> str:
@@ -211,7 +210,11 @@ class MoveSchedule:
         if not await self.core.db.claim_scheduled_move(row.card_id, row.plan_move_id):
             return None  # another pass or process has it
         crash_point("schedule:claimed")
-        check = await self._check(card, row, today)
+        try:
+            check = await self._check(card, row, today)
+        except Exception:  # noqa: BLE001 - nothing was made: the next pass checks again
+            await self.core.db.release_scheduled_move(row.card_id, row.plan_move_id)
+            raise
         if check.reason:
             await self._not_made(card, row, check.reason)
             crash_point("schedule:finished")
@@ -285,19 +288,14 @@ class MoveSchedule:
     # ------------------------------------------------------------------ the check
 
     async def _check(self, card: CardRow, row: ScheduledMove, today: date) -> _Check:
-        """Why the move must not be made now ("" when it may), from a fresh league read."""
-        from fantasy.espn.errors import EspnError
-
+        """Why the move must not be made now ("" when it may), from a fresh league read
+        (raises when the league cannot be read: never made blindly, checked again later)."""
         day = date.fromisoformat(row.day)
         team_id = int(card.team_id or 0)
         if day < today:
             return await self._changed(team_id, row, f"its day ({_day_text(day)}) passed "
                                                      "before it could be made")
-        try:
-            svc = await self._optimizer(team_id, row.add_id)
-        except EspnError as exc:
-            return _Check(reason=f"the league could not be read ({type(exc).__name__}); "
-                                 "not made blindly")
+        svc = await self._optimizer(team_id, row.add_id)  # EspnError: checked next pass
         league = svc.league
         team = league.team(team_id)
         roster = {e.player.id for e in team.roster}

@@ -451,3 +451,34 @@ async def test_discord_approve_and_advance(fake_discord, tmp_path: Path) -> None
     finally:
         await bot.close()
         await app.close()
+
+
+async def test_a_league_read_failure_leaves_the_move_for_the_next_pass(tmp_path: Path,
+                                                                       monkeypatch) -> None:
+    """ESPN not answering when the move is due: nothing is made blindly, the move stays
+    scheduled (not 'not possible'), and the next pass makes it once."""
+    from fantasy.espn.errors import EspnError
+
+    app = await _open(tmp_path)
+    demo = app.espn.demo
+    try:
+        surface, _out, row, _svc, plan = await _approve_plan(app)
+        first = next(m for m in plan.moves if m.day > demo.today)
+        real = app.core.moves._optimizer
+
+        async def down(*_a: Any, **_k: Any) -> Any:
+            raise EspnError("ESPN is not answering")
+
+        monkeypatch.setattr(app.core.moves, "_optimizer", down)
+        demo.advance_to(first.day)
+        assert await app.core.moves.run_due({"console": surface}) == []
+        rows = {r.plan_move_id: r for r in await app.app_db.scheduled_moves(row.card_id)}
+        assert rows[first.move_id].status == "scheduled"
+        assert all(c.add != first.add.id for c in demo.changes)
+        monkeypatch.setattr(app.core.moves, "_optimizer", real)
+        made = await app.core.moves.run_due({"console": surface})
+        assert [m.outcome.status for m in made if m.row.plan_move_id == first.move_id] == \
+            ["applied"]
+        assert len([c for c in demo.changes if c.add == first.add.id]) == 1
+    finally:
+        await app.close()
