@@ -43,7 +43,7 @@ async def test_command_tree_has_all_commands_and_syncs_to_a_guild(fake_discord):
     assert {c["name"] for c in put.json} == COMMANDS
     link = next(c for c in put.json if c["name"] == "link")
     assert [o["name"] for o in link["options"]] == ["team", "member", "espn_s2", "swid",
-                                                    "remove"]
+                                                    "remove", "writes", "autolineup"]
     assert not any(o["required"] for o in link["options"])
     assert bot.intents.message_content  # needed for follow-up messages in threads
     assert not bot.allowed_mentions.everyone and not bot.allowed_mentions.roles
