@@ -24,7 +24,6 @@ import functools
 import importlib
 import json
 import logging
-import re
 import uuid
 from collections.abc import Callable
 from datetime import date
@@ -349,8 +348,7 @@ async def research(state: SupervisorState,
                                "request_obj": state.get("request")})
     answer = str(out.get("answer") or "")
     request = _request(state)
-    if request.day is not None or re.search(r"\bpla?y|\bgame|\bsuit(?:ing)? up",
-                                             request.text.lower()):
+    if request.day is not None or request.asks_game:
         day = date.fromisoformat(request.day.date) if request.day and request.day.date \
             else None
         lines = []

@@ -40,8 +40,14 @@ matchup_analysis (review / optimize my matchup, what moves should I make this we
 lineup_optimization (who do I start today / tomorrow / on a day, set my lineup, who sits);
 injury_reevaluation (my injured / day-to-day player at a position: hold or stream);
 explicit_move (drop X for Y, pick up X, add the top one of the last list);
-standings (standings, ranks, recent league activity: adds, drops, trades);
-roster (who is on my or my opponent's team); schedule (games left this week);
+standings (standings, ranks, records, playoff picture);
+league_activity (what changed: recent adds, drops, trades, in the league or on my team);
+roster (who is on my or my opponent's team); schedule (games left this week, when the
+matchup ends); league_settings (this league's rules: roster and IR spots, acquisition limit
+and how many are left, waivers, trade deadline, playoff teams and weeks, scoring format);
+player_owner (whose team X is on, who has X); past_matchup (last week's or an earlier
+matchup's result); team_box_score (how my players did last night / on a past day);
+category_outlook (which categories I can still win and what it takes);
 general_advice (other fantasy-basketball questions); out_of_scope (anything else).
 Copy player names exactly as written in the message (do not correct or complete them).
 Player names in the message may be replaced by {player}: then leave players empty."""
@@ -87,8 +93,9 @@ async def understand_with_model(text: str, ctx: UnderstandingContext, model: Any
                                 timeout: float = MODEL_TIMEOUT) -> Request:
     """One structured-output call; the offline router answers on error or timeout."""
     offline = understand(text, ctx)
-    if offline.followup or offline.list_ref is not None:
-        return offline  # the previous turn is the context; the router already merged it
+    if offline.followup or offline.list_ref is not None or offline.more:
+        return offline  # the previous turn is the context (or the message holds several
+        # questions): the router already read each
     try:
         structured = _one_attempt(model).with_structured_output(ModelReading)
         reading = await asyncio.wait_for(structured.ainvoke(

@@ -117,6 +117,7 @@ class Request(BaseModel):
     followup: bool = False             # inherited context from the previous turn
     alternatives: list[Intent] = Field(default_factory=list)  # runner-up intents (clarify)
     clarify: bool = False              # below the confidence margin: ask, don't guess
+    asks_game: bool = False            # about playing / a game ("is X playing", "X's game")
     more: list[Request] = Field(default_factory=list)  # further questions of the message, in order
     keep: list[PlayerRef] = Field(default_factory=list)  # "keep X", "don't drop X", "X is untouchable"
     spare_core: bool = False           # "leave my stars alone", "don't gut my roster"

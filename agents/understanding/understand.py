@@ -434,7 +434,7 @@ def understand_one(text: str, ctx: UnderstandingContext, *,
         action=action,
         move=move, list_ref=ents.list_ref, followup=followup,
         alternatives=[i for i in alternatives if i != intent], clarify=clarify,
-        keep=keep, spare_core=spare_core)
+        keep=keep, spare_core=spare_core, asks_game=bool(lx.GAME_WORDS.search(fold(text))))
 
 
 __all__ = ["split_questions", "understand_one", "CLARIFY_MARGIN", "CONFIDENT_SCORE", "FOLLOWUP_WORDS", "KEEP_INTENT_MARGIN",
