@@ -439,8 +439,9 @@ class Approvals:
         if outcomes and any(o.status == "waiting" for o in outcomes):
             # a live league: today's approved moves are made on ESPN when the member turned
             # writes on with their own cookies (bot.core.handoff), else the hand-off stays
-            from bot.core.handoff import make_card_moves
-            outcomes = await make_card_moves(self.core, card, user, outcomes)
+            from bot.core.handoff import make_card_moves, revise_answers
+            before, outcomes = outcomes, await make_card_moves(self.core, card, user, outcomes)
+            final = revise_answers(final, before, outcomes)  # the answer says what ESPN did
         if outcomes and any(o.status == "scheduled" for o in outcomes) and \
                 getattr(self.core, "moves", None) is not None:
             # moves dated later: stored before the card closes, made on their day (a

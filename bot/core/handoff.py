@@ -421,6 +421,32 @@ async def make_card_moves(core: Any, card: Any, user: Any, outcomes: list[Any]) 
     return [made.get(o.move_id, o) for o in outcomes]
 
 
+def revise_answers(final: list[Any], before: list[Any], after: list[Any]) -> list[Any]:
+    """The run's answer events with each move's line as `make_card_moves` left it: a move
+    made on ESPN no longer reads "Waiting for ESPN: ... steps", and the hand-off note goes
+    when nothing is left to make by hand (the lines are `MoveOutcome.line_text`, as the graph
+    wrote them)."""
+    import dataclasses
+
+    from agents.matchup_optimizer.prompts import LIVE_HANDOFF_NOTE
+    from agents.shared.types import Answer
+
+    def line(o: Any) -> str:
+        a = o.to_json()
+        return o.line_text(a["line"] if o.status == "applied" and a.get("line") else text_of(a))
+
+    def revise(text: str) -> str:
+        for old, new in zip(before, after, strict=False):
+            if old != new:
+                text = text.replace(line(old), line(new))
+        if not any(o.status == "waiting" and o.note.startswith("waiting for ESPN")
+                   for o in after):
+            text = text.replace("\n" + LIVE_HANDOFF_NOTE, "").replace(LIVE_HANDOFF_NOTE, "")
+        return text
+    return [dataclasses.replace(e, text=revise(e.text)) if isinstance(e, Answer) else e
+            for e in final]
+
+
 def _to_ir(card: Any, move_id: str) -> bool:
     m = next((m for m in card.moves if str(m.get("move_id")) == move_id), None)
     return bool(m and m.get("drop_to_ir"))
@@ -470,5 +496,5 @@ def failure_text(exc: EspnWriteError) -> str:
 
 
 __all__ = ["EspnWrites", "HandoffChange", "LineupWrite", "WriteAccess", "WritesConfig",
-           "check_handoffs", "failure_text", "lineup_starters", "make_card_moves", "settle_claims", "reconcile", "waiting",
+           "check_handoffs", "failure_text", "lineup_starters", "make_card_moves", "revise_answers", "settle_claims", "reconcile", "waiting",
            "writes_of"]

@@ -211,3 +211,23 @@ async def test_without_access_the_hand_off_stays(tmp_path):
         assert res == oc and not [r for r in wire.seen if r.method == "POST"]
     finally:
         await app.close()
+
+
+def test_the_answer_says_what_espn_did_not_the_hand_off() -> None:
+    from agents.matchup_optimizer.graph import _plan_outcome_lines
+    from agents.matchup_optimizer.prompts import LIVE_HANDOFF_NOTE
+    from agents.shared.types import Answer
+    from bot.core.handoff import revise_answers
+
+    move = {"move_id": "m0", "drop": {"id": 1, "name": "T.J. McConnell"},
+            "add": {"id": 2, "name": "Coby White"}}
+    waiting = MoveOutcome.of({**move, "status": "waiting", "note": "waiting for ESPN: x",
+                              "steps": ["Open the link.", "Click +."]})
+    text = "\n".join(["Plan:", *_plan_outcome_lines([waiting.to_json()]), LIVE_HANDOFF_NOTE])
+    made = MoveOutcome.of({**move, "status": "applied", "note": "done on ESPN"})
+    [ans] = revise_answers([Answer(text)], [waiting], [made])
+    assert "Waiting for ESPN" not in ans.text and LIVE_HANDOFF_NOTE not in ans.text
+    assert "Done: drop T.J. McConnell, add Coby White." in ans.text
+    # a move still handed off keeps its steps and the note
+    [same] = revise_answers([Answer(text)], [waiting], [waiting])
+    assert same.text == text
