@@ -231,3 +231,32 @@ def test_the_answer_says_what_espn_did_not_the_hand_off() -> None:
     # a move still handed off keeps its steps and the note
     [same] = revise_answers([Answer(text)], [waiting], [waiting])
     assert same.text == text
+
+
+async def test_link_writes_on_is_the_members_own_choice(tmp_path):
+    from bot.core.models import ThreadRef
+    from tests.bot.test_scheduler import Recorder
+
+    app, _, _ = await open_live(tmp_path)
+    rec = Recorder()
+    thread = ThreadRef("slack", WS, "C1", "")
+    alex = UserRef("slack", "alex", "Alex")
+    try:
+        await app.core.handle_command(rec, thread, alex, "link", {"text": "writes:on"})
+        assert await app.app_db.write_prefs("slack", WS, "alex") == (True, False)
+        [(who, text)] = rec.private
+        assert who == "alex" and "Writes are on" in text and "unofficial" in text
+        assert "Not yet in effect" in text  # not linked to a team with cookies yet
+        await app.core.handle_command(rec, thread, alex, "link", {"text": "autolineup:on"})
+        assert await app.app_db.write_prefs("slack", WS, "alex") == (True, True)
+        await app.core.handle_command(rec, thread, alex, "link", {"text": "writes:maybe"})
+        assert await app.app_db.write_prefs("slack", WS, "alex") == (True, True)
+        assert "writes:on" in rec.private[-1][1]  # how to say it, nothing changed
+        # an admin linking another member cannot turn writes on for them
+        admin = UserRef("slack", "boss", "Boss", is_admin=True)
+        await app.core.handle_command(rec, thread, admin, "link",
+                                      {"text": "member:<@U_OTHER> writes:on"})
+        assert await app.app_db.write_prefs("slack", WS, "U_OTHER") == (False, False)
+        assert "Only the member" in rec.private[-1][1]
+    finally:
+        await app.close()
