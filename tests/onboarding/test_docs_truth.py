@@ -93,3 +93,26 @@ def test_console_choices_in_running_md_are_the_consoles(tmp_path) -> None:
     documented = [ln for ln in re.findall(r"`([^`]*\[1\] [^`]*)`", doc.replace("\n  ", " "))]
     assert documented, "docs/running.md shows no console choices"
     assert _labels(documented[0]) == console, (documented[0], shown[0])
+
+
+def _slug(heading: str) -> str:
+    """GitHub's anchor of a heading."""
+    text = re.sub(r"[^\w\- ]", "", heading.strip().lower())
+    return text.replace(" ", "-")
+
+
+def test_links_to_doc_sections_exist() -> None:
+    """Every `docs/x.md#anchor` (or `x.md#anchor`) in the docs and in doctor's fixes names a
+    heading of that file."""
+    sources = DOCS + [ROOT / "bot" / "commands" / "doctor.py"]
+    checked = 0
+    for src in sources:
+        text = src.read_text(encoding="utf-8")
+        for target, anchor in re.findall(r"([a-z\-]+\.md)#([a-z0-9\-]+)", text):
+            path = ROOT / "docs" / target
+            if target == "README.md" or not path.exists():
+                continue
+            headings = re.findall(r"^#+ (.+)$", path.read_text(encoding="utf-8"), re.M)
+            assert anchor in {_slug(h) for h in headings}, (src.name, target, anchor)
+            checked += 1
+    assert checked >= 5
