@@ -364,8 +364,17 @@ def asked_day(request: Request, today: date) -> date:
     return today - timedelta(days=1)
 
 
+#: ESPN's default points weights (stat id -> points), the game score that orders a box score
+#: in a category league: PTS 1, 3PM 1, FGA -1, FGM 2, FTA -1, FTM 1, REB 1, AST 2, STL 4,
+#: BLK 4, TO -2.
+GAME_SCORE = {0: 1.0, 17: 1.0, 14: -1.0, 13: 2.0, 16: -1.0, 15: 1.0, 6: 1.0, 3: 2.0, 2: 4.0,
+              1: 4.0, 11: -2.0}
+
+
 def _fpts(league: League, stats: dict[int, float]) -> float:
-    w = league.settings.scoring_weights
+    """Fantasy points of a game line (the league's weights; in a category league ESPN's
+    default points weights as a game score)."""
+    w = league.settings.scoring_weights if league.settings.is_points else GAME_SCORE
     return sum(stats.get(s, 0.0) * pts for s, pts in w.items())
 
 
@@ -426,6 +435,8 @@ async def answer_team_box_score(deps: AgentDeps, request: Request) -> Reply:
     for value, card, stats in played:
         lines.append(f"- {player_label(card)}: {_line(stats)}"
                      + (f" = {value:.0f} fpts" if is_points else ""))
+    if not is_points:
+        lines.append("Best first by game score (ESPN's default points weights).")
     if is_points:
         lines.append(f"Total: {sum(v for v, _, _ in played):.0f} fpts from "
                      f"{len(played)} player{'s' if len(played) != 1 else ''} "

@@ -126,6 +126,8 @@ PRONOUNS = re.compile(r"\b(?:he|him|his|he's|hes|himself|that guy|this guy|dude)
 #: Words that say "of my opponent" / "of another team".
 OPPONENT = re.compile(r"\b(?:opponent'?s?|opp|opps|the other guy'?s?|my matchup'?s? team|"
                       r"who (?:am i|i'm|im) (?:playing|facing|up against)|their team|"
+                      r"(?:team|guy|squad|dude|manager) (?:i'm|im|i am|that i'm|that im) "
+                      r"(?:playing|facing|up against|against)|"
                       r"they have|they got)\b")
 
 #: NBA team (the common abbreviation, fantasy.constants.PRO_TEAM_ABBREVS) -> the words
