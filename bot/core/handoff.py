@@ -299,13 +299,20 @@ class EspnWrites:
 
     def writer(self, team_id: int, access: WriteAccess) -> EspnWriter:
         """The writer acting for `team_id` with `access`'s credentials (journaled in the app
-        DB; `storage.crashpoint` names the points on both sides of the POST)."""
+        DB; `storage.crashpoint` names the points on both sides of the POST; paced with
+        other processes through the app DB's token bucket of the league)."""
+        from fantasy.espn.writes import MIN_INTERVAL
         from storage.crashpoint import crash_point
         cfg = self.config
+        bucket = f"espn-writes:{self.core.league_id}"
+
+        async def shared_pace() -> float:  # 300 ms apart across processes (one database)
+            return await self.core.db.take_token(bucket, capacity=1.0,
+                                                 per_minute=60.0 / MIN_INTERVAL)
         return writer_for(self.core.espn, team_id=team_id, credentials=access.credentials,
                           journal=self.core.db, dry_run=access.dry_run,
                           transport=cfg.transport, write_base_url=cfg.write_base_url,
-                          crash=crash_point)
+                          crash=crash_point, shared_pace=shared_pace)
 
     async def after_write(self) -> None:
         """Drop cached league reads so the next answer shows the change."""

@@ -337,7 +337,8 @@ class EspnWriter:
                  timeout: float = 15.0, min_interval: float = MIN_INTERVAL,
                  sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
                  clock: Callable[[], float] = time.monotonic, crash: Crash = _no_crash,
-                 names: Mapping[int, str] | None = None) -> None:
+                 names: Mapping[int, str] | None = None,
+                 shared_pace: Callable[[], Awaitable[float]] | None = None) -> None:
         self.league_id = int(league_id)
         self.season = int(season)
         self.credentials = credentials
@@ -356,6 +357,9 @@ class EspnWriter:
         self._sleep = sleep
         self._clock = clock
         self._crash = crash
+        #: pacing shared with other processes (the app DB's token bucket of the league): a
+        #: call takes the league's write slot, or returns the seconds to wait for it
+        self._shared_pace = shared_pace
         #: player id -> name, for readable audit summaries (optional)
         self.names: dict[int, str] = dict(names or {})
         #: the masked bodies this writer sent or, in a dry run, would send (newest last)
@@ -582,6 +586,11 @@ class EspnWriter:
             wait = last[0] + self.min_interval - self._clock()
             if wait > 0:
                 await self._sleep(wait)
+            if self._shared_pace is not None:  # another process wrote to this league
+                wait = await self._shared_pace()
+                if wait > 0:
+                    await self._sleep(min(wait, 5.0))
+                    await self._shared_pace()
             try:
                 resp = await self._http.post(self.transactions_url, json=body,
                                              headers=self._headers(self.transactions_url))

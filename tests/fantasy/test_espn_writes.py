@@ -428,3 +428,23 @@ async def test_another_members_cookies_cannot_write_to_a_team(journal) -> None:
         await w.add_drop(1, 500, 107, scoring_period=40, key="o", actor="u")
     assert 500 not in espn.roster(1)
     await w.aclose()
+
+
+async def test_pacing_is_shared_with_other_processes_through_the_app_db(journal) -> None:
+    """Two writers with their own in-process pacing (as two processes would have) share the
+    league's write slot through the app DB's token bucket: the second waits its turn."""
+    from fantasy.espn import writes as w_mod
+
+    espn = FakeEspn()
+    sleeps: list[float] = []
+
+    def shared() -> float:
+        return journal.take_token("espn-writes:777", capacity=1.0, per_minute=200.0)
+    first = writer(espn, journal, sleeps=sleeps, shared_pace=shared)
+    await first.add_drop(1, 500, 107, scoring_period=40, key="s1", actor="u")
+    w_mod._PACERS.clear()  # the other process knows nothing of this one's last write
+    second = writer(espn, journal, sleeps=sleeps, shared_pace=shared)
+    await second.add_drop(1, 501, 106, scoring_period=40, key="s2", actor="u")
+    assert len(sleeps) == 1 and 0.2 < sleeps[0] <= 0.3
+    await first.aclose()
+    await second.aclose()
