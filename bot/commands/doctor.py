@@ -360,6 +360,9 @@ async def check_discord(settings: Any) -> Finding:
         try:
             me = await asyncio.wait_for(http.static_login(token), timeout=20)
             app = await asyncio.wait_for(http.application_info(), timeout=20)
+            guilds = None
+            if settings.discord_guild_id:
+                guilds = await asyncio.wait_for(http.get_guilds(200), timeout=20)
         except discord.LoginFailure:
             return Finding("discord", "FAIL", "Discord refused DISCORD_TOKEN (invalid or "
                            "reset)", "Reset Token on the Bot page and set the new one "
@@ -375,6 +378,12 @@ async def check_discord(settings: Any) -> Finding:
         return Finding("discord", "FAIL", f"token of bot {name!r} works, but the Message "
                        "Content Intent is off", "turn it on (Bot page, Privileged Gateway "
                        "Intents) or set DISCORD_MESSAGE_CONTENT=false")
+    if isinstance(guilds, list) and str(settings.discord_guild_id) not in {
+            str(g.get("id")) for g in guilds if isinstance(g, dict)}:
+        return Finding("discord", "FAIL", f"bot {name!r} is not in the server "
+                       f"DISCORD_GUILD_ID={settings.discord_guild_id}", "invite it with the "
+                       "URL of docs/discord-setup.md step 1 (scopes bot and "
+                       "applications.commands), or correct DISCORD_GUILD_ID")
     guild = (f", commands sync to server {settings.discord_guild_id}"
              if settings.discord_guild_id else ", commands sync globally (up to an hour; "
              "DISCORD_GUILD_ID makes it instant)")

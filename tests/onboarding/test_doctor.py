@@ -9,11 +9,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from aiohttp import web
 from typer.testing import CliRunner
 
 from bot.cli import build_app
 from bot.commands import doctor
+from tests.bot.harness.fake_discord import jr
 from tests.onboarding.conftest import ESPN_S2, OTHER_SWID, SWID
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -129,7 +129,19 @@ async def test_discord_token_is_asked_at_discord(live_env, monkeypatch, fake_dis
     assert found.failed and "Message Content Intent" in found.line()
     assert "DISCORD_MESSAGE_CONTENT=false" in found.fix
 
-    fake_discord.on_request = lambda r: web.json_response(
+    # DISCORD_GUILD_ID: the bot must be in that server
+    guild = {"id": "800000000000000001", "name": "League", "icon": None, "owner": False,
+             "permissions": "0", "features": []}
+    fake_discord.on_request = lambda r: jr([guild]) if r.path == "/users/@me/guilds" else None
+    settings = await _settings(monkeypatch, DISCORD_MESSAGE_CONTENT="false",
+                               DISCORD_GUILD_ID="800000000000000001")
+    found = await doctor.check_discord(settings)
+    assert found.status == "ok" and "server 800000000000000001" in found.detail, found
+    settings = await _settings(monkeypatch, DISCORD_GUILD_ID="800000000000000009")
+    found = await doctor.check_discord(settings)
+    assert found.failed and "not in the server" in found.detail and "invite" in found.fix
+
+    fake_discord.on_request = lambda r: jr(
         {"message": "401: Unauthorized", "code": 0}, status=401) \
         if r.path == "/users/@me" else None
     found = await doctor.check_discord(settings)
