@@ -460,14 +460,19 @@ class Approvals:
                                                        for k, o in mc.outcomes.items()},
                                           "answer": (answer.text[:1000] if answer else "")})
         crash_point("click:card-finished")
-        await self._audit_moves(card, user, "", made)
+        await self._audit_moves(card, user, "", made,
+                                scheduled={o.move_id for o in outcomes or []
+                                           if o.status == "scheduled"})
         fresh = await self.core.db.get_card(card.card_id) or card
         await self.redraw(surface, thread, card_mid, fresh)
         await self.core.db.mark_card_shown(card.card_id)
         await self.core.turns.deliver(surface, thread, user, card.team_id, editor, final)
 
     async def _audit_moves(self, card: CardRow, user: UserRef, result: str,
-                           applied: set[str] | None) -> None:
+                           applied: set[str] | None, *,
+                           scheduled: set[str] | frozenset[str] = frozenset()) -> None:
+        """One audit row per move of a decided card; a move dated later is "scheduled"
+        (bot.core.move_schedule audits it again, `scheduled:<outcome>`, on its day)."""
         for i, move in enumerate(card.moves):
             decision = card.decisions.get(str(i), "decline")
             mid = str(move.get("move_id"))
@@ -478,7 +483,8 @@ class Approvals:
             elif applied is None:
                 res = "approved"
             else:
-                res = "applied" if mid in applied else "not-applied"
+                res = "scheduled" if mid in scheduled else \
+                    "applied" if mid in applied else "not-applied"
             await self.core.db.audit(card_id=card.card_id, run_thread_id=card.run_thread_id,
                                 platform=user.platform, user_id=user.user_id,
                                 user_name=user.name, decision=decision, result=res,

@@ -136,6 +136,8 @@ async def test_approve_then_advance_delivers_the_card(tmp_path: Path, variant: s
         rows = await app.app_db.scheduled_moves(row.card_id)
         assert [(r.day, r.drop_id, r.add_id) for r in rows] == \
             [(m.day.isoformat(), m.drop.id, m.add.id) for m in later]
+        audit = {a["move_id"]: a["result"] for a in await app.app_db.audit_rows(row.card_id)}
+        assert all(audit[m.move_id] == "scheduled" for m in later)
         # the re-planned week is what the card promised (the scheduled moves on their days)
         replanned = text.split("Re-planned week:")[-1].split("\n")[0]
         figure = float(re.search(r"[\d.]+", replanned).group().rstrip("."))
