@@ -54,6 +54,16 @@ TEAM_INTENTS: frozenset[Intent] = frozenset({
     Intent.ROSTER, Intent.SCHEDULE, Intent.TEAM_BOX_SCORE, Intent.CATEGORY_OUTLOOK})
 
 ResolutionStatus = Literal["resolved", "ambiguous", "not_found"]
+#: What is asked (agents.understanding.frame): a status, should-I, who/which, how many,
+#: when, a comparison, an explanation, or something to do.
+Ask = Literal["status", "should", "who", "how_many", "when", "compare", "explain", "do"]
+#: What it is asked about.
+Subject = Literal["player", "my_team", "opponent", "other_team", "league", "rules",
+                  "category", "nba_team"]
+#: When: a day or a week that is over, now, tonight, a day to come, the rest of the week or
+#: the season.
+When = Literal["past_day", "past_week", "now", "tonight", "future_day", "rest_of_week",
+               "season"]
 Source = Literal["command", "semantic", "model", "context", "rules", "clarified"]
 Action = Literal["drop", "start", "sit", "hold", "add", "trade", "stream"]
 
@@ -117,6 +127,9 @@ class Request(BaseModel):
     followup: bool = False             # inherited context from the previous turn
     alternatives: list[Intent] = Field(default_factory=list)  # runner-up intents (clarify)
     clarify: bool = False              # below the confidence margin: ask, don't guess
+    ask: Ask = "status"                # the compositional frame (agents.understanding.frame)
+    subject: Subject = "my_team"
+    time: When = "now"
     asks_game: bool = False            # about playing / a game ("is X playing", "X's game")
     more: list[Request] = Field(default_factory=list)  # further questions of the message, in order
     keep: list[PlayerRef] = Field(default_factory=list)  # "keep X", "don't drop X", "X is untouchable"
@@ -141,5 +154,5 @@ class Request(BaseModel):
         return [p for p in self.players if not p.resolved]
 
 
-__all__ = ["Action", "DayRef", "Intent", "MoveRef", "OPTIMIZER_INTENTS", "PlayerRef",
+__all__ = ["Ask", "Subject", "When", "Action", "DayRef", "Intent", "MoveRef", "OPTIMIZER_INTENTS", "PlayerRef",
            "Request", "ResolutionStatus", "Source", "TEAM_INTENTS", "TeamRef"]

@@ -19,6 +19,7 @@ from agents.understanding.entities import (
     masked,
     pronoun_move,
 )
+from agents.understanding.frame import composed_intent, read_frame
 from agents.understanding.request import (
     Action,
     DayRef,
@@ -427,6 +428,13 @@ def understand_one(text: str, ctx: UnderstandingContext, *,
         if team.kind == "mine" and last.team.kind != "mine":
             team = TeamRef.model_validate(last.team.model_dump())
 
+    frame = read_frame(fold(text), intent=intent, players=len(players), team_kind=team.kind,
+                       pro_team=pro_team, categories=len(categories), day=day,
+                       today=ctx.today)
+    if not inherited and not clarify_ok:
+        composed = composed_intent(intent, frame)
+        if composed != intent:
+            intent, clarify = composed, False
     return Request(
         text=original, intent=intent, confidence=round(max(best_score, 0.0), 4),
         source="context" if inherited else "semantic", players=players, team=team,
@@ -434,6 +442,7 @@ def understand_one(text: str, ctx: UnderstandingContext, *,
         action=action,
         move=move, list_ref=ents.list_ref, followup=followup,
         alternatives=[i for i in alternatives if i != intent], clarify=clarify,
+        ask=frame.ask, subject=frame.subject, time=frame.time,
         keep=keep, spare_core=spare_core, asks_game=bool(lx.GAME_WORDS.search(fold(text))))
 
 

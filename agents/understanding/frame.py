@@ -1,0 +1,132 @@
+"""The compositional reading of a message: what is asked (the ask), about what (the subject)
+and when (the time), beside the routed intent.
+
+    frame = read_frame(low, players=..., team_kind=..., ...)  # Frame(ask, subject, time)
+    intent = composed_intent(intent, frame)                   # a combination the bank lacks
+
+The ask comes from the question's words, the subject from the entities (a player, a fantasy
+team, an NBA team, a category, the league's rules) and the time from the day read. Known parts
+combine into an answer kind without a bank utterance for each combination: "how many points
+did my opponent put up last week" (how many x opponent x past week) is the past matchup's
+result, "who was bad for me saturday" (who x my team x past day) is that day's box score.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date
+
+from agents.understanding.request import Ask, DayRef, Intent, Subject, When
+
+#: The ask by the question's words, first match wins (order matters: "should i" before "who").
+_ASKS: tuple[tuple[Ask, re.Pattern[str]], ...] = (
+    ("should", re.compile(r"\b(?:should|shld|shud|worth|do i (?:start|sit|drop|hold|keep|add)|"
+                          r"is it (?:time|smart|wise)|would you)\b")),
+    ("compare", re.compile(r"\b(?:vs\.?|versus|better|compare|comparison|or)\b")),
+    ("how_many", re.compile(r"\bhow (?:many|much)\b|\bnumber of\b|\bcount\b")),
+    ("when", re.compile(r"\bwhen\b|\bwhat (?:day|time|date)\b|\bhow long\b")),
+    ("explain", re.compile(r"\bwhy\b|\bexplain\b|\bhow come\b|\bwhat does .* mean\b")),
+    ("who", re.compile(r"\b(?:who|whos|who's|whom|whose|which)\b|\bwhat (?:players?|guys?|"
+                       r"cats|categories|team)\b")),
+    ("do", re.compile(r"^\W*(?:please\s+|pls\s+|can you\s+|could you\s+)?(?:drop|add|pick|grab|"
+                      r"set|optimi[sz]e|find|stream|make|show|give|list|review|tell|run|plan|"
+                      r"start|sit|bench|swap|trade)\b")),
+)
+#: A week that is over: "last week", "the week before", "two weeks ago".
+PAST_WEEK = re.compile(r"\b(?:last|past|previous|prior)\s+(?:week|matchup|weekend)\b|"
+                       r"\bweek before\b|\b(?:a|one|two|three|\d)\s+weeks?\s+ago\b")
+#: The rest of the season: "rest of the season", "ros", "long term".
+SEASON = re.compile(r"\b(?:rest of (?:the )?season|ros|long[- ]term|this season|season long|"
+                    r"for the season)\b")
+#: Tonight's words (the time is tonight rather than now).
+TONIGHT = re.compile(r"\b(?:tonight|tonite|tnight|2night)\b")
+
+
+@dataclass(frozen=True)
+class Frame:
+    """What is asked, about what, and when."""
+
+    ask: Ask
+    subject: Subject
+    time: When
+
+
+def read_ask(low: str) -> Ask:
+    """The ask of a folded message ("status" when no question word says otherwise)."""
+    for ask, pattern in _ASKS:
+        if pattern.search(low):
+            if ask == "compare" and not re.search(r"\b(?:vs\.?|versus|better|compare)\b", low):
+                continue  # a bare "or" compares only between names (read_frame checks)
+            return ask
+    return "status"
+
+
+def read_frame(low: str, *, intent: Intent, players: int, team_kind: str,
+               pro_team: str | None, categories: int, day: DayRef | None,
+               today: date) -> Frame:
+    """The frame of one folded message from its entities (see module doc)."""
+    ask = read_ask(low)
+    if ask == "status" and players >= 2 and re.search(r"\bor\b", low):
+        ask = "compare"
+    if players:
+        subject: Subject = "player"
+    elif intent == Intent.LEAGUE_SETTINGS:
+        subject = "rules"
+    elif pro_team is not None:
+        subject = "nba_team"
+    elif team_kind == "opponent":
+        subject = "opponent"
+    elif team_kind == "other":
+        subject = "other_team"
+    elif categories or intent == Intent.CATEGORY_OUTLOOK:
+        subject = "category"
+    elif intent in (Intent.STANDINGS, Intent.LEAGUE_ACTIVITY):
+        subject = "league"
+    else:
+        subject = "my_team"
+    return Frame(ask=ask, subject=subject, time=read_time(low, day, today))
+
+
+def read_time(low: str, day: DayRef | None, today: date) -> When:
+    """The time of a message: a week that is over, a day (past, tonight, now, future), the
+    rest of the week, the season, else now."""
+    if PAST_WEEK.search(low):
+        return "past_week"
+    if day is not None and day.date:
+        try:
+            d = date.fromisoformat(day.date)
+        except ValueError:
+            d = today
+        if d < today:
+            return "past_day"
+        if d > today:
+            return "future_day"
+        return "tonight" if TONIGHT.search(low) else "now"
+    if day is not None and day.week:
+        return "rest_of_week"
+    if SEASON.search(low):
+        return "season"
+    return "now"
+
+
+#: Team-level answers about the present that a past time turns into a past answer.
+_TEAM_NOW = frozenset({Intent.MATCHUP_STATUS, Intent.SCHEDULE, Intent.STANDINGS,
+                       Intent.ROSTER, Intent.LINEUP_OPTIMIZATION, Intent.MATCHUP_ANALYSIS})
+_TEAMS = frozenset({"my_team", "opponent", "other_team"})
+
+
+def composed_intent(intent: Intent, frame: Frame) -> Intent:
+    """The answer kind the parts make when the routed intent cannot answer them: a team's
+    score or games asked for a week that is over is that matchup's result; who did well or
+    badly for a team on a day that is over is that day's box score; a question about the
+    league's rules is the settings answer."""
+    if frame.subject in _TEAMS and frame.time == "past_week" and intent in _TEAM_NOW:
+        return Intent.PAST_MATCHUP
+    if frame.subject in _TEAMS and frame.time == "past_day" and frame.ask in ("who", "status") \
+            and intent in _TEAM_NOW | {Intent.INJURY_REEVALUATION, Intent.STREAMING}:
+        return Intent.TEAM_BOX_SCORE
+    return intent
+
+
+__all__ = ["Frame", "PAST_WEEK", "composed_intent", "read_ask", "read_frame", "read_time"]
