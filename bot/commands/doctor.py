@@ -391,6 +391,20 @@ async def check_discord(settings: Any) -> Finding:
 
 
 _SIGNING_SECRET = re.compile(r"^[0-9a-f]{32}$")
+#: The bot scopes of the manifest in docs/slack-setup.md.
+SLACK_SCOPES = ("commands", "chat:write", "app_mentions:read", "channels:history",
+                "groups:history")
+
+
+def _missing_scopes(headers: Any) -> list[str]:
+    """The manifest's scopes the token lacks, from auth.test's `x-oauth-scopes` header
+    (none when Slack does not send it)."""
+    granted = next((str(v) for k, v in dict(headers or {}).items()
+                    if str(k).lower() == "x-oauth-scopes"), None)
+    if granted is None:
+        return []
+    have = {x.strip() for x in granted.split(",")}
+    return [s for s in SLACK_SCOPES if s not in have]
 
 
 async def check_slack(settings: Any) -> Finding:
@@ -433,6 +447,11 @@ async def check_slack(settings: Any) -> Finding:
                            "check the internet connection")
         if var == "SLACK_BOT_TOKEN":
             who = f"bot {resp.get('user')!r} in workspace {resp.get('team')!r}"
+            missing = _missing_scopes(getattr(resp, "headers", None))
+            if missing:
+                return Finding("slack", "FAIL", f"{who}: the app lacks the scopes "
+                               + ", ".join(missing), "add them (OAuth & Permissions, or the "
+                               "manifest in docs/slack-setup.md) and reinstall the app")
     mode = "Socket Mode" if app_token else f"HTTP mode on port {settings.slack_port}"
     admins = "" if settings.slack_admin_user_ids else \
         "; SLACK_ADMIN_USER_IDS unset: nobody can set /fanvise daily"

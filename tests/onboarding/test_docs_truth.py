@@ -50,6 +50,14 @@ def test_slack_setup_table_and_manifest_list_every_command() -> None:
     described = re.search(r'description: "FanVise: ([^"]+)"', text)
     assert described and [n.strip() for n in described.group(1).split(",")] == list(NAMES)
     assert "@FanVise" in "".join(cells)
+    # doctor checks a token's scopes against the manifest's
+    from bot.commands.doctor import SLACK_SCOPES
+
+    bot_scopes = re.search(r"scopes:\n\s+bot:\n((?:\s+- .*\n)+)", text)
+    assert bot_scopes
+    listed = [ln.split("-", 1)[1].split("#")[0].strip()
+              for ln in bot_scopes.group(1).splitlines()]
+    assert listed == list(SLACK_SCOPES)
 
 
 def test_running_md_lists_the_slash_commands() -> None:

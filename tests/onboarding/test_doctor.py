@@ -157,6 +157,20 @@ async def test_slack_tokens_are_asked_at_slack(live_env, monkeypatch, fake_slack
     assert found.status == "ok" and "Socket Mode" in found.detail, found
     assert [c.method for c in fake_slack.calls] == ["auth.test", "apps.connections.open"]
 
+    # the token's scopes (auth.test's x-oauth-scopes header) against the manifest's
+    from aiohttp import web
+
+    def scoped(call):
+        if call.method != "auth.test":
+            return None
+        return web.json_response({"ok": True, "user": "fanvise", "team": "T"},
+                                 headers={"x-oauth-scopes": "commands,chat:write"})
+    fake_slack.on_call = scoped
+    found = await doctor.check_slack(settings)
+    assert found.failed and "app_mentions:read, channels:history, groups:history" in \
+        found.detail and "reinstall" in found.fix
+    fake_slack.on_call = None
+
     fake_slack.fail_with["apps.connections.open"] = "invalid_auth"
     found = await doctor.check_slack(settings)
     assert found.failed and "SLACK_APP_TOKEN (invalid_auth)" in found.detail
