@@ -18,9 +18,9 @@ dropped within the plan, he earns and costs nothing beyond his roster spot.  A s
 moving an OUT player to the IR costs nothing, so the IR slot is used before anyone with value
 above replacement is dropped.
 
-Core players are never drop candidates: the team's CORE_TOP_N best by ROS value, and anyone
-whose ROS value per game beats his replacement's by more than the margin.  The rest are
-replaceable.
+Core players are never drop candidates: the team's CORE_TOP_N best by ROS value and by value
+per game, anyone within CORE_BUFFER of the CORE_TOP_N-th best per game, and anyone whose ROS
+value per game beats his replacement's by more than the margin.  The rest are replaceable.
 
 Pure functions on arrays (rows = players, as in plan.py); no league objects, so a backtest can
 call them with its own leak-free projections.
@@ -36,6 +36,7 @@ import numpy as np
 CORE_TOP_N = 5          # the team's best players by ROS value are always core
 CORE_MARGIN = 0.10      # points: core when per game > replacement's by 10% of replacement's
 CORE_MARGIN_MIN = 2.0   # ... and by at least this many fantasy points per game
+CORE_BUFFER = 0.95      # within 5% of the CORE_TOP_N-th best per game: core too
 
 
 @dataclass
@@ -96,7 +97,7 @@ def season_values(per_game: Sequence[float], games_left: Sequence[float],
     the plan's linearised value); games_left: (n,) games each row is expected to play after
     the planning horizon; masks: slot-type eligibility bitmasks (plan.py's); roster / pool:
     rows of the team and of the free agents; position_mask: the bits of the position slots
-    (PG, SG, SF, PF, C) in `masks`; core_top_n: the roster's best by ROS value always core;
+    (PG, SG, SF, PF, C) in `masks`; core_top_n: the roster's best by ROS value and per game always core;
     margin: per-game amount above the replacement's per game that makes a player core (a
     scalar or one per row); default max(CORE_MARGIN x replacement per game, margin_min)
     (margin_min defaults to CORE_MARGIN_MIN fantasy points; pass 0 in other units).
@@ -115,11 +116,19 @@ def season_values(per_game: Sequence[float], games_left: Sequence[float],
     else:
         marg = np.broadcast_to(np.asarray(margin, dtype=float), pg.shape)
     ranked = sorted(roster, key=lambda i: (-ros[i], i))
-    top = set(ranked[:max(core_top_n, 0)])
+    # the best by rest-of-season value and the best per game (an injured star with fewer
+    # games left is still a star), with a buffer: a player within CORE_BUFFER of the
+    # core_top_n-th best per game can be top core_top_n by the day a move is made
+    by_game = sorted(roster, key=lambda i: (-pg[i], i))
+    n = max(core_top_n, 0)
+    top = set(ranked[:n]) | set(by_game[:n])
+    if n and len(by_game) > n:
+        floor = CORE_BUFFER * pg[by_game[n - 1]]
+        top |= {i for i in by_game[n:] if pg[i] > 0 and pg[i] >= floor}
     core = [i for i in ranked if i in top or pg[i] - rep_pg[i] > marg[i]]
     replaceable = [i for i in ranked if i not in set(core)]
     return SeasonValues(pg, gl, ros, rep, rep_ros, rep_pg, keep, core, replaceable)
 
 
-__all__ = ["CORE_MARGIN", "CORE_MARGIN_MIN", "CORE_TOP_N", "SeasonValues",
+__all__ = ["CORE_BUFFER", "CORE_MARGIN", "CORE_MARGIN_MIN", "CORE_TOP_N", "SeasonValues",
            "replacement_levels", "season_values"]

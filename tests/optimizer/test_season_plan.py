@@ -172,3 +172,17 @@ def test_ir_frees_a_spot_before_any_drop():
     assert sol.season_gain == 0.0 and sol.gain == pytest.approx(30.0)
     no_ir = best_plan(values, masks, [2], [1, 2, 3], [0, 1], [2], 1, keep_value=keep)
     assert not no_ir.steps  # every drop costs more than the streamer's 30
+
+
+def test_core_counts_per_game_stars_and_a_buffer():
+    """An injured star with few games left is core by value per game; a player within
+    CORE_BUFFER of the last core player per game is core too; the rest are replaceable."""
+    ppg = np.array([50.0, 40.0, 30.0, 29.0, 20.0, 25.0])
+    games = np.array([5.0, 30.0, 30.0, 30.0, 30.0, 30.0])
+    masks = [1] * 6
+    sv = season_values(ppg, games, masks, [0, 1, 2, 3, 4], [5], core_top_n=2, margin=100.0)
+    assert 0 in sv.core and 1 in sv.core  # 0: top 2 per game, not by ROS value (250 < 900)
+    assert 2 in sv.core  # top 2 by ROS value
+    assert sv.replaceable == [3, 4]  # 29 < 0.95 x 40 (the 2nd best per game)
+    buf = season_values(ppg, games, masks, [0, 1, 2, 3, 4], [5], core_top_n=3, margin=100.0)
+    assert 3 in buf.core and 4 not in buf.core  # 29 >= 0.95 x 30
