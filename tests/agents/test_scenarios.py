@@ -73,11 +73,16 @@ async def test_a_matchup_review_with_approved_move(points_rt: FanViseRuntime) ->
     assert ans.text.count(OFFLINE_NOTE) == 1
     applied = ans.report["applied_moves"] if "applied_moves" in ans.report else None
     assert applied, ans.report.keys()
+    # each move is made on its day: today's now, the later ones scheduled for theirs
+    today = rt.espn.demo.today.isoformat()
     assert [(m["drop"]["id"], m["add"]["id"], m["status"]) for m in applied] == [
-        (m["drop"]["id"], m["add"]["id"], "applied") for m in plan]
+        (m["drop"]["id"], m["add"]["id"], "applied" if m["day"] == today else "scheduled")
+        for m in plan]
     after = await my_roster(rt)
     assert move["add"]["name"] in after and move["drop"]["name"] not in after
-    assert len(after) == len(before)
+    # a move to IR adds without a drop (the OUT player stays, in the IR slot)
+    to_ir = sum(1 for m in plan if m["day"] == today and m.get("drop_to_ir"))
+    assert len(after) == len(before) + to_ir
     assert await rt.pending_approvals() == []
 
 
