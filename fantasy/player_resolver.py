@@ -536,7 +536,10 @@ class PlayerResolver:
         if last in self._vocab:  # a word the encoder knows: another name only with a letter
             # more than a league surname ("davies", "browne"); one letter short is a typo
             return any(OSA.distance(last, s) <= 1 for s in ix.last if len(s) + 1 == len(last))
-        return True
+        near = [s for s in ix.last if abs(len(s) - len(last)) <= 1 and OSA.distance(last, s) <= 1]
+        # one letter off a league surname: another person's name when the ending differs
+        # ("durand" / Durant), a typo when the middle does ("heyward" / Hayward)
+        return not near or any(_ending_differs(last, s) for s in near)
 
     def _morph_only(self, w: str) -> bool:
         """True when w is English only as an inflection (a verb or plural: "playing")."""
@@ -628,6 +631,13 @@ class PlayerResolver:
                     if p not in out:
                         out.append(p)
         return tuple(out[:3])
+
+
+def _ending_differs(a: str, b: str) -> bool:
+    """True when two words one edit apart differ in their last two letters."""
+    k = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y),
+             min(len(a), len(b)))
+    return k >= min(len(a), len(b)) - 2
 
 
 def in_context(match: NameMatch, tiers: Sequence[Collection[int]]) -> NameMatch:
