@@ -1021,15 +1021,8 @@ def _compose_answer(state: MatchupOptimizerState) -> tuple[str, dict[str, Any]]:
                              and str(a.get("day") or "") > first_day for a in applied):
             lines.append(prompts.DEMO_NOW_NOTE)
     elif applied:
-        ocs = [(a, MoveOutcome.of(a)) for a in applied]
-        ok = [a for a, oc in ocs if oc.status == "applied"]
-        if ok:
-            lines.append("Done: " + "; ".join(_fmt_move(a) for a in ok) + ".")
-        for a, oc in ocs:
-            if oc.status == "not_possible":
-                lines.append(f"Not possible: {_fmt_move(a)}: {oc.note}.")
-            elif oc.status in ("waiting", "scheduled"):
-                lines.append(oc.line_text(text_of(a)))
+        # each move with what happened to it, in the card's one wording
+        lines.extend(MoveOutcome.of(a).line_text(_fmt_move(a)) for a in applied)
         rp = state.get("replan")
         if rp:
             line = "Re-planned week: " + _plan_line(rp)[len("Optimal plan for the rest of the "
