@@ -462,6 +462,14 @@ class MoveCard(BaseModel):
                 return ClickResult(refusal="That player is not a choice for this spot.")
             if self.spot_state(spot)[0] != "open" or index in self.blocked():
                 return ClickResult(already=True)
+            add = self.moves[int(value or 0)].add
+            for other in self.spots():
+                shown = self.spot_state(other)[1]
+                shown = self.pick(other) if shown is None else shown
+                if other.index != spot.index and self.spot_state(other)[0] != "skipped" \
+                        and self.moves[shown].add.id == add.id:
+                    return ClickResult(refusal=f"{add.name} is already the choice for "
+                                               f"#{other.number}.")
             return ClickResult(pick=(spot.index, int(value or 0)))
         if index is not None and action in ("approve", "decline"):
             spot = next((s for s in spots if s.index == index), None)

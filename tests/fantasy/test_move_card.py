@@ -52,6 +52,12 @@ def test_a_menu_chooses_and_never_approves() -> None:
     assert card.pick(spot) == spot.alternatives[1]
     # a player that is not a choice of this spot
     assert card.click("pick", spot.index, card.spots()[1].index).refusal
+    # a player already chosen for another spot cannot be chosen again
+    a, b, i, j = next((a, b, i, j) for a in card.spots() for b in card.spots()
+                      if a.index < b.index for i in a.alternatives for j in b.alternatives
+                      if card.moves[i].add.id == card.moves[j].add.id)
+    both = _apply(card, card.click("pick", a.index, i))
+    assert f"already the choice for #{a.number}" in both.click("pick", b.index, j).refusal
     # approving the spot approves the chosen player, the others of the spot are declined
     res = card.click("approve", spot.index)
     assert res.record == {str(spot.alternatives[1]): "approve"}
