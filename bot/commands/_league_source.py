@@ -25,6 +25,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
+from bot.settings import check_league_id
 from fantasy.espn.client import EspnClient
 from fantasy.espn.errors import EspnError
 from fantasy.espn.factory import open_league_client
@@ -145,6 +146,11 @@ class LeagueSource:
         raw_id = league_id if league_id not in (None, "") else env.get(ENV_LEAGUE_ID)
         raw_season = season if season not in (None, "") else env.get(ENV_SEASON)
         lid = _as_int(raw_id, "league id") if raw_id not in (None, "") else None
+        if lid is not None:
+            try:
+                check_league_id(lid)
+            except ValueError as exc:
+                raise SourceError(str(exc)) from None
         ssn = _as_int(raw_season, "season") if raw_season not in (None, "") else None
         if ssn is not None and not 2000 <= ssn <= 2100:
             raise SourceError(f"season {ssn} looks wrong; use the year the NBA season ends, "
