@@ -19,7 +19,11 @@ ABOUT = """I'm FanVise, your fantasy-basketball assistant for this ESPN league. 
 - set a day's lineup: "who do i start tmrw?"
 - list free agents: "best free agent centers?"
 - recent form and start/drop calls: "how has haliburton been playing?", "should i drop simmons?"
-- standings and league activity: "standings"."""
+- standings and what changed in the league: "standings", "any trades lately?"
+- the league's rules, whose team a player is on, last week's result, last night's box score and
+  which categories you can still win: "how many adds do i have left?", "who has lebron?",
+  "did i win last week?", "who did well for me last night?", "which cats can i still win?"
+Ask two things at once ("am i ahead and who's hurt?") and I answer both, in order."""
 
 #: The slash commands when the runtime is given none (tests, `agents` alone); the bot hands
 #: in its command table's list (bot.core.commands.help_text) as `commands_text`.
