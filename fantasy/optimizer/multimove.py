@@ -11,7 +11,8 @@ exceeds today's; protected players stay all week.  A tiny reward for keeping pla
 roster makes each drop happen on the day of its add, so drops and adds pair up by day.
 
 The rest of the season (as plan.best_plan): `keep_value[i]` is earned by each row on the roster
-on the last day; `ir_rows` may leave for the IR (keeping their keep value), at most `ir_slots`.
+on the last day; `ir_rows` may leave for the IR (keeping their keep value), at most `ir_slots`;
+`sticky_adds` stay once added.
 The roster stays full every day (a drop needs an add).  `total` is the lineup value of the
 matchup, `keep_total` the terminal value.
 """
@@ -60,7 +61,8 @@ def plan_moves(values: np.ndarray, masks: Sequence[int], caps: Sequence[int],
                adds_on_first_day_only: bool = False,
                slot_caps: dict[int, int] | None = None, games_cap: int | None = None,
                time_limit: float | None = 20.0, keep_value: Sequence[float] | None = None,
-               ir_rows: Collection[int] = (), ir_slots: int = 0) -> MultiMovePlan:
+               ir_rows: Collection[int] = (), ir_slots: int = 0,
+               sticky_adds: Collection[int] = ()) -> MultiMovePlan:
     """Best plan with at most `max_adds` acquisitions from `first_day` on.
 
     values: (players, days) projected value (0 = does not play); roster/pool: row indices;
@@ -113,6 +115,9 @@ def plan_moves(values: np.ndarray, masks: Sequence[int], caps: Sequence[int],
             prev = on[y, d - 1] if d > 0 else 0
             prob += on[y, d] - prev <= add.get((y, d), 0)
         prob += pulp.lpSum(add[y, d] for d in add_days) <= 1
+        if y in set(sticky_adds):  # once added, he stays
+            for d in range(first_day + 1, n_days):
+                prob += on[y, d] >= on[y, d - 1]
     prob += pulp.lpSum(add.values()) <= max_adds
     for d in range(first_day, n_days):
         prob += pulp.lpSum(on[i, d] for i in roster + pool) == len(roster)

@@ -94,9 +94,11 @@ class PlanSolution:
 
 def prune_pool(values: np.ndarray, masks: Sequence[int], pool: Sequence[int], max_adds: int,
                *, first_day: int = 0, keys: Sequence[int] | None = None,
-               keep_value: Sequence[float] | None = None) -> list[int]:
+               keep_value: Sequence[float] | None = None,
+               sticky: Collection[int] = ()) -> list[int]:
     """The free agents an optimal plan may need (exact dominance pruning, module docstring;
-    with keep_value a dominator's keep value must be >= too).
+    with keep_value a dominator's keep value must be >= too; a sticky dominator, who may not
+    leave once added, dominates only sticky free agents).
 
     Without keep values, free agents with no value on any plannable day are dropped too
     (adding one gains nothing); with them, such a free agent may still be a season upgrade.
@@ -112,17 +114,22 @@ def prune_pool(values: np.ndarray, masks: Sequence[int], pool: Sequence[int], ma
     kept_vals = np.zeros((len(cands), v.shape[1]))
     kept_masks = np.zeros(len(cands), dtype=np.int64)
     kept_keep = np.zeros(len(cands))
+    kept_sticky = np.zeros(len(cands), dtype=bool)
+    sticky = set(sticky)
     for y in cands:
         n = len(kept)
         if n >= max_adds:
             dom = (kept_vals[:n] >= v[y][None, :]).all(axis=1)
             dom &= (kept_masks[:n] & masks[y]) == masks[y]
             dom &= kept_keep[:n] >= kv[y]
+            if y not in sticky:
+                dom &= ~kept_sticky[:n]
             if int(dom.sum()) >= max_adds:
                 continue
         kept_vals[n] = v[y]
         kept_masks[n] = masks[y]
         kept_keep[n] = kv[y]
+        kept_sticky[n] = y in sticky
         kept.append(y)
     return kept
 
@@ -217,7 +224,8 @@ def best_plan(values: np.ndarray, masks: Sequence[int], caps: Sequence[int],
               slot_caps: Mapping[int, int] | None = None, games_cap: int | None = None,
               prune: bool = True, time_limit: float | None = 30.0,
               keep_value: Sequence[float] | np.ndarray | None = None,
-              ir_rows: Collection[int] = (), ir_slots: int = 0) -> PlanSolution:
+              ir_rows: Collection[int] = (), ir_slots: int = 0,
+              sticky_adds: Collection[int] = ()) -> PlanSolution:
     """Best plan with at most `max_adds` acquisitions on days first_day.. (module docstring).
 
     values: (players, days) projected value, 0 when he does not play or cannot (OUT);
@@ -228,7 +236,8 @@ def best_plan(values: np.ndarray, masks: Sequence[int], caps: Sequence[int],
     roster on the last day (fantasy.optimizer.season.season_values(...).keep_value; same unit
     as values); None = this matchup only.  ir_rows: roster rows that may move to the IR
     (OUT, IR-eligible) instead of being released, at most ir_slots of them; such a step has
-    to_ir=True.  The plan maximises total + keep_total; `gain` is this matchup's part,
+    to_ir=True.  sticky_adds: free agents who, once added, stay to the end (core-level
+    players, season.SeasonValues.core_adds).  The plan maximises total + keep_total; `gain` is this matchup's part,
     `season_gain` the rest of the season's; a plan is returned only when their sum is > 0.
     """
     values = np.asarray(values, dtype=float)
@@ -245,8 +254,9 @@ def best_plan(values: np.ndarray, masks: Sequence[int], caps: Sequence[int],
     base_keep = terminal_value(roster, roster, kv, ir)
     max_adds = max(int(max_adds), 0)
     droppable = [i for i in roster if i not in set(protected)]
+    sticky = [y for y in sticky_adds if y in set(pool)]
     kept = (prune_pool(values, masks, pool, max_adds, first_day=first_day, keys=keys,
-                       keep_value=kv) if prune else list(pool))
+                       keep_value=kv, sticky=sticky) if prune else list(pool))
     out = PlanSolution(base_total, base_total, [], base_members, base_starts, base_starts,
                        "NoMovesPossible", len(pool), len(kept), base_keep, base_keep)
     if max_adds == 0 or not kept or not droppable or first_day >= n_days:
@@ -256,7 +266,7 @@ def best_plan(values: np.ndarray, masks: Sequence[int], caps: Sequence[int],
     else:
         sol = _milp(values, masks, caps, roster, kept, max_adds, first_day, set(protected),
                     slot_caps, games_cap, None, time_limit, keep_value=kv, ir_rows=ir,
-                    ir_slots=ir_slots)
+                    ir_slots=ir_slots, sticky=sticky)
     if sol.status != "Optimal":
         out.status = sol.status
         return out
@@ -304,9 +314,10 @@ def _milp(values: np.ndarray, masks: Sequence[int], caps: Sequence[int], roster:
           slot_caps: Mapping[int, int] | None, games_cap: int | None,
           fixed_members: Sequence[Collection[int]] | None,
           time_limit: float | None, *, keep_value: np.ndarray | None = None,
-          ir_rows: Sequence[int] = (), ir_slots: int = 0) -> PlanSolution:
+          ir_rows: Sequence[int] = (), ir_slots: int = 0,
+          sticky: Collection[int] = ()) -> PlanSolution:
     """The time-indexed model.  With fixed_members, the rosters are given (evaluation only).
-    keep_value / ir_rows / ir_slots: best_plan's (the terminal rest-of-season term)."""
+    keep_value / ir_rows / ir_slots / sticky: best_plan's (the rest-of-season terms)."""
     n_days = values.shape[1]
     elig = [[t for t in range(len(caps)) if (m >> t) & 1 and caps[t] > 0] for m in masks]
     lb: list[float] = []
@@ -375,6 +386,9 @@ def _milp(values: np.ndarray, masks: Sequence[int], caps: Sequence[int], roster:
                 terms.append((on[y, d - 1], -1.0))
             con(terms, -inf, 0.0)
         con([(add[y, d], 1.0) for d in range(first_day, n_days)], -inf, 1.0)
+        if y in set(sticky):  # once added, he stays
+            for d in range(first_day + 1, n_days):
+                con([(on[y, d - 1], 1.0), (on[y, d], -1.0)], -inf, 0.0)
     if add:
         con([(j, 1.0) for j in add.values()], -inf, float(max_adds))
     if fixed_members is None:

@@ -47,7 +47,8 @@ class SeasonValues:
     replacement[i]: the row of i's replacement (best free agent at i's positions by ROS value),
     -1 when there is no free agent; replacement_ros / replacement_per_game: that player's;
     keep_value = max(ros - replacement_ros, 0) (the plan's terminal value per row);
-    core / replaceable: roster rows that are / are not protected from drops."""
+    core / replaceable: roster rows that are / are not protected from drops;
+    core_adds: free agents as good per game as the core (kept once added)."""
 
     per_game: np.ndarray
     games_left: np.ndarray
@@ -58,6 +59,7 @@ class SeasonValues:
     keep_value: np.ndarray
     core: list[int] = field(default_factory=list)
     replaceable: list[int] = field(default_factory=list)
+    core_adds: list[int] = field(default_factory=list)  # free agents who would be core
 
     def above_per_game(self, i: int) -> float:
         """Per-game value of row i above his replacement's."""
@@ -127,7 +129,11 @@ def season_values(per_game: Sequence[float], games_left: Sequence[float],
         top |= {i for i in by_game[n:] if pg[i] > 0 and pg[i] >= floor}
     core = [i for i in ranked if i in top or pg[i] - rep_pg[i] > marg[i]]
     replaceable = [i for i in ranked if i not in set(core)]
-    return SeasonValues(pg, gl, ros, rep, rep_ros, rep_pg, keep, core, replaceable)
+    # a free agent as good per game as the team's core: once added, kept (plan.best_plan's
+    # sticky_adds), so a plan never adds a core-level player and drops him again
+    bar = CORE_BUFFER * pg[by_game[n - 1]] if n and len(by_game) >= n else float("inf")
+    core_adds = [y for y in pool if y not in set(roster) and pg[y] > 0 and pg[y] >= bar]
+    return SeasonValues(pg, gl, ros, rep, rep_ros, rep_pg, keep, core, replaceable, core_adds)
 
 
 __all__ = ["CORE_BUFFER", "CORE_MARGIN", "CORE_MARGIN_MIN", "CORE_TOP_N", "SeasonValues",

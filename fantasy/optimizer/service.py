@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Any
@@ -1371,7 +1371,7 @@ class OptimizerService:
         roster at the end of the matchup is worth each player's value above replacement), so
         only replaceable players are dropped: core players (top 5 by rest-of-season value,
         or clearly above replacement) are held, as are protected players and players coming
-        back within the hold window.  An OUT player eligible for a free IR slot moves there
+        back within the hold window; a core-level free agent, once added, is kept.  An OUT player eligible for a free IR slot moves there
         (the add needs no drop).  No OUT free agent is added; games-played limits apply.
         Category leagues: lineups and moves on the gradient of expected categories won against
         the actual opponent (only `focus_categories` when named), values reported exactly.
@@ -1405,11 +1405,13 @@ class OptimizerService:
             notes.append("games-played limits applied")
         sol = best_plan(values, u.masks, self.layout.caps, u.keys, roster_rows, pool_rows, k,
                         first_day=self.first_day, protected=prot_rows, slot_caps=slot_caps,
-                        keep_value=keep_value, ir_rows=ir_rows, ir_slots=x.ir_free)
+                        keep_value=keep_value, ir_rows=ir_rows, ir_slots=x.ir_free,
+                        sticky_adds=sv.core_adds)
         single = sol if k <= 1 else best_plan(
             values, u.masks, self.layout.caps, u.keys, roster_rows, pool_rows, 1,
             first_day=self.first_day, protected=prot_rows, slot_caps=slot_caps,
-            keep_value=keep_value, ir_rows=ir_rows, ir_slots=x.ir_free)
+            keep_value=keep_value, ir_rows=ir_rows, ir_slots=x.ir_free,
+            sticky_adds=sv.core_adds)
         n_days = len(self.dates)
 
         # each distinct (day, roster) lineup solved once over the plan, its alternatives
@@ -1437,7 +1439,7 @@ class OptimizerService:
         for j in range(len(steps)):
             best, ranked = self._alternatives(u, values, steps, j, pool_rows, used,
                                               alternatives, value_of, per_game, roster_rows,
-                                              season_of)
+                                              season_of, sv.core_adds)
             if best is not None:  # categories: exact value beats the linearised pick
                 used = (used - {steps[j].add}) | {best}
                 steps = [PlanStep(s.day, best if (i > j and s.drop == steps[j].add) else s.drop,
@@ -1537,18 +1539,20 @@ class OptimizerService:
 
     def _alternatives(self, u: _Universe, values: np.ndarray, steps: list[PlanStep], j: int,
                       pool_rows: list[int], used: set[int], n: int, value_of,
-                      per_game: dict[int, float], roster_rows: list[int], season_of=None
-                      ) -> tuple[int | None, list[Alternative]]:
+                      per_game: dict[int, float], roster_rows: list[int], season_of=None,
+                      sticky: Collection[int] = ()) -> tuple[int | None, list[Alternative]]:
         """The best other free agents for step j's spot and day, the rest of the plan
         unchanged (a later step that drops j's add drops the alternative instead).  Exact
         dominance pruning keeps the candidates that can be among the best n + 1.
         Returns (a better pick than the plan's, category leagues only: the linearised model
         chose the plan, the exact expected categories won rank the picks; the ranked list).
-        season_of(members): the plan's rest-of-season value, added to the ranking."""
+        season_of(members): the plan's rest-of-season value, added to the ranking; sticky:
+        free agents who stay once added (not offered for a spot a later move empties)."""
         st = steps[j]
         free = [y for y in pool_rows if y not in used]
         cands = prune_pool(values, u.masks, free, n + 1, first_day=st.day, keys=u.keys)
-        cands = [st.add, *cands]
+        chained = any(k > j and s.drop == st.add for k, s in enumerate(steps))
+        cands = [st.add, *(y for y in cands if not (chained and y in set(sticky)))]
         n_days = len(self.dates)
         scored = []
         for y in cands:

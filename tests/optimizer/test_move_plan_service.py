@@ -44,7 +44,9 @@ def test_plan_keeps_the_guardrails(seed: int, categories: bool) -> None:
         assert m.drop.id not in held
         assert m.add.id not in out_ids and all(a.add.id not in out_ids for a in m.alternatives)
         assert m.day >= TODAY
-        assert all(a.plan_value <= plan.planned_value + 1e-9 for a in m.alternatives)
+        # no other player for the spot beats the pick on the plan's objective (this matchup
+        # plus the rest of the season)
+        assert all(plan.alternative_diff(a) <= 1e-9 for a in m.alternatives)
     days = [m.day for m in plan.moves]
     assert days == sorted(days)  # a timeline
     if plan.moves:
@@ -62,17 +64,15 @@ def test_plan_keeps_the_guardrails(seed: int, categories: bool) -> None:
 def test_points_plan_is_the_engines_optimum_on_the_services_values() -> None:
     svc, _ = _service(3)
     plan = svc.move_plan(1, alternatives=0)
-    team = svc.league.team(1)
-    active = svc._active(team)
-    pool = [p for p in svc.free_agents if p.injury_status != "OUT"
-            and team.entry_for(p.id) is None]
-    u = svc._universe(active + pool)
-    values = svc._values_points(u)
-    rows = [u.index[p.id] for p in active]
+    x = svc._plan_inputs(1)  # the service's values, season values and IR candidates
+    u = x.u
+    rows = x.roster_rows
     held = {u.index[h.player.id] for h in plan.holds}
-    ref = best_plan(values, u.masks, svc.layout.caps, u.keys, rows,
-                    [u.index[p.id] for p in pool], 4, protected=held, prune=False)
-    assert abs(plan.planned_value - ref.total) < 2e-3
+    ref = best_plan(x.values, u.masks, svc.layout.caps, u.keys, rows, x.pool_rows, 4,
+                    protected=held, prune=False, keep_value=x.season.keep_value,
+                    ir_rows=x.ir_rows, ir_slots=x.ir_free, sticky_adds=x.season.core_adds)
+    assert abs(plan.planned_value + plan.season_gain
+               - (ref.total + ref.keep_total - ref.base_keep)) < 2e-3
     assert abs(plan.base_value - ref.base_total) < 1e-6
     mine = apply_steps(rows, [], len(svc.dates))
     assert len(mine) == len(svc.dates)

@@ -40,12 +40,13 @@ def test_season_plan_equals_pulp_model(chunk):
     for seed in range(chunk * 30, (chunk + 1) * 30):
         lg, values, sv, ir, k = _season_instance(52_000 + seed)
         protected = set(sv.core) - set(ir)
+        sticky = sv.core_adds if seed % 2 else list(lg.pool[::3])
         sol = best_plan(values, lg.masks, lg.layout.caps, lg.keys, lg.roster, lg.pool, k,
                         protected=protected, keep_value=sv.keep_value, ir_rows=ir,
-                        ir_slots=1)
+                        ir_slots=1, sticky_adds=sticky)
         ref = plan_moves(values, lg.masks, lg.layout.caps, lg.keys, lg.roster, lg.pool, k,
                          protected=protected, keep_value=sv.keep_value, ir_rows=ir,
-                         ir_slots=1)
+                         ir_slots=1, sticky_adds=sticky)
         assert ref.status == "Optimal", (seed, ref.status)
         assert abs(sol.base_total - ref.base_total) < 1e-6
         assert abs(sol.base_keep - ref.base_keep) < 1e-6
@@ -54,7 +55,7 @@ def test_season_plan_equals_pulp_model(chunk):
                                                                ref.keep_total)
         members = apply_steps(lg.roster, sol.steps, values.shape[1])
         for s in sol.steps:
-            assert s.drop not in protected
+            assert s.drop not in protected and s.drop not in set(sticky)
             assert s.to_ir == (s.drop in ir)
         if sol.steps:
             assert sol.objective_gain > 0
@@ -63,7 +64,8 @@ def test_season_plan_equals_pulp_model(chunk):
             assert all(len(m) == len(lg.roster) for m in members)
 
 
-def _brute(values, masks, caps, keys, roster, pool, k, protected, keep, ir, ir_slots):
+def _brute(values, masks, caps, keys, roster, pool, k, protected, keep, ir, ir_slots,
+           sticky=()):
     n_days = values.shape[1]
     memo: dict = {}
 
@@ -80,7 +82,7 @@ def _brute(values, masks, caps, keys, roster, pool, k, protected, keep, ir, ir_s
             return memo[key]
         options = [(mem, used, left, ir_left)]
         if left:
-            droppable = [i for i in mem if i not in protected]
+            droppable = [i for i in mem if i not in protected and i not in sticky]
             free = [y for y in pool if y not in used]
             for s in range(1, left + 1):
                 for out in itertools.combinations(droppable, s):
@@ -114,10 +116,12 @@ def test_season_plan_equals_brute_force_on_tiny_instances():
             values[0] = 0.0
         k = int(rng.integers(1, 3))
         protected = {1} if rng.random() < 0.3 and n_roster > 1 else set()
+        sticky = set(pool[:1]) if rng.random() < 0.5 else set()
         sol = best_plan(values, masks, caps, list(range(100, 100 + n)), roster, pool, k,
-                        protected=protected, keep_value=keep, ir_rows=ir, ir_slots=1)
+                        protected=protected, keep_value=keep, ir_rows=ir, ir_slots=1,
+                        sticky_adds=sticky)
         ref = _brute(values, masks, caps, list(range(100, 100 + n)), roster, pool, k,
-                     protected, keep, ir, 1)
+                     protected, keep, ir, 1, sticky)
         got = sol.total + sol.keep_total if sol.steps else sol.base_total + sol.base_keep
         assert abs(got - ref) < TOL, (seed, got, ref)
 
