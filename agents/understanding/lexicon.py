@@ -112,6 +112,11 @@ RELATIVE_DAY = re.compile(
     r"(?:the\s+)?day\s+(?P<dir2>after|before)(?:\s+that)?|(?:next|following)\s+day)\b")
 #: Words that ask about playing or a game ("is he playing", "suit up", "tip-off").
 GAME_WORDS = re.compile(r"\bpla?y|\bgame|\bsuit(?:ing)? up|\btip[- ]?off|\bdress(?:ing)?\b")
+#: Words that put a question in the past ("what happened", "who went off", "lately"): a
+#: tie-breaker towards answers about what is over (activity, a past matchup, a box score).
+PAST_CUE = re.compile(r"\b(?:did|happened|went|was|were|made|had|been|lately|recently|recent|"
+                      r"changed|yesterday|yday|last night|last week|ago|so far this week|"
+                      r"went through|got (?:claimed|dropped|picked))\b")
 #: "their" / "them" for the team of the previous turn ("their top guy?").
 THEIR = re.compile(r"\b(?:their|theirs|they|them|they're|theyre)\b")
 #: Endings that lean on the previous turn: "is brunson playing then?", "him too?".
@@ -223,7 +228,7 @@ INJURY = re.compile(r"injur|injry|\bdtd\b|day[- ]to[- ]day|\bgtd\b|questionable|
                     r"\bback from\b|\bsidelined\b|\bil\b|\bir\b")
 
 __all__ = [
-    "ACTIONS", "ADD_VERBS", "KEEP_AFTER", "KEEP_BEFORE", "SPARE_CORE", "OTHER_SPORT", "HELP_ME", "SECOND_QUESTION", "QUESTION_START", "RELATIVE_DAY", "THEIR", "GAME_WORDS", "CATEGORIES", "DAY_LEAD", "DROP_VERBS", "FILLER",
+    "ACTIONS", "ADD_VERBS", "KEEP_AFTER", "KEEP_BEFORE", "SPARE_CORE", "OTHER_SPORT", "HELP_ME", "SECOND_QUESTION", "QUESTION_START", "RELATIVE_DAY", "THEIR", "GAME_WORDS", "PAST_CUE", "CATEGORIES", "DAY_LEAD", "DROP_VERBS", "FILLER",
     "FOLLOWUP_OPENERS", "FOLLOWUP_TAIL", "INJURY",
     "LIST_REF", "NBA_TEAMS", "NBA_TEAM_CUE", "NBA_TEAM_WORDS", "NUMBER_WORDS", "OPPONENT", "ORDINALS", "POSITIONS", "PRONOUNS",
     "SHORT_WEEKDAYS", "STRONG_FOLLOWUP", "TODAY_WORDS", "TOMORROW_WORDS", "WEEKDAYS",

@@ -47,6 +47,10 @@ MOVE_BONUS = 0.08
 LIST_ADD_BONUS = 0.12
 INJURY_BONUS = 0.03
 FORM_BONUS = 0.06
+PAST_BONUS = 0.04
+#: Answers about what is over, and answers about what to do next (a past cue nudges between).
+PAST_INTENTS = frozenset({Intent.LEAGUE_ACTIVITY, Intent.PAST_MATCHUP, Intent.TEAM_BOX_SCORE})
+NEXT_INTENTS = frozenset({Intent.FREE_AGENT_SCAN, Intent.MATCHUP_ANALYSIS, Intent.STREAMING})
 
 _STOP = frozenset("""a an the and or but so to of in on at for with about what how is are was
 it its it's i i'm im me my we our you your he him his he's hes they their do does did can
@@ -116,8 +120,8 @@ def _content_words(text: str, ents: Entities) -> list[str]:
             if w not in _STOP and w not in lx.FILLER and len(w) > 1]
 
 
-def _adjusted(ranked: list[tuple[Intent, float]], ents: Entities, *, has_player: bool
-              ) -> list[tuple[Intent, float]]:
+def _adjusted(ranked: list[tuple[Intent, float]], ents: Entities, *, has_player: bool,
+              past: bool = False) -> list[tuple[Intent, float]]:
     """Router scores nudged by entities (tie-breakers only)."""
     out = []
     move = ents.move
@@ -132,6 +136,10 @@ def _adjusted(ranked: list[tuple[Intent, float]], ents: Entities, *, has_player:
                 s -= NO_PLAYER_PENALTY
         if intent == Intent.PLAYER_FORM and has_player and ents.games_count:
             s += FORM_BONUS  # "last 10 games of brunson, brown..." asks for box scores
+        if past and intent in PAST_INTENTS:
+            s += PAST_BONUS
+        elif past and intent in NEXT_INTENTS:
+            s -= PAST_BONUS
         if intent == Intent.INJURY_REEVALUATION and ents.injury_words and \
                 (ents.position or not has_player):
             s += INJURY_BONUS
@@ -368,11 +376,12 @@ def understand_one(text: str, ctx: UnderstandingContext, *,
     routed = _routed_text(text, ents, followup=followup,
                           pronoun_player=him_move is not None or (
                               bool(players) and not ents.players))
-    ranked = _adjusted(router.rank(routed), ents, has_player=has_player)
+    past = bool(lx.PAST_CUE.search(fold(text)))
+    ranked = _adjusted(router.rank(routed), ents, has_player=has_player, past=past)
     asked = lx.HELP_ME.sub("", routed, count=1)
     if ranked[0][0] == Intent.HELP and asked != routed and re.search(r"[a-z]{3}", asked.lower()):
         # "help me find a center" asks to find a center, not for the help text
-        ranked = _adjusted(router.rank(asked), ents, has_player=has_player)
+        ranked = _adjusted(router.rank(asked), ents, has_player=has_player, past=past)
     best, best_score = ranked[0]
     second_score = ranked[1][1] if len(ranked) > 1 else 0.0
     alternatives = [i for i, _ in ranked[1:4]]

@@ -45,7 +45,7 @@ async def test_expected_players_are_league_players() -> None:
 
 
 #: Intent accuracy below which the dev set fails (the measured level, under the 95% target).
-INTENT_FLOOR = 0.92
+INTENT_FLOOR = 0.93
 
 
 @pytest.mark.parametrize("variant", ["points", "categories"])
@@ -53,7 +53,7 @@ async def test_understanding_meets_devset_targets(variant: str) -> None:
     report = await evaluate(variant)
     summary = format_report(report, failures=10)
     # The target is TARGETS["intent_accuracy"] (95%, printed by benchmarks/understanding.py);
-    # with the six answer kinds of issue 24 the dev set measures 92.8% (points), so this
+    # with the six answer kinds of issue 24 the dev set measures 93.2% (both variants), so this
     # guards against regressions below what is measured now, and the benchmark says MISS.
     assert report["intent_accuracy"] >= INTENT_FLOOR, summary
     assert report["player_resolution"] >= TARGETS["player_resolution"], summary
