@@ -48,7 +48,7 @@ class SeasonValues:
     -1 when there is no free agent; replacement_ros / replacement_per_game: that player's;
     keep_value = max(ros - replacement_ros, 0) (the plan's terminal value per row);
     core / replaceable: roster rows that are / are not protected from drops;
-    core_adds: free agents as good per game as the core (kept once added)."""
+    core_adds: free agents as good per game as the team's top CORE_TOP_N (kept once added)."""
 
     per_game: np.ndarray
     games_left: np.ndarray
@@ -131,7 +131,8 @@ def season_values(per_game: Sequence[float], games_left: Sequence[float],
     replaceable = [i for i in ranked if i not in set(core)]
     # a free agent as good per game as the team's core: once added, kept (plan.best_plan's
     # sticky_adds), so a plan never adds a core-level player and drops him again
-    bar = CORE_BUFFER * pg[by_game[n - 1]] if n and len(by_game) >= n else float("inf")
+    k = min(CORE_TOP_N, n)  # the star bar (a wider core_top_n, e.g. spare_core, aside)
+    bar = CORE_BUFFER * pg[by_game[k - 1]] if k and len(by_game) >= k else float("inf")
     core_adds = [y for y in pool if y not in set(roster) and pg[y] > 0 and pg[y] >= bar]
     return SeasonValues(pg, gl, ros, rep, rep_ros, rep_pg, keep, core, replaceable, core_adds)
 
