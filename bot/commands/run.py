@@ -133,7 +133,8 @@ async def _serve(surface: Surface, settings: Any, *, session: str = "local",
             scheduler = DailyScheduler(app.app_db, lambda s: app.core.post_daily(con, s),
                                        platforms={"console"},
                                        alerts=lambda s: app.core.prelock_check(con, s),
-                                       alert_window=app.core.prelock.window)
+                                       alert_window=app.core.prelock.window,
+                                       moves=lambda: app.core.moves.run_due({"console": con}))
             app.core.on_schedule_change = scheduler.reload
             await scheduler.start()
             await app.core.recover({"console": con})
@@ -156,9 +157,14 @@ async def _serve(surface: Surface, settings: Any, *, session: str = "local",
                 await bot.wait_until_ready()
                 return await app.core.prelock_check(bot.surface, s)
 
+            async def moves_discord() -> Any:
+                await bot.wait_until_ready()
+                return await app.core.moves.run_due({"discord": bot.surface})
+
             scheduler = DailyScheduler(app.app_db, post_discord, platforms={"discord"},
                                        alerts=alert_discord,
-                                       alert_window=app.core.prelock.window)
+                                       alert_window=app.core.prelock.window,
+                                       moves=moves_discord)
             app.core.on_schedule_change = scheduler.reload
             await scheduler.start()
             async def recover_discord() -> None:
@@ -189,7 +195,8 @@ async def _serve(surface: Surface, settings: Any, *, session: str = "local",
             app.app_db, lambda s: app.core.post_daily(SlackSurface(slack.client), s),
             platforms={"slack"},
             alerts=lambda s: app.core.prelock_check(SlackSurface(slack.client), s),
-            alert_window=app.core.prelock.window)
+            alert_window=app.core.prelock.window,
+            moves=lambda: app.core.moves.run_due({"slack": SlackSurface(slack.client)}))
         app.core.on_schedule_change = scheduler.reload
         await scheduler.start()
         await app.core.recover({"slack": SlackSurface(slack.client)})
