@@ -1124,6 +1124,7 @@ def _turn(r: Any) -> TurnRow:
 __all__ = ["AppDB", "CardRow", "DailySchedule", "LeagueLink", "SecretKeyMissing", "TurnRow",
            "make_fernet", "new_card_id"]
 
+
 def _write_record(r: Any) -> Any:
     from fantasy.espn.writes import WriteRecord
 
