@@ -33,6 +33,7 @@ import asyncio
 import json
 import logging
 import time
+import weakref
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -248,17 +249,20 @@ class MemoryJournal:
 
 # ---------------------------------------------------------------------- pacing
 
-_PACERS: dict[tuple[int, str, int], tuple[asyncio.Lock, list[float]]] = {}
+#: Per event loop (weakly held: a closed loop's pacers go with it, and a new loop whose id
+#: reuses a dead one's never inherits its last-write times): (host, league) -> pacer.
+_PACERS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop,
+                                   dict[tuple[str, int], tuple[asyncio.Lock, list[float]]]] = \
+    weakref.WeakKeyDictionary()
 
 
 def _pacer(host: str, league_id: int) -> tuple[asyncio.Lock, list[float]]:
     """The lock and last-write time of one league's writes in this process (per event loop)."""
-    key = (id(asyncio.get_running_loop()), host, league_id)
-    if key not in _PACERS:
-        if len(_PACERS) > 256:
-            _PACERS.clear()
-        _PACERS[key] = (asyncio.Lock(), [float("-inf")])
-    return _PACERS[key]
+    pacers = _PACERS.setdefault(asyncio.get_running_loop(), {})
+    key = (host, league_id)
+    if key not in pacers:
+        pacers[key] = (asyncio.Lock(), [float("-inf")])
+    return pacers[key]
 
 
 # ---------------------------------------------------------------------- answers
