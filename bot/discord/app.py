@@ -31,7 +31,7 @@ from bot.core.commands import (
 )
 from bot.core.errors import Refused
 from bot.core.models import ThreadRef, UserRef
-from bot.discord.render import FvButton, FvSelect, clip
+from bot.discord.render import FvButton, FvPage, FvSelect, clip
 from bot.discord.surface import (
     NO_THREAD_PERMISSION,
     THREAD_NAME_MAX,
@@ -82,10 +82,12 @@ class FanViseDiscordBot(discord.Client):
         _add_commands(self.tree)
         self._thread_owner: dict[int, tuple[int, int]] = {}  # thread id -> (owner, parent)
         self._lookups: dict[int, asyncio.Future[tuple[int, int]]] = {}
+        #: message id -> the page of its move card a member turned to (bot.discord.layout)
+        self.card_pages: dict[str, int] = {}
 
     async def setup_hook(self) -> None:
         """Route button clicks (also on cards sent before a restart) and sync commands."""
-        self.add_dynamic_items(FvButton, FvSelect)
+        self.add_dynamic_items(FvButton, FvSelect, FvPage)
         if self.sync_commands:
             if self.guild_id:
                 guild = discord.Object(self.guild_id)
@@ -205,6 +207,24 @@ class FanViseDiscordBot(discord.Client):
                                          custom_id, message_id)
         except Exception as exc:  # noqa: BLE001
             log.exception("button %s failed: %s", custom_id, type(exc).__name__)
+            await _say_failed(interaction)
+
+    async def handle_page(self, interaction: discord.Interaction, card_id: str,
+                          page: int) -> None:
+        """Previous / Next on a paginated move card: the core redraws the stored card into
+        its message on that page. Anyone may turn pages; nothing is decided."""
+        await interaction.response.defer()
+        message_id = str(interaction.message.id) if interaction.message else ""
+        get_card = getattr(getattr(self.core, "db", None), "get_card", None)
+        card = await get_card(card_id) if get_card is not None else None
+        if card is None or not message_id or str(card.message_id or "") != message_id:
+            await _say(interaction, "This card is no longer available.")
+            return
+        self.card_pages[message_id] = max(0, page)
+        try:
+            await self.core.edit_card(self.surface, card)
+        except Exception as exc:  # noqa: BLE001
+            log.exception("page %s of card %s failed: %s", page, card_id, type(exc).__name__)
             await _say_failed(interaction)
 
     # ------------------------------------------------------------------ thread follow-ups

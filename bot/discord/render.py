@@ -17,6 +17,7 @@ import discord
 
 from bot.core.render import CUSTOM_ID_RE, clip
 from bot.core.timestamps import TOKEN_RE, first_time, to_utc_text
+from bot.discord.layout import PAGE_TEMPLATE, build_layout, is_move_card
 
 CONTENT_MAX = 2000
 EMBEDS_PER_MESSAGE = 10
@@ -30,6 +31,7 @@ EMBED_TOTAL_MAX = 6000
 BUTTONS_MAX = 25
 BUTTON_LABEL_MAX = 80
 CUSTOM_ID_MAX = 100
+LAYOUT_HEAD_MAX = 1000  # a move card's message text drawn above it in the same message
 
 # Core button ids fv:<action>:<card_id>[:<move index>]; DynamicItem templates are fullmatched.
 # A select menu (fv:pick:<card_id>:<move index>) has its own template; its option values
@@ -51,7 +53,7 @@ _COLORS = {
     "blue": 0x3498DB, "info": 0x3498DB, "primary": 0x5865F2, "grey": 0x95A5A6,
     "gray": 0x95A5A6, "secondary": 0x95A5A6,
 }
-_STYLES = {"primary": discord.ButtonStyle.primary, "danger": discord.ButtonStyle.danger,
+STYLES = {"primary": discord.ButtonStyle.primary, "danger": discord.ButtonStyle.danger,
            "secondary": discord.ButtonStyle.secondary, "success": discord.ButtonStyle.success}
 
 
@@ -131,7 +133,7 @@ class FvButton(discord.ui.DynamicItem[discord.ui.Button], template=CUSTOM_ID_TEM
                  disabled: bool = False) -> None:
         super().__init__(discord.ui.Button(
             label=clip(label or custom_id.split(":")[1].title(), BUTTON_LABEL_MAX),
-            custom_id=custom_id, style=_STYLES.get(style, discord.ButtonStyle.secondary),
+            custom_id=custom_id, style=STYLES.get(style, discord.ButtonStyle.secondary),
             disabled=disabled))
         self.fv_custom_id = custom_id
 
@@ -176,6 +178,28 @@ class FvSelect(discord.ui.DynamicItem[discord.ui.Select], template=SELECT_TEMPLA
             await handler(interaction, f"{self.fv_custom_id}:{values[0]}")
 
 
+class FvPage(discord.ui.DynamicItem[discord.ui.Button], template=PAGE_TEMPLATE):
+    """Previous / Next on a paginated move card: shows other moves, decides nothing."""
+
+    def __init__(self, custom_id: str, *, label: str = "", disabled: bool = False) -> None:
+        super().__init__(discord.ui.Button(label=clip(label or "Next", BUTTON_LABEL_MAX),
+                                           custom_id=custom_id, disabled=disabled,
+                                           style=discord.ButtonStyle.secondary))
+        self.fv_custom_id = custom_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: re.Match[str], /) -> FvPage:
+        return cls(item.custom_id or match.string, label=item.label or "",
+                   disabled=item.disabled)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        handler = getattr(interaction.client, "handle_page", None)
+        m = re.fullmatch(PAGE_TEMPLATE, self.fv_custom_id)
+        if handler is not None and m:
+            await handler(interaction, m["card_id"], int(m["page"]))
+
+
 @dataclass
 class _Opt:
     label: str
@@ -202,7 +226,7 @@ def build_view(buttons: Iterable[Any], selects: Iterable[Any] = ()) -> discord.u
             item = FvButton(b.custom_id, label=b.label, style=b.style, disabled=b.disabled)
         else:  # not a core decision button: drawn, but routed nowhere
             item = discord.ui.Button(label=clip(b.label, BUTTON_LABEL_MAX), custom_id=b.custom_id,
-                                     style=_STYLES.get(b.style, discord.ButtonStyle.secondary),
+                                     style=STYLES.get(b.style, discord.ButtonStyle.secondary),
                                      disabled=b.disabled)
         item.row = i // 5
         view.add_item(item)
@@ -224,25 +248,41 @@ class DiscordMessage:
 
     content: str = ""
     embeds: list[discord.Embed] = field(default_factory=list)
-    view: discord.ui.View | None = None
+    view: discord.ui.View | discord.ui.LayoutView | None = None
 
-    def kwargs(self) -> dict[str, Any]:
+    @property
+    def layout(self) -> bool:
+        """A Components V2 message (its text is in the view; no content, no embeds)."""
+        return isinstance(self.view, discord.ui.LayoutView)
+
+    def kwargs(self, *, edit: bool = False) -> dict[str, Any]:
+        if self.layout:  # an edit clears the text a plain message had (e.g. a card's head)
+            return {"view": self.view, "content": None, "embeds": []} if edit \
+                else {"view": self.view}
         out: dict[str, Any] = {"content": self.content or None, "embeds": self.embeds}
         if self.view is not None:
             out["view"] = self.view
         return out
 
 
-def render(msg: Any, *, max_text: int = CONTENT_MAX) -> list[DiscordMessage]:
+def render(msg: Any, *, max_text: int = CONTENT_MAX, page: int = 0) -> list[DiscordMessage]:
     """An OutgoingMessage -> the Discord messages to send, in order.
 
-    Long text is split into several messages; the cards' embeds go with the last text chunk
-    (10 embeds and 6000 chars per message, overflow in extra messages); every card's buttons go
-    on the final message, whose id is the one the core keeps for later edits.
+    A message with a move card (controls per move: bot.discord.layout) is one Components V2
+    message showing page `page` of its moves. Otherwise long text is split into several
+    messages; the cards' embeds go with the last text chunk (10 embeds and 6000 chars per
+    message, overflow in extra messages); every card's buttons go on the final message, whose
+    id is the one the core keeps for later edits.
     """
+    cards: Sequence[Any] = list(getattr(msg, "cards", None) or [])
+    if any(is_move_card(c) for c in cards):
+        text = (msg.text or "").strip()
+        if len(text) <= LAYOUT_HEAD_MAX:
+            return [DiscordMessage(view=build_layout(text, cards, page))]
+        return [DiscordMessage(content=c) for c in split_text(text, max_text)] + \
+            [DiscordMessage(view=build_layout("", cards, page))]
     chunks = split_text(msg.text or "", max_text)
     out = [DiscordMessage(content=c) for c in chunks if c]
-    cards: Sequence[Any] = list(getattr(msg, "cards", None) or [])
     if not out:
         out.append(DiscordMessage())
     current = out[-1]
@@ -263,9 +303,11 @@ def render(msg: Any, *, max_text: int = CONTENT_MAX) -> list[DiscordMessage]:
     return out
 
 
-def render_edit(msg: Any, *, max_text: int = CONTENT_MAX) -> DiscordMessage:
+def render_edit(msg: Any, *, max_text: int = CONTENT_MAX, page: int = 0) -> DiscordMessage:
     """An OutgoingMessage -> one message edit (an edit cannot add messages: text is clipped)."""
-    parts = render(msg, max_text=max_text)
+    parts = render(msg, max_text=max_text, page=page)
+    if parts[-1].layout:
+        return parts[-1]
     text = "\n".join(p.content for p in parts if p.content)
     embeds = [e for p in parts for e in p.embeds][:EMBEDS_PER_MESSAGE]
     while embeds and sum(embed_size(e) for e in embeds) > EMBED_TOTAL_MAX:

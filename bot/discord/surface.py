@@ -31,6 +31,13 @@ NO_THREAD_PERMISSION = ("I can't start a thread here. I need the View Channel, S
                         "this channel.")
 
 
+def card_page(client: Any, message_id: str) -> int:
+    """The page of a paginated move card a member last turned to in this message (0: the
+    first; kept by the bot while it runs, so the core's redraws stay on that page)."""
+    pages = getattr(client, "card_pages", None)
+    return int(pages.get(str(message_id), 0)) if isinstance(pages, dict) else 0
+
+
 def target_id(thread: ThreadRef) -> int:
     """The channel a ThreadRef posts into: the thread if any, else the channel."""
     return int(thread.thread_id or thread.channel_id)
@@ -96,14 +103,15 @@ class DiscordSurface:
 
     async def edit(self, thread: ThreadRef, message_id: str, msg: Any) -> None:
         """Replace one message's text, embeds and buttons (disabled buttons stay drawn)."""
-        part = render_edit(msg, max_text=self.max_text)
+        part = render_edit(msg, max_text=self.max_text, page=card_page(self.client, message_id))
         try:
             if self.private:
                 assert self.interaction is not None
-                await self.interaction.followup.edit_message(int(message_id), **part.kwargs())
+                await self.interaction.followup.edit_message(int(message_id),
+                                                             **part.kwargs(edit=True))
             else:
                 channel = self.client.get_partial_messageable(target_id(thread))
-                await channel.get_partial_message(int(message_id)).edit(**part.kwargs())
+                await channel.get_partial_message(int(message_id)).edit(**part.kwargs(edit=True))
         except (discord.HTTPException, discord.RateLimited) as exc:
             raise _map_errors(exc) from exc
 

@@ -78,10 +78,15 @@ async def test_slash_command_defers_opens_thread_and_calls_core(fake_discord):
     edits = fake_discord.find("PATCH", rf"^/channels/{thread_id}/messages/\d+$")
     assert [e.json["content"] for e in edits] == ["step 0", "step 1", "step 2"]
     card = posts[-1].json
-    embed = card["embeds"][0]
-    assert embed["title"] == "Drop A, add B" and embed["color"] == 0x2ECC71
-    assert [f["name"] for f in embed["fields"]] == ["Games", "Confidence"]
-    buttons = card["components"][0]["components"]
+    # a card with a move's own buttons is a Components V2 container: the move's text, then
+    # its buttons in the row under it
+    assert card["flags"] & fd.COMPONENTS_V2 and "embeds" not in card
+    [box] = card["components"]
+    assert box["type"] == 17 and box["accent_color"] == 0x2ECC71
+    texts = [c["content"] for c in box["components"] if c["type"] == 10]
+    assert texts[0].startswith("### Drop A, add B") and texts[1] == "**Games**\n4"
+    assert box["components"][2]["type"] == 1
+    buttons = fd.controls(card)
     assert [(b["custom_id"], b["style"]) for b in buttons] == [
         ("fv:approve:0123456789ab:0", 1), ("fv:decline:0123456789ab:0", 4)]
     await bot.close()
@@ -113,8 +118,9 @@ async def test_click_stranger_refused_then_requester_after_restart(fake_discord)
     edit = (await fake_discord.wait_for(
         "PATCH", rf"^/channels/{thread_id}/messages/{card_msg['id']}$"))[-1].json
     assert core.cards["0123456789ab"]["decided"] == "approve"
-    assert all(b["disabled"] for b in edit["components"][0]["components"])
-    assert edit["embeds"][0]["footer"]["text"] == f"Approved by <@{REQUESTER}>"
+    assert all(b["disabled"] for b in fd.controls(edit))
+    assert edit["components"][0]["components"][-1]["content"] == \
+        f"-# Approved by <@{REQUESTER}>"
     assert core.calls[-1][3] == ("fv:approve:0123456789ab:0", card_msg["id"])
     await bot2.close()
 

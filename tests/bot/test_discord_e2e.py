@@ -38,7 +38,7 @@ async def open_bot(data_dir) -> tuple[FanViseApp, discord.Client]:
 
 def card_message(fake: fd.FakeDiscord, thread_id: int) -> dict[str, Any] | None:
     for msg in fake.channel_messages(thread_id):
-        if msg["components"]:
+        if fd.controls(msg):
             return msg
     return None
 
@@ -46,7 +46,8 @@ def card_message(fake: fd.FakeDiscord, thread_id: int) -> dict[str, Any] | None:
 
 
 def buttons(msg: dict[str, Any]) -> list[dict[str, Any]]:
-    return [c for row in msg["components"] for c in row["components"]]
+    """The message's buttons and menus (legacy rows or a Components V2 layout)."""
+    return fd.controls(msg)
 
 
 def ephemerals(fake: fd.FakeDiscord) -> list[str]:
@@ -74,8 +75,9 @@ async def test_optimize_card_refusal_restart_approve_once(fake_discord, tmp_path
         ids = [b["custom_id"] for b in buttons(card)]
         assert all(len(i) <= 100 and i.startswith("fv:") for i in ids)
         assert not any(b.get("disabled") for b in buttons(card))
-        embed = card["embeds"][0]
-        assert embed["fields"] and len(embed.get("description") or "") <= 4096
+        # a Components V2 card: every move's text, then its Approve/Skip row and its menu
+        assert card["flags"] & fd.COMPONENTS_V2 and not card["embeds"] and not card["content"]
+        assert "**1. " in fd.message_text(card) and len(fd.message_text(card)) <= 4100
         approve_all = next(i for i in ids if i.startswith("fv:approveall:"))
 
         # a stranger's click is refused privately and changes nothing
@@ -98,8 +100,7 @@ async def test_optimize_card_refusal_restart_approve_once(fake_discord, tmp_path
         ev.send(bot2, fake_discord, ev.click(approve_all, REQUESTER, stored, thread))
         decided = await wait_for(lambda: (
             all(b.get("disabled") for b in buttons(fake_discord.messages[int(card["id"])]))
-            and "Decided by" in (fake_discord.messages[int(card["id"])]["embeds"][0]
-                                 .get("footer") or {}).get("text", "")))
+            and "-# Decided by" in fd.message_text(fake_discord.messages[int(card["id"])])))
         assert decided
         dup = await wait_for(lambda: ephemerals(fake_discord)[n_eph:])
         assert "already decided" in dup[0]

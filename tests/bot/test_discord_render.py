@@ -34,7 +34,7 @@ def test_fields_over_25_say_how_many_are_hidden():
 
 
 def test_long_text_is_split_and_cards_ride_on_the_last_message():
-    cards = [Card(f"c{i}", "x" * 500, buttons=[Button("Approve", f"fv:approve:{i:012x}:0",
+    cards = [Card(f"c{i}", "x" * 500, buttons=[Button("Approve", f"fv:approveall:{i:012x}",
                                                        "primary")]) for i in range(12)]
     parts = render(OutgoingMessage("word " * 900, cards))
     assert all(len(p.content) <= 2000 for p in parts)

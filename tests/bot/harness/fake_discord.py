@@ -30,6 +30,39 @@ CHANNEL_ID = 700000000000000001
 EVERYONE_PERMS = "68608"  # view channel, send messages, read history
 
 _gen = itertools.count(1)
+#: MessageFlags.IS_COMPONENTS_V2: the message is drawn from its components alone
+COMPONENTS_V2 = 1 << 15
+
+
+def controls(msg: dict[str, Any]) -> list[dict[str, Any]]:
+    """A message's buttons and menus in order, from legacy action rows or from a Components
+    V2 layout (containers, sections and rows nested)."""
+    out: list[dict[str, Any]] = []
+
+    def walk(items: list[dict[str, Any]]) -> None:
+        for c in items:
+            if c.get("type") in (2, 3, 5, 6, 7, 8):
+                out.append(c)
+            if c.get("accessory"):
+                walk([c["accessory"]])
+            walk(c.get("components") or [])
+
+    walk(msg.get("components") or [])
+    return out
+
+
+def message_text(msg: dict[str, Any]) -> str:
+    """Everything a message shows as text: its content, embeds and V2 text displays."""
+    parts = [msg.get("content") or "", json.dumps(msg.get("embeds") or [])]
+
+    def walk(items: list[dict[str, Any]]) -> None:
+        for c in items:
+            if c.get("type") == 10:
+                parts.append(c.get("content") or "")
+            walk(c.get("components") or [])
+
+    walk(msg.get("components") or [])
+    return "\n".join(parts)
 
 
 def next_id() -> int:
@@ -221,6 +254,8 @@ class FakeDiscord:
         for k in ("content", "embeds", "components", "flags"):
             if k in body and body[k] is not None:
                 msg[k] = body[k]
+        if (body.get("flags") or 0) & COMPONENTS_V2:  # Discord keeps no content or embeds
+            msg["content"], msg["embeds"] = "", []
         msg["edited_timestamp"] = now_iso()
         return jr(msg)
 

@@ -1,0 +1,251 @@
+"""Move cards as Discord Components V2 messages (`discord.ui.LayoutView`).
+
+A card whose moves each have their own controls (the plan card, a multi-move card) is drawn
+as one Container: the title and how-it-works line, then per move a TextDisplay with its
+line and details, an ActionRow with its Approve / Skip buttons and an ActionRow with its
+menu of other players, then the card-wide buttons and the footer in small text. Discord
+allows 40 components per message (nested ones included) and 4000 characters of text over
+all TextDisplays; a card whose moves do not fit is paginated and says so ("Moves 1-5 of 8").
+
+The meaning of every control comes from the core (bot.core.render draws one field per move
+or spot, in order, and that move's per-move buttons and menu carry its index): this module
+only places them. Page buttons (`fv:page:<card_id>:<page>`) change which moves are shown and
+decide nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import discord
+
+from bot.core.models import Button, Card, Select
+from bot.core.render import clip, parse_custom_id
+
+COMPONENTS_MAX = 40
+TEXT_MAX = 4000  # all TextDisplays of one message together
+ROW_BUTTONS_MAX = 5
+PAGE_TEMPLATE = r"fv:page:(?P<card_id>[0-9a-f]{12}):(?P<page>[0-9]{1,2})"
+
+
+@dataclass
+class MoveBlock:
+    """One move (or plan spot) of a card: its text and its own controls."""
+
+    name: str
+    value: str
+    buttons: list[Button] = field(default_factory=list)
+    select: Select | None = None
+
+    @property
+    def cost(self) -> int:
+        """Components this block takes: its text, its button row and its menu row."""
+        return 1 + (1 + len(self.buttons) if self.buttons else 0) + (2 if self.select else 0)
+
+
+@dataclass
+class CardLayout:
+    """A card split into the moves and the card-wide controls."""
+
+    card: Card
+    blocks: list[MoveBlock]
+    card_buttons: list[Button]  # approve all / skip all
+    links: list[Button]  # link buttons (open a page)
+    card_id: str
+
+
+def _move_index(custom_id: str) -> int | None:
+    click = parse_custom_id(custom_id)
+    if click is None or click.action not in ("approve", "decline") or click.index is None:
+        return None
+    return click.index
+
+
+def is_move_card(card: Card) -> bool:
+    """A card with controls per move (a menu, or an Approve/Skip button of one move)."""
+    return bool(card.selects) or any(not b.url and _move_index(b.custom_id) is not None
+                                     for b in card.buttons)
+
+
+def split_card(card: Card) -> CardLayout:
+    """Group a move card's controls under its moves: the k-th field is the k-th move index
+    that has per-move buttons (the core's order), and its menu is the select of that index."""
+    groups: dict[int, list[Button]] = {}
+    card_buttons: list[Button] = []
+    links: list[Button] = []
+    card_id = ""
+    for b in card.buttons:
+        if b.url:
+            links.append(b)
+            continue
+        click = parse_custom_id(b.custom_id)
+        if click is not None and click.card_id:
+            card_id = card_id or click.card_id
+        index = _move_index(b.custom_id)
+        if index is None:
+            card_buttons.append(b)
+        else:
+            groups.setdefault(index, []).append(b)
+    menus: dict[int, Select] = {}
+    for s in card.selects:
+        m = re.fullmatch(r"fv:pick:[0-9a-f]{12}:([0-9]{1,3})", s.custom_id)
+        if m:
+            menus[int(m[1])] = s
+    order = list(groups)
+    blocks = []
+    for k, (name, value) in enumerate(card.fields):
+        index = order[k] if k < len(order) else None
+        blocks.append(MoveBlock(str(name), str(value),
+                                groups.get(index, []) if index is not None else [],
+                                menus.get(index) if index is not None else None))
+    return CardLayout(card, blocks, card_buttons, links, card_id)
+
+
+def pages_of(layout: CardLayout, head: bool) -> list[tuple[int, int]]:
+    """[start, end) move ranges per page within the 40-component limit."""
+    fixed = (1 if head else 0) + 1 + 1 + 1  # message text, container, title, footer
+    fixed += 1 + len(layout.card_buttons) if layout.card_buttons else 0
+    fixed += (1 + min(len(layout.links), ROW_BUTTONS_MAX)) if layout.links else 0
+    budget = COMPONENTS_MAX - fixed
+    if sum(b.cost for b in layout.blocks) <= budget:
+        return [(0, len(layout.blocks))]
+    budget -= 2 + (0 if layout.card_buttons else 1)  # Previous / Next (and their row)
+    pages: list[tuple[int, int]] = []
+    start, used = 0, 0
+    for i, block in enumerate(layout.blocks):
+        if i > start and used + block.cost > budget:
+            pages.append((start, i))
+            start, used = i, 0
+        used += block.cost
+    pages.append((start, len(layout.blocks)))
+    return pages
+
+
+def page_custom_id(card_id: str, page: int) -> str:
+    """The id of a page button (shows page `page` of the card)."""
+    return f"fv:page:{card_id}:{page}"
+
+
+def _button(b: Button) -> discord.ui.Item[Any]:
+    from bot.discord.render import BUTTON_LABEL_MAX, CUSTOM_ID_MAX, STYLES, FvButton, FvPage
+
+    if b.url:
+        return discord.ui.Button(label=clip(b.label, BUTTON_LABEL_MAX), url=b.url)
+    if len(b.custom_id) > CUSTOM_ID_MAX:
+        raise ValueError(f"custom_id longer than {CUSTOM_ID_MAX} chars: {b.custom_id[:20]}…")
+    if FvButton.__discord_ui_compiled_template__.fullmatch(b.custom_id):
+        return FvButton(b.custom_id, label=b.label, style=b.style, disabled=b.disabled)
+    if FvPage.__discord_ui_compiled_template__.fullmatch(b.custom_id):
+        return FvPage(b.custom_id, label=b.label, disabled=b.disabled)
+    return discord.ui.Button(label=clip(b.label, BUTTON_LABEL_MAX), custom_id=b.custom_id,
+                             style=STYLES.get(b.style, discord.ButtonStyle.secondary),
+                             disabled=b.disabled)
+
+
+def _rows(buttons: Sequence[Button]) -> list[discord.ui.ActionRow[Any]]:
+    out = []
+    for i in range(0, len(buttons), ROW_BUTTONS_MAX):
+        out.append(discord.ui.ActionRow(*[_button(b) for b in buttons[i:i + ROW_BUTTONS_MAX]]))
+    return out
+
+
+def _menu(s: Select) -> discord.ui.ActionRow[Any]:
+    from bot.discord.render import FvSelect
+
+    return discord.ui.ActionRow(FvSelect(s.custom_id, placeholder=s.placeholder,
+                                         options=s.options, disabled=s.disabled))
+
+
+def _move_text(block: MoveBlock, limit: int) -> str:
+    return clip(f"**{block.name}**\n{block.value}".strip(), max(limit, 40))
+
+
+def move_card_container(layout: CardLayout, page: int, *, head: bool,
+                        text_budget: int) -> discord.ui.Container[Any]:
+    """The card as one Container, showing page `page` of its moves."""
+    from bot.discord.render import parse_color
+
+    card = layout.card
+    pages = pages_of(layout, head)
+    page = max(0, min(page, len(pages) - 1))
+    start, end = pages[page]
+    title = f"### {clip(card.title, 200)}" if card.title else ""
+    where = f"Moves {start + 1}-{end} of {len(layout.blocks)}" if len(pages) > 1 else ""
+    if where:
+        where += (" · Next shows the others" if page < len(pages) - 1
+                  else " · Previous shows the first ones")
+    footer = "\n".join(f"-# {line}" for line in (card.footer or "").splitlines() if line)
+    top = "\n".join(p for p in (title, card.text or "", f"**{where}**" if where else "") if p)
+    shown = layout.blocks[start:end]
+    room = text_budget - len(footer) - min(len(top), text_budget // 3)
+    per_move = room // max(1, len(shown))
+    container = discord.ui.Container(accent_colour=parse_color(card.color))
+    container.add_item(discord.ui.TextDisplay(clip(top or "\u200b", text_budget // 3)))
+    for block in shown:
+        container.add_item(discord.ui.TextDisplay(_move_text(block, per_move)))
+        if block.buttons:
+            container.add_item(_rows(block.buttons)[0])
+        if block.select is not None:
+            container.add_item(_menu(block.select))
+    controls = list(layout.card_buttons)
+    if len(pages) > 1:
+        controls.append(Button("◀ Previous", page_custom_id(layout.card_id, max(page - 1, 0)),
+                               "secondary", disabled=page == 0))
+        controls.append(Button("Next ▶", page_custom_id(layout.card_id, page + 1),
+                               "secondary", disabled=page == len(pages) - 1))
+    for row in _rows(controls)[:1]:
+        container.add_item(row)
+    for row in _rows(layout.links)[:1]:
+        container.add_item(row)
+    if footer:
+        container.add_item(discord.ui.TextDisplay(clip(footer, 1000)))
+    return container
+
+
+def plain_container(card: Card, text_budget: int) -> discord.ui.Container[Any]:
+    """Any other card (a report, "What next?") as a Container in a Components V2 message."""
+    from bot.discord.render import parse_color
+
+    lines = [f"### {clip(card.title, 200)}" if card.title else "", card.text or ""]
+    lines += [f"**{n}**: {v}" for n, v in card.fields]
+    body = "\n".join(x for x in lines if x)
+    container = discord.ui.Container(accent_colour=parse_color(card.color))
+    if body:
+        container.add_item(discord.ui.TextDisplay(clip(body, text_budget)))
+    for row in _rows([b for b in card.buttons][:ROW_BUTTONS_MAX]):
+        container.add_item(row)
+    if card.footer:
+        container.add_item(discord.ui.TextDisplay(f"-# {clip(card.footer, 500)}"))
+    return container
+
+
+def build_layout(text: str, cards: Sequence[Card], page: int = 0) -> discord.ui.LayoutView:
+    """One Components V2 message: the message's text, then each card in its Container."""
+    view = discord.ui.LayoutView(timeout=None)
+    head = bool((text or "").strip())
+    budget = TEXT_MAX
+    if head:
+        shown = clip(text.strip(), 1000)
+        view.add_item(discord.ui.TextDisplay(shown))
+        budget -= len(shown)
+    moves = [c for c in cards if is_move_card(c)]
+    share = budget // max(1, len(cards))
+    for card in cards:
+        if card in moves:
+            view.add_item(move_card_container(split_card(card), page, head=head,
+                                              text_budget=share))
+        else:
+            view.add_item(plain_container(card, share))
+    return view
+
+
+def page_count(text: str, cards: Sequence[Card]) -> int:
+    """How many pages the message's first move card has (1 when it fits)."""
+    head = bool((text or "").strip())
+    for card in cards:
+        if is_move_card(card):
+            return len(pages_of(split_card(card), head))
+    return 1
