@@ -116,7 +116,7 @@ class Approvals:
         mention line only, its id stored on the card, then the card is drawn into it. A
         card whose message was stored but not drawn (a crash in between) is drawn into
         that message; a card already drawn is left alone; a message posted for it whose id
-        a crash lost is found and drawn into (`_post_card_message`). Returns the card's
+        a crash lost is found and drawn into (`post_card_message`). Returns the card's
         message id."""
         card = await self.core.db.get_card(card.card_id) or card
         await self.number_base(card)
@@ -126,12 +126,12 @@ class Approvals:
             return mid
         if not mid:
             head = OutgoingMessage(msg.text, mentions=msg.mentions)
-            mid = await self._post_card_message(surface, thread, card, head)
+            mid = await self.post_card_message(surface, thread, card, head)
             crash_point("card:posted")
         try:
             await surface.edit(thread, mid, msg)
         except MessageGone:  # deleted meanwhile: a message of its own
-            mid = await self._post_card_message(surface, thread, card, msg)
+            mid = await self.post_card_message(surface, thread, card, msg)
             await surface.edit(thread, mid, msg)  # an adopted message may be the head only
         except RateLimitedError as exc:
             await self.core.sleep(min(exc.retry_after, 30.0))
@@ -139,13 +139,20 @@ class Approvals:
         await self.core.db.mark_card_shown(card.card_id, mid)
         return mid
 
-    async def _post_card_message(self, surface: ChatSurface, thread: ThreadRef,
-                                 card: CardRow, msg: OutgoingMessage) -> str:
+    async def post_card_message(self, surface: ChatSurface, thread: ThreadRef,
+                                card: CardRow, msg: OutgoingMessage, *,
+                                step: str = "card") -> str:
         """Post `msg` as the card's message and store its id, crash-safe: the intent is
         stored before the post, so after a crash between the post and storing its id the
         message that was posted is found (the surface's optional `find_messages`: this
         bot's messages in the thread with that text since the intent, not another card's)
-        and adopted instead of posting again: no orphan, no second ping."""
+        and adopted instead of posting again: no orphan, no second ping. Every post of a
+        card's message goes through here: its first post ("card"), a re-post after its
+        message was deleted ("repost", `redraw`) and recovery's re-post of a decided card
+        ("recover-card"); `step` names the crash points on both sides of the post
+        (`<step>:posting`, `<step>:post-sent`). `msg` is text that stays the same until
+        the id is stored (`head_message`); the caller then draws the card into it.
+        Returns the message id."""
         mid = ""
         find = getattr(surface, "find_messages", None)
         if card.posting_at is not None and find is not None:
@@ -159,11 +166,21 @@ class Approvals:
                             type(exc).__name__)
         if not mid:
             await self.core.db.mark_card_posting(card.card_id)
-            crash_point("card:posting")
+            crash_point(f"{step}:posting")
             mid = await post_retrying(surface, thread, msg, sleep=self.core.sleep)
-            crash_point("card:post-sent")
+            crash_point(f"{step}:post-sent")
         await self.core.db.set_card_message(card.card_id, mid)
         return mid
+
+    @staticmethod
+    def head_message(card: CardRow, msg: OutgoingMessage) -> OutgoingMessage:
+        """What a card's new message is posted with before the card is drawn into it: the
+        mention line of a pending card (it pings the requester), the title of a decided
+        one. The same text whatever state the card is in by then, so a message whose id a
+        crash lost is found by it (`post_card_message`)."""
+        if card.status == "pending":
+            return OutgoingMessage(msg.text, mentions=msg.mentions)
+        return OutgoingMessage(card.title or "Proposed moves")
 
     async def ready_line(self, card: CardRow) -> str:
         """The one line the progress message keeps once the card is posted below it:
@@ -379,16 +396,20 @@ class Approvals:
 
     async def redraw(self, surface: ChatSurface, thread: ThreadRef, message_id: str | None,
                          card: CardRow, *, decided_by: str = "", result_text: str = "") -> None:
+        """Draw `card` in its message: the one stored on the card (a re-post after a
+        deletion is stored there), else `message_id`. A message that is gone (or none) is
+        replaced by a new one, crash-safe (`post_card_message`)."""
         await self.number_base(card)
         msg = self.card_message(card, decided_by=decided_by, result_text=result_text)
+        message_id = card.message_id or message_id
         try:
-            if message_id:
-                await surface.edit(thread, message_id, msg)
-            else:
-                await surface.post(thread, msg)
-        except MessageGone:
-            mid = await surface.post(thread, msg)
-            await self.core.db.set_card_message(card.card_id, mid)
+            if not message_id:
+                raise MessageGone("the card has no message")
+            await surface.edit(thread, message_id, msg)
+        except MessageGone:  # deleted by a member: the card gets a message of its own
+            mid = await self.post_card_message(surface, thread, card,
+                                               self.head_message(card, msg), step="repost")
+            await surface.edit(thread, mid, msg)
         except RateLimitedError as exc:
             await self.core.sleep(min(exc.retry_after, 30.0))
             try:

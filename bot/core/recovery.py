@@ -250,7 +250,13 @@ class Recovery:
                         continue
                     except MessageGone:
                         pass
-                mid = await post_retrying(surface, card_thread(card), msg, sleep=self.core.sleep)
+                # its message is gone (or it never had one): a new one, crash-safe (the
+                # intent first; one a killed recovery posted is adopted, not posted again)
+                approvals = self.core.approvals
+                mid = await approvals.post_card_message(
+                    surface, card_thread(card), card, approvals.head_message(card, msg),
+                    step="recover-card")
+                await surface.edit(card_thread(card), mid, msg)
             except Exception as exc:  # noqa: BLE001 - recovery must not stop the bot
                 log.warning("could not post an undelivered card: %s", type(exc).__name__)
                 continue

@@ -77,6 +77,8 @@ class Chat:
             if x.get("kind") in ("post", "edit"):
                 self.messages[x["mid"]] = x["msg"]
                 self.log.append(x)
+            elif x.get("kind") == "delete":
+                self.messages.pop(x["mid"], None)
             elif x.get("kind") == "ephemeral":
                 self.private.append((x["user"], x["text"]))
         return self

@@ -34,7 +34,8 @@ ALICE, BOB = "100", "200"
 #: kill points of a matchup review, in order (turn ledger, supervisor, run, optimizer
 #: stages, interrupt, card row, the card's own message posted and stored but not drawn)
 REQUEST_POINTS = [
-    "turn:started", "turn:progress-posting", "turn:progress-posted", "run:recorded", "stage:parse_intent", "stage:gather_rosters",
+    "turn:started", "turn:progress-posting", "turn:progress-posted", "run:recorded",
+    "stage:gather_rosters",
     "stage:analyze_schedule", "stage:check_injuries", "writes:check_injuries",
     "stage:plan_moves", "writes:plan_moves", "stage:compose_lineup",
     "stage:present_and_confirm",
@@ -122,7 +123,8 @@ def test_kill_during_a_matchup_review(point: str, linked: Path, tmp_path: Path) 
 
 
 @pytest.mark.parametrize("point", DECISION_POINTS)
-def test_kill_while_applying_a_decision(point: str, with_card: tuple, tmp_path: Path) -> None:
+def test_kill_while_applying_a_decision(point: str, with_card: tuple, approved: dict,
+                                       tmp_path: Path) -> None:
     base, start_roster, chat = with_card
     data = _copy(base, tmp_path / "d")
     chat = Chat(messages=dict(chat.messages))
@@ -142,8 +144,9 @@ def test_kill_while_applying_a_decision(point: str, with_card: tuple, tmp_path: 
     shown = chat.cards()
     assert len(shown) == 1, f"{point}: card shown {len(shown)} times"
     _, card = shown[0]
-    assert card["footer"].startswith("Decided by Alice: ") and \
-        " applied" in card["footer"], (point, card["footer"])
+    # exactly what an uncrashed "Approve all" states (N applied, M scheduled)
+    assert card["footer"] == approved["footer"], (point, card["footer"], approved["footer"])
+    assert applied == approved["roster"], point
     assert all(b["disabled"] for b in card["buttons"])
     assert any("already decided" in t for t in chat.private_to(ALICE)), point
 
@@ -195,3 +198,75 @@ def test_kill_while_applying_a_partial_decision(point: str, with_card: tuple,
     assert not [mid for mid, msg in chat.messages.items()
                 if "review these moves" in (msg.get("text") or "") and not msg.get("cards")], \
         f"{point}: a card message without its card"
+
+
+@pytest.fixture(scope="module")
+def approved(with_card: tuple, tmp_path_factory: pytest.TempPathFactory) -> dict:
+    """Alice's "Approve all" with no crash: the footer and roster every crash must end with."""
+    base, _, chat = with_card
+    data = _copy(base, tmp_path_factory.mktemp("approved"))
+    run = run_driver(data, f"click:{ALICE}:approveall", "roster:5")
+    assert run.code == 0, run.lines[-3:]
+    (_, card), = Chat(messages=dict(chat.messages)).feed(run).cards()
+    assert card["footer"].startswith("Decided by Alice: ") and " applied" in card["footer"]
+    return {"footer": card["footer"], "title": card["title"], "roster": roster(run, 5)}
+
+
+def _one_reposted_card(point: str | None, chat: Chat, approved: dict) -> None:
+    """The card shows once, in one re-posted message, stating exactly what was applied;
+    no message is left with the re-post's first text (the card's title) and no card."""
+    shown = chat.cards()
+    assert len(shown) == 1, f"{point}: card shown {len(shown)} times"
+    _, card = shown[0]
+    assert card["footer"] == approved["footer"], (point, card["footer"])
+    assert all(b["disabled"] or b.get("url") for b in card["buttons"]), point
+    reposts = [x for x in chat.log if x["kind"] == "post"
+               and x["msg"].get("text") == approved["title"]]
+    assert len(reposts) == 1, f"{point}: the card was re-posted {len(reposts)} times"
+    assert not [m for m in chat.messages.values()
+                if m.get("text") == approved["title"] and not m.get("cards")], \
+        f"{point}: a re-posted message without its card"
+
+
+@pytest.mark.parametrize("point", [None, "repost:posting", "repost:post-sent"])
+def test_kill_reposting_a_deleted_card_on_a_click(point: str | None, with_card: tuple,
+                                                  approved: dict, tmp_path: Path) -> None:
+    """Issue 25: Alice deleted her card's message, then approves (the deleted message is
+    re-posted when the card is redrawn, `Approvals.redraw`), killed on either side of that
+    post: the restarted bot adopts the message it posted, never posts a second one."""
+    base, start_roster, chat = with_card
+    data = _copy(base, tmp_path / "d")
+    chat = Chat(messages=dict(chat.messages))
+    first = run_driver(data, "delete-card", f"click:{ALICE}:approveall", crash_at=point)
+    assert first.killed == (point is not None), f"{point} was never reached"
+    chat.feed(first)
+    after = run_driver(data, "recover", "roster:5", "recover", "roster:5")
+    assert after.code == 0, after.lines[-3:]
+    chat.feed(after)
+    applied, after_restart = (x["players"] for x in after.of("roster"))
+    assert applied == after_restart == approved["roster"] != start_roster, point
+    _one_reposted_card(point, chat, approved)
+
+
+@pytest.mark.parametrize("point", [None, "recover-card:posting", "recover-card:post-sent"])
+def test_kill_reposting_a_decided_card_in_recovery(point: str | None, with_card: tuple,
+                                                   approved: dict, tmp_path: Path) -> None:
+    """Issue 25: a decision closed the card and the process died before redrawing it
+    (`click:card-finished`); meanwhile the card's message was deleted, so recovery re-posts
+    the decided card (`Recovery._post_undelivered_cards`), killed on either side of that
+    post: the next recovery adopts that message, never posts a second one."""
+    base, start_roster, chat = with_card
+    data = _copy(base, tmp_path / "d")
+    chat = Chat(messages=dict(chat.messages))
+    first = run_driver(data, f"click:{ALICE}:approveall", crash_at="click:card-finished")
+    assert first.killed
+    chat.feed(first)
+    second = run_driver(data, "delete-card", "recover", crash_at=point)
+    assert second.killed == (point is not None), f"{point} was never reached"
+    chat.feed(second)
+    after = run_driver(data, "recover", "roster:5", "recover", "roster:5")
+    assert after.code == 0, after.lines[-3:]
+    chat.feed(after)
+    applied, after_restart = (x["players"] for x in after.of("roster"))
+    assert applied == after_restart == approved["roster"] != start_roster, point
+    _one_reposted_card(point, chat, approved)
