@@ -903,6 +903,25 @@ class AppDB:
             "WHERE channel_key=? AND local_date=?",
             ("posted" if ok else "failed", message_id, self._clock(), channel_key, local_date))
 
+    async def resume_daily_post(self, channel_key: str, local_date: str, *,
+                                stale_after: float = 120.0) -> float | None:
+        """Take over a post a killed process left claimed ("posting": maybe posted, its id
+        not stored). Returns the time of that claim (the post, if any, came after it) or
+        None. SQLite: any such row (one process per file); Postgres: a claim older than
+        `stale_after` seconds (another live process may be posting it right now)."""
+        row = await self.db.fetchone(
+            "SELECT at FROM daily_posts WHERE channel_key=? AND local_date=? AND "
+            "status='posting'", (channel_key, local_date))
+        if row is None:
+            return None
+        now = self._clock()
+        cutoff = now if self.db.dialect != "postgres" else now - stale_after
+        n = await self.db.execute(
+            "UPDATE daily_posts SET at=? WHERE channel_key=? AND local_date=? AND "
+            "status='posting' AND at=? AND at<=?",
+            (now, channel_key, local_date, row["at"], cutoff))
+        return float(row["at"]) if n > 0 else None
+
     async def daily_posts(self, channel_key: str) -> list[dict[str, Any]]:
         """The ledger of one channel."""
         rows = await self.db.fetchall(
@@ -942,6 +961,16 @@ class AppDB:
         """Where the alert with this fix button was posted."""
         await self.db.execute("UPDATE prelock_fixes SET message_id=? WHERE fix_id=?",
                               (message_id, fix_id))
+
+    async def unposted_prelock_fix(self, *, channel_key: str, day: str, team_id: int,
+                                   since: float) -> str | None:
+        """The newest fix button made for a pre-lock alert since `since` whose message id
+        was never stored (a crash between its post and storing the id), or None."""
+        r = await self.db.fetchone(
+            "SELECT fix_id FROM prelock_fixes WHERE channel_key=? AND day=? AND team_id=? "
+            "AND scope='today' AND message_id IS NULL AND at>=? ORDER BY at DESC LIMIT 1",
+            (channel_key, day, int(team_id), since))
+        return r["fix_id"] if r else None
 
     async def get_prelock_fix(self, fix_id: str) -> dict[str, Any] | None:
         """A fix button's row, or None when it is not one."""

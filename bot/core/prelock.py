@@ -41,6 +41,7 @@ from fantasy.lineup_alerts import (
 )
 from fantasy.schedule import EASTERN
 from storage.app_db import DailySchedule
+from storage.crashpoint import crash_point
 
 if TYPE_CHECKING:
     from bot.core.service import ChatCore
@@ -133,11 +134,15 @@ class Prelock:
                 if not news:
                     continue
                 ledger = claim_key(schedule.channel_key, tid, day)
+                since: float | None = None
                 if not await self.core.db.claim_daily_post(ledger, day):
-                    continue
+                    # a process killed while posting this alert: maybe posted, id lost
+                    since = await self.core.db.resume_daily_post(ledger, day)
+                    if since is None:
+                        continue
                 try:
                     mid = await self._alert(surface, schedule, tid, owners[tid], opt, result,
-                                            news, day)
+                                            news, day, resumed=since)
                 except Exception as exc:  # noqa: BLE001 - the other owners still hear
                     log.error("pre-lock alert for team %s in %s failed: %s: %s", tid,
                               schedule.channel_key, type(exc).__name__, exc)
@@ -150,7 +155,12 @@ class Prelock:
 
     async def _alert(self, surface: ChatSurface, schedule: DailySchedule, team_id: int,
                      user_ids: list[str], opt: Any, result: Any, news: LineupNews,
-                     day: str) -> str:
+                     day: str, *, resumed: float | None = None) -> str:
+        """Post one owner's alert, crash-safe like a card's message: the ledger claim and
+        the fix button's row are the intent, stored before the post, and the message id
+        after it. `resumed`: the time of a claim a killed process left; the alert it
+        posted (its text since then, the surface's `find_messages`) is adopted, with the
+        fix button it carries, instead of pinging the owner again."""
         team = opt.league.team(team_id)
         name = getattr(team, "name", f"team {team_id}")
         url = espn_team_url(self.core.league_id, team_id, self.core.season)
@@ -185,7 +195,9 @@ class Prelock:
         if auto is not None and auto.ok and auto.changed:
             footer_tail = "Set automatically: turn it off with /link autolineup:off."
         elif access.allowed and assignment:
-            fix_id = await self.core.db.create_prelock_fix(
+            fix_id = None if resumed is None else await self.core.db.unposted_prelock_fix(
+                channel_key=schedule.channel_key, day=day, team_id=team_id, since=resumed)
+            fix_id = fix_id or await self.core.db.create_prelock_fix(
                 channel_key=schedule.channel_key, day=day, team_id=team_id,
                 user_id=user_ids[0])
             buttons.append(Button("Set this lineup", f"fv:approve:{fix_id}", "primary"))
@@ -209,13 +221,34 @@ class Prelock:
         channel = ThreadRef(schedule.platform, schedule.workspace_id, schedule.channel_id, "")
         # the owners' mentions ping from the text (`mentions`: Slack lets these through); the
         # text is one short line, so it is posted as is (post_split would drop `mentions`)
-        mid = await surface.post(channel, OutgoingMessage(
-            clip(f"{mentions} {head}", surface.max_text), cards=[card],
-            mentions=tuple(user_ids)))
+        msg = OutgoingMessage(clip(f"{mentions} {head}", surface.max_text), cards=[card],
+                              mentions=tuple(user_ids))
+        mid = await self._adopt(surface, channel, msg, resumed)
+        if mid:  # posted before the kill: drawn as it is now, no second ping
+            await surface.edit(channel, mid, msg)
+        else:
+            crash_point("prelock:posting")
+            mid = await surface.post(channel, msg)
+            crash_point("prelock:post-sent")
         if fix_id is not None:
             await self.core.db.set_prelock_fix_message(fix_id, str(mid))
         log.info("pre-lock alert for team %s in %s", team_id, schedule.channel_key)
         return str(mid)
+
+    @staticmethod
+    async def _adopt(surface: ChatSurface, channel: ThreadRef, msg: OutgoingMessage,
+                     since: float | None) -> str:
+        """The alert a killed process posted since `since` (same text), or ""."""
+        find = getattr(surface, "find_messages", None)
+        if since is None or find is None:
+            return ""
+        try:
+            found = await find(channel, OutgoingMessage(msg.text), since)
+        except Exception as exc:  # noqa: BLE001 - posting anew beats not alerting
+            log.warning("could not look for the alert's earlier message: %s",
+                        type(exc).__name__)
+            return ""
+        return str(found[-1]) if found else ""  # the first posted after the claim
 
     # ------------------------------------------------------------------ the fix button
 

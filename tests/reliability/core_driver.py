@@ -4,6 +4,12 @@ private reply as a JSON line (flushed), so the parent can rebuild the chat after
 
     ops: link:USER:TEAM | optimize:USER | ask:USER:TEXT | click:USER:ACTION[:INDEX] | recover
          | roster:TEAM | cards (every card row: id, status, decisions, audit results)
+         | delete-card (a member deletes the newest card's message: editing it raises
+           MessageGone from then on, in every process)
+         | digest (channel C1's daily post, for Alice's team 1) | rule-out:TEAM (a starter
+           of TEAM who plays today is ruled out, in this process) | prelock (the pre-lock
+           re-check of C1) | prelock-click:USER (a tap on the newest fix button)
+         | prelock-rows (the alerts' ledger rows and fix buttons)
 
 `$FANVISE_CRASH_AT` (storage.crashpoint) makes the process SIGKILL itself at a named point.
 Users are Discord users of guild G1 (ids as given); the conversation thread is T1, or a
@@ -23,11 +29,18 @@ from pathlib import Path
 from typing import Any
 
 from bot.core.app import FanViseApp
+from bot.core.digest import league_optimizer
+from bot.core.errors import MessageGone
 from bot.core.models import OutgoingMessage, ThreadRef, UserRef
 from bot.settings import Settings
+from fantasy.constants import OUT_STATUSES, STARTING_SLOTS
+from storage.app_db import DailySchedule
 from tests.bot.harness.links import link
 
 CHANNEL = ThreadRef("discord", "G1", "C1", "")
+#: channel C1's daily post (the digest the pre-lock alert compares with)
+SCHEDULE = DailySchedule("discord:G1:C1", "discord", "G1", "C1", "09:30", "America/New_York",
+                         None)
 NAMES = {"100": "Alice", "200": "Bob", "666": "Eve"}
 
 
@@ -47,6 +60,20 @@ class PrintingSurface:
         self.n = 0
         self.history = history
 
+    def deleted(self) -> set[str]:
+        """Ids of the messages members deleted (kept next to the history)."""
+        path = self.history.with_suffix(".deleted") if self.history is not None else None
+        if path is None or not path.exists():
+            return set()
+        return set(path.read_text().split())
+
+    def delete_by_member(self, message_id: str) -> None:
+        """A member deletes a message: later edits of it raise MessageGone."""
+        assert self.history is not None
+        with self.history.with_suffix(".deleted").open("a", encoding="utf-8") as fh:
+            fh.write(message_id + "\n")
+        emit({"kind": "delete", "mid": message_id})
+
     async def post(self, thread: ThreadRef, msg: OutgoingMessage) -> str:
         self.n += 1
         mid = f"{os.getpid()}-{self.n}"
@@ -64,10 +91,13 @@ class PrintingSurface:
         if self.history is None or not self.history.exists():
             return []
         rows = [json.loads(line) for line in self.history.read_text().splitlines() if line]
+        gone = self.deleted()
         return [r["mid"] for r in reversed(rows) if r["thread"] == thread.thread_id
-                and r["text"] == msg.text and r["at"] >= since - 1.0]
+                and r["text"] == msg.text and r["at"] >= since - 1.0 and r["mid"] not in gone]
 
     async def edit(self, thread: ThreadRef, message_id: str, msg: OutgoingMessage) -> None:
+        if message_id in self.deleted():
+            raise MessageGone("deleted by a member")
         emit({"kind": "edit", "mid": message_id, "thread": thread.thread_id, "msg": asdict(msg)})
 
     async def ephemeral(self, thread: ThreadRef, user: UserRef, text: str) -> None:
@@ -76,6 +106,25 @@ class PrintingSurface:
     async def delete_message(self, thread: ThreadRef, message_id: str) -> bool:
         emit({"kind": "delete", "mid": message_id})
         return True
+
+
+async def rule_out(app: FanViseApp, team_id: int) -> str:
+    """Rule out a starter of `team_id` who plays today (as an injury report would, in
+    this process's demo league); returns his name."""
+    opt = await league_optimizer(app.espn, team_id)
+    playing = opt.schedule.teams_playing_on(opt.today)
+    entry = next(e for e in opt.league.team(team_id).roster
+                 if e.lineup_slot_id in STARTING_SLOTS and e.player.pro_team_id in playing
+                 and e.player.injury_status not in OUT_STATUSES)
+    demo = app.espn.demo
+    players = dict(demo.base["players"])
+    pid = str(entry.player.id)
+    players[pid] = {**players[pid], "injuries": [[demo.today_sp, demo.today_sp, "OUT"],
+                                                 *players[pid]["injuries"]]}
+    demo.base = {**demo.base, "players": players}
+    demo._player_objs.clear()
+    await app.espn.invalidate_cache()
+    return entry.player.name
 
 
 def user(uid: str) -> UserRef:
@@ -119,6 +168,29 @@ async def run_op(app: FanViseApp, surface: PrintingSurface, op: str) -> None:
             emit({"kind": "card", "card_id": card.card_id, "status": card.status,
                   "title": card.title, "decisions": card.decisions,
                   "audit": [[a["move_index"], a["result"]] for a in audit]})
+    elif name == "delete-card":
+        row = await app.app_db.fetchone("SELECT message_id FROM cards "
+                                        "ORDER BY created_at DESC LIMIT 1")
+        surface.delete_by_member(row["message_id"])
+    elif name == "digest":
+        await core.post_daily(surface, SCHEDULE)
+    elif name == "rule-out":
+        emit({"kind": "ruled-out", "name": await rule_out(app, int(rest))})
+    elif name == "prelock":
+        emit({"kind": "prelock", "sent": await core.prelock_check(surface, SCHEDULE)})
+    elif name == "prelock-click":
+        row = await app.app_db.fetchone("SELECT fix_id, message_id FROM prelock_fixes "
+                                        "ORDER BY at DESC LIMIT 1")
+        await core.handle_click(surface, CHANNEL, user(rest), f"fv:approve:{row['fix_id']}",
+                                row["message_id"] or "")
+    elif name == "prelock-rows":
+        ledger = await app.app_db.fetchall(
+            "SELECT channel_key, status, message_id FROM daily_posts WHERE channel_key "
+            "LIKE 'prelock:%'")
+        fixes = await app.app_db.fetchall("SELECT fix_id, message_id, status FROM "
+                                          "prelock_fixes")
+        emit({"kind": "prelock-rows", "ledger": [dict(r) for r in ledger],
+              "fixes": [dict(r) for r in fixes]})
     elif name == "recover":
         await core.recover({"discord": surface})
     elif name == "roster":
