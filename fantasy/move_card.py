@@ -28,6 +28,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from fantasy.formatting import day_text, weekday_text
 from fantasy.moves import Plan, PlayerRef, move_text
 
 #: What happened (or will happen) to one move of a card.
@@ -101,7 +102,7 @@ class MoveOutcome(BaseModel):
         if self.status == "applied":
             return "Applied."
         if self.status == "scheduled":
-            when = self.day.strftime("%a %b %d") if self.day else "its day"
+            when = day_text(self.day) if self.day else "its day"
             return f"Scheduled for {when}: made that morning, before the first game."
         if self.status == "waiting":
             return "Waiting for ESPN: " + (" ".join(self.steps) if self.steps
@@ -117,7 +118,7 @@ class MoveOutcome(BaseModel):
         if self.status == "applied":
             return f"Done: {what}."
         if self.status == "scheduled":
-            when = self.day.strftime("%a") if self.day else "its day"
+            when = weekday_text(self.day) if self.day else "its day"
             return f"Scheduled for {when}: {what}."
         if self.status == "waiting":
             return f"Waiting for ESPN: {what}. " + " ".join(self.steps)
@@ -567,7 +568,7 @@ class MoveCard(BaseModel):
         risk = f" Dropped, {who} can be claimed by other teams." if who else ""
 
         def listed(ms: list[CardMove], days: bool = False) -> str:
-            return "; ".join((f"{m.day.strftime('%a')}: " if days and m.day else "") + m.text()
+            return "; ".join((f"{weekday_text(m.day)}: " if days and m.day else "") + m.text()
                              for m in ms[:2]) + ("; …" if len(ms) > 2 else "")
 
         def count(ms: list[CardMove]) -> str:
@@ -581,7 +582,7 @@ class MoveCard(BaseModel):
                          else f"gives you the steps and a link to make {count(now)} on ESPN "
                               f"now ({listed(now)}): FanVise does not change your ESPN roster")
         if later:
-            days = ", ".join(dict.fromkeys(m.day.strftime("%a") for m in later if m.day))
+            days = ", ".join(dict.fromkeys(weekday_text(m.day) for m in later if m.day))
             parts.append(f"schedules {count(later)} for {'its' if len(later) == 1 else 'their'}"
                          f" day ({listed(later, days=True) if len(later) == 1 else days}), "
                          "re-checked that morning")
@@ -593,7 +594,7 @@ class MoveCard(BaseModel):
         """What happens to an approved move of a pending card (a plan is a schedule)."""
         m, today = self.moves[index], _today(self)
         if self.is_plan and m.day is not None and today is not None and m.day > today:
-            return (f"Approved: made on {m.day.strftime('%a')} (re-checked that morning) once "
+            return (f"Approved: made on {weekday_text(m.day)} (re-checked that morning) once "
                     "the card is decided.")
         return "Approved: made when the card is decided."
 

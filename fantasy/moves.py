@@ -14,6 +14,15 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from fantasy.formatting import (
+    categories_text,
+    categories_won_text,
+    one_decimal,
+    points_text,
+    season_value_text,
+    whole,
+)
+
 POINTS_UNIT = "fantasy points"
 CATEGORIES_UNIT = "expected categories won"
 
@@ -170,17 +179,17 @@ class Plan(BaseModel):
         return self.model_dump(mode="json")
 
     def value_text(self, v: float) -> str:
-        """A plan value in its unit: '812.4 fantasy points' / '5.2 of 9'."""
+        """A plan value in its unit: '812 fantasy points' / '5.2 of 9 categories'."""
         if self.scoring == "points":
-            return f"{v:.1f} {POINTS_UNIT}"
-        return f"{v:.1f} of {self.n_categories or 0}"
+            return points_text(v, signed=False)
+        return categories_won_text(v, self.n_categories or 0)
 
     def gain_text(self, g: float) -> str:
-        """A change in the plan's unit: '+94 fantasy points this week' / '+0.31 categories'."""
+        """A change in the plan's unit (fantasy.formatting): '+94 fantasy points this week'
+        / 'wins 0.3 more categories on average'."""
         if self.scoring == "points":
-            return f"{g:+.0f} {POINTS_UNIT} this week" if abs(g) >= 9.5 else \
-                f"{g:+.1f} {POINTS_UNIT} this week"
-        return f"{g:+.2f} expected categories"
+            return points_text(g, suffix=" this week")
+        return categories_text(g)
 
     def move_line(self, m: Move) -> str:
         """'Wed: drop Hayward, add Tyus Jones: +1 game started, +94 fantasy points this week'."""
@@ -220,10 +229,11 @@ class Plan(BaseModel):
         return line
 
     def season_text(self, g: float) -> str:
-        """A rest-of-season effect in the plan's unit: '-360 fantasy points rest of season'."""
+        """A rest-of-season effect: '-360 fantasy points rest of season' / in a category
+        league, in words ('stronger for the rest of the season')."""
         if self.scoring == "points":
-            return f"{g:+.0f} {POINTS_UNIT} rest of season"
-        return f"{g:+.2f} category value rest of season"
+            return points_text(g, suffix=" rest of season")
+        return season_value_text(g)
 
     def per_game_text(self, m: Move) -> str:
         """The labelled per-game projections of a move's two players."""
@@ -236,19 +246,20 @@ class Plan(BaseModel):
         """The plan against doing nothing and against the best single move."""
         if self.scoring == "points":
             s = (f"Plan: {self.value_text(self.planned_value)} over the rest of the matchup vs "
-                 f"{self.planned_value - self.gain:.1f} doing nothing ({self.gain:+.1f})")
+                 f"{whole(self.planned_value - self.gain)} doing nothing "
+                 f"({whole(self.gain, signed=True)})")
         else:
             what = (", ".join(self.focus_categories) if self.focus_categories
                     else "categories")
-            s = (f"Plan: expected {what} won vs your opponent {self.base_value:.1f} -> "
-                 f"{self.planned_value:.1f} of {self.n_categories or 0}")
+            s = (f"Plan: expected {what} won vs your opponent {one_decimal(self.base_value)}"
+                 f" -> {one_decimal(self.planned_value)} of {self.n_categories or 0}")
         if self.best_single is not None and self.best_single_value is not None and \
                 len(self.moves) > 1:
             bs = self.best_single_value - self.base_value
             if self.scoring == "points":
-                s += f"; the best single move alone: {bs:+.1f}"
+                s += f"; the best single move alone: {whole(bs, signed=True)}"
             else:
-                s += f"; the best single move alone: {bs:+.2f}"
+                s += f"; the best single move alone {categories_text(bs)}"
         return s + "."
 
 

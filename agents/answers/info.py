@@ -18,6 +18,7 @@ from agents.understanding.request import PlayerRef, Request
 from fantasy.constants import OUT_STATUSES, SLOT_IR, pro_team_abbrev, pro_team_id
 from fantasy.espn.errors import EspnError
 from fantasy.espn.messages import espn_trouble
+from fantasy.formatting import weekday_text
 from fantasy.models import Player, ProSchedule, Team
 
 
@@ -174,7 +175,7 @@ async def answer_schedule(deps: AgentDeps, request: Request) -> Reply:
     lines = [f"This matchup ends {fmt_day(end)} ({left}).",
              f"{_head(ctx, team)}: {len(dates)} day{'s' if len(dates) != 1 else ''} and "
              f"{_games_left_line(ctx, team, dates)}. By day: "
-             + ", ".join(f"{d:%a} {k}" for d, k in by_day) + "."]
+             + ", ".join(f"{weekday_text(d)} {k}" for d, k in by_day) + "."]
     per = sorted(((p.name, _games(ctx.schedule, p, dates)) for p in active),
                  key=lambda x: (-x[1], x[0]))
     lines.append("By player: " + ", ".join(f"{n} {k}" for n, k in per) + ".")

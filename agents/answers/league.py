@@ -31,6 +31,7 @@ from fantasy.constants import (
 )
 from fantasy.espn.errors import EspnError
 from fantasy.espn.messages import espn_trouble
+from fantasy.formatting import day_text
 from fantasy.models import League, Player, Team
 from fantasy.outlook import Valuer, category_result, tally
 
@@ -66,12 +67,12 @@ def fmt_stat(stat_id: int, x: float | None, digits: int = 1) -> str:
 
 
 def fmt_day(d: date) -> str:
-    """"Wed Jan 25"."""
-    return f"{d:%a} {d:%b} {d.day}"
+    """"Wed Jan 25" (fantasy.formatting.day_text, the one date style)."""
+    return day_text(d)
 
 
 def status_text(p: Player, *, today: date | None = None) -> str:
-    """"healthy", "DTD", "OUT (back ~Feb 4)"."""
+    """"healthy", "DTD", "OUT (back ~Sat Feb 4)"."""
     st = p.injury_status or "ACTIVE"
     if st == "ACTIVE":
         return "healthy"
@@ -82,7 +83,7 @@ def status_text(p: Player, *, today: date | None = None) -> str:
     if st in OUT_STATUSES:
         label = "OUT" if st != "SUSPENSION" else "suspended"
         if p.expected_return_date:
-            label += f" (back ~{p.expected_return_date:%b} {p.expected_return_date.day})"
+            label += f" (back ~{day_text(p.expected_return_date)})"
         else:
             label += " (no return date)"
     return label

@@ -35,6 +35,7 @@ from fantasy.constants import (
 )
 from fantasy.espn.errors import EspnError
 from fantasy.espn.messages import espn_trouble
+from fantasy.formatting import weekday_text
 from fantasy.models import GameLogEntry, League, Player, ProGame, ProSchedule, Team
 from fantasy.outlook import (
     HOLD_DAYS,
@@ -641,7 +642,7 @@ async def _start_sit(deps: AgentDeps, request: Request, ctx: LeagueContext, p: P
         rec = "START" if starts else "SIT"
         if starts:
             why = (f"Start {p.name} this week: your best lineups use him on {len(starts)} of his "
-                   f"{games} game days ({', '.join(f'{x:%a}' for x in starts)}).")
+                   f"{games} game days ({', '.join(weekday_text(x) for x in starts)}).")
         else:
             why = (f"Sit {p.name} this week: your best lineups don't use him on any of his "
                    f"{games} game days; he's {rank_txt}.")

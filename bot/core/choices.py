@@ -12,6 +12,7 @@ from functools import lru_cache
 from typing import Any
 
 from bot.core.models import Choice
+from fantasy.formatting import day_text
 
 log = logging.getLogger(__name__)
 
@@ -42,7 +43,7 @@ def day_choices(today: date, query: str) -> list[Choice]:
     days += [(d.strftime("%A").lower(), d) for d in (today + timedelta(days=i)
                                                        for i in range(2, 7))]
     q = (query or "").strip().lower()
-    return [Choice(f"{name} ({d.strftime('%a %b %d')})", name if name in ("today", "tomorrow")
+    return [Choice(f"{name} ({day_text(d)})", name if name in ("today", "tomorrow")
                    else d.isoformat())
             for name, d in days if not q or q in name or q in d.isoformat()]
 

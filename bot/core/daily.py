@@ -15,6 +15,7 @@ from bot.core.commands import invocation, split_args
 from bot.core.errors import InvalidInput
 from bot.core.models import OutgoingMessage, ThreadRef, UserRef
 from bot.core.surface import ChatSurface
+from fantasy.formatting import day_text
 from storage.app_db import DailySchedule
 
 if TYPE_CHECKING:
@@ -94,7 +95,7 @@ class Daily:
             f"Daily lineup digest set for {hhmm} {tz_raw} in this channel"
             + (", pinned" if pin else "")
             + f": it mentions every member who linked a team with their own lineup fixes; "
-            f"next one {nxt.strftime('%a %b %d %H:%M %Z')}."))
+            f"next one {day_text(nxt)} {nxt:%H:%M %Z}."))
 
     async def schedules_changed(self) -> None:
         cb = self.core.on_schedule_change
@@ -138,7 +139,7 @@ class Daily:
             except EspnError as exc:
                 from agents.runtime import espn_notice
                 return await surface.post(channel, OutgoingMessage(
-                    f"Daily lineup digest · {day:%a %b %d}: ⚠️ {espn_notice(exc).text}"))
+                    f"Daily lineup digest · {day_text(day)}: ⚠️ {espn_notice(exc).text}"))
             first_game = await self.core.prelock.first_game_text()
             messages = digest.render_digest(entries, platform=schedule.platform, day=day,
                                             max_text=surface.max_text, first_game=first_game)
@@ -207,7 +208,7 @@ class Daily:
                 create = getattr(surface, "create_thread", None)
                 if create is None:
                     return
-                thread = await create(channel, f"Lineup questions · {day:%a %b %d}", message_id)
+                thread = await create(channel, f"Lineup questions · {day_text(day)}", message_id)
                 await surface.post(thread, OutgoingMessage(
                     "Questions about today's lineup? Ask here, e.g. \"who should I start at "
                     "C?\" or \"is my lineup set?\": FanVise answers for your linked team."))

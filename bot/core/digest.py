@@ -27,6 +27,7 @@ from typing import Any
 from bot.core.commands import invocation
 from bot.core.models import Button, Card, OutgoingMessage
 from fantasy.constants import OUT_STATUSES
+from fantasy.formatting import day_text
 from fantasy.lineup_alerts import LineupState, espn_team_url, lineup_state
 from fantasy.moves import text_of
 
@@ -155,7 +156,7 @@ def owner_entry(opt: Any, owner: Owner, *, league_id: int | None, season: int | 
 
 
 def _when(day: date) -> str:
-    return day.strftime("%a %b %d")
+    return day_text(day)
 
 
 def no_links_message(platform: str, day: date) -> OutgoingMessage:

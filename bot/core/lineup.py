@@ -12,6 +12,7 @@ from typing import Any
 from agents.shared.deps import AgentDeps, optimizer_for, stale_note
 from bot.core.models import Button, Card, OutgoingMessage
 from fantasy.constants import OUT_STATUSES
+from fantasy.formatting import day_text
 from fantasy.moves import text_of
 
 
@@ -160,7 +161,7 @@ def render_daily_lineup(res: dict[str, Any], scan: dict[str, Any] | None, *,
     """Render `DailyLineupResult.to_dict()` (+ `MoveScanResult.to_dict()`) as a card: every
     slot of the league's lineup (empty ones too), the changes that matter, who sits and why."""
     day = date.fromisoformat(res["date"]) if isinstance(res.get("date"), str) else res.get("date")
-    when = day.strftime("%a %b %d, %Y") if isinstance(day, date) else str(res.get("date"))
+    when = day_text(day) if isinstance(day, date) else str(res.get("date"))
     unit = str(res.get("value_unit", ""))
     slot_lines, filled, n_slots = _slot_lines(res, unit)
     fields: list[tuple[str, str]] = [

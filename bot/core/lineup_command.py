@@ -12,6 +12,7 @@ from bot.core.errors import InvalidInput
 from bot.core.lineup import daily_lineup_message
 from bot.core.models import OutgoingMessage, ThreadRef, UserRef
 from bot.core.surface import ChatSurface
+from fantasy.formatting import day_text
 
 if TYPE_CHECKING:
     from bot.core.service import ChatCore
@@ -49,7 +50,7 @@ class LineupCommand:
                                   team_id=team_id, day=day)
         if getattr(surface, "start_thread", None) is not None:  # Discord: a thread per command
             thread = await self.core.turns.ensure_thread(surface, thread, user, f"/lineup {day}",
-                                               f"Lineup · {day:%a %b} {day.day}")
+                                               f"Lineup · {day_text(day)}")
         await self.core.turns.post_split(surface, thread, msg)
 
     async def lineup_message(self, team_id: int, day: date | None,

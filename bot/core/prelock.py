@@ -30,6 +30,7 @@ from bot.core.models import Button, Card, OutgoingMessage, ThreadRef, UserRef
 from bot.core.render import clip, parse_custom_id
 from bot.core.surface import ChatSurface
 from fantasy.espn.errors import EspnError
+from fantasy.formatting import day_text
 from fantasy.lineup_alerts import (
     LineupNews,
     LineupState,
@@ -330,7 +331,7 @@ class Prelock:
         except Exception as exc:  # noqa: BLE001 - the lineup is set; the message is cosmetic
             log.warning("could not update the lineup message: %s", type(exc).__name__)
         done_what = "the rest of the week" if scope == "week" else "today's lineup" \
-            if scope == "today" else f"the lineup for {days[0]:%a %b} {days[0].day}"
+            if scope == "today" else f"the lineup for {day_text(days[0])}"
         await surface.ephemeral(thread, user, f"Done: {done_what} is set for {name} {where}.")
         return True
 
@@ -369,11 +370,11 @@ def outcome_lines(done: LineupWrite, fixes: Iterable[str], scope: str) -> list[s
     out = []
     for day, o in zip(done.days, done.outcomes, strict=False):
         n = len(o.transaction.items) if o.transaction is not None else 0
-        out.append(f"• {day:%a %b} {day.day}: " + (
+        out.append(f"• {day_text(day)}: " + (
             "already the best lineup" if o.status == "noop"
             else f"{n} slot change{'s' if n != 1 else ''} set"))
     if done.error is not None and len(done.outcomes) < len(done.days):
-        out.append(f"• {done.days[len(done.outcomes)]:%a %b %d}: not set")
+        out.append(f"• {day_text(done.days[len(done.outcomes)])}: not set")
     return out or ["• No later days left in this matchup."]
 
 

@@ -15,6 +15,7 @@ from typing import Any
 from bot.core.models import Button, Card, OutgoingMessage, Select, SelectOption
 from bot.core.timestamps import discord_ts
 from fantasy.constants import OUT_STATUSES, UNCERTAIN_STATUSES
+from fantasy.formatting import gain_text
 from fantasy.move_card import CardMove, MoveCard, MoveOutcome
 from fantasy.moves import text_of
 
@@ -269,8 +270,7 @@ def _move_field(i: int, card: MoveCard, outcome: MoveOutcome | None) -> tuple[st
     decision = card.decision(i)
     parts = []
     gain, unit = move.expected_gain, move.gain_unit.strip()
-    parts.append(f"Expected gain: {gain:+.2f}" + (f" {unit}" if unit else "")
-                 + " over the rest of the matchup")
+    parts.append(f"Expected gain: {gain_text(gain, unit)} over the rest of the matchup")
     if move.games:
         parts.append(f"{move.games:+d} game{'s' if abs(move.games) != 1 else ''} started")
     if move.confidence:

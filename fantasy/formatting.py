@@ -1,0 +1,99 @@
+"""One style for the dates and numbers members read, in every answer and card.
+
+- Dates: "Thu Jan 26" (`day_text`), on the league's clock: pass the league's day, never
+  the machine's. A weekday alone: "Thu" (`weekday_text`).
+- Fantasy points in move lines and totals: whole points ("+67 fantasy points"); per-game
+  averages: one decimal ("43.9").
+- Category leagues: the effect of a move in words ("wins 0.5 more categories on average"),
+  never the optimizer's units or z-scores.
+
+Everything here is pure and imports nothing of the project, so fantasy/, agents/ and bot/
+all use it.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+
+POINTS = "fantasy points"
+
+
+def day_text(d: date | datetime) -> str:
+    """A day as members read it: "Thu Jan 26" (no zero padding, no year)."""
+    return f"{d:%a} {d:%b} {d.day}"
+
+
+def weekday_text(d: date | datetime) -> str:
+    """The weekday alone: "Thu"."""
+    return f"{d:%a}"
+
+
+def month_day_text(d: date | datetime) -> str:
+    """A day without its weekday, for a date further away: "Feb 4"."""
+    return f"{d:%b} {d.day}"
+
+
+def whole(x: float, *, signed: bool = False) -> str:
+    """A number rounded to a whole: "67", "+67" (`signed`), "0" (never "-0" or "+0")."""
+    n = round(float(x))
+    if n == 0:
+        return "0"
+    return f"{n:+d}" if signed else f"{n:d}"
+
+
+def one_decimal(x: float, *, signed: bool = False) -> str:
+    """A per-game average: "43.9", "+2.5" (`signed`), "0.0" (never "-0.0")."""
+    v = round(float(x), 1)
+    if v == 0:
+        return "0.0"
+    return f"{v:+.1f}" if signed else f"{v:.1f}"
+
+
+def points_text(x: float, *, signed: bool = True, suffix: str = "") -> str:
+    """Fantasy points in a move line or total: "+67 fantasy points" (whole points);
+    `suffix`: " this week", " rest of season"."""
+    return f"{whole(x, signed=signed)} {POINTS}{suffix}"
+
+
+def _count(x: float) -> str:
+    """0.5 -> "0.5", 1.0 -> "1", 2.5 -> "2.5"."""
+    v = round(abs(float(x)), 1)
+    return f"{v:.0f}" if v == int(v) else f"{v:.1f}"
+
+
+def categories_text(g: float) -> str:
+    """A change in expected categories won, in words: "wins 1 more category on average",
+    "wins 0.5 fewer categories on average", "about the same categories won"."""
+    v = round(float(g), 1)
+    if v == 0:
+        return "about the same categories won"
+    n = _count(v)
+    noun = "category" if n == "1" else "categories"
+    return f"wins {n} {'more' if v > 0 else 'fewer'} {noun} on average"
+
+
+def categories_won_text(x: float, of: int) -> str:
+    """Expected categories won of all: "3.2 of 9 categories"."""
+    return f"{one_decimal(x)} of {of} categories"
+
+
+def gain_text(g: float, unit: str) -> str:
+    """A move's effect in its unit: fantasy points (whole) or categories (in words); any
+    other unit with one decimal."""
+    if "categor" in unit:
+        return categories_text(g)
+    if "point" in unit or not unit:
+        return points_text(g)
+    return f"{one_decimal(g, signed=True)} {unit}"
+
+
+def season_value_text(g: float) -> str:
+    """A rest-of-season effect in a category league, in words (the optimizer's category
+    value has no unit a member knows): "stronger for the rest of the season"."""
+    if abs(g) < 0.05:
+        return "about the same for the rest of the season"
+    return ("stronger" if g > 0 else "weaker") + " for the rest of the season"
+
+
+__all__ = ["POINTS", "categories_text", "categories_won_text", "day_text", "gain_text", "month_day_text",
+           "one_decimal", "points_text", "season_value_text", "weekday_text", "whole"]
