@@ -12,6 +12,7 @@ import re
 from collections.abc import Collection
 from typing import Any
 
+from bot.core.card_layout import MoveBlock, is_move_card, split_card
 from bot.core.render import CUSTOM_ID_RE, clip
 from bot.core.timestamps import TOKEN_RE, to_slack, to_utc_text
 
@@ -111,27 +112,113 @@ def card_blocks(card: Any) -> list[dict[str, Any]]:
         blocks.append({"type": "context", "elements": [
             {"type": "mrkdwn", "text": clip(to_mrkdwn(card.footer, mentions=True),
                                             SECTION_TEXT_MAX)}]})
-    buttons = [b for b in (card.buttons or []) if not b.disabled][:ACTIONS_MAX]
-    if buttons:
-        elements = []
-        for k, b in enumerate(buttons):
-            if len(b.custom_id) > ACTION_ID_MAX:
-                raise ValueError("action_id longer than 255 chars")
-            el: dict[str, Any] = {"type": "button", "action_id": b.custom_id,
-                                  "value": b.custom_id,
-                                  "text": {"type": "plain_text", "emoji": True,
-                                           "text": clip(to_utc_text(b.label), BUTTON_TEXT_MAX)}}
-            if b.url:  # a link: opens the page; its click is only acknowledged
-                el.update({"url": b.url, "action_id": f"fvlink:{k}", "value": "link"})
-            if b.style in ("primary", "danger"):
-                el["style"] = b.style
-            if getattr(b, "confirm", "") and not b.url:  # e.g. an approval that drops a player
-                el["confirm"] = confirm_dialog(b.label, b.confirm)
-            elements.append(el)
-        blocks.append({"type": "actions", "elements": elements})
+    actions = _actions([b for b in card.buttons or [] if not b.disabled])
+    if actions:
+        blocks.append(actions)
     for sel in (s for s in getattr(card, "selects", None) or [] if not s.disabled):
         blocks.append({"type": "actions", "elements": [select_element(sel)]})
     return blocks
+
+
+def button_element(b: Any, k: int = 0) -> dict[str, Any]:
+    """A core Button -> a Block Kit button (a link button's action_id is `fvlink:<k>`)."""
+    if len(b.custom_id) > ACTION_ID_MAX:
+        raise ValueError("action_id longer than 255 chars")
+    el: dict[str, Any] = {"type": "button", "action_id": b.custom_id, "value": b.custom_id,
+                          "text": {"type": "plain_text", "emoji": True,
+                                   "text": clip(to_utc_text(b.label), BUTTON_TEXT_MAX)}}
+    if b.url:  # a link: opens the page; its click is only acknowledged
+        el.update({"url": b.url, "action_id": f"fvlink:{k}", "value": "link"})
+    if b.style in ("primary", "danger"):
+        el["style"] = b.style
+    if getattr(b, "confirm", "") and not b.url:  # e.g. an approval that drops a player
+        el["confirm"] = confirm_dialog(b.label, b.confirm)
+    return el
+
+
+def _actions(buttons: list[Any], selects: list[Any] = (), *, first_link: int = 0
+             ) -> dict[str, Any] | None:
+    """One actions block: the enabled buttons, then the menus (25 elements at most)."""
+    elements = [button_element(b, first_link + k) for k, b in enumerate(buttons)]
+    elements += [select_element(s) for s in selects if not s.disabled]
+    if not elements:
+        return None
+    return {"type": "actions", "elements": elements[:ACTIONS_MAX]}
+
+
+# ------------------------------------------------------------------ move cards
+
+def _move_blocks(block: MoveBlock) -> list[dict[str, Any]]:
+    """One move of a card: its line and details as one full-width section (no two-column
+    fields: a phone shows it at its width), then its own Approve / Skip and menu."""
+    text = f"*{to_mrkdwn(block.name)}*\n{to_mrkdwn(block.value)}".strip()
+    out = [_section(chunk) for chunk in split_text(text, SECTION_TEXT_MAX)]
+    actions = _actions([b for b in block.buttons if not b.disabled],
+                       [block.select] if block.select is not None else [])
+    if actions:
+        out.append(actions)
+    return out
+
+
+def _page_note(title: str, page: int, pages: int, first: int, last: int, moves: int) -> dict:
+    where = f"moves {first}-{last} of {moves}" if last > first else f"move {first} of {moves}"
+    text = (f"Page {page} of {pages} ({where}): this card is longer than one Slack message "
+            "holds, so it continues in the next message; the buttons for the whole card are "
+            "on the last page." if page < pages else
+            f"Page {page} of {pages} ({where}) of *{to_mrkdwn(title)}*.")
+    return {"type": "context", "elements": [{"type": "mrkdwn", "text": clip(text, 3000)}]}
+
+
+def move_card_pages(card: Any, room: int = BLOCKS_MAX) -> list[list[dict[str, Any]]]:
+    """A move card (bot.core.card_layout) as Block Kit pages: the header and text, then
+    each move as its own section with its own controls, then the footer and the card-wide
+    buttons (Approve plan / Skip all, ESPN links). One page when it fits in `room` blocks
+    (the first message's room left by text above it), else several messages of at most 50
+    blocks, each saying which moves it shows."""
+    layout = split_card(card)
+    head: list[dict[str, Any]] = []
+    if card.title:
+        title = neutralize_mentions(to_utc_text(card.title))
+        head.append({"type": "header", "text": {"type": "plain_text", "emoji": True,
+                                                "text": clip(title, HEADER_MAX)}})
+    head += [_section(chunk) for chunk in split_text(to_mrkdwn(card.text or ""))]
+    moves = [_move_blocks(b) for b in layout.blocks]
+    tail: list[dict[str, Any]] = []
+    if card.footer:
+        tail.append({"type": "context", "elements": [
+            {"type": "mrkdwn", "text": clip(to_mrkdwn(card.footer, mentions=True),
+                                            SECTION_TEXT_MAX)}]})
+    wide = _actions([b for b in layout.card_buttons if not b.disabled])
+    links = _actions(layout.links)
+    tail += [a for a in (wide, links) if a]
+    if len(head) + sum(map(len, moves)) + len(tail) <= room:
+        return [head + [b for m in moves for b in m] + tail]
+    # pages: [start, end) of moves; each page has a note, the last one the tail
+    spans: list[tuple[int, int]] = []
+    cap, used, start = room - 1 - len(head), 0, 0
+    for i, m in enumerate(moves):
+        if i > start and used + len(m) > cap:
+            spans.append((start, i))
+            cap, used, start = BLOCKS_MAX - 1, 0, i
+        used += len(m)
+    if used + len(tail) > cap:  # the last page's moves and the card's controls do not fit
+        cut = len(moves)
+        while cut > start + 1 and used + len(tail) > cap:
+            cut -= 1
+            used -= len(moves[cut])
+        spans.append((start, cut))
+        start = cut
+    spans.append((start, len(moves)))
+    spans = [s for s in spans if s[1] > s[0]] or [(0, 0)]
+    out = []
+    for n, (a, b) in enumerate(spans, 1):
+        page = head if n == 1 else []
+        page = page + [_page_note(card.title or "", n, len(spans), a + 1, b, len(moves))]
+        page += [blk for m in moves[a:b] for blk in m]
+        if n == len(spans):
+            page += tail
+        out.append(page[:BLOCKS_MAX])
+    return out
 
 
 def confirm_dialog(label: str, question: str) -> dict[str, Any]:
@@ -175,24 +262,36 @@ def _mentions(msg: Any) -> tuple[str, ...]:
 
 
 def render(msg: Any) -> list[list[dict[str, Any]]]:
-    """An OutgoingMessage -> the block lists of the Slack messages to post, in order
-    (at most 50 blocks each; a card is never split across messages when it fits in one)."""
+    """An OutgoingMessage -> the block lists of the Slack messages to post, in order (at
+    most 50 blocks each). A move card draws each move as its own section with its controls;
+    one that does not fit in a message is paginated (`move_card_pages`) and says so."""
     blocks = [_section(c) for c in split_text(to_mrkdwn(msg.text or "", mentions=_mentions(msg)))]
+    messages: list[list[dict[str, Any]]] = []
     for card in getattr(msg, "cards", None) or []:
         if blocks:
             blocks.append({"type": "divider"})
-        blocks.extend(card_blocks(card))
+        if not is_move_card(card):
+            blocks.extend(card_blocks(card))
+            continue
+        pages = move_card_pages(card, max(BLOCKS_MAX - len(blocks), 1))
+        blocks.extend(pages[0])
+        for page in pages[1:]:
+            messages.append(blocks)
+            blocks = list(page)
     if not blocks:
         blocks.append(_section(" "))
-    messages: list[list[dict[str, Any]]] = []
-    for i in range(0, len(blocks), BLOCKS_MAX):
-        messages.append(blocks[i:i + BLOCKS_MAX])
-    return messages
+    messages.append(blocks)
+    return [part[i:i + BLOCKS_MAX] for part in messages for i in range(0, len(part), BLOCKS_MAX)]
 
 
 def render_edit(msg: Any) -> list[dict[str, Any]]:
-    """An OutgoingMessage -> the blocks of one message edit (kept within 50 blocks)."""
-    blocks = [b for part in render(msg) for b in part]
+    """An OutgoingMessage -> the blocks of one message edit (kept within 50 blocks). A
+    paginated move card: its last page (the message whose ts the core keeps, with the
+    card-wide buttons and footer; `SlackSurface.edit` redraws the other pages it knows)."""
+    parts = render(msg)
+    if len(parts) > 1 and any(is_move_card(c) for c in getattr(msg, "cards", None) or []):
+        return parts[-1]
+    blocks = [b for part in parts for b in part]
     if len(blocks) > BLOCKS_MAX:
         actions = [b for b in blocks if b["type"] == "actions"]
         rest = [b for b in blocks if b["type"] != "actions"]

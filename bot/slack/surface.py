@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -58,6 +59,28 @@ def slack_message(msg: Any) -> Any:
     return dataclasses.replace(msg, text=slack_text(msg.text), cards=cards)
 
 
+class _PageRegistry:
+    """The messages of each paginated card drawn by this process (its pages' ts, under each
+    page's ts), so an edit of any page redraws every page. After a restart the pages are
+    not known: an edit then redraws the message it names and posts the other pages anew."""
+
+    def __init__(self, size: int = 500) -> None:
+        self._pages: OrderedDict[tuple[str, str], list[str]] = OrderedDict()
+        self._size = size
+
+    def remember(self, channel: str, pages: list[str]) -> None:
+        for ts in pages:
+            self._pages[(channel, ts)] = list(pages)
+        while len(self._pages) > self._size:
+            self._pages.popitem(last=False)
+
+    def pages(self, channel: str, ts: str) -> list[str]:
+        return self._pages.get((channel, ts), [])
+
+
+_PAGES = _PageRegistry()
+
+
 def _map_error(exc: SlackApiError) -> Exception:
     resp = exc.response
     if resp.status_code == 429 or resp.get("error") == "ratelimited":
@@ -85,10 +108,12 @@ class SlackSurface:
         return SlackSurface(self.client, private_user=user_id, response_url=response_url)
 
     async def post(self, thread: ThreadRef, msg: Any) -> str:
-        """Post `msg` (Block Kit, split at 50 blocks); returns the last message's ts."""
+        """Post `msg` (Block Kit, split at 50 blocks; a long move card in pages); returns the
+        last message's ts (the page with the card-wide buttons)."""
         ts = ""
         msg = slack_message(msg)
         text = fallback_text(msg)
+        posted: list[str] = []
         try:
             for blocks in render(msg):
                 if self.private_user and self.response_url:
@@ -103,8 +128,11 @@ class SlackSurface:
                         channel=thread.channel_id, thread_ts=thread.thread_id or None,
                         text=text, blocks=blocks, unfurl_links=False, unfurl_media=False)
                     ts = str(resp["ts"])
+                    posted.append(ts)
         except SlackApiError as exc:
             raise _map_error(exc) from exc
+        if len(posted) > 1:
+            _PAGES.remember(thread.channel_id, posted)
         return ts
 
     async def _respond(self, text: str, blocks: list[dict[str, Any]] | None) -> None:
@@ -142,9 +170,30 @@ class SlackSurface:
             await self.post(thread, msg)
             return
         msg = slack_message(msg)
+        parts = render(msg)
+        text = fallback_text(msg)
         try:
-            await self.client.chat_update(channel=thread.channel_id, ts=message_id,
-                                          text=fallback_text(msg), blocks=render_edit(msg))
+            if len(parts) == 1:
+                await self.client.chat_update(channel=thread.channel_id, ts=message_id,
+                                              text=text, blocks=render_edit(msg))
+                return
+            # a card longer than one message: every page; pages it has not yet are posted
+            # after it (a card is drawn into the message that announced it)
+            pages = _PAGES.pages(thread.channel_id, message_id) or [message_id]
+            for ts, blocks in zip(pages, parts, strict=False):
+                await self.client.chat_update(channel=thread.channel_id, ts=ts, text=text,
+                                              blocks=blocks)
+            for blocks in parts[len(pages):]:
+                resp = await self.client.chat_postMessage(
+                    channel=thread.channel_id, thread_ts=thread.thread_id or None, text=text,
+                    blocks=blocks, unfurl_links=False, unfurl_media=False)
+                pages.append(str(resp["ts"]))
+            for ts in pages[len(parts):]:  # the card needs fewer pages now
+                await self.client.chat_update(
+                    channel=thread.channel_id, ts=ts, text=text,
+                    blocks=[{"type": "context", "elements": [{
+                        "type": "mrkdwn", "text": "This page of the card is now shown above."}]}])
+            _PAGES.remember(thread.channel_id, pages)
         except SlackApiError as exc:
             raise _map_error(exc) from exc
 

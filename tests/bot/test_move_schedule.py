@@ -421,8 +421,6 @@ async def test_the_scheduler_pass_makes_the_moves_due(tmp_path: Path) -> None:
 async def test_discord_approve_and_advance(fake_discord, tmp_path: Path) -> None:
     """Real discord.py over the fake REST server: Approve plan, then the /advance app
     command; the card's message is edited in place as each scheduled move is made."""
-    import json
-
     from tests.bot.harness import discord_events as ev
     from tests.bot.harness import fake_discord as fd
     from tests.bot.test_discord_e2e import REQUESTER, buttons, card_message, open_bot
@@ -439,17 +437,17 @@ async def test_discord_approve_and_advance(fake_discord, tmp_path: Path) -> None
                                             fd.thread_channel(thread_id, "optimize")))
         mid = int(card["id"])
 
-        def footer() -> str:
-            return (fake_discord.messages[mid]["embeds"][0].get("footer") or {}).get("text", "")
+        def footer() -> str:  # the card's footer: small text (-#) at its end
+            return fd.message_text(fake_discord.messages[mid]).rpartition("\n-# ")[2]
 
         n_later = len([m for m in plan.moves if m.day > demo.today])
         await wait_for(lambda: f"{n_later} scheduled" in footer())
-        assert json.dumps(fake_discord.messages[mid]["embeds"]).count("Scheduled for") == n_later
+        assert fd.message_text(fake_discord.messages[mid]).count("Scheduled for") == n_later
         ev.send(bot, fake_discord, ev.slash("advance", REQUESTER,
                                             {"days": plan.dates[-1].isoformat()}))
         await wait_for(lambda: f"{len(plan.moves)} applied" in footer())
         await wait_for(lambda: demo.today == plan.dates[-1])
-        assert "Scheduled for" not in json.dumps(fake_discord.messages[mid]["embeds"])
+        assert "Scheduled for" not in fd.message_text(fake_discord.messages[mid])
     finally:
         await bot.close()
         await app.close()
