@@ -114,7 +114,7 @@ class RecoveredRun(tuple):  # noqa: SLOT001 - a (conversation_id, events) pair p
 #: present_and_confirm). Such a run has no side effects and, after a crash, starts again
 #: from its recorded input (`recover_crashed_runs`), so its steps need no checkpoint of
 #: their own: it is saved once, when it ends ("exit").
-NEVER_PAUSES = frozenset({"lineup_optimization"})
+NEVER_PAUSES = frozenset({Intent.LINEUP_OPTIMIZATION})
 
 
 def run_durability(intent: str, inp: Any) -> str:
@@ -125,7 +125,7 @@ def run_durability(intent: str, inp: Any) -> str:
         return "async"
     obj = inp.get("request_obj")
     asked = obj.get("intent") if isinstance(obj, dict) else None
-    if intent in NEVER_PAUSES and (asked is None or asked in NEVER_PAUSES):
+    if intent in NEVER_PAUSES and asked in NEVER_PAUSES:
         return "exit"
     return "async"
 
@@ -293,10 +293,6 @@ class FanViseRuntime:
             await optimizer_for(deps)  # schedule, league, free agents (150), the service
             await understanding_context(deps)  # the name resolver over the league's players
             await league_resolver(deps)  # the tools' resolver
-            if self.offline:  # the offline model's resolver over the league's names
-                from agents.shared.llm import find_players
-
-                find_players("warm up", list(self.player_names))
             deps.reset_context()
             await load_context(deps, with_free_agents=True)  # the player answers' 100
 
@@ -452,11 +448,9 @@ class FanViseRuntime:
             yield Notice("The matchup optimizer is not available in this build.", level="error")
             return
         run_tid = new_run_thread_id(conversation_id)
-        intent = str(delegate.get("intent") or "matchup_analysis")
-        inp = {"request": str(delegate.get("request") or ""), "intent": intent,
-               "requester_id": user_id, "request_obj": delegate.get("request_obj"),
-               "focus_categories": list(delegate.get("focus_categories") or []),
-               "day": delegate.get("day")}
+        request = Request.model_validate(delegate["request_obj"])
+        intent = request.intent.value
+        inp = {"request_obj": request.model_dump(mode="json"), "requester_id": user_id}
         await self.store.record_run(run_tid, conversation_id, status="running",
                                     requester=user_id, team_id=deps.my_team_id, intent=intent,
                                     run_input=inp)

@@ -71,6 +71,7 @@ from langgraph.pregel import Pregel  # noqa: E402
 from langgraph.runtime import Runtime, get_runtime  # noqa: E402
 from langgraph.types import Command, interrupt  # noqa: E402
 
+from agents.understanding.request import Intent, Request  # noqa: E402
 from bot.core.app import FanViseApp  # noqa: E402
 from bot.core.models import OutgoingMessage, ThreadRef, UserRef  # noqa: E402
 from bot.settings import Settings  # noqa: E402
@@ -534,9 +535,9 @@ async def run_substrate(conversations: int, turns: int, data_dir: Path,
                         await sup.aget_state({"configurable": {"thread_id": conv}})
                 elif not seg.resume:
                     cfg = {"configurable": {"thread_id": run_tid}}
-                    await stream(opt, {"request": text, "intent": "matchup_analysis",
-                                       "requester_id": "u", "request_obj": None,
-                                       "focus_categories": [], "day": None},
+                    request = Request.command(Intent.MATCHUP_ANALYSIS, text=text)
+                    await stream(opt, {"request_obj": request.model_dump(mode="json"),
+                                       "requester_id": "u"},
                                  run_tid, seg, seg.durability, seg.pause_value)
                     snap = await opt.aget_state(cfg)
                     pending = snap.interrupts[0] if snap.interrupts else None

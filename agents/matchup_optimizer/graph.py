@@ -1,6 +1,6 @@
 """Matchup optimizer graph with a human approval gate.
 
-    parse_intent -> gather_rosters -> analyze_schedule -> check_injuries -> plan_moves
+    read_request -> gather_rosters -> analyze_schedule -> check_injuries -> plan_moves
     -> compose_lineup -> present_and_confirm (interrupt: the plan card) -> apply_moves
     -> replan -> (a partial decision: plan_moves again, the rest as a new card) -> finish
     (matchup / streaming / free-agent requests: the card is the exact multi-move plan;
@@ -10,10 +10,8 @@
     (explicit_move: check_injuries -> evaluate_move -> compose_lineup -> ...)
 
     graph = build_matchup_optimizer_graph(checkpointer=saver)     # once per process
-    await graph.ainvoke({"request": "...", "intent": "streaming", "requester_id": "u1",
-                         "request_obj": request.model_dump(mode="json"),
-                         "focus_categories": ["AST", "STL"], "day": None}, config,
-                        context=deps)
+    await graph.ainvoke({"request_obj": request.model_dump(mode="json"),
+                         "requester_id": "u1"}, config, context=deps)
     # paused: payload = state["__interrupt__"][0].value  (type "move_approval")
     await graph.ainvoke(Command(resume={interrupt_id: {"decisions": {move_id: "approve"}}}),
                         config, context=deps)
@@ -22,8 +20,8 @@ Nodes are top-level functions; those that read the league take `runtime: Runtime
 and use `runtime.context` (the turn's deps), so they can be named and tested alone.
 
 All math comes from fantasy.optimizer (OptimizerService). The graph never re-reads English: it
-takes intent, categories, day, position, count, players and the explicit move from the typed
-Request (`request_obj`, understood upstream), or from the plain inputs when there is none. The
+takes intent (an `Intent` value), categories, day, position, count, players and the explicit
+move from the typed Request (`request_obj`, understood upstream), its only input. The
 answer is templated, so a run makes no LLM call (`llm_calls` stays 0). A move is applied
 only after an explicit "approve" for its move_id. No valid move -> no interrupt.
 """
@@ -42,14 +40,13 @@ from pydantic import ValidationError
 
 from agents.matchup_optimizer import prompts
 from agents.matchup_optimizer.state import (
-    INTENTS,
     MatchupOptimizerInput,
     MatchupOptimizerOutput,
     MatchupOptimizerState,
 )
 from agents.shared.deps import AgentDeps, load_context, optimizer_for
 from agents.shared.tool_registry import FanviseTools
-from agents.understanding.request import Request
+from agents.understanding.request import OPTIMIZER_INTENTS, Intent, Request
 from fantasy.constants import OUT_STATUSES, UNCERTAIN_STATUSES, parse_slot
 from fantasy.espn.errors import EspnError
 from fantasy.espn.messages import espn_trouble
@@ -71,7 +68,9 @@ ESPN_PLAYER_ADD_URL = ("https://fantasy.espn.com/basketball/players/add?leagueId
 #: "outcomes": [MoveOutcome JSON]}): the runtime yields it as a MoveOutcomes event.
 OUTCOMES_STAGE = "move_outcomes"
 #: Intents answered with the exact multi-move plan (the card is the plan).
-PLAN_INTENTS = ("matchup_analysis", "streaming", "free_agent_scan")
+PLAN_INTENTS = frozenset({Intent.MATCHUP_ANALYSIS, Intent.STREAMING, Intent.FREE_AGENT_SCAN})
+#: Intents this graph answers (any other request is reviewed as a matchup).
+GRAPH_INTENTS = OPTIMIZER_INTENTS | {Intent.INJURY_REEVALUATION, Intent.FREE_AGENT_SCAN}
 
 
 def _progress(stage: str, text: str) -> None:
@@ -92,7 +91,7 @@ def read_request(raw: dict[str, Any] | None) -> dict[str, Any]:
     if not raw:
         return {}
     req = Request.model_validate(raw)
-    out: dict[str, Any] = {"intent": req.intent.value,
+    out: dict[str, Any] = {"intent": req.intent.value, "request": req.text,
                            "focus_categories": [c.upper() for c in req.categories],
                            "position": req.position, "count": req.count,
                            "player_ids": [int(p.player_id) for p in req.resolved_players()],
@@ -207,25 +206,22 @@ def plan_card_moves(plan: Plan) -> list[dict[str, Any]]:
 # --------------------------------------------------------------------------- nodes
 
 
-async def parse_intent(state: MatchupOptimizerState) -> dict[str, Any]:
-    _progress("parse_intent", "Reading your request...")
-    notes: list[str] = []
+async def take_request(state: MatchupOptimizerState) -> dict[str, Any]:
+    """The plan's inputs, read from the typed Request understood upstream (`request_obj`):
+    nothing here reads English or a second list of intents."""
+    _progress("read_request", "Reading your request...")
     try:
         req = read_request(state.get("request_obj"))
     except ValidationError as exc:
         log.warning("matchup optimizer: unreadable request_obj: %s", exc)
         req = {}
-    intent = req.get("intent")
-    if intent not in INTENTS:
-        intent = state.get("intent") if state.get("intent") in INTENTS else \
-            "matchup_analysis"
-    focus = req.get("focus_categories") or \
-        [c.upper() for c in (state.get("focus_categories") or [])]
-    return {"intent": intent, "focus_categories": focus,
-            "day": req.get("day") or state.get("day"),
-            "position": req.get("position"), "count": req.get("count"),
-            "player_ids": req.get("player_ids") or [], "move": req.get("move"),
-            "search_round": 0, "llm_calls": 0, "tool_calls": [], "notes": notes}
+    start = {"search_round": 0, "llm_calls": 0, "tool_calls": [], "notes": []}
+    if not req:
+        return {**start, "intent": Intent.MATCHUP_ANALYSIS.value,
+                "error": "I could not read that request. Please ask again."}
+    if req["intent"] not in GRAPH_INTENTS:  # the supervisor delegates only these
+        req["intent"] = Intent.MATCHUP_ANALYSIS.value
+    return {**start, **req}
 
 
 async def gather_rosters(state: MatchupOptimizerState,
@@ -254,6 +250,10 @@ async def gather_rosters(state: MatchupOptimizerState,
             "matchup": {k: v for k, v in matchup.items() if k != "window"},
             "roster": roster["players"], "acquisitions": acq,
             "tool_calls": ["get_my_roster", "get_matchup_details"]}
+
+
+def after_read(state: MatchupOptimizerState) -> str:
+    return "finish" if state.get("error") else "gather_rosters"
 
 
 def after_gather(state: MatchupOptimizerState) -> str:
@@ -819,7 +819,7 @@ def build_matchup_optimizer_graph(*, checkpointer: Any = None) -> Any:
     run passes its `AgentDeps` as `context=`, so one compiled graph serves every turn."""
     g = StateGraph(MatchupOptimizerState, context_schema=AgentDeps,
                    input_schema=MatchupOptimizerInput, output_schema=MatchupOptimizerOutput)
-    for name, fn in (("parse_intent", parse_intent), ("gather_rosters", gather_rosters),
+    for name, fn in (("read_request", take_request), ("gather_rosters", gather_rosters),
                      ("analyze_schedule", analyze_schedule), ("check_injuries", check_injuries),
                      ("identify_candidates", identify_candidates),
                      ("evaluate_move", evaluate_move), ("validate_moves", validate_moves),
@@ -828,8 +828,8 @@ def build_matchup_optimizer_graph(*, checkpointer: Any = None) -> Any:
                      ("present_and_confirm", present_and_confirm), ("apply_moves", apply_moves),
                      ("replan", replan), ("finish", finish)):
         g.add_node(name, fn)
-    g.add_edge(START, "parse_intent")
-    g.add_edge("parse_intent", "gather_rosters")
+    g.add_edge(START, "read_request")
+    g.add_conditional_edges("read_request", after_read, ["gather_rosters", "finish"])
     g.add_conditional_edges("gather_rosters", after_gather, ["analyze_schedule", "finish"])
     g.add_edge("analyze_schedule", "check_injuries")
     g.add_conditional_edges("check_injuries", after_injuries,

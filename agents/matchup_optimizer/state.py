@@ -5,9 +5,6 @@ from __future__ import annotations
 import operator
 from typing import Annotated, Any, TypedDict
 
-INTENTS = ("matchup_analysis", "lineup_optimization", "streaming", "injury_reevaluation",
-           "free_agent_scan", "explicit_move")
-
 
 def merge_dicts(a: dict[str, Any] | None, b: dict[str, Any] | None) -> dict[str, Any]:
     """Reducer: later keys win."""
@@ -15,22 +12,19 @@ def merge_dicts(a: dict[str, Any] | None, b: dict[str, Any] | None) -> dict[str,
 
 
 class MatchupOptimizerInput(TypedDict, total=False):
-    """What the caller passes in (TEAM-NOTES contract)."""
+    """What the caller passes in (TEAM-NOTES contract): the typed Request understood once
+    upstream (its intent is an `agents.understanding.request.Intent` value) and who asked."""
 
-    request: str
-    intent: str
+    request_obj: dict[str, Any]  # agents.understanding.request.Request as JSON
     requester_id: str
-    request_obj: dict[str, Any] | None  # agents.understanding.request.Request as JSON
-    focus_categories: list[str]
-    day: str | None
 
 
 class MatchupOptimizerState(TypedDict, total=False):
     """Full state.
 
-    Inputs: request, intent, requester_id, request_obj (the typed Request as JSON: it wins
-    over intent / focus_categories / day when given), focus_categories, day.
-    parse_intent adds `position`, `count`, `player_ids` and `move`; gather_rosters `team`, `opponent`,
+    Inputs: request_obj (the typed Request as JSON), requester_id.
+    read_request adds what the plan reads from it: `request` (its text), `intent` (an Intent
+    value), `focus_categories`, `day`, `position`, `count`, `player_ids` and `move`; gather_rosters `team`, `opponent`,
     `scoring`, `matchup`, `roster`, `acquisitions`; analyze_schedule `schedule`;
     check_injuries `injuries`, `injury_targets`; plan_moves `move_plan` (the exact plan,
     fantasy.moves.Plan JSON), `valid_moves` (its moves), `holds`; identify_candidates `candidates`, `holds`,

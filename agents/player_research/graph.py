@@ -2,7 +2,8 @@
 
     graph = research_graph()      # compiled once per process (build_player_research_graph)
     out = await graph.ainvoke({"query": "Is Jarrett Allen playing?",
-                               "player_name": "Jarrett Allen"}, context=deps)
+                               "player_name": "Jarrett Allen",
+                               "request_obj": request.model_dump(mode="json")}, context=deps)
     out["report"], out["answer"], out["tool_calls"], out["llm_calls"]
 
 Nodes are top-level functions reading the turn's deps from `runtime.context`.
@@ -31,6 +32,7 @@ from langchain_core.messages import (
 )
 from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
+from pydantic import ValidationError
 
 from agents.player_research import prompts
 from agents.player_research.report import build_player_report, report_answer, unknown_report
@@ -40,8 +42,10 @@ from agents.player_research.state import (
     PlayerResearchState,
 )
 from agents.shared.deps import AgentDeps, optimizer_for, per_snapshot, tools_for
+from agents.shared.llm import with_request
 from agents.shared.middleware import bound_model
 from agents.shared.tool_registry import FanviseTools, tools_by_name
+from agents.understanding.request import Request
 from fantasy.espn.errors import EspnError
 from fantasy.optimizer.guardrails import STAR_OWNED_PCT
 from storage.news_store import name_key
@@ -77,14 +81,22 @@ def _same_name(a: str | None, b: str | None) -> bool:
     return bool(a) and bool(b) and name_key(str(a)) == name_key(str(b))
 
 
-async def guess_player_name(deps: AgentDeps, text: str) -> str | None:
-    """The first league player named in `text` (the one resolver), None when none is."""
-    from agents.understanding.league_context import league_resolver  # noqa: PLC0415 - cycle
+def _request(state: PlayerResearchState) -> Request | None:
+    """The typed Request the research is for (None when run without one)."""
+    raw = state.get("request_obj")
+    try:
+        return Request.model_validate(raw) if raw else None
+    except ValidationError:
+        log.warning("player research: unreadable request_obj")
+        return None
 
-    for m in (await league_resolver(deps)).find(text or ""):
-        if m.resolved and m.player is not None:
-            return m.player.name
-    return None
+
+def _named(request: Request | None) -> str | None:
+    """The player a request names (his league name when resolved, else the words)."""
+    ref = request.player if request is not None else None
+    if ref is None:
+        return None
+    return ref.name if ref.resolved and ref.name else ref.words
 
 
 async def _is_star(deps: AgentDeps, status: dict[str, Any]) -> bool:
@@ -137,7 +149,7 @@ async def agent(state: PlayerResearchState, runtime: Runtime[AgentDeps]) -> dict
     msgs.append(HumanMessage(human))
     msgs += messages_from_dict(state.get("messages") or [])
     try:
-        ai = await _bound_model(runtime.context).ainvoke(msgs)
+        ai = await with_request(_bound_model(runtime.context), _request(state)).ainvoke(msgs)
     except Exception as exc:  # noqa: BLE001 - a model failure must not lose the report
         log.warning("research model failed: %s", type(exc).__name__)
         return {"llm_calls": 1, "iterations": 1,
@@ -208,7 +220,7 @@ async def build_report(state: PlayerResearchState,
                       if r["tool"] in PLAYER_TOOLS[:3] and r["args"].get("player_name")),
                      None)
     if asked is None:
-        asked = await guess_player_name(deps, state.get("query") or "")
+        asked = _named(_request(state))
     if asked is None:
         report = unknown_report(
             (state.get("query") or "").strip()[:80] or "?", fetched_at,
@@ -272,12 +284,13 @@ def research_graph() -> Any:
     return build_player_research_graph()
 
 
-async def research_player(deps: AgentDeps, query: str, player_name: str | None = None
-                          ) -> dict[str, Any]:
-    """Run the graph once without a checkpointer; returns the output state."""
-    return await research_graph().ainvoke({"query": query, "player_name": player_name},
-                                          context=deps)
+async def research_player(deps: AgentDeps, request: Request) -> dict[str, Any]:
+    """Run the graph once without a checkpointer for an understood request; returns the
+    output state."""
+    return await research_graph().ainvoke(
+        {"query": request.text, "player_name": _named(request),
+         "request_obj": request.model_dump(mode="json")}, context=deps)
 
 
-__all__ = ["MAX_AGENT_ITERATIONS", "build_player_research_graph", "guess_player_name",
+__all__ = ["MAX_AGENT_ITERATIONS", "build_player_research_graph",
            "research_graph", "research_player"]

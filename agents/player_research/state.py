@@ -7,10 +7,12 @@ from typing import Annotated, Any, TypedDict
 
 
 class PlayerResearchInput(TypedDict, total=False):
-    """What the caller passes in."""
+    """What the caller passes in: the question (for a language model), the player and the
+    typed Request understood upstream (agents.understanding; the offline model plans from it)."""
 
     query: str
     player_name: str | None
+    request_obj: dict[str, Any] | None
 
 
 class PlayerResearchState(TypedDict, total=False):
@@ -20,6 +22,7 @@ class PlayerResearchState(TypedDict, total=False):
 
     query: str
     player_name: str | None
+    request_obj: dict[str, Any] | None
     messages: Annotated[list[dict[str, Any]], operator.add]
     tool_results: Annotated[list[dict[str, Any]], operator.add]
     tool_calls: Annotated[list[str], operator.add]

@@ -1,13 +1,14 @@
 """Model factory: Gemini when GOOGLE_API_KEY is set, else a rule-based offline model.
 
     model = make_model()                         # env decides
-    intent, player = classify_intent("Is Brunson playing tonight?", names)
+    reply = await with_request(bound, request).ainvoke(messages)
 
 `OfflineChatModel` is a real `BaseChatModel` (works with `bind_tools`, LangGraph, LangSmith
-callbacks). It reads the conversation like a tool-calling LLM would: for a new question it
-classifies the intent by keywords and fuzzy player-name match (rapidfuzz) and emits the tool
-calls that answer it (only tools that were bound); once tool results are in, it writes the
-answer from them with templates. Every offline answer says once that it is offline mode.
+callbacks). It never reads the message text: the graph that calls it hands it the turn's
+typed `Request` (agents.understanding, the one reader; `with_request`), and it emits the tool
+calls that answer that request (only tools that were bound); once tool results are in, it
+writes the answer from them with templates. Every offline answer says once that it is
+offline mode.
 
 LangSmith tracing needs nothing here: set LANGSMITH_TRACING=true and LANGSMITH_API_KEY (and
 optionally LANGSMITH_PROJECT) and every model, tool and graph run is traced.
@@ -18,7 +19,6 @@ from __future__ import annotations
 import json
 import logging
 import os
-import re
 import uuid
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
@@ -32,7 +32,7 @@ from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import Field
 
 from agents.shared.tool_registry import TEAM_TOOLS, TOOL_NAMES
-from fantasy.player_resolver import PlayerResolver
+from agents.understanding.request import Intent, Request
 
 log = logging.getLogger(__name__)
 
@@ -45,9 +45,6 @@ ENV_RETRIES = "FANVISE_GEMINI_RETRIES"
 DEFAULT_RETRIES = 4
 DEFAULT_GEMINI_MODEL = "gemini-2.5-flash"
 OFFLINE_NOTE = "(Offline mode: rule-based answers from league data, no AI model.)"
-
-INTENTS = ("player_research", "free_agent_scan", "matchup_analysis", "lineup_optimization",
-           "injury_reevaluation", "streaming", "general_advice", "help")
 
 # --------------------------------------------------------------------------- factory
 
@@ -146,253 +143,6 @@ def with_offline_note(text: str) -> str:
     return f"{OFFLINE_NOTE}\n{text}" if text else OFFLINE_NOTE
 
 
-# --------------------------------------------------------------------------- intent
-
-_WORD = re.compile(r"[A-Za-z][A-Za-z.'\-]*")
-_CATEGORY_WORDS: tuple[tuple[str, str], ...] = (
-    (r"\bast\b|\bassists?\b|\bdimes?\b", "AST"),
-    (r"\bstl\b|\bsteals?\b", "STL"),
-    (r"\breb\b|\brebounds?\b|\bboards\b", "REB"),
-    (r"\bblk\b|\bblocks?\b", "BLK"),
-    (r"\b3pm\b|\bthrees\b|\b3s\b|\b3-pointers?\b|\bthree-pointers?\b", "3PM"),
-    (r"\bpts\b|\bpoints\b|\bscoring\b", "PTS"),
-    (r"\bturnovers?\b|\bto\b(?=\s*(?:$|,|and|\)))", "TO"),
-    (r"\bfg%|\bfg ?pct\b|\bfield goal", "FG%"),
-    (r"\bft%|\bft ?pct\b|\bfree throw", "FT%"),
-)
-_DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-_POSITIONS = {"pg": "PG", "sg": "SG", "sf": "SF", "pf": "PF", "c": "C", "center": "C",
-              "centers": "C", "guard": "G", "guards": "G", "forward": "F", "forwards": "F",
-              "point guard": "PG", "shooting guard": "SG", "small forward": "SF",
-              "power forward": "PF"}
-_STOP = {"is", "the", "should", "i", "my", "who", "what", "how", "can", "will", "does", "do",
-         "tonight", "today", "tomorrow", "this", "week", "hey", "hi", "hello", "please", "and",
-         "or", "a", "an", "to", "for", "of", "in", "on", "with", "he", "him", "his", "news",
-         "status", "update", "injury", "playing", "play", "start", "sit", "drop", "add",
-         "hold", "stream", "trade", "any", "about", "latest", "tell", "me", "give", "report",
-         "research", "check", "look", "up", "fantasy", "nba", "espn", "team", "player"}
-
-
-def _norm(text: str) -> str:
-    return re.sub(r"[^a-z0-9 ]+", "", text.lower().replace("-", " ").replace(".", ""))
-
-
-@lru_cache(maxsize=256)
-def _any_of(patterns: tuple[str, ...]) -> re.Pattern[str]:
-    """One compiled regex matching where any of `patterns` matches."""
-    return re.compile("|".join(f"(?:{p})" for p in patterns))
-
-
-def _has(text: str, *patterns: str) -> bool:
-    return _any_of(patterns).search(text) is not None
-
-
-@lru_cache(maxsize=1)
-def _vocabulary() -> frozenset[str]:
-    """The embedder's English words, so that typo matching never reads an ordinary word
-    ("right") as a player ("Wright"); empty if the embedder is not installed."""
-    try:
-        from storage.minilm import vocabulary  # noqa: PLC0415 - optional, loaded once
-
-        return vocabulary()
-    except (ImportError, OSError, ValueError, KeyError) as exc:
-        log.info("embedder vocabulary unavailable (%s): typo guard off", exc)
-        return frozenset()
-
-
-@lru_cache(maxsize=8)
-def _resolver(names: tuple[str, ...]) -> PlayerResolver:
-    return PlayerResolver.from_names(names, vocabulary=_vocabulary())
-
-
-def find_player(text: str, player_names: Sequence[str]) -> str | None:
-    """The first league player a text names (the one resolver: last names, nicknames,
-    typos), or None."""
-    found = find_players(text, player_names, limit=1)
-    return found[0] if found else None
-
-
-def find_players(text: str, player_names: Sequence[str], limit: int = 3) -> list[str]:
-    """Every league player a text names, in order of mention (the one resolver)."""
-    if not player_names or not text:
-        return []
-    matches = _resolver(tuple(player_names)).find(text)
-    out = [m.player.name for m in matches if m.resolved and m.player is not None]
-    return list(dict.fromkeys(out))[:limit]
-
-
-def name_candidate(text: str) -> str | None:
-    """A capitalised word sequence that looks like a person's name ("Zxqwe Blorpington"),
-    used to look up (and report NOT_FOUND for) names that match no league player."""
-    seqs: list[list[str]] = []
-    cur: list[str] = []
-    for w in re.findall(r"[A-Za-z][A-Za-z.'\-]*|\S", text):
-        if w[:1].isupper() and w.lower() not in _STOP and w.lower() not in _DAYS:
-            cur.append(w)
-        else:
-            if cur:
-                seqs.append(cur)
-            cur = []
-    if cur:
-        seqs.append(cur)
-    multi = [s for s in seqs if len(s) >= 2]
-    if multi:
-        return " ".join(max(multi, key=len)[:3]).rstrip(".")
-    return None
-
-
-def extract_categories(text: str) -> list[str]:
-    """Stat categories named in a text, e.g. ['AST', 'STL']."""
-    low = text.lower()
-    return [cat for pat, cat in _CATEGORY_WORDS if re.search(pat, low)]
-
-
-def extract_day(text: str) -> str | None:
-    """'thursday', 'today', 'tomorrow' or an ISO date mentioned in a text, else None."""
-    low = text.lower()
-    m = re.search(r"\b\d{4}-\d{2}-\d{2}\b", low)
-    if m:
-        return m.group(0)
-    for d in _DAYS:
-        if re.search(rf"\b{d}\b|\b{d[:3]}\b", low):
-            return d
-    for d in ("tomorrow", "today", "tonight"):
-        if re.search(rf"\b{d}\b", low):
-            return "today" if d == "tonight" else d
-    return None
-
-
-def extract_position(text: str) -> str | None:
-    """A lineup position named in a text (PG, SG, SF, PF, C, G, F), else None."""
-    low = _norm(text)
-    for key in sorted(_POSITIONS, key=len, reverse=True):
-        if re.search(rf"\b{key}\b", low) and (len(key) > 1 or re.search(r"\bc\b", text)):
-            return _POSITIONS[key]
-    return None
-
-
-_PRONOUN = r"\b(?:he|him|his|he's|himself)\b"
-_NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-                 "eight": 8, "nine": 9, "ten": 10, "few": 3, "couple of": 2, "couple": 2}
-_GAME_LOG = re.compile(
-    r"\bgame ?logs?\b|\bbox ?scores?\b"
-    r"|\b(?:last|past|previous|recent) (?:(\d+|one|two|three|four|five|six|seven|eight|nine|ten"
-    r"|few|couple of|couple) )?games?\b")
-_SCHEDULE = (r"\bhow many games\b", r"\bgames? (?:left|remaining)\b", r"\bschedule\b",
-             r"\bgames? (?:do|does) (?:my|our|the|his|their)\b")
-_OPPONENT_ROSTER = (r"\bopponent'?s?'? (?:roster|team|players)\b",
-                    r"\bwho(?:'s| is| are)? on (?:my |the )?opponent",
-                    r"\bwho (?:does|do) (?:my )?opponents? have\b",
-                    r"\bwho am i (?:playing|facing|up against)\b")
-_MY_ROSTER = (r"\bwho(?:'s| is| are)? on my (?:roster|team)\b",
-              r"\b(?:show|list) (?:me )?my (?:roster|team|players)\b",
-              r"\bwho (?:do|have) i (?:have|got) on my (?:roster|team)\b")
-_HEALTH = (r"\bhealth", r"injur", r"\bhurt\b", r"\bstatus\b", r"\bnews\b", r"\bplaying\b",
-           r"expected back", r"\breturn", r"latest on", r"update on", r"\bhow is\b")
-
-
-def info_kind(text: str) -> str | None:
-    """The kind of information question a text asks, answered by one tool rather than a
-    workflow: "game_log", "opponent_roster", "my_roster", "schedule", or None."""
-    low = " " + (text or "").lower().strip() + " "
-    if _GAME_LOG.search(low):
-        return "game_log"
-    if _has(low, *_OPPONENT_ROSTER):
-        return "opponent_roster"
-    if _has(low, *_MY_ROSTER):
-        return "my_roster"
-    if _has(low, *_SCHEDULE):
-        return "schedule"
-    return None
-
-
-def game_log_count(text: str, default: int = 5) -> int:
-    """How many games a game-log question asks for ("last 5 games" -> 5, "last game" -> 1)."""
-    m = _GAME_LOG.search((text or "").lower())
-    if m is None:
-        return default
-    if m.group(1):
-        n = int(m.group(1)) if m.group(1).isascii() and m.group(1).isdigit() \
-            else _NUMBER_WORDS.get(m.group(1), default)
-    else:
-        n = 1 if re.fullmatch(r"\w+ game", m.group(0)) else default  # "last game"
-    return max(1, min(n, 30))
-
-
-def refers_back(text: str) -> bool:
-    """True when a text points at an earlier player with a pronoun (he / him / his)."""
-    return bool(re.search(_PRONOUN, (text or "").lower()))
-
-
-def recent_player(messages: Sequence[BaseMessage], player_names: Sequence[str], *,
-                  report: Mapping[str, Any] | None = None) -> str | None:
-    """The player an earlier turn was about, to resolve "he/him/his" in a follow-up.
-
-    The previous turn's research report (`report["playerName"]`, when it is a league player)
-    wins; else the newest earlier human message that names a league player."""
-    if report:
-        named = find_player(str(report.get("playerName") or ""), player_names)
-        if named:
-            return named
-    for m in reversed(messages):
-        if isinstance(m, HumanMessage):
-            named = find_player(_text(m), player_names)
-            if named:
-                return named
-    return None
-
-
-def classify_intent(text: str, player_names: Sequence[str] = (), *,
-                    context_player: str | None = None) -> tuple[str, str | None]:
-    """(intent, player_name | None) by keywords and fuzzy name match; never calls a model.
-
-    `context_player` (the player of earlier turns, see `recent_player`) stands in for a
-    pronoun ("When is he expected back?") when the text names no player itself. Information
-    questions (game log, a roster, games left) are `general_advice`: the agent answers them
-    with one tool instead of starting the optimizer workflow."""
-    low = " " + (text or "").lower().strip() + " "
-    player = find_player(text or "", player_names)
-    if player is None and context_player and refers_back(text) \
-            and not name_candidate(text or ""):
-        player = context_player
-    bare = re.sub(r"[^a-z ]", "", low).strip()
-    if not bare or bare in ("hi", "hello", "hey", "yo", "help", "start", "hi there",
-                            "hello there", "hey there", "what can you do", "commands"):
-        return "help", None
-    if _has(low, r"\bhelp\b", r"what can you do", r"how do i use", r"\bcommands\b") \
-            and not player:
-        return "help", None
-    injury_words = _has(low, r"injur", r"\bdtd\b", r"day[- ]to[- ]day", r"\bout\b",
-                        r"questionable", r"\bhurt\b", r"\bgtd\b", r"game[- ]time")
-    if injury_words and _has(low, r"\bhold\b", r"\bstream", r"replace", r"\bdrop\b",
-                             r"re-?evaluat", r"\bcover\b", r"\binstead\b", r"\bswap\b"):
-        return "injury_reevaluation", player
-    if _has(low, r"re-?evaluat", r"injured players", r"my injur", r"injury report"):
-        return "injury_reevaluation", player
-    if _has(low, r"\bstream", r"\bstreamer"):
-        return "streaming", player
-    if _has(low, r"lineup", r"who sits", r"who should sit", r"\bsit\b", r"\bbench\b",
-            r"\bactive\b", r"who (?:should i )?starts?\b", r"\bstart or sit\b", r"set my"):
-        return "lineup_optimization", player
-    if info_kind(text) is not None:
-        return "general_advice", player
-    if _has(low, r"free agent", r"waiver", r"pick ?up", r"\bfa\b", r"who (?:should|can) i add",
-            r"\bavailable\b"):
-        if player and _has(low, *_HEALTH):  # "Is Alex Caruso healthy enough to pick up?"
-            return "player_research", player
-        return "free_agent_scan", player
-    if _has(low, r"matchup", r"opponent", r"optimi[sz]", r"review my", r"my week",
-            r"this week", r"\bmoves?\b", r"am i winning", r"\bwin my\b", r"drop.*add"):
-        return "matchup_analysis", player
-    if _has(low, r"\btrade\b", r"\bcompare\b", r"\bversus\b", r"\bvs\.? "):
-        return "general_advice", player
-    if player or name_candidate(text or "") or _has(
-            low, r"injur", r"status", r"\bnews\b", r"how is", r"how's", r"latest on",
-            r"update on", r"\bplaying\b", r"\bhealthy\b", r"research"):
-        return "player_research", player
-    return "general_advice", None
-
-
 # --------------------------------------------------------------------------- help
 
 HELP_TEXT = """I'm FanVise, your fantasy-basketball assistant for this ESPN league. I can:
@@ -404,8 +154,20 @@ HELP_TEXT = """I'm FanVise, your fantasy-basketball assistant for this ESPN leag
 - scan free agents: "Best free agent centers?"
 Ask anything else about your league and I'll look it up with the league tools."""
 
+#: The model-call keyword carrying the turn's understood Request to the offline model.
+REQUEST_KWARG = "fanvise_request"
+
 
 # --------------------------------------------------------------------------- offline model
+
+
+def with_request(model: Any, request: Request | None) -> Any:
+    """`model` set up to answer `request` (the turn's Request, understood once upstream):
+    the offline model plans its tool calls from it; any other model reads the conversation
+    itself, so it is returned unchanged."""
+    if request is None or not is_offline(model):
+        return model
+    return model.bind(**{REQUEST_KWARG: request.model_dump(mode="json")})
 
 
 def _last_human_index(messages: Sequence[BaseMessage]) -> int:
@@ -422,68 +184,74 @@ def _text(msg: BaseMessage) -> str:
     return " ".join(p.get("text", "") if isinstance(p, dict) else str(p) for p in c)
 
 
-def _info_plan(kind: str, player: str | None, text: str, player_names: Sequence[str]
-               ) -> list[tuple[str, dict[str, Any]]]:
-    """Tool calls for an information question (`info_kind`)."""
-    if kind == "game_log":
-        named = find_players(text, player_names) if player_names else []
-        if player and not named:
-            named = [player]
-        who = named or ([c] if (c := name_candidate(text)) else [])
-        n = game_log_count(text)
-        return [("get_player_game_log", {"player_name": w, "last_n": n}) for w in who]
-    if kind == "opponent_roster":
-        return [("get_opponent_roster", {})]
-    if kind == "my_roster":
-        return [("get_my_roster", {})]
-    if kind == "schedule":
-        low = text.lower()
-        team = "opponent" if re.search(r"\bopponent|\bthey\b|\btheir\b", low) else "mine"
-        return [("get_schedule", {"team": team})]
-    return []
+#: Intents about named players: without a name the offline model asks which player.
+_NAMED_PLAYER_INTENTS = frozenset({Intent.PLAYER_RESEARCH, Intent.PLAYER_FORM,
+                                   Intent.PLAYER_DECISION, Intent.PLAYER_OWNER})
 
 
-def plan_tool_calls(intent: str, player: str | None, text: str, available: Sequence[str],
-                    player_names: Sequence[str] = ()) -> list[tuple[str, dict[str, Any]]]:
-    """The tool calls (name, args) the offline model makes for an intent (bound tools only)."""
-    who = player or name_candidate(text)
-    cats = extract_categories(text)
-    day = extract_day(text)
-    pos = extract_position(text)
+def _names(request: Request) -> list[str]:
+    """The players a request names: a resolved player by his league name, any other by the
+    words written (the status tool then says it cannot find him, with close names)."""
+    refs = list(request.players)
+    if request.move is not None:
+        refs += [r for r in (request.move.drop, request.move.add) if r is not None]
+    out = [(r.name if r.resolved and r.name else r.words) for r in refs]
+    return list(dict.fromkeys(n for n in out if n))[:3]
+
+
+def _team_arg(request: Request) -> str:
+    """The team tools' `team` argument for a request's team."""
+    if request.team.kind == "opponent":
+        return "opponent"
+    if request.team.kind == "other" and request.team.name:
+        return request.team.name
+    return "mine"
+
+
+def plan_tool_calls(request: Request, available: Sequence[str]
+                    ) -> list[tuple[str, dict[str, Any]]]:
+    """The tool calls (name, args) the offline model makes for an understood request
+    (bound tools only). Everything comes from the Request's fields: its intent, players,
+    team, day, categories, position and count."""
+    intent, names = request.intent, _names(request)
     plan: list[tuple[str, dict[str, Any]]] = []
-    if intent == "player_research" and who:
-        plan = [("get_player_status", {"player_name": who}),
-                ("get_player_news", {"player_name": who, "limit": 3})]
-    elif intent in ("free_agent_scan", "streaming"):
+    if intent == Intent.PLAYER_RESEARCH:
+        for n in names:
+            plan += [("get_player_status", {"player_name": n}),
+                     ("get_player_news", {"player_name": n, "limit": 3})]
+    elif intent == Intent.PLAYER_FORM:
+        last_n = max(1, min(int(request.count or 5), 30))
+        plan = [("get_player_game_log", {"player_name": n, "last_n": last_n}) for n in names]
+    elif intent in (Intent.FREE_AGENT_SCAN, Intent.STREAMING):
         args: dict[str, Any] = {"limit": 5}
-        if pos:
-            args["position"] = pos
-        if cats:
-            args["target_categories"] = cats
-        if intent == "streaming":
+        if request.position:
+            args["position"] = request.position
+        if request.categories:
+            args["target_categories"] = list(request.categories)
+        if intent == Intent.STREAMING:
             args["min_games"] = 1
-        plan = [("get_free_agents", args)]
-        if intent == "streaming":
-            plan.insert(0, ("get_matchup_details", {}))
-    elif intent == "lineup_optimization":
-        plan = [("compose_daily_lineup", {"day": day} if day else {})]
-    elif intent == "injury_reevaluation":
-        plan = [("get_my_roster", {})]
-        if who:
-            plan.insert(0, ("get_player_status", {"player_name": who}))
-        plan.append(("get_free_agents", {"limit": 3, "min_games": 1}))
-    elif intent == "matchup_analysis":
-        plan = [("get_matchup_details", {}), ("get_my_roster", {})]
-    elif intent == "general_advice" and info_kind(text) is not None:
-        plan = _info_plan(info_kind(text) or "", player, text, player_names)
-    elif intent == "general_advice":
-        named = find_players(text, player_names) if player_names else []
-        if named:
-            plan = [("get_player_status", {"player_name": n}) for n in named]
-        elif who:
-            plan = [("get_player_status", {"player_name": who})]
-        else:
             plan = [("get_matchup_details", {})]
+        plan.append(("get_free_agents", args))
+    elif intent == Intent.LINEUP_OPTIMIZATION:
+        day = request.day.date or request.day.word if request.day and not request.day.week \
+            else None
+        plan = [("compose_daily_lineup", {"day": day} if day else {})]
+    elif intent == Intent.INJURY_REEVALUATION:
+        plan = [("get_player_status", {"player_name": n}) for n in names]
+        plan += [("get_my_roster", {}), ("get_free_agents", {"limit": 3, "min_games": 1})]
+    elif intent == Intent.MATCHUP_ANALYSIS:
+        plan = [("get_matchup_details", {}), ("get_my_roster", {})]
+    elif intent == Intent.ROSTER:
+        team = _team_arg(request)
+        plan = [("get_my_roster", {})] if team == "mine" else \
+            [("get_opponent_roster", {})] if team == "opponent" else \
+            [("get_team_roster", {"team": team})]
+    elif intent == Intent.SCHEDULE:
+        plan = [("get_schedule", {"team": _team_arg(request)})]
+    elif names:
+        plan = [("get_player_status", {"player_name": n}) for n in names]
+    else:
+        plan = [("get_matchup_details", {})]
     avail = set(available)
     return [(n, a) for n, a in plan if n in avail]
 
@@ -701,46 +469,44 @@ class OfflineChatModel(BaseChatModel):
         formatted = [convert_to_openai_tool(t) for t in tools]
         return self.bind(tools=formatted, **kwargs)
 
-    def _respond(self, messages: Sequence[BaseMessage], tools: Sequence[dict[str, Any]] | None
-                 ) -> AIMessage:
+    def _respond(self, messages: Sequence[BaseMessage], tools: Sequence[dict[str, Any]] | None,
+                 request: Request | None) -> AIMessage:
         names = [t.get("function", {}).get("name", t.get("name", "")) for t in tools or []]
         h = _last_human_index(messages)
-        question = _text(messages[h]) if h >= 0 else ""
-        earlier = recent_player(messages[:h], self.player_names) if h > 0 else None
-        intent, player = classify_intent(question, self.player_names, context_player=earlier)
         results = [m for m in messages[h + 1:] if isinstance(m, ToolMessage)]
-        if not results:
-            if intent == "help":
-                return AIMessage(content=with_offline_note(HELP_TEXT))
-            plan = plan_tool_calls(intent, player, question, names, self.player_names)
-            if plan:
-                return AIMessage(content="", tool_calls=[
-                    {"name": n, "args": a, "id": f"call_{uuid.uuid4().hex[:12]}",
-                     "type": "tool_call"} for n, a in plan])
-            wanted = plan_tool_calls(intent, player, question, TOOL_NAMES, self.player_names)
-            if intent == "player_research" and not (player or name_candidate(question)) \
-                    or (info_kind(question) == "game_log" and not wanted):
-                body = "Which player do you mean? Give me the full name."
-            elif wanted and names and not set(names) & TEAM_TOOLS:
-                body = ("That needs your team's roster and matchup: link your ESPN team "
-                        "first, then ask again. Meanwhile I can research players, e.g. "
-                        "\"Is Jalen Brunson playing tonight?\"")
-            elif h < 0:
-                body = _text(messages[-1])[:500] if messages else ""
-            else:
-                body = ("I can't look that up right now. " + HELP_TEXT.split("\n", 1)[1])
-            return AIMessage(content=with_offline_note(body))
-        parts: list[str] = []
-        for m in results:
-            part = render_tool_result(m.name or "tool", _load(m.content))
-            if part and part not in parts:
-                parts.append(part)
-        return AIMessage(content=with_offline_note("\n".join(parts)))
+        if results:
+            parts: list[str] = []
+            for m in results:
+                part = render_tool_result(m.name or "tool", _load(m.content))
+                if part and part not in parts:
+                    parts.append(part)
+            return AIMessage(content=with_offline_note("\n".join(parts)))
+        if request is None:  # nothing understood this turn: say what FanVise does
+            return AIMessage(content=with_offline_note(HELP_TEXT))
+        if request.intent in (Intent.HELP, Intent.OUT_OF_SCOPE):
+            return AIMessage(content=with_offline_note(HELP_TEXT))
+        plan = plan_tool_calls(request, names)
+        if plan:
+            return AIMessage(content="", tool_calls=[
+                {"name": n, "args": a, "id": f"call_{uuid.uuid4().hex[:12]}",
+                 "type": "tool_call"} for n, a in plan])
+        wanted = plan_tool_calls(request, TOOL_NAMES)
+        if request.intent in _NAMED_PLAYER_INTENTS and not _names(request):
+            body = "Which player do you mean? Give me the full name."
+        elif wanted and names and not set(names) & TEAM_TOOLS:
+            body = ("That needs your team's roster and matchup: link your ESPN team "
+                    "first, then ask again. Meanwhile I can research players, e.g. "
+                    "\"Is Jalen Brunson playing tonight?\"")
+        else:
+            body = "I can't look that up right now. " + HELP_TEXT.split("\n", 1)[1]
+        return AIMessage(content=with_offline_note(body))
 
     def _generate(self, messages: list[BaseMessage], stop: list[str] | None = None,
                   run_manager: CallbackManagerForLLMRun | None = None,
                   **kwargs: Any) -> ChatResult:
-        msg = self._respond(messages, kwargs.get("tools"))
+        raw = kwargs.get(REQUEST_KWARG)
+        msg = self._respond(messages, kwargs.get("tools"),
+                            Request.model_validate(raw) if raw else None)
         return ChatResult(generations=[ChatGeneration(message=msg)])
 
     async def _agenerate(self, messages: list[BaseMessage], stop: list[str] | None = None,
@@ -750,9 +516,7 @@ class OfflineChatModel(BaseChatModel):
 
 
 __all__ = [
-    "DEFAULT_GEMINI_MODEL", "ENV_API_KEY", "ENV_BASE_URL", "ENV_MODEL", "HELP_TEXT", "INTENTS", "OFFLINE_NOTE",
-    "OfflineChatModel", "classify_intent", "extract_categories", "extract_day",
-    "extract_position", "find_player", "find_players", "game_log_count", "info_kind",
-    "is_offline", "make_model", "name_candidate", "plan_tool_calls", "recent_player",
-    "refers_back", "render_tool_result", "with_offline_note",
+    "DEFAULT_GEMINI_MODEL", "ENV_API_KEY", "ENV_BASE_URL", "ENV_MODEL", "HELP_TEXT", "OFFLINE_NOTE",
+    "REQUEST_KWARG", "OfflineChatModel", "is_offline", "make_model", "plan_tool_calls",
+    "render_tool_result", "with_offline_note", "with_request",
 ]

@@ -48,6 +48,7 @@ from agents.shared.llm import (
     is_offline,
     render_tool_result,
     with_offline_note,
+    with_request,
 )
 from agents.shared.middleware import (
     MAX_CONSECUTIVE_TOOL_ERRORS,
@@ -209,6 +210,12 @@ def _request(state: SupervisorState) -> Request:
     return Request.model_validate(state.get("request") or {"intent": Intent.HELP})
 
 
+def _player_name(request: Request) -> str | None:
+    """The first resolved player's league name, if any."""
+    found = request.resolved_players()
+    return found[0].name if found else None
+
+
 @functools.cache
 def research_subgraph() -> Any | None:
     """The player-research graph, compiled once per process (None while it is not
@@ -258,13 +265,9 @@ async def classify(state: SupervisorState,
     if not deps.use_workflows and route not in ("needs_team",):
         route = "agent"
     removed = compact_stored(list(state.get("messages") or []))
-    player = request.resolved_players()[0] if request.resolved_players() else None
     return {**TURN_DEFAULTS, "request_in": None,
             "request": request.model_dump(mode="json"), "intent": request.intent.value,
-            "route": route, **({"messages": removed} if removed else {}),
-            "player_name": player.name if player else None,
-            "focus_categories": list(request.categories),
-            "day": (request.day.date or request.day.word) if request.day else None}
+            "route": route, **({"messages": removed} if removed else {})}
 
 
 async def clarify(state: SupervisorState) -> dict[str, Any]:
@@ -340,14 +343,14 @@ async def research(state: SupervisorState,
     """The player-research subgraph (compiled once; it inherits this run's context and
     saver), plus the player's next game when the question is about playing."""
     deps = runtime.context
-    _progress(runtime, "research", player=state.get("player_name") or "the player")
+    _progress(runtime, "research", player=_player_name(_request(state)) or "the player")
     graph = research_subgraph()
     assert graph is not None
-    out = await graph.ainvoke({"query": _last_human_text(state),
-                               "player_name": state.get("player_name"),
+    request = _request(state)
+    out = await graph.ainvoke({"query": request.text or _last_human_text(state),
+                               "player_name": _player_name(request),
                                "request_obj": state.get("request")})
     answer = str(out.get("answer") or "")
-    request = _request(state)
     if request.day is not None or request.asks_game:
         day = date.fromisoformat(request.day.date) if request.day and request.day.date \
             else None
@@ -370,10 +373,7 @@ async def research(state: SupervisorState,
 async def delegate(state: SupervisorState) -> dict[str, Any]:
     return {"delegate": {
         "workflow": "matchup_optimizer", "intent": state.get("intent", ""),
-        "request": _last_human_text(state), "requester_id": state.get("user_id", ""),
-        "request_obj": state.get("request"),
-        "focus_categories": list(state.get("focus_categories") or []),
-        "day": state.get("day")},
+        "requester_id": state.get("user_id", ""), "request_obj": state.get("request")},
         "last_request": state.get("request")}
 
 
@@ -393,8 +393,10 @@ async def agent(state: SupervisorState,
     history = [m for m in state.get("messages") or [] if not isinstance(m, SystemMessage)]
     msgs = [system_prompt(ctx, base=SYSTEM_BASE), *trim_history(history)]
     use = _fallback_model(deps) if state.get("model_fallback") else deps.model
+    request = _request(state) if state.get("request") else None
     try:
-        reply = await (bound_model(use, allowed) if allowed else use).ainvoke(msgs)
+        reply = await with_request(bound_model(use, allowed) if allowed else use,
+                                   request).ainvoke(msgs)
     except Exception as exc:  # noqa: BLE001 - a failing model degrades to offline
         if state.get("model_fallback"):
             raise
@@ -402,7 +404,8 @@ async def agent(state: SupervisorState,
                     type(exc).__name__)
         update["model_fallback"] = True
         fallback = _fallback_model(deps)
-        reply = await (bound_model(fallback, allowed) if allowed else fallback).ainvoke(msgs)
+        reply = await with_request(bound_model(fallback, allowed) if allowed else fallback,
+                                   request).ainvoke(msgs)
     if not isinstance(reply, AIMessage):
         reply = AIMessage(content=str(getattr(reply, "content", reply)))
     update["messages"] = [reply]

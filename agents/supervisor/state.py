@@ -24,10 +24,7 @@ class SupervisorState(TypedDict, total=False):
     request_in: dict[str, Any] | None
     # per turn
     request: dict[str, Any] | None  # agents.understanding.Request as JSON
-    intent: str
-    player_name: str | None
-    focus_categories: list[str]
-    day: str | None
+    intent: str                    # the Request's intent (an Intent value)
     route: str                     # see agents.supervisor.graph.ROUTES
     delegate: dict[str, Any] | None  # workflow run the runtime must start on its own thread
     context: dict[str, Any]        # matchup context for the dynamic system prompt
@@ -49,7 +46,7 @@ class SupervisorState(TypedDict, total=False):
 
 #: Values `classify_intent` resets at the start of every turn.
 TURN_DEFAULTS: dict[str, Any] = {
-    "request": None, "player_name": None, "focus_categories": [], "day": None,
+    "request": None,
     "delegate": None, "context": {}, "answer": "", "report": None, "tool_calls": [],
     "tool_call_count": 0, "llm_calls": 0, "error_streak": 0, "stop_reason": "",
     "espn_down": False, "model_fallback": False, "offers": [], "offers_id": "",

@@ -1,4 +1,5 @@
-"""Model factory, intent classification and the offline rule-based chat model."""
+"""Model factory and the offline rule-based chat model, which plans from the typed Request
+(agents.understanding, the one reader) and never reads the message text."""
 
 from __future__ import annotations
 
@@ -11,70 +12,30 @@ from langchain_core.tools import tool
 from agents.shared.llm import (
     OFFLINE_NOTE,
     OfflineChatModel,
-    classify_intent,
-    extract_categories,
-    extract_day,
-    extract_position,
-    find_player,
-    game_log_count,
-    info_kind,
     is_offline,
     make_model,
-    recent_player,
-    refers_back,
+    plan_tool_calls,
     render_tool_result,
+    with_request,
 )
-from fantasy.demo.league import load_base
+from agents.understanding.request import DayRef, Intent, MoveRef, PlayerRef, Request, TeamRef
 
 
-@pytest.fixture(scope="module")
-def names() -> list[str]:
-    return [e["player"]["fullName"] for e in load_base()["players"].values()]
+def found(name: str, pid: int = 1) -> PlayerRef:
+    return PlayerRef(words=name.split()[-1].lower(), status="resolved", player_id=pid, name=name)
 
 
-@pytest.mark.parametrize(("text", "intent", "player"), [
-    ("hello", "help", None),
-    ("Hi!", "help", None),
-    ("help", "help", None),
-    ("what can you do?", "help", None),
-    ("Is Jalen Brunson playing tonight?", "player_research", "Jalen Brunson"),
-    ("how is jalen brunsen doing", "player_research", "Jalen Brunson"),
-    ("Any news on Brunson?", "player_research", "Jalen Brunson"),
-    ("What's the latest on Zxqwe Blorpington?", "player_research", None),
-    ("Review my matchup this week and suggest moves", "matchup_analysis", None),
-    ("Optimize my team", "matchup_analysis", None),
-    ("I need a streamer for AST and STL", "streaming", None),
-    ("Jarrett Allen is day-to-day, should I hold him or stream his spot?",
-     "injury_reevaluation", "Jarrett Allen"),
-    ("re-evaluate my injured players", "injury_reevaluation", None),
-    ("I have 11 players active Thursday, who sits?", "lineup_optimization", None),
-    ("Set my lineup for tomorrow", "lineup_optimization", None),
-    ("Best free agent centers?", "free_agent_scan", None),
-    ("Who is on waivers?", "free_agent_scan", None),
-    ("Who will win the title?", "general_advice", None),
-    ("Should I trade Jaylen Brown for Trae Young?", "general_advice", "Jaylen Brown"),
-])
-def test_classify_intent(names: list[str], text: str, intent: str, player: str | None) -> None:
-    assert classify_intent(text, names) == (intent, player)
-
-
-def test_classify_without_names_and_helpers() -> None:
-    assert classify_intent("Is Jalen Brunson playing?", []) == ("player_research", None)
-    assert find_player("the quick brown fox", ["Jalen Brunson"]) is None
-    assert extract_categories("stream for assists and steals") == ["AST", "STL"]
-    assert extract_categories("need 3PM, FG% and blocks") == ["BLK", "3PM", "FG%"]
-    assert extract_day("11 players active Thursday") == "thursday"
-    assert extract_day("lineup for 2023-01-27") == "2023-01-27"
-    assert extract_day("who plays tonight") == "today"
-    assert extract_day("who sits") is None
-    assert extract_position("best free agent centers") == "C"
-    assert extract_position("need a PG") == "PG"
+def ask(intent: Intent, text: str = "", **fields: object) -> Request:
+    return Request(intent=intent, text=text, **fields)  # type: ignore[arg-type]
 
 
 def test_make_model_offline_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("GOOGLE_API_KEY", raising=False)
     m = make_model(player_names=["Jalen Brunson"])
     assert isinstance(m, OfflineChatModel) and is_offline(m) and m.player_names == ["Jalen Brunson"]
+    # with_request sets up only the offline model: any other model reads the conversation
+    other = object()
+    assert with_request(other, ask(Intent.HELP)) is other and with_request(m, None) is m
 
 
 def test_make_model_gemini_with_key(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -110,10 +71,12 @@ def lookup(q: str) -> str:
     return q
 
 
-def test_offline_model_calls_bound_tools_then_answers(names: list[str]) -> None:
-    model = OfflineChatModel(player_names=names)
-    bound = model.bind_tools([get_player_status, get_player_news])
-    q = [SystemMessage("sys"), HumanMessage("Is Jalen Brunson playing tonight?")]
+def test_offline_model_calls_bound_tools_then_answers() -> None:
+    model = OfflineChatModel()
+    req = ask(Intent.PLAYER_RESEARCH, "Is Jalen Brunson playing tonight?",
+              players=[found("Jalen Brunson")])
+    bound = with_request(model.bind_tools([get_player_status, get_player_news]), req)
+    q = [SystemMessage("sys"), HumanMessage(req.text)]
     first = bound.invoke(q)
     assert [c["name"] for c in first.tool_calls] == ["get_player_status", "get_player_news"]
     assert first.tool_calls[0]["args"] == {"player_name": "Jalen Brunson"}
@@ -138,16 +101,32 @@ def test_offline_model_calls_bound_tools_then_answers(names: list[str]) -> None:
     assert "status QUESTIONABLE" in answer.content and "Brunson questionable (ankle)" in answer.content
 
 
-def test_offline_model_only_uses_bound_tools(names: list[str]) -> None:
-    model = OfflineChatModel(player_names=names)
-    out = model.bind_tools([lookup]).invoke([HumanMessage("Is Jalen Brunson playing?")])
+def test_offline_model_never_reads_the_text() -> None:
+    """The plan is the Request's: the same words with another Request plan other tools, and
+    without a Request the model says what FanVise does instead of guessing from words."""
+    bound = OfflineChatModel().bind_tools([get_player_status, get_player_news, get_schedule])
+    text = [HumanMessage("Is Jalen Brunson playing tonight?")]
+    by_request = with_request(bound, ask(Intent.SCHEDULE, team=TeamRef(kind="opponent")))
+    assert [(c["name"], c["args"]) for c in by_request.invoke(text).tool_calls] == [
+        ("get_schedule", {"team": "opponent"})]
+    alone = bound.invoke(text)
+    assert not alone.tool_calls and "Review my matchup" in alone.content
+    assert alone.content.count(OFFLINE_NOTE) == 1
+
+
+def test_offline_model_only_uses_bound_tools() -> None:
+    model = OfflineChatModel()
+    req = ask(Intent.PLAYER_RESEARCH, players=[found("Jalen Brunson")])
+    out = with_request(model.bind_tools([lookup]), req).invoke([HumanMessage("x")])
     assert not out.tool_calls and OFFLINE_NOTE in out.content
-    helped = model.invoke([HumanMessage("hello")])
+    helped = with_request(model, ask(Intent.HELP)).invoke([HumanMessage("x")])
     assert "Review my matchup" in helped.content and helped.content.count(OFFLINE_NOTE) == 1
 
 
-def test_offline_never_invents_unknown_player(names: list[str]) -> None:
-    model = OfflineChatModel(player_names=names).bind_tools([get_player_status])
+def test_offline_never_invents_unknown_player() -> None:
+    nobody = PlayerRef(words="Zxqwe Blorpington", status="not_found")
+    model = with_request(OfflineChatModel().bind_tools([get_player_status]),
+                         ask(Intent.PLAYER_RESEARCH, players=[nobody]))
     q = [HumanMessage("What's the latest on Zxqwe Blorpington?")]
     first = model.invoke(q)
     assert first.tool_calls[0]["args"] == {"player_name": "Zxqwe Blorpington"}
@@ -179,90 +158,25 @@ def test_render_tool_results() -> None:
     assert "C (" not in text
 
 
-async def test_offline_model_async(names: list[str]) -> None:
-    model = OfflineChatModel(player_names=names).bind_tools([get_player_status])
+async def test_offline_model_async() -> None:
+    model = with_request(OfflineChatModel().bind_tools([get_player_status]),
+                         ask(Intent.PLAYER_DECISION, players=[found("Jalen Brunson")]))
     out = await model.ainvoke([AIMessage("earlier"), HumanMessage("Any news on Brunson?")])
     assert out.tool_calls[0]["args"]["player_name"] == "Jalen Brunson"
 
 
-def test_offline_compares_every_named_player(names: list[str]) -> None:
-    model = OfflineChatModel(player_names=names).bind_tools([get_player_status])
-    out = model.invoke([HumanMessage("Should I trade Jaylen Brown for Trae Young?")])
-    assert [c["args"]["player_name"] for c in out.tool_calls] == ["Jaylen Brown", "Trae Young"]
+def test_offline_compares_every_named_player() -> None:
+    req = ask(Intent.GENERAL_ADVICE, players=[found("Jaylen Brown", 1), found("Trae Young", 2)])
+    assert plan_tool_calls(req, ["get_player_status"]) == [
+        ("get_player_status", {"player_name": "Jaylen Brown"}),
+        ("get_player_status", {"player_name": "Trae Young"})]
 
 
-def test_offline_without_team_tools_asks_to_link(names: list[str]) -> None:
-    model = OfflineChatModel(player_names=names).bind_tools([get_player_status])
+def test_offline_without_team_tools_asks_to_link() -> None:
+    model = with_request(OfflineChatModel().bind_tools([get_player_status]),
+                         ask(Intent.GENERAL_ADVICE, "Who will win the title?"))
     out = model.invoke([HumanMessage("Who will win the title?")])
     assert not out.tool_calls and "link your ESPN team" in out.content
-
-
-# --------------------------------------------------------------- info questions, follow-ups
-
-
-@pytest.mark.parametrize(("text", "intent", "player"), [
-    # a named player's health question is research, even with "pick up" in it
-    ("Is Alex Caruso healthy enough to pick up?", "player_research", "Alex Caruso"),
-    ("Is Alex Caruso worth a pickup?", "free_agent_scan", "Alex Caruso"),
-    ("Which free agents are worth picking up right now?", "free_agent_scan", None),
-    # information questions: one tool in the agent loop, never the optimizer
-    ("How many games do my players have left this week?", "general_advice", None),
-    ("Who is on my opponent's roster?", "general_advice", None),
-    ("Who's on my team?", "general_advice", None),
-    ("Show me Jalen Brunson's last 5 games.", "general_advice", "Jalen Brunson"),
-    ("How many points did Jaylen Brown score in his last game?", "general_advice",
-     "Jaylen Brown"),
-    # the workflows keep their questions
-    ("How am I doing in my matchup this week?", "matchup_analysis", None),
-    ("Review my matchup this week and suggest the best drop/add.", "matchup_analysis", None),
-    ("Find me the best pickup for this matchup.", "free_agent_scan", None),
-])
-def test_classify_info_and_health_questions(names: list[str], text: str, intent: str,
-                                            player: str | None) -> None:
-    assert classify_intent(text, names) == (intent, player)
-
-
-def test_info_kind_and_game_count() -> None:
-    assert info_kind("Show me Jalen Brunson's last 5 games.") == "game_log"
-    assert info_kind("game log of Fakey McFakerson") == "game_log"
-    assert info_kind("Who is on my opponent's roster?") == "opponent_roster"
-    assert info_kind("who am I playing against?") == "opponent_roster"
-    assert info_kind("show my roster") == "my_roster"
-    assert info_kind("How many games do my players have left this week?") == "schedule"
-    assert info_kind("Review my matchup this week") is None
-    assert info_kind("Is Jalen Brunson playing tonight?") is None
-    assert [game_log_count(t) for t in (
-        "his last 5 games", "his last game", "last three games", "the game log", "past few games",
-        "last 99 games")] == [5, 1, 3, 5, 3, 30]
-
-
-def test_pronoun_resolves_to_the_earlier_player(names: list[str]) -> None:
-    q = "When is he expected back?"
-    assert classify_intent(q, names) == ("general_advice", None)
-    assert classify_intent(q, names, context_player="Jordan Poole") == \
-        ("player_research", "Jordan Poole")
-    # a player named in the text wins over the context; no pronoun, no context
-    assert classify_intent("When is Giannis Antetokounmpo expected back?", names,
-                           context_player="Jordan Poole")[1] == "Giannis Antetokounmpo"
-    assert classify_intent("Who will win the title?", names,
-                           context_player="Jordan Poole") == ("general_advice", None)
-
-
-def test_recent_player_from_history(names: list[str]) -> None:
-    hist = [HumanMessage("What's the latest on Jordan Poole?"),
-            AIMessage("Jalen Brunson and Jordan Poole are both on your team."),
-            HumanMessage("Who will win the title?")]
-    # newest human message naming a player; AI text (lists of players) is not used
-    assert recent_player(hist, names) == "Jordan Poole"
-    hist.append(HumanMessage("Any news on Jaylen Brown?"))
-    assert recent_player(hist, names) == "Jaylen Brown"
-    # the previous turn's research report wins (it resolved that turn's pronoun)
-    assert recent_player(hist, names, report={"playerName": "Jarrett Allen"}) == "Jarrett Allen"
-    assert recent_player(hist, names, report={"playerName": "Zxqwe Blorpington"}) == \
-        "Jaylen Brown"
-    assert recent_player([HumanMessage("hello")], names) is None
-    assert refers_back("When is he back?") and refers_back("his last game")
-    assert not refers_back("When is the game?")
 
 
 @tool
@@ -283,33 +197,45 @@ def get_opponent_roster() -> dict:
     return {}
 
 
-def test_offline_follow_up_uses_the_conversation(names: list[str]) -> None:
-    model = OfflineChatModel(player_names=names).bind_tools([get_player_status, get_player_news])
-    msgs = [HumanMessage("What's the latest on Jordan Poole?"), AIMessage("Poole is out."),
-            HumanMessage("When is he expected back?")]
-    out = model.invoke(msgs)
-    assert [c["args"]["player_name"] for c in out.tool_calls] == ["Jordan Poole", "Jordan Poole"]
-    # without the earlier turn there is nobody to look up
-    alone = model.invoke([HumanMessage("When is he expected back?")])
-    assert not any(c["name"] == "get_player_status" for c in alone.tool_calls)
+TOOLS = ("get_player_status", "get_player_news", "get_player_game_log", "get_schedule",
+         "get_opponent_roster", "get_my_roster", "get_team_roster", "get_free_agents",
+         "get_matchup_details", "compose_daily_lineup")
 
 
-def test_offline_info_plans(names: list[str]) -> None:
-    model = OfflineChatModel(player_names=names).bind_tools(
-        [get_player_status, get_player_game_log, get_schedule, get_opponent_roster])
-    out = model.invoke([HumanMessage("Show me Jalen Brunson's last 5 games.")])
-    assert [(c["name"], c["args"]) for c in out.tool_calls] == [
-        ("get_player_game_log", {"player_name": "Jalen Brunson", "last_n": 5})]
-    out = model.invoke([HumanMessage("Jaylen Brown was great."),
-                        HumanMessage("How many points did he score in his last game?")])
-    assert [(c["name"], c["args"]) for c in out.tool_calls] == [
-        ("get_player_game_log", {"player_name": "Jaylen Brown", "last_n": 1})]
-    out = model.invoke([HumanMessage("How many games do my players have left this week?")])
-    assert [(c["name"], c["args"]) for c in out.tool_calls] == [("get_schedule", {"team": "mine"})]
-    out = model.invoke([HumanMessage("How many games does my opponent have left?")])
-    assert out.tool_calls[0]["args"] == {"team": "opponent"}
-    out = model.invoke([HumanMessage("Who is on my opponent's roster?")])
-    assert [c["name"] for c in out.tool_calls] == ["get_opponent_roster"]
+@pytest.mark.parametrize(("request_", "plan"), [
+    (ask(Intent.PLAYER_FORM, players=[found("Jalen Brunson")], count=5),
+     [("get_player_game_log", {"player_name": "Jalen Brunson", "last_n": 5})]),
+    (ask(Intent.PLAYER_FORM, players=[found("Jaylen Brown")], count=1),
+     [("get_player_game_log", {"player_name": "Jaylen Brown", "last_n": 1})]),
+    (ask(Intent.SCHEDULE), [("get_schedule", {"team": "mine"})]),
+    (ask(Intent.SCHEDULE, team=TeamRef(kind="opponent")), [("get_schedule", {"team": "opponent"})]),
+    (ask(Intent.ROSTER, team=TeamRef(kind="opponent")), [("get_opponent_roster", {})]),
+    (ask(Intent.ROSTER, team=TeamRef(kind="other", name="Buzzer Beaters")),
+     [("get_team_roster", {"team": "Buzzer Beaters"})]),
+    (ask(Intent.ROSTER), [("get_my_roster", {})]),
+    (ask(Intent.STREAMING, categories=["AST", "STL"], position="G"),
+     [("get_matchup_details", {}),
+      ("get_free_agents", {"limit": 5, "position": "G", "target_categories": ["AST", "STL"],
+                           "min_games": 1})]),
+    (ask(Intent.FREE_AGENT_SCAN, position="C"),
+     [("get_free_agents", {"limit": 5, "position": "C"})]),
+    (ask(Intent.LINEUP_OPTIMIZATION, day=DayRef(word="thursday", date="2023-01-26")),
+     [("compose_daily_lineup", {"day": "2023-01-26"})]),
+    (ask(Intent.LINEUP_OPTIMIZATION, day=DayRef(word="this week", week=True)),
+     [("compose_daily_lineup", {})]),
+    (ask(Intent.EXPLICIT_MOVE, move=MoveRef(drop=found("Ben Simmons", 1),
+                                            add=found("Coby White", 2))),
+     [("get_player_status", {"player_name": "Ben Simmons"}),
+      ("get_player_status", {"player_name": "Coby White"})]),
+    (ask(Intent.MATCHUP_ANALYSIS), [("get_matchup_details", {}), ("get_my_roster", {})]),
+])
+def test_offline_plans_from_the_request(request_: Request, plan: list) -> None:
+    assert plan_tool_calls(request_, TOOLS) == plan
+
+
+def test_offline_asks_which_player_without_one() -> None:
+    model = with_request(OfflineChatModel().bind_tools([get_player_game_log]),
+                         ask(Intent.PLAYER_FORM, count=5))
     out = model.invoke([HumanMessage("Show me his last 5 games.")])
     assert not out.tool_calls and "Which player" in out.content
 

@@ -55,11 +55,8 @@ class Run:
         return snap.interrupts[0] if snap.interrupts else None
 
     async def start(self, request_obj: dict[str, Any]) -> Any:
-        # the supervisor's input: the text, intent, requester and the typed Request
-        return await self._stream({"request": request_obj["text"],
-                                   "intent": request_obj["intent"], "requester_id": "u-1",
-                                   "request_obj": request_obj, "focus_categories": [],
-                                   "day": None})
+        # the supervisor's input: the typed Request and who asked
+        return await self._stream({"request_obj": request_obj, "requester_id": "u-1"})
 
     async def resume(self, intr: Any, decisions: Any) -> Any:
         return await self._stream(Command(resume={intr.id: {"decisions": decisions}}))

@@ -12,6 +12,7 @@ from langgraph.checkpoint.memory import InMemorySaver
 from agents.player_research.graph import MAX_AGENT_ITERATIONS, build_player_research_graph
 from agents.player_research.report import REPORT_KEYS, build_player_report, classify_news
 from agents.shared.deps import AgentDeps
+from agents.understanding.request import Intent, PlayerRef, Request
 from storage.cache import TTLCache
 from storage.db import Database
 
@@ -23,10 +24,14 @@ def call(name: str, **args: Any) -> AIMessage:
                                               "id": f"rc_{next(_ids)}"}])
 
 
-async def run(deps: AgentDeps, query: str, player: str | None, **kw: Any) -> dict[str, Any]:
+async def run(deps: AgentDeps, query: str, player: str | None, request: Request | None = None,
+              **kw: Any) -> dict[str, Any]:
     graph = build_player_research_graph(**kw)
     config = {"configurable": {"thread_id": f"t{next(_ids)}"}} if kw else None
-    out = await graph.ainvoke({"query": query, "player_name": player}, config, context=deps)
+    inp: dict[str, Any] = {"query": query, "player_name": player}
+    if request is not None:
+        inp["request_obj"] = request.model_dump(mode="json")
+    out = await graph.ainvoke(inp, config, context=deps)
     assert tuple(out["report"]) == REPORT_KEYS
     return out
 
@@ -66,9 +71,14 @@ async def test_model_without_tool_calls_still_gets_the_data(deps_factory, news_s
     assert r["confidence"] == "HIGH" and "drop him" not in out["answer"]
 
 
-async def test_player_taken_from_the_question(deps_factory, news_store, scripted) -> None:
+async def test_player_taken_from_the_request(deps_factory, news_store, scripted) -> None:
+    """The player is the understood Request's, never read again from the question's words."""
     deps = deps_factory("points", news=news_store, model=scripted())
-    out = await run(deps, "how is Jalen Brunson doing lately?", None)
+    brunson = PlayerRef(words="brunson", status="resolved", player_id=3934672,
+                        name="Jalen Brunson")
+    asked = Request(intent=Intent.PLAYER_RESEARCH, text="how is he doing lately?",
+                    players=[brunson])
+    out = await run(deps, asked.text, None, asked)
     r = out["report"]
     assert r["playerName"] == "Jalen Brunson" and r["status"] == "ACTIVE"
     assert r["recommendation"] == "ACTIVE"

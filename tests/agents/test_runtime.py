@@ -21,6 +21,7 @@ from agents.shared.deps import AgentDeps
 from agents.shared.llm import OFFLINE_NOTE
 from agents.shared.tool_registry import FanviseTools
 from agents.shared.types import Answer, ApprovalRequest, Notice, Progress
+from agents.understanding.request import Intent, Request
 
 
 async def collect(agen: Any) -> list[Any]:
@@ -174,8 +175,8 @@ async def test_recover_crashed_run(tmp_path: Path) -> None:
         tid = "console:crash:opt:aaaaaaaaaaaa"
         await rt1.store.record_run(tid, "console:crash", status="running", requester="u1",
                                    team_id=1, intent="matchup_analysis")
-        inp = {"request": "optimize", "intent": "matchup_analysis", "requester_id": "u1",
-               "focus_categories": [], "day": None}
+        inp = {"request_obj": Request.command(Intent.MATCHUP_ANALYSIS, text="optimize")
+               .model_dump(mode="json"), "requester_id": "u1"}
         async for _ in graph.astream(inp, {"configurable": {"thread_id": tid}}, context=deps,
                                      stream_mode="updates", durability="sync"):
             break  # "crash" after the first node

@@ -51,9 +51,10 @@ def test_router_score_cache_is_bounded() -> None:
 
 
 def test_run_durability() -> None:
-    fresh = {"intent": "lineup_optimization", "request_obj": {"intent": "lineup_optimization"}}
+    fresh = {"request_obj": {"intent": "lineup_optimization"}, "requester_id": "u"}
     assert run_durability("lineup_optimization", fresh) == "exit"
-    assert run_durability("lineup_optimization", {"request_obj": None}) == "exit"
+    # the run's one input is its Request: without one nothing is known to never pause
+    assert run_durability("lineup_optimization", {"request_obj": None}) == "async"
     # anything that may pause, or applies decisions, keeps a checkpoint per step
     assert run_durability("matchup_analysis", {"request_obj": None}) == "async"
     assert run_durability("explicit_move", {"request_obj": None}) == "async"
