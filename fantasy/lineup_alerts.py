@@ -24,6 +24,7 @@ from fantasy.constants import (
     SLOT_IR,
     SLOT_NAMES,
     STARTING_SLOTS,
+    LockType,
 )
 from fantasy.schedule import espn_ms_to_datetime
 
@@ -33,6 +34,72 @@ def first_game_start(schedule: Any, day: date) -> datetime | None:
     slot at his game's start, so this is when lineups begin to lock); None without games."""
     starts = [g.start_ms for g in schedule.games_on(day) if g.start_ms]
     return espn_ms_to_datetime(min(starts)) if starts else None
+
+
+def team_first_game(schedule: Any, day: date, pro_team_ids: set[int]) -> datetime | None:
+    """When the first game of `day` involving one of `pro_team_ids` (a fantasy roster's
+    NBA teams) starts; None when none of them plays."""
+    starts = [g.start_ms for g in schedule.games_on(day) if g.start_ms
+              and (g.home_team_id in pro_team_ids or g.away_team_id in pro_team_ids)]
+    return espn_ms_to_datetime(min(starts)) if starts else None
+
+
+#: ESPN `rosterSettings.lineupLocktimeType` -> how the pre-lock alert reads it
+LOCK_KINDS: dict[str, str] = {
+    LockType.INDIVIDUAL_GAME: "game", LockType.FIRSTGAME_SCORINGPERIOD: "day",
+    LockType.FIRSTGAME_WEEKLY: "week", LockType.INDIVIDUAL_FIRSTGAME_WEEKLY: "player-week"}
+
+
+@dataclass(frozen=True)
+class LockRule:
+    """How a league's lineups lock, from ESPN's `rosterSettings.lineupLocktimeType`:
+
+    - "game" (INDIVIDUAL_GAME): each player's slot locks when his own game starts; the
+      lineup is set per day;
+    - "day" (FIRSTGAME_SCORINGPERIOD): the whole lineup locks at the day's first game;
+    - "week" (FIRSTGAME_WEEKLY): the whole lineup locks for the matchup at its first game;
+    - "player-week" (INDIVIDUAL_FIRSTGAME_WEEKLY): each player locks for the matchup at his
+      first game of it.
+
+    A weekly lock leaves nothing to fix after the matchup's first game day, so the alert
+    is only sent that day. An unknown value reads as "game" (ESPN's basketball default)."""
+
+    lock_type: str = LockType.INDIVIDUAL_GAME
+
+    @property
+    def kind(self) -> str:
+        return LOCK_KINDS.get(self.lock_type, "game")
+
+    @property
+    def weekly(self) -> bool:
+        return self.kind in ("week", "player-week")
+
+    def alerts_on(self, day: date, matchup_game_days: list[date]) -> bool:
+        """Whether an alert before `day`'s first game can still change a lineup: every day,
+        or only the matchup's first day with games when lineups lock for the week."""
+        if not self.weekly:
+            return True
+        return bool(matchup_game_days) and day == min(matchup_game_days)
+
+    def headline(self, team: str, minutes: int, first: str, team_first: str = "") -> str:
+        """The alert's first line: when this team's lineup locks, in the league's terms.
+        `first`: the day's first game ("7:00 PM ET"); `team_first`: the team's own first
+        game today (per-player locks)."""
+        at = f" ({first})" if first else ""
+        if self.kind == "day":
+            return f"⏰ {team}: lineups lock in {minutes} minutes, at the first game{at}."
+        if self.kind == "week":
+            return (f"⏰ {team}: lineups lock for the whole matchup in {minutes} minutes, at "
+                    f"its first game{at}.")
+        if self.kind == "player-week":
+            return (f"⏰ {team}: each player locks for the whole matchup at his first game "
+                    f"of it; the first game starts in {minutes} minutes{at}.")
+        if team_first and team_first != first:
+            return (f"⏰ {team}: each player locks when his own game starts; your first "
+                    f"game today is at {team_first} (the day's first game starts in "
+                    f"{minutes} minutes{at}).")
+        return (f"⏰ {team}: each player locks when his own game starts; your first game "
+                f"today starts in {minutes} minutes{at}.")
 
 
 def espn_team_url(league_id: int | None, team_id: int, season: int | None = None) -> str:

@@ -3,6 +3,11 @@ the league client's pro schedule), re-check every team of the channel's digest a
 its owner only when something changed for the worse since the digest: a starter ruled out,
 or an empty slot that someone on the roster could now fill (`fantasy.lineup_alerts`).
 
+It follows the league's lineup lock (ESPN `rosterSettings.lineupLocktimeType`,
+`fantasy.lineup_alerts.LockRule`): per player at his own game (it names the team's first
+game), the whole lineup at the day's first game, or for the whole matchup (then only on the
+matchup's first game day: afterwards nothing can be fixed).
+
 The alert offers a one-tap fix: a button that writes the optimal lineup through ESPN's
 transaction endpoint (`bot.core.handoff.EspnWrites`: the demo league's, or ESPN's for a
 member who turned writes on with their own cookies); otherwise the steps and a link to the
@@ -34,11 +39,13 @@ from fantasy.formatting import day_text
 from fantasy.lineup_alerts import (
     LineupNews,
     LineupState,
+    LockRule,
     changes_since,
     espn_team_url,
     first_game_start,
     lineup_state,
     optimal_assignment,
+    team_first_game,
 )
 from fantasy.schedule import EASTERN
 from storage.app_db import DailySchedule
@@ -102,11 +109,25 @@ class Prelock:
         US/Eastern time of day is taken on `now`'s date: the same day for a live league,
         and the demo league (which keeps its own recorded day) gets its alert every day."""
         start = await self._first_game()
-        if start is None:
+        if start is None or not await self._lock_allows_alert():
             return None
         today = now.astimezone(EASTERN).date()
         first = datetime.combine(today, start.astimezone(EASTERN).time(), tzinfo=EASTERN)
         return first - timedelta(minutes=self.minutes), first
+
+    async def _lock_allows_alert(self) -> bool:
+        """False on a day when the league's lineups are already locked for the week
+        (`LockRule.alerts_on`: a weekly lock alerts on the matchup's first game day only)."""
+        espn = self.core.espn
+        try:
+            league = await espn.get_league()
+            schedule = await espn.get_pro_schedule()
+        except EspnError as exc:
+            log.warning("pre-lock: no league settings (%s)", type(exc).__name__)
+            return True  # the check itself reads the league again and says what it can
+        rule = LockRule(league.settings.lineup_lock_type)
+        game_days = [d for d in league.matchup_dates() if schedule.games_on(d)]
+        return rule.alerts_on(self.core.league_today(), game_days)
 
     # ------------------------------------------------------------------ the check
 
@@ -121,6 +142,9 @@ class Prelock:
         rows = await self.core.db.digest_teams(schedule.channel_key, day)
         if not rows:
             return 0  # no digest today (yet): nothing to compare with
+        if not await self._lock_allows_alert():
+            self._checked.add(key)
+            return 0  # lineups are locked for the week: nothing left to fix
         owners = {o.team_id: o.user_ids for o in await digest.linked_owners(
             self.core, schedule.platform, schedule.workspace_id)}
         rows = [r for r in rows if r["team_id"] in owners]
@@ -214,9 +238,12 @@ class Prelock:
         lines.append(f"[Open {name} on ESPN]({url})")
         mentions = " ".join(f"<@{u}>" for u in user_ids)
         first = await self.first_game_text()
-        head = (f"⏰ {name}: lineups lock in {self.minutes} minutes"
-                + (f", at the first game ({first})" if first else "")
-                + ". Something changed since this morning's digest.")
+        rule = LockRule(opt.league.settings.lineup_lock_type)
+        mine = team_first_game(opt.schedule, opt.today, {
+            e.player.pro_team_id for e in getattr(team, "roster", [])}) \
+            if rule.kind == "game" else None
+        head = (rule.headline(name, self.minutes, first, _clock(mine) if mine else "")
+                + " Something changed since this morning's digest.")
         card = Card(title=f"Before lock · {name}", text="\n".join(lines), buttons=buttons,
                     color="red", footer=footer_tail)
         channel = ThreadRef(schedule.platform, schedule.workspace_id, schedule.channel_id, "")

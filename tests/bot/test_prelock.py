@@ -109,7 +109,9 @@ async def test_prelock_pings_the_changed_owner_once_also_after_restart(fake_disc
         [alert] = alerts(fake_discord)
         # the right owner only: Splash Bros did not change, so Jordan hears nothing
         assert f"<@{ALEX}>" in alert["content"] and str(JORDAN) not in str(alert)
-        assert "lock in 30 minutes" in alert["content"] and "7:00 PM ET" in alert["content"]
+        # the demo league locks each player at his own game (lineupLocktimeType INDIVIDUAL_GAME)
+        assert "each player locks when his own game starts" in alert["content"]
+        assert "starts in 30 minutes (7:00 PM ET)" in alert["content"]
         text = alert["embeds"][0]["description"]
         assert f"{name} (" in text and "ruled out" in text and "teamId=1" in text
         [button] = [c for row in alert["components"] for c in row["components"]]

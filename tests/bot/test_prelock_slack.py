@@ -100,7 +100,8 @@ async def test_slack_prelock_pings_the_changed_owner_once_and_fixes_for_the_owne
         assert "@U_ALEX" not in lead["text"]["text"].replace(f"<@{ALEX}>", "")
         assert f"<@{ALEX}>" in alert["text"]
         assert JORDAN not in str(alert)
-        assert "lock in 30 minutes" in lead["text"]["text"]
+        assert "locks when his own game starts" in lead["text"]["text"]  # INDIVIDUAL_GAME
+        assert "starts in 30 minutes" in lead["text"]["text"]
         assert "7:00 PM ET" in lead["text"]["text"]
         body = str(alert["blocks"])
         assert f"{name} (" in body and "ruled out" in body and "teamId=1" in body
