@@ -66,6 +66,9 @@ class Command:
     help: str = ""
     #: answered privately (ephemeral); the others start a conversation thread
     private: bool = False
+    #: about the asker alone (their matchup, lineup, a player they look up): answered
+    #: privately by default, with a "Post to channel" button that shares the same answer
+    personal: bool = False
     admin_only: bool = False
     options: tuple[Option, ...] = field(default=())
 
@@ -76,18 +79,18 @@ COMMANDS: tuple[Command, ...] = (
             "tonight?\")",
             options=(Option("question", "Your question", required=True, positional=True),)),
     Command("player", "Injury and status report for a player", "<name>",
-            "injury and news report with a recommendation",
+            "injury and news report with a recommendation", personal=True,
             options=(Option("name", "Player name", required=True, autocomplete="players",
                             positional=True),)),
     Command("matchup", "This week's score, projection and categories", "",
-            "your matchup this week: score, projection, categories"),
+            "your matchup this week: score, projection, categories", personal=True),
     Command("optimize", "This week's drop/add moves to approve or decline", "[categories]",
             "this week's drop/add plan, approved with buttons",
             options=(Option("focus", "Optional categories to focus on, e.g. 'AST STL'",
                             positional=True),)),
     Command("lineup", "Optimal starters vs your current ESPN lineup",
             "[today|tomorrow|YYYY-MM-DD]", "the day's best lineup vs your ESPN lineup",
-            options=(Option("day", "today, tomorrow, a weekday or YYYY-MM-DD",
+            personal=True, options=(Option("day", "today, tomorrow, a weekday or YYYY-MM-DD",
                             autocomplete="days"),)),
     Command("stream", "Streaming pickups for this week", "[position or categories]",
             "streaming pickups for this week",
@@ -140,6 +143,7 @@ COMMANDS: tuple[Command, ...] = (
 _BY_NAME = {c.name: c for c in COMMANDS}
 NAMES: tuple[str, ...] = tuple(_BY_NAME)
 PRIVATE_NAMES: tuple[str, ...] = tuple(c.name for c in COMMANDS if c.private)
+PERSONAL_NAMES: tuple[str, ...] = tuple(c.name for c in COMMANDS if c.personal)
 
 
 def command(name: str) -> Command | None:
@@ -362,6 +366,6 @@ def platform_text(text: str, platform: str) -> str:
     return "".join(out)
 
 
-__all__ = ["COMMANDS", "NAMES", "PRIVATE_NAMES", "SLACK_COMMAND", "Command", "Option",
+__all__ = ["COMMANDS", "NAMES", "PERSONAL_NAMES", "PRIVATE_NAMES", "SLACK_COMMAND", "Command", "Option",
            "command", "commands_help", "help_text", "invocation", "options_to_args", "parse_command_text",
            "platform_args", "platform_text", "render_help", "split_args", "usage"]

@@ -31,11 +31,21 @@ from bot.core.commands import (
 )
 from bot.core.errors import Refused
 from bot.core.models import ThreadRef, UserRef
-from bot.discord.render import FvButton, FvPage, FvSelect, clip
+from bot.discord.render import (
+    FvButton,
+    FvPage,
+    FvSelect,
+    FvShare,
+    clip,
+    render_edit,
+    shared_copy,
+    with_share,
+)
 from bot.discord.surface import (
     NO_THREAD_PERMISSION,
     THREAD_NAME_MAX,
     DiscordCommandSurface,
+    DiscordPersonalSurface,
     DiscordSurface,
 )
 
@@ -87,7 +97,7 @@ class FanViseDiscordBot(discord.Client):
 
     async def setup_hook(self) -> None:
         """Route button clicks (also on cards sent before a restart) and sync commands."""
-        self.add_dynamic_items(FvButton, FvSelect, FvPage)
+        self.add_dynamic_items(FvButton, FvSelect, FvPage, FvShare)
         if self.sync_commands:
             if self.guild_id:
                 guild = discord.Object(self.guild_id)
@@ -111,17 +121,21 @@ class FanViseDiscordBot(discord.Client):
         command whose text carries cookies or tokens (`carries_credentials`, checked before
         the defer: the core then refuses it privately, nothing public is ever written)."""
         cmd = command(name)
-        private = (cmd is not None and cmd.private) or carries_credentials(name, args)
+        secret = carries_credentials(name, args)
+        personal = cmd is not None and cmd.personal and not secret
+        private = (cmd is not None and cmd.private) or secret or personal
         await interaction.response.defer(ephemeral=private, thinking=True)
         user = user_ref(interaction.user, interaction.permissions)
         channel = interaction.channel
         command_surface: DiscordCommandSurface | None = None
+        surface: DiscordSurface | None = None
         try:
             if private or channel is None:
                 thread = thread_ref(interaction.guild_id, channel or discord.Object(0))
                 if isinstance(channel, discord.Thread):
                     thread = ThreadRef("discord", thread.workspace_id, thread.channel_id, "")
-                surface = self.surface.for_interaction(interaction, private=True)
+                surface = self.surface.for_interaction(interaction, private=True,
+                                                       personal=personal)
             else:
                 header = clip(f"{interaction.user.mention} asked: {summary}", 2000)
                 root = await interaction.edit_original_response(
@@ -134,6 +148,8 @@ class FanViseDiscordBot(discord.Client):
                 command_surface = surface
                 thread = thread_ref(interaction.guild_id, channel)  # in a thread: continue it
             await self.core.handle_command(surface, thread, user, name, args)
+            if isinstance(surface, DiscordPersonalSurface) and surface.answer_id:
+                await self._offer_share(interaction, surface, name)
         except Refused:
             pass  # the user was told privately
         except discord.Forbidden:
@@ -203,8 +219,11 @@ class FanViseDiscordBot(discord.Client):
         thread = thread_ref(interaction.guild_id, interaction.channel)
         message_id = str(interaction.message.id) if interaction.message else ""
         try:
-            await self.core.handle_click(self.surface.for_interaction(interaction), thread, user,
-                                         custom_id, message_id)
+            private = bool(interaction.message and interaction.message.flags.ephemeral)
+            # a button under a private answer (a personal command's) answers privately too
+            await self.core.handle_click(self.surface.for_interaction(interaction,
+                                                                      private=private),
+                                         thread, user, custom_id, message_id)
         except Exception as exc:  # noqa: BLE001
             log.exception("button %s failed: %s", custom_id, type(exc).__name__)
             await _say_failed(interaction)
@@ -226,6 +245,57 @@ class FanViseDiscordBot(discord.Client):
         except Exception as exc:  # noqa: BLE001
             log.exception("page %s of card %s failed: %s", page, card_id, type(exc).__name__)
             await _say_failed(interaction)
+
+    async def _offer_share(self, interaction: discord.Interaction,
+                           surface: DiscordPersonalSurface, name: str) -> None:
+        """Put "Post to channel" under a personal command's private answer."""
+        part = with_share(render_edit(surface.answer), name)
+        try:
+            await interaction.followup.edit_message(int(surface.answer_id),
+                                                    **part.kwargs(edit=True))
+        except discord.HTTPException as exc:
+            log.warning("could not offer to post /%s (%s)", name, type(exc).__name__)
+
+    async def handle_share(self, interaction: discord.Interaction, name: str) -> None:
+        """"Post to channel": the same answer, posted publicly where it was asked (with who
+        shared it in small text), and the private copy's button says it was posted."""
+        await interaction.response.defer()
+        message = interaction.message
+        if message is None or interaction.channel_id is None:
+            return
+        shared = f"-# Shared by {interaction.user.mention} · /{name}"
+        view = shared_copy(message)
+        layout = isinstance(view, discord.ui.LayoutView)
+        channel = self.get_partial_messageable(interaction.channel_id,
+                                               guild_id=interaction.guild_id)
+        try:
+            if layout:
+                assert view is not None
+                await channel.send(view=view, allowed_mentions=discord.AllowedMentions.none())
+            else:
+                kwargs: dict[str, Any] = {"content": clip(f"{shared}\n{message.content}".strip(),
+                                                          2000),
+                                          "embeds": message.embeds}
+                if view is not None:
+                    kwargs["view"] = view
+                await channel.send(allowed_mentions=discord.AllowedMentions.none(), **kwargs)
+        except discord.Forbidden:
+            await _say(interaction, "I can't post in this channel: I need the Send Messages "
+                                    "permission here.")
+            return
+        except discord.HTTPException as exc:
+            log.warning("could not post a shared /%s (%s)", name, type(exc).__name__)
+            await _say_failed(interaction)
+            return
+        done = discord.ui.View.from_message(message, timeout=None)
+        for item in done.walk_children():
+            if str(getattr(item, "custom_id", "") or "").startswith("fv:share:"):
+                item.disabled = True  # type: ignore[attr-defined]
+                item.label = "Posted to channel"  # type: ignore[attr-defined]
+        try:
+            await interaction.edit_original_response(view=done)
+        except discord.HTTPException:
+            log.warning("could not mark a shared /%s as posted", name)
 
     # ------------------------------------------------------------------ thread follow-ups
     async def on_message(self, message: discord.Message) -> None:

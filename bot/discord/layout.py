@@ -66,8 +66,8 @@ def _move_index(custom_id: str) -> int | None:
 
 def is_move_card(card: Card) -> bool:
     """A card with controls per move (a menu, or an Approve/Skip button of one move)."""
-    return bool(card.selects) or any(not b.url and _move_index(b.custom_id) is not None
-                                     for b in card.buttons)
+    return any(s.custom_id.startswith("fv:pick:") for s in card.selects) or any(
+        not b.url and _move_index(b.custom_id) is not None for b in card.buttons)
 
 
 def split_card(card: Card) -> CardLayout:

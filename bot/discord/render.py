@@ -200,6 +200,61 @@ class FvPage(discord.ui.DynamicItem[discord.ui.Button], template=PAGE_TEMPLATE):
             await handler(interaction, m["card_id"], int(m["page"]))
 
 
+SHARE_TEMPLATE = r"fv:share:(?P<name>[a-z]{1,32})"
+SHARE_LABEL = "Post to channel"
+SHARED_LABEL = "Posted to channel"
+
+
+class FvShare(discord.ui.DynamicItem[discord.ui.Button], template=SHARE_TEMPLATE):
+    """"Post to channel" under a personal command's private answer: posts the same answer
+    publicly in the channel it was asked in (only the asker sees the button)."""
+
+    def __init__(self, custom_id: str, *, disabled: bool = False) -> None:
+        super().__init__(discord.ui.Button(
+            label=SHARED_LABEL if disabled else SHARE_LABEL, custom_id=custom_id,
+            disabled=disabled, style=discord.ButtonStyle.secondary))
+        self.fv_custom_id = custom_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: re.Match[str], /) -> FvShare:
+        return cls(item.custom_id or match.string, disabled=item.disabled)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        handler = getattr(interaction.client, "handle_share", None)
+        m = re.fullmatch(SHARE_TEMPLATE, self.fv_custom_id)
+        if handler is not None and m:
+            await handler(interaction, m["name"])
+
+
+def with_share(part: DiscordMessage, name: str) -> DiscordMessage:
+    """`part` (a personal command's answer) with "Post to channel" under it."""
+    button = FvShare(f"fv:share:{name}")
+    view = part.view
+    if isinstance(view, discord.ui.LayoutView):
+        view.add_item(discord.ui.ActionRow(button))
+        return part
+    if view is None or not isinstance(view, discord.ui.View):
+        view = discord.ui.View(timeout=None)
+    rows = {getattr(i, "row", None) or 0 for i in view.children}
+    if view.children:
+        button.row = min(max(rows) + 1, ROWS_MAX - 1)
+    view.add_item(button)
+    return DiscordMessage(content=part.content, embeds=part.embeds, view=view)
+
+
+def shared_copy(message: discord.Message) -> discord.ui.View | discord.ui.LayoutView | None:
+    """The components of a shared answer without its "Post to channel" button."""
+    if not message.components:
+        return None
+    view = discord.ui.View.from_message(message, timeout=None)
+    for item in list(view.walk_children()):
+        if getattr(item, "custom_id", None) and str(item.custom_id).startswith("fv:share:"):
+            parent = getattr(item, "parent", None)
+            (parent if parent is not None else view).remove_item(item)  # type: ignore[union-attr]
+    return view if view.children else None
+
+
 @dataclass
 class _Opt:
     label: str

@@ -73,11 +73,14 @@ class DiscordSurface:
         self.started: ThreadRef | None = None
 
     def for_interaction(self, interaction: discord.Interaction, *, private: bool = False,
-                        root: discord.Message | None = None,
-                        thread_title: str = "") -> DiscordSurface:
+                        root: discord.Message | None = None, thread_title: str = "",
+                        personal: bool = False) -> DiscordSurface:
         """A surface whose ephemeral replies (and posts, if `private`) go to this interaction.
         With `root` (the command's public response) a DiscordCommandSurface, which offers
-        `start_thread` to the core."""
+        `start_thread` to the core; `personal`: a DiscordPersonalSurface (the whole answer is
+        private, in the channel, no thread)."""
+        if personal:
+            return DiscordPersonalSurface(self.client, interaction, private=True)
         cls = DiscordSurface if root is None else DiscordCommandSurface
         return cls(self.client, interaction, private=private, root=root,
                    thread_title=thread_title)
@@ -107,8 +110,13 @@ class DiscordSurface:
         try:
             if self.private:
                 assert self.interaction is not None
-                await self.interaction.followup.edit_message(int(message_id),
-                                                             **part.kwargs(edit=True))
+                own = self.interaction.message
+                if own is not None and str(own.id) == str(message_id):
+                    # a click on a private message: its own token edits that message
+                    await self.interaction.edit_original_response(**part.kwargs(edit=True))
+                else:
+                    await self.interaction.followup.edit_message(int(message_id),
+                                                                 **part.kwargs(edit=True))
             else:
                 channel = self.client.get_partial_messageable(target_id(thread))
                 await channel.get_partial_message(int(message_id)).edit(**part.kwargs(edit=True))
@@ -268,8 +276,37 @@ class DiscordCommandSurface(DiscordSurface):
         return self.started
 
 
+class DiscordPersonalSurface(DiscordSurface):
+    """A personal command's surface (`Command.personal`): everything is an ephemeral
+    followup, no thread is started, and the last message posted or edited (the answer) is
+    remembered so the adapter can add "Post to channel" under it."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.answer_id = ""
+        self.answer: Any = None
+
+    async def start_thread(self, channel_ref: ThreadRef, title: str) -> ThreadRef:
+        """No thread: a private answer stays where it was asked."""
+        return channel_ref
+
+    async def create_thread(self, channel_ref: ThreadRef, title: str,
+                            first_message_id: str) -> ThreadRef:
+        raise NotImplementedError("a personal answer starts no thread")
+
+    async def post(self, thread: ThreadRef, msg: Any) -> str:
+        mid = await super().post(thread, msg)
+        self.answer_id, self.answer = mid, msg
+        return mid
+
+    async def edit(self, thread: ThreadRef, message_id: str, msg: Any) -> None:
+        await super().edit(thread, message_id, msg)
+        if message_id == self.answer_id:
+            self.answer = msg
+
+
 def _followup_kwargs(kwargs: dict[str, Any]) -> dict[str, Any]:
     out = dict(kwargs)
     if out.get("content") is None:
-        out.pop("content")
+        out.pop("content", None)
     return out

@@ -54,7 +54,8 @@ async def test_discord_restart_adopts_the_card_message_a_kill_left_without_an_id
         await app.close()
     # what a kill right after the post leaves: the head posted, its id and the card not
     # stored, the intent recorded a moment before
-    fake_discord.messages[int(mid)].update(embeds=[], components=[])
+    fake_discord.messages[int(mid)].update(embeds=[], components=[], flags=0,
+                                           content=f"<@{REQUESTER}>, {HEAD}:")
     app, bot = await open_bot(tmp_path)
     try:
         await app.db.execute("UPDATE cards SET message_id=NULL, shown=0, posting_at=?",
@@ -62,10 +63,12 @@ async def test_discord_restart_adopts_the_card_message_a_kill_left_without_an_id
         await app.core.recover({"discord": bot.surface})
         assert len(head_posts(fake_discord, thread_id)) == 1, "the requester was pinged again"
         drawn = fake_discord.messages[int(mid)]
-        assert drawn["components"] and drawn["embeds"], "the card was not drawn into it"
+        assert fd.controls(drawn) and "**1. " in fd.message_text(drawn), \
+            "the card was not drawn into it"
         (row,) = await app.db.fetchall("SELECT message_id, shown FROM cards")
         assert row["message_id"] == mid and row["shown"] == 1
-        heads = [m for m in fake_discord.channel_messages(thread_id) if HEAD in m["content"]]
+        heads = [m for m in fake_discord.channel_messages(thread_id)
+                 if HEAD in fd.message_text(m)]
         assert [m["id"] for m in heads] == [mid]
     finally:
         await bot.close()

@@ -199,14 +199,15 @@ async def test_matchup_answers_with_score_and_projection(fake_discord, tmp_path)
         ev.send(bot, fake_discord, ev.slash("link", MEMBER, {"team": "1"}))  # from autocomplete
         await wait_for(lambda: [t for t in texts(fake_discord) if "Linked you to" in t])
         ev.send(bot, fake_discord, ev.slash("matchup", MEMBER))
-        thread_id = (await wait_for(lambda: list(fake_discord.threads)))[0]
+        # personal: a private answer in the channel, no thread, no public "asked" line
         answer = await wait_for(lambda: [
-            m for m in fake_discord.channel_messages(thread_id)
-            if "Projected final" in m["content"] + str(m["embeds"])])
-        body = answer[0]["content"] + str(answer[0]["embeds"])
-        assert "Hoop Dreamers 463.0 - 388.0 Full Court Press" in body
-        head = fake_discord.find("PATCH", "/messages/@original$")[0].json["content"]
-        assert head == f"<@{MEMBER}> asked: /matchup"
+            m for m in fake_discord.channel_messages(fd.CHANNEL_ID)
+            if "Projected final" in fd.message_text(m) and any(
+                c.get("label") == "Post to channel" for c in fd.controls(m))])
+        assert answer[0]["flags"] & 64 and not fake_discord.threads
+        assert "Hoop Dreamers 463.0 - 388.0 Full Court Press" in fd.message_text(answer[0])
+        assert not [m for m in fake_discord.channel_messages(fd.CHANNEL_ID)
+                    if not m["flags"] & 64]
         turn = await app.db.fetchall("SELECT request FROM turns")
         assert '"intent": "matchup_status"' in turn[0]["request"].replace("':", '":')
     finally:

@@ -180,10 +180,10 @@ async def test_refused_commands_leave_no_thread_and_no_header(fake_discord, tmp_
         refused = [("player", {"name": "123"}, "letters"),
                    ("ask", {"question": "x" * 2001}, "keep questions under"),
                    ("lineup", {"day": "someday"}, "/lineup day:tomorrow")]
-        for i, (name, options, why) in enumerate(refused, start=1):
+        for name, options, why in refused:  # personal commands never had a public header
             ev.send(bot, fake_discord, ev.slash(name, REQUESTER, options))
-            await fake_discord.wait_for("DELETE", "/messages/@original$", count=i)
-            assert why in ephemerals(fake_discord)[-1]
+            await wait_for(lambda why=why: any(why in e for e in ephemerals(fake_discord)))
+        assert len(fake_discord.find("DELETE", "/messages/@original$")) == 1  # /ask's
         # an accepted question gets its thread; the next one hits the rate limit (burst 1)
         ev.send(bot, fake_discord, ev.slash("ask", REQUESTER, {"question": "who should I start "
                                                                         "today?"}))
@@ -191,7 +191,7 @@ async def test_refused_commands_leave_no_thread_and_no_header(fake_discord, tmp_
         await wait_for(lambda: any("Thinking" not in m["content"] for m in
                                    fake_discord.channel_messages(thread_id)))
         ev.send(bot, fake_discord, ev.slash("ask", REQUESTER, {"question": "and tomorrow?"}))
-        await fake_discord.wait_for("DELETE", "/messages/@original$", count=4)
+        await fake_discord.wait_for("DELETE", "/messages/@original$", count=2)
         assert "asking quickly" in ephemerals(fake_discord)[-1]
         assert list(fake_discord.threads) == [thread_id]
         # the channel keeps only the accepted request's header (the thread's starter)
@@ -206,16 +206,29 @@ async def test_refused_commands_leave_no_thread_and_no_header(fake_discord, tmp_
         await app.close()
 
 
-async def test_lineup_still_answers_in_its_own_thread(fake_discord, tmp_path):
+async def test_lineup_answers_privately_and_posts_to_the_channel_on_request(fake_discord,
+                                                                            tmp_path):
+    """/lineup is personal: a private answer where it was asked (no thread, no public
+    line); "Post to channel" posts the same answer publicly, once."""
     app, bot = await open_bot(tmp_path)
     try:
         ev.send(bot, fake_discord, ev.slash("lineup", REQUESTER, {"day": "tomorrow"}))
-        thread_id = (await wait_for(lambda: list(fake_discord.threads)))[0]
-        # the thread says what it is: the day's lineup (the core's title, not the command)
-        assert fake_discord.threads[thread_id]["name"] == "Lineup · Thu Jan 26"
-        posted = await wait_for(lambda: public_messages(fake_discord, thread_id))
-        assert "Hoop Dreamers" in posted[0]["content"] + str(posted[0]["embeds"])
-        assert not fake_discord.find("DELETE", "/messages/@original$")
+        mine = await wait_for(lambda: [m for m in fake_discord.channel_messages(fd.CHANNEL_ID)
+                                       if any(c.get("label") == "Post to channel"
+                                              for c in fd.controls(m))])
+        assert mine[0]["flags"] & 64 and not fake_discord.threads
+        assert "Hoop Dreamers" in fd.message_text(mine[0])
+        assert not public_messages(fake_discord, fd.CHANNEL_ID)
+        share = next(c for c in fd.controls(mine[0]) if c.get("label") == "Post to channel")
+        ev.send(bot, fake_discord, ev.click(share["custom_id"], REQUESTER, mine[0],
+                                            fd.text_channel()))
+        posted = await wait_for(lambda: public_messages(fake_discord, fd.CHANNEL_ID))
+        assert posted[0]["content"].startswith(f"-# Shared by <@{REQUESTER}> · /lineup")
+        assert posted[0]["embeds"] == mine[0]["embeds"]
+        assert "Post to channel" not in [c.get("label") for c in fd.controls(posted[0])]
+        marked = await wait_for(lambda: [c for c in fd.controls(
+            fake_discord.messages[int(mine[0]["id"])]) if c.get("label") == "Posted to channel"])
+        assert marked[0]["disabled"]
     finally:
         await bot.close()
         await app.close()

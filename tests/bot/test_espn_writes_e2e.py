@@ -78,7 +78,7 @@ def check_move_body(body: dict[str, Any]) -> None:
 
 
 def buttons(msg: dict[str, Any]) -> list[dict[str, Any]]:
-    return [c for row in msg["components"] for c in row["components"]]
+    return fd.controls(msg)
 
 
 def message_with(fake: fd.FakeDiscord, channel: int, label: str) -> dict[str, Any] | None:
@@ -97,12 +97,14 @@ async def test_discord_set_this_lineup_and_the_rest_of_the_week(fake_discord, tm
     await bot.login(TOKEN)
     try:
         ev.send(bot, fake_discord, ev.slash("lineup", ALEX))
-        thread_id = (await wait_for(lambda: list(fake_discord.threads)))[0]
+        # /lineup is personal: a private answer in the channel, no thread
+        thread_id = fd.CHANNEL_ID
         card = copy.deepcopy(await wait_for(
-            lambda: message_with(fake_discord, thread_id, "Set this lineup")))
+            lambda: message_with(fake_discord, thread_id, "Post to channel")))
+        assert card["flags"] & 64 and not fake_discord.threads
         labels = [b["label"] for b in buttons(card)]
-        assert labels == ["Set this lineup", "Set the rest of the week"]
-        thread = fd.thread_channel(thread_id, "lineup")
+        assert labels == ["Set this lineup", "Set the rest of the week", "Post to channel"]
+        thread = fd.text_channel()
         today = next(b for b in buttons(card) if b["label"] == "Set this lineup")
         ev.send(bot, fake_discord, ev.click(today["custom_id"], ALEX, card, thread))
         await wait_for(lambda: wire.bodies)
@@ -201,8 +203,8 @@ async def test_discord_approval_goes_through_the_transaction_endpoint(fake_disco
                        if b["custom_id"].startswith("fv:approveall:"))
         thread = fd.thread_channel(thread_id, "optimize")
         ev.send(bot, fake_discord, ev.click(approve, ALEX, msg, thread))
-        await wait_for(lambda: "Decided by" in str(
-            fake_discord.messages[int(msg["id"])]["embeds"]))
+        await wait_for(lambda: "Decided by" in fd.message_text(
+            fake_discord.messages[int(msg["id"])]))
         moves = [b for b in wire.bodies if b["type"] in ("FREEAGENT", "WAIVER")]
         assert moves, "no approved move went through the transaction endpoint"
         for b in moves:

@@ -128,8 +128,9 @@ async def test_discord_unlinked_member_is_asked_to_link_then_links_in_one_tap(
         ev.send(bot, fake_discord, named(ev.slash("optimize", ALEX), "Alex R."))
         thread_id = (await wait_for(lambda: list(fake_discord.threads)))[0]
         card = await wait_for(lambda: next((m for m in fake_discord.channel_messages(thread_id)
-                                            if m["components"]), None))
-        assert "Hoop Dreamers" in card["embeds"][0]["title"]
+                                            if fd.controls(m)), None))
+        assert "### Your plan" in fd.message_text(card) and \
+            "Hoop Dreamers" in card["components"][-1]["components"][0]["content"]
     finally:
         await bot.close()
         await app.close()

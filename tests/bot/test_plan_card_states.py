@@ -305,12 +305,14 @@ async def test_discord_select_menu_choice_and_decided_card(fake_discord, tmp_pat
         assert menu["custom_id"].startswith("fv:pick:")
         assert [o.get("default", False) for o in menu["options"]][0] is True
         assert "(plan's pick)" in menu["options"][0]["label"]
-        assert len(card["components"]) <= 5
-        embed = card["embeds"][0]
+        # Components V2: every spot has its own menu (not only the first rows' spots)
+        assert len(selects) == len([c for c in buttons(card) if c.get("label", "")
+                                    .startswith("Approve #")])
+        text = fd.message_text(card)
         # Discord has no confirmation dialog: the card itself says what each control does
-        assert "A menu only chooses the player for its move" in embed["description"]
-        assert "nothing is made until every move is decided" in embed["description"]
-        assert embed["fields"][0]["name"].startswith("1. Wed: drop Gordon Hayward")
+        assert "A menu only chooses the player for its move" in text
+        assert "nothing is made until every move is decided" in text
+        assert "**1. Wed: drop Gordon Hayward" in text
         # choose the first alternative from the menu
         thread = fd.thread_channel(thread_id, "optimize")
         choice = ev.click(menu["custom_id"], REQUESTER, card, thread)
@@ -318,12 +320,12 @@ async def test_discord_select_menu_choice_and_decided_card(fake_discord, tmp_pat
                           "values": [menu["options"][1]["value"]]}
         ev.send(bot, fake_discord, choice)
         mid = int(card["id"])
-        await wait_for(lambda: "Your choice instead of" in json.dumps(
-            fake_discord.messages[mid]["embeds"]))
+        await wait_for(lambda: "Your choice instead of" in fd.message_text(
+            fake_discord.messages[mid]))
         now = fake_discord.messages[mid]
         # a choice never approves: the menu (now on the chosen player), Approve #1 and
         # Skip #1 stay; the card is still the whole plan to decide
-        assert "(not approved yet)" in json.dumps(now["embeds"])
+        assert "(not approved yet)" in fd.message_text(now)
         menu_now = next(c for c in buttons(now) if c.get("custom_id") == menu["custom_id"])
         assert [o["value"] for o in menu_now["options"] if o.get("default")] == \
             [menu["options"][1]["value"]]
@@ -332,16 +334,17 @@ async def test_discord_select_menu_choice_and_decided_card(fake_discord, tmp_pat
         approve_plan = next(c["custom_id"] for c in buttons(now)
                             if c.get("label") == "Approve plan")
         ev.send(bot, fake_discord, ev.click(approve_plan, REQUESTER, now, thread))
-        footer = await wait_for(lambda: (fake_discord.messages[mid]["embeds"][0].get("footer")
-                                         or {}).get("text", "").startswith("Decided by")
-                                and fake_discord.messages[mid]["embeds"][0]["footer"]["text"])
+        footer = await wait_for(lambda: next((
+            t for t in fd.message_text(fake_discord.messages[mid]).splitlines()
+            if t.startswith("-# Decided by")), None))
         done = fake_discord.messages[mid]
         assert "applied" in footer
         assert all(c.get("disabled") for c in buttons(done) if c["type"] == 2)
         assert not [c for c in buttons(done) if c["type"] == 3]
-        names = [f["name"] for f in done["embeds"][0]["fields"]]
-        assert names[0].startswith("✅ 1. Wed: drop Gordon Hayward")
-        chosen = json.dumps(done["embeds"][0]["fields"][0])
+        moves = [c["content"] for c in done["components"][-1]["components"]
+                 if c["type"] == 10 and c["content"].startswith("**")]
+        assert moves[0].startswith("**✅ 1. Wed: drop Gordon Hayward")
+        chosen = moves[0]
         pick_name = menu["options"][0]["label"].removesuffix(" (plan's pick)")
         assert f"Your choice instead of {pick_name}." in chosen and "Applied." in chosen
     finally:

@@ -95,6 +95,8 @@ def send(client: discord.Client, fake: fd.FakeDiscord, payload: dict[str, Any]) 
     """Deliver an interaction as the gateway would, after telling the fake server which
     channel it came from (its followups are recorded there); returns its id."""
     fake.interaction_channels[payload["id"]] = int(payload["channel_id"])
+    if (payload.get("message") or {}).get("id"):
+        fake.interaction_messages[payload["id"]] = int(payload["message"]["id"])
     feed(client, "INTERACTION_CREATE", payload)
     return payload["id"]
 

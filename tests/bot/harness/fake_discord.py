@@ -139,6 +139,8 @@ class FakeDiscord:
     deleted: set[int] = field(default_factory=set)
     originals: dict[str, int] = field(default_factory=dict)  # interaction token -> message id
     interaction_channels: dict[str, int] = field(default_factory=dict)  # interaction id -> channel
+    #: component interaction id -> the message clicked (its @original)
+    interaction_messages: dict[str, int] = field(default_factory=dict)
     ratelimit_next: dict[str, int] = field(default_factory=dict)  # "METHOD path-prefix" -> n
     retry_after: float = 0.5
     forbid_threads: bool = False  # answer thread creation with 403 Missing Permissions
@@ -381,4 +383,6 @@ class FakeDiscord:
             resp["resource"] = {"type": itype, "message": msg}
         elif itype in (6, 7):  # DEFERRED_UPDATE_MESSAGE / UPDATE_MESSAGE (component)
             resp["resource"] = {"type": itype}
+            if interaction_id in self.interaction_messages:  # @original: the clicked message
+                self.originals[token] = self.interaction_messages[interaction_id]
         return jr(resp)
