@@ -343,6 +343,8 @@ def render(msg: Any, *, max_text: int = CONTENT_MAX, page: int = 0) -> list[Disc
     current = out[-1]
     used = 0
     for card in cards:
+        if not (card.title or card.text or card.fields or card.footer):
+            continue  # buttons only (an answer's offers): they go under the text, no embed
         if len(current.embeds) >= EMBEDS_PER_MESSAGE or used >= EMBED_TOTAL_MAX - 200:
             current = DiscordMessage()
             out.append(current)

@@ -71,3 +71,10 @@ def test_split_text_and_colors():
     assert [c.strip() for c in split_text("w " * 1500)] == [("w " * 1000).strip(), ("w " * 500).strip()]
     assert parse_color("green").value == 0x2ECC71 and parse_color("#123456").value == 0x123456
     assert parse_color("nope") is None and parse_color(None) is None
+
+
+def test_a_card_of_buttons_only_draws_no_empty_embed():
+    offers = Card("", buttons=[Button("Look for moves", "fv:do:0123456789ab:0", "primary")])
+    (part,) = render(OutgoingMessage("You're up 75.", [offers]))
+    assert part.content == "You're up 75." and part.embeds == []
+    assert [i.item.label for i in part.view.children] == ["Look for moves"]
