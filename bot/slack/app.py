@@ -24,8 +24,15 @@ from bot.core.commands import command as find_command
 from bot.core.errors import Refused
 from bot.core.models import ThreadRef, UserRef
 from bot.slack.render import ACTION_ID_PATTERN, LINK_ACTION_PATTERN, clip, to_mrkdwn
-from bot.slack.store import EventDeduper, ThreadRegistry
-from bot.slack.surface import SlackCommandSurface, SlackSurface
+from bot.slack.store import EventDeduper, SharedAnswers, ThreadRegistry
+from bot.slack.surface import (
+    NOT_IN_CHANNEL,
+    SHARE_ACTION_PATTERN,
+    SlackCommandSurface,
+    SlackPersonalSurface,
+    SlackSurface,
+    without_share,
+)
 
 log = logging.getLogger(__name__)
 
@@ -146,6 +153,7 @@ def build_slack_app(core: Any, settings: Any = None, *, client: AsyncWebClient |
     async def first_seen(event_id: str) -> bool:
         return not event_id or not await seen_event(event_id)
 
+    shares = SharedAnswers(db)
     admins = _admins(settings, admin_user_ids)
     slash = command or getattr(settings, "slack_command", None) or DEFAULT_COMMAND
 
@@ -171,7 +179,19 @@ def build_slack_app(core: Any, settings: Any = None, *, client: AsyncWebClient |
         channel_ref = ThreadRef("slack", body.get("team_id", ""), body["channel_id"], "")
         surface = SlackSurface(client)
         cmd = find_command(name)
-        if (cmd is not None and cmd.private) or carries_credentials(name, args):
+        secret = carries_credentials(name, args)
+        if cmd is not None and cmd.personal and not secret:
+            # about the asker alone: a private answer with "Post to channel" (no thread,
+            # no public "asked" line)
+            personal = SlackPersonalSurface(client, user.user_id, body.get("response_url"))
+            try:
+                await core.handle_command(personal, channel_ref, user, name, args)
+                text = " ".join(p for p in (slash, name, args.get("text", "")) if p)
+                await personal.flush(channel_ref, shares, text)
+            except Exception as exc:  # noqa: BLE001
+                await fail(personal, channel_ref, user, f"/fanvise {name}", exc)
+            return
+        if (cmd is not None and cmd.private) or secret:
             # private commands, and any text with cookies (refused by the core): no header
             private = surface.private_to(user.user_id, body.get("response_url"))
             try:
@@ -181,7 +201,7 @@ def build_slack_app(core: Any, settings: Any = None, *, client: AsyncWebClient |
             return
         asked = to_mrkdwn(" ".join(p for p in (slash, name, args.get("text", "")) if p))
         asked = asked.replace("`", "'")
-        summary = clip(f"<@{user.user_id}> asked: `{asked}`", 3000)
+        summary = clip(f"`{asked}`", 3000)
         # The core posts `summary` (start_thread) only once it accepts the request: a refused
         # one (bad input, rate limit) leaves no orphan message in the channel.
         conv = SlackCommandSurface(client, header=summary, user_id=user.user_id,
@@ -253,6 +273,13 @@ def build_slack_app(core: Any, settings: Any = None, *, client: AsyncWebClient |
         thread = ThreadRef("slack", team, channel, thread_ts)
         user = user_ref(body["user"]["id"], body["user"].get("username", ""))
         surface = SlackSurface(client)
+        if container.get("is_ephemeral") and not container.get("thread_ts"):
+            # a private answer's button (e.g. "Look for moves"): the answer belongs to the
+            # channel's conversation; a new conversation gets a titled thread of its own
+            thread = ThreadRef("slack", team, channel, "")
+            surface = SlackCommandSurface(client, header="", user_id=user.user_id,
+                                          response_url=body.get("response_url"),
+                                          on_thread=threads.remember)
         click = action["action_id"]
         if action.get("type") == "static_select":  # a menu: its id + the chosen option
             click = f"{click}:{(action.get('selected_option') or {}).get('value', '')}"
@@ -260,6 +287,51 @@ def build_slack_app(core: Any, settings: Any = None, *, client: AsyncWebClient |
             await core.handle_click(surface, thread, user, click, message_ts)
         except Exception as exc:  # noqa: BLE001
             await fail(surface, thread, user, "button", exc)
+
+    @app.action(SHARE_ACTION_PATTERN)
+    async def on_share(ack: Any, body: dict[str, Any], action: dict[str, Any],
+                       client: AsyncWebClient, respond: Any) -> None:
+        """"Post to channel" under a private answer: the same messages, posted publicly in
+        the channel where it was asked, with who shared it; the private copy then says so."""
+        await ack()
+        user_id = body["user"]["id"]
+        shared = await shares.get(str(action.get("value") or ""))
+        surface = SlackSurface(client)
+        channel = (body.get("channel") or {}).get("id", "")
+        here = ThreadRef("slack", (body.get("team") or {}).get("id", ""), channel, "")
+        if shared is None or shared.user_id != user_id:
+            await surface.ephemeral(here, UserRef("slack", user_id),
+                                    "That answer can no longer be posted. Run the command "
+                                    "again and post the new answer.")
+            return
+        note = {"type": "context", "elements": [{
+            "type": "mrkdwn", "text": clip(f"Shared by <@{user_id}> · "
+                                           f"`{shared.command.replace('`', '')}`", 3000)}]}
+        try:
+            for k, message in enumerate(shared.messages, 1):
+                # the answer without its buttons: follow-ups are the asker's own
+                blocks = [b for b in message["blocks"] if b.get("type") != "actions"]
+                while blocks and blocks[-1].get("type") == "divider":
+                    blocks.pop()
+                if k == len(shared.messages):
+                    blocks = (blocks + [note])[-50:]
+                await client.chat_postMessage(channel=shared.channel_id, text=message["text"],
+                                              blocks=blocks, unfurl_links=False,
+                                              unfurl_media=False)
+        except SlackApiError as exc:
+            error = str(exc.response.get("error") or "")
+            text = NOT_IN_CHANNEL if error in ("not_in_channel", "channel_not_found") else \
+                "Sorry, I could not post it to the channel. Please try again."
+            await surface.ephemeral(here, UserRef("slack", user_id), text)
+            return
+        message = body.get("message") or {}
+        done = {"type": "context", "elements": [{"type": "mrkdwn",
+                                                 "text": "Posted to the channel."}]}
+        try:  # the private copy: its button becomes a line saying it was posted
+            await respond(replace_original=True, text=message.get("text") or " ",
+                          blocks=without_share(message.get("blocks")) + [done])
+        except Exception as exc:  # noqa: BLE001 - a nicety: the answer is posted
+            log.warning("could not update the private answer: %s", type(exc).__name__)
 
     @app.action(LINK_ACTION_PATTERN)
     async def on_link(ack: Any) -> None:

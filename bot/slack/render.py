@@ -249,6 +249,19 @@ def select_element(sel: Any) -> dict[str, Any]:
     return el
 
 
+_PROGRESS_LINE = re.compile(r"^(?:⏳|✓) ")
+
+
+def is_progress(msg: Any) -> bool:
+    """True for the core's live progress message (`bot.core.render.progress_text`: every
+    line "⏳ step" or "✓ step", no cards), which some Slack surfaces show another way (the
+    assistant's status) or not at all (a private answer)."""
+    text = getattr(msg, "text", msg) or ""
+    lines = [ln for ln in str(text).splitlines() if ln.strip()]
+    return (not getattr(msg, "cards", None) and bool(lines)
+            and all(_PROGRESS_LINE.match(ln) for ln in lines))
+
+
 def fallback_text(msg: Any) -> str:
     """Plain text for notifications and clients without blocks."""
     parts = [msg.text or ""] + [c.title for c in (getattr(msg, "cards", None) or [])]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import re
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -21,14 +22,17 @@ from bot.core.commands import platform_text
 from bot.core.errors import MessageGone, RateLimitedError, Refused
 from bot.core.models import Card, OutgoingMessage, ThreadRef, UserRef
 from bot.slack.render import (
+    BLOCKS_MAX,
     SECTION_TEXT_MAX,
     clip,
     fallback_text,
+    is_progress,
     render,
     render_edit,
     split_text,
     to_mrkdwn,
 )
+from bot.slack.store import SharedAnswers
 
 log = logging.getLogger(__name__)
 
@@ -239,7 +243,7 @@ NOT_IN_CHANNEL = ("I can't post in this channel. Invite me first (`/invite @FanV
 class SlackCommandSurface(SlackSurface):
     """A surface for one `/fanvise` conversation command. bot/core calls `start_thread` only
     once it accepts the request, so a refusal (bad input, rate limit) leaves no orphan
-    "<user> asked" message in the channel; refusals go to the user through the command's
+    root message in the channel; refusals go to the user through the command's
     `response_url` (which works even where FanVise was not invited)."""
 
     def __init__(self, client: AsyncWebClient, *, header: str, user_id: str,
@@ -253,14 +257,16 @@ class SlackCommandSurface(SlackSurface):
         self.started: ThreadRef | None = None
 
     async def start_thread(self, channel_ref: ThreadRef, title: str) -> ThreadRef:
-        """Post the "<user> asked: ..." root; the conversation is its thread. Slack threads
-        have no title: the root starts with it when it tells more than the request
-        ("*Matchup review · Hoop Dreamers*")."""
+        """Post the thread's root: what the conversation is, as Slack threads have no title
+        ("*Matchup review · Hoop Dreamers* · `/fanvise optimize`"), never a public "<user>
+        asked" line (the card in the thread mentions its requester)."""
         if channel_ref.thread_id:
             return channel_ref
         text = self.header
-        if title and title.rpartition(" · ")[2] not in self.header:
-            text = f"*{to_mrkdwn(slack_text(clip(title, 150)))}*\n{self.header}"
+        if title:
+            text = f"*{to_mrkdwn(slack_text(clip(title, 150)))}*"
+            if title.rpartition(" · ")[2] not in self.header:
+                text += f" · {self.header}"
         try:
             root = await self.client.chat_postMessage(channel=channel_ref.channel_id,
                                                       text=text)
@@ -302,3 +308,94 @@ class SlackCommandSurface(SlackSurface):
                 log.warning("response_url failed (%s): using chat.postEphemeral",
                             type(exc).__name__)
         await super().ephemeral_message(thread, user, msg)
+
+
+SHARE_ACTION = "fvshare"
+#: "Post to channel" under a private answer: fvshare:<share id>
+SHARE_ACTION_PATTERN = re.compile(r"^fvshare:[0-9a-f]{12}$")
+
+
+def share_block(share_id: str) -> dict[str, Any]:
+    """The actions block with the "Post to channel" button of a private answer."""
+    return {"type": "actions", "block_id": "fvshare", "elements": [{
+        "type": "button", "action_id": f"{SHARE_ACTION}:{share_id}", "value": share_id,
+        "text": {"type": "plain_text", "emoji": True, "text": "Post to channel"}}]}
+
+
+def without_share(blocks: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
+    """A private answer's blocks without its "Post to channel" button."""
+    return [b for b in blocks or [] if b.get("block_id") != "fvshare"]
+
+
+class SlackPersonalSurface(SlackSurface):
+    """A personal command's surface (`Command.personal`: /fanvise matchup, lineup, player).
+    The answer is private: no thread and no "asked" line (`start_thread` returns the
+    channel). Slack cannot edit an ephemeral message through the Web API and a command's
+    `response_url` takes 5 posts, so nothing is shown while the core works: the messages
+    it posts and edits are kept, the live progress message dropped, and `flush` sends the
+    answer at the end, privately, with a "Post to channel" button (`SharedAnswers`).
+    Refusals (`ephemeral`) go out at once."""
+
+    def __init__(self, client: AsyncWebClient, user_id: str, response_url: str | None
+                 ) -> None:
+        super().__init__(client, private_user=user_id, response_url=response_url)
+        self._held: dict[str, Any] = {}  # message id -> its latest state, in posting order
+
+    async def start_thread(self, channel_ref: ThreadRef, title: str) -> ThreadRef:
+        """No thread: a private answer stays where it was asked."""
+        return channel_ref
+
+    async def create_thread(self, channel_ref: ThreadRef, title: str,
+                            first_message_id: str) -> ThreadRef:
+        raise NotImplementedError("a personal answer starts no thread")
+
+    async def post(self, thread: ThreadRef, msg: Any) -> str:
+        mid = f"private-{len(self._held) + 1}"
+        self._held[mid] = msg
+        return mid
+
+    async def edit(self, thread: ThreadRef, message_id: str, msg: Any) -> None:
+        if message_id not in self._held:
+            raise MessageGone(message_id)
+        self._held[message_id] = msg
+
+    async def find_messages(self, thread: ThreadRef, msg: Any, since: float) -> list[str]:
+        return []  # nothing is posted before `flush`
+
+    def answer(self) -> list[Any]:
+        """The messages of the answer, in order (the progress message left out)."""
+        return [m for m in self._held.values() if not is_progress(m)]
+
+    async def flush(self, thread: ThreadRef, shares: SharedAnswers, command: str) -> None:
+        """Send the answer privately, "Post to channel" under its last message."""
+        messages = [(fallback_text(m), blocks) for m in map(slack_message, self.answer())
+                    for blocks in render(m)]
+        self._held.clear()
+        if not messages:
+            return
+        shared = await shares.keep(self.private_user or "", thread.channel_id, command,
+                                   [{"text": t, "blocks": b} for t, b in messages])
+        last_text, last = messages[-1]
+        if len(last) < BLOCKS_MAX:
+            messages[-1] = (last_text, [*last, share_block(shared.share_id)])
+        else:
+            messages.append(("Post to channel", [share_block(shared.share_id)]))
+        for text, blocks in messages:
+            await self._send_private(thread, text, blocks)
+
+    async def _send_private(self, thread: ThreadRef, text: str,
+                            blocks: list[dict[str, Any]]) -> None:
+        """Through the command's response_url; chat.postEphemeral when it fails."""
+        if self.response_url:
+            try:
+                await self._respond(text, blocks)
+                return
+            except Exception as exc:  # noqa: BLE001 - expired / used-up response_url
+                log.warning("response_url failed (%s): using chat.postEphemeral",
+                            type(exc).__name__)
+        try:
+            await self.client.chat_postEphemeral(channel=thread.channel_id,
+                                                 user=self.private_user or "", text=text,
+                                                 blocks=blocks)
+        except SlackApiError as exc:
+            raise _map_error(exc) from exc

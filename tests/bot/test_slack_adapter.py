@@ -83,7 +83,7 @@ async def test_slash_command_acks_then_thread_progress_and_card(fake_slack):
     assert body == ""  # empty ack: nothing shown, the thread carries the conversation
     posts = await fake_slack.wait_for("chat.postMessage", 3)
     root, progress, card = posts
-    assert root.body["text"] == "<@U_REQ> asked: `/fanvise optimize AST STL`"
+    assert root.body["text"] == "*optimize*"  # the thread's title, no public "asked" line
     assert "thread_ts" not in root.body
     root_ts = fake_slack.named("chat.postMessage")[0]
     thread_ts = next(iter(fake_slack.messages))

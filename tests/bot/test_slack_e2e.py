@@ -201,7 +201,7 @@ async def test_slack_refused_commands_leave_no_orphan_message(fake_slack, tmp_pa
         assert fake_slack.named("chat.postMessage") == []
         # accepted: root + thread; the next question hits the rate limit: nothing posted
         assert await run.post(sr.slash_body("who should I start today?")) == 200
-        await wait_for(lambda: any("Wednesday" in str(m["blocks"]) + m.get("text", "")
+        await wait_for(lambda: any("Daily lineup" in str(m["blocks"]) + m.get("text", "")
                                    for m in fake_slack.messages.values()))
         roots = [c for c in fake_slack.named("chat.postMessage") if not c.body.get("thread_ts")]
         url = fake_slack.response_url()
