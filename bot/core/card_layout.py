@@ -49,9 +49,10 @@ def _menu_index(custom_id: str) -> int | None:
 
 
 def is_move_card(card: Card) -> bool:
-    """A card with controls per move (a menu, or an Approve/Skip button of one move)."""
-    return bool(card.selects) or any(not b.url and _move_index(b.custom_id) is not None
-                                     for b in card.buttons)
+    """A card with controls per move (a move's menu, or an Approve/Skip button of one move);
+    /link's team select is not one."""
+    return any(_menu_index(s.custom_id) is not None for s in card.selects) or any(
+        not b.url and _move_index(b.custom_id) is not None for b in card.buttons)
 
 
 def split_card(card: Card) -> CardLayout:

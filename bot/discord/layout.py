@@ -7,23 +7,21 @@ menu of other players, then the card-wide buttons and the footer in small text. 
 allows 40 components per message (nested ones included) and 4000 characters of text over
 all TextDisplays; a card whose moves do not fit is paginated and says so ("Moves 1-5 of 8").
 
-The meaning of every control comes from the core (bot.core.render draws one field per move
-or spot, in order, and that move's per-move buttons and menu carry its index): this module
-only places them. Page buttons (`fv:page:<card_id>:<page>`) change which moves are shown and
+The meaning of every control comes from the core (bot.core.card_layout groups them under
+their moves, as Slack's sections do): this module only places them. Page buttons (`fv:page:<card_id>:<page>`) change which moves are shown and
 decide nothing.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 import discord
 
+from bot.core.card_layout import CardLayout, MoveBlock, is_move_card, split_card
 from bot.core.models import Button, Card, Select
-from bot.core.render import clip, parse_custom_id
+from bot.core.render import clip
 
 COMPONENTS_MAX = 40
 TEXT_MAX = 4000  # all TextDisplays of one message together
@@ -31,77 +29,9 @@ ROW_BUTTONS_MAX = 5
 PAGE_TEMPLATE = r"fv:page:(?P<card_id>[0-9a-f]{12}):(?P<page>[0-9]{1,2})"
 
 
-@dataclass
-class MoveBlock:
-    """One move (or plan spot) of a card: its text and its own controls."""
-
-    name: str
-    value: str
-    buttons: list[Button] = field(default_factory=list)
-    select: Select | None = None
-
-    @property
-    def cost(self) -> int:
-        """Components this block takes: its text, its button row and its menu row."""
-        return 1 + (1 + len(self.buttons) if self.buttons else 0) + (2 if self.select else 0)
-
-
-@dataclass
-class CardLayout:
-    """A card split into the moves and the card-wide controls."""
-
-    card: Card
-    blocks: list[MoveBlock]
-    card_buttons: list[Button]  # approve all / skip all
-    links: list[Button]  # link buttons (open a page)
-    card_id: str
-
-
-def _move_index(custom_id: str) -> int | None:
-    click = parse_custom_id(custom_id)
-    if click is None or click.action not in ("approve", "decline") or click.index is None:
-        return None
-    return click.index
-
-
-def is_move_card(card: Card) -> bool:
-    """A card with controls per move (a menu, or an Approve/Skip button of one move)."""
-    return any(s.custom_id.startswith("fv:pick:") for s in card.selects) or any(
-        not b.url and _move_index(b.custom_id) is not None for b in card.buttons)
-
-
-def split_card(card: Card) -> CardLayout:
-    """Group a move card's controls under its moves: the k-th field is the k-th move index
-    that has per-move buttons (the core's order), and its menu is the select of that index."""
-    groups: dict[int, list[Button]] = {}
-    card_buttons: list[Button] = []
-    links: list[Button] = []
-    card_id = ""
-    for b in card.buttons:
-        if b.url:
-            links.append(b)
-            continue
-        click = parse_custom_id(b.custom_id)
-        if click is not None and click.card_id:
-            card_id = card_id or click.card_id
-        index = _move_index(b.custom_id)
-        if index is None:
-            card_buttons.append(b)
-        else:
-            groups.setdefault(index, []).append(b)
-    menus: dict[int, Select] = {}
-    for s in card.selects:
-        m = re.fullmatch(r"fv:pick:[0-9a-f]{12}:([0-9]{1,3})", s.custom_id)
-        if m:
-            menus[int(m[1])] = s
-    order = list(groups)
-    blocks = []
-    for k, (name, value) in enumerate(card.fields):
-        index = order[k] if k < len(order) else None
-        blocks.append(MoveBlock(str(name), str(value),
-                                groups.get(index, []) if index is not None else [],
-                                menus.get(index) if index is not None else None))
-    return CardLayout(card, blocks, card_buttons, links, card_id)
+def cost(block: MoveBlock) -> int:
+    """Components a move takes: its text, its button row and its menu row."""
+    return 1 + (1 + len(block.buttons) if block.buttons else 0) + (2 if block.select else 0)
 
 
 def pages_of(layout: CardLayout, head: bool) -> list[tuple[int, int]]:
@@ -110,16 +40,16 @@ def pages_of(layout: CardLayout, head: bool) -> list[tuple[int, int]]:
     fixed += 1 + len(layout.card_buttons) if layout.card_buttons else 0
     fixed += (1 + min(len(layout.links), ROW_BUTTONS_MAX)) if layout.links else 0
     budget = COMPONENTS_MAX - fixed
-    if sum(b.cost for b in layout.blocks) <= budget:
+    if sum(cost(b) for b in layout.blocks) <= budget:
         return [(0, len(layout.blocks))]
     budget -= 2 + (0 if layout.card_buttons else 1)  # Previous / Next (and their row)
     pages: list[tuple[int, int]] = []
     start, used = 0, 0
     for i, block in enumerate(layout.blocks):
-        if i > start and used + block.cost > budget:
+        if i > start and used + cost(block) > budget:
             pages.append((start, i))
             start, used = i, 0
-        used += block.cost
+        used += cost(block)
     pages.append((start, len(layout.blocks)))
     return pages
 
