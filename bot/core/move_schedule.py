@@ -47,6 +47,7 @@ from bot.core.render import mention
 from bot.core.surface import ChatSurface
 from fantasy.move_card import MoveCard, MoveOutcome
 from fantasy.moves import move_text
+from fantasy.optimizer.season import is_core_drop
 from fantasy.schedule import EASTERN
 from storage.app_db import MAKING, SCHEDULED, CardRow, ScheduledMove
 from storage.crashpoint import crash_point
@@ -318,6 +319,11 @@ class MoveSchedule:
         if add.injury_status in OUT_STATUSES:
             return await self._changed(team_id, row, f"{row.add_name} is "
                                        f"{add.injury_status.replace('_', ' ')} now", svc=svc)
+        core = svc.core_players(team_id)
+        if is_core_drop(row.drop_id, row.drop_to_ir, core):
+            why = core[row.drop_id].removeprefix("core: ")
+            return await self._changed(team_id, row, f"{row.drop_name} has become one of your "
+                                       f"core players ({why})", svc=svc)
         gain = await self._gain(svc, card, row)
         planned = float(row.expected_gain or 0.0)  # 0: made for the rest of the season
         if gain is not None and gain <= 1e-9 < planned:

@@ -34,7 +34,7 @@ from fantasy.optimizer.plan import (
     best_plan,
     evaluate_members,
 )
-from fantasy.optimizer.season import CORE_MARGIN_MIN, season_values
+from fantasy.optimizer.season import CORE_MARGIN_MIN, SeasonValues, is_core_drop, season_values
 
 MID_WEEK = 3  # the second plan: Thursday of a Monday-Sunday matchup
 POSITION_SLOTS = (0, 1, 2, 3, 4)  # PG, SG, SF, PF, C
@@ -119,13 +119,14 @@ class FanVisePlan:
                     gone.append(other)
             return gone
 
+        core = set(self.core(day)) if self.season else set()
         out: list[tuple[int, int, bool]] = []
         for move in [m for m in rest if m[0] == day.sp]:
             if move not in rest:
                 continue
             gone = with_chain(move)
             without = [m for m in rest if m not in gone]
-            if day.morning.prob[move[2]] > 0 and \
+            if day.morning.prob[move[2]] > 0 and not is_core_drop(move[1], move[3], core) and \
                     schedule_value(day, x, steps(rest)) - \
                     schedule_value(day, x, steps(without)) > 1e-9:
                 out.append(tuple(move[1:]))
@@ -136,6 +137,30 @@ class FanVisePlan:
             if sp != day.sp:
                 self._pending.setdefault(sp, []).append(tuple(mv))
         return out
+
+    def core(self, day: Day) -> list[int]:
+        """The roster's core players (player rows) on this morning, as the plan counts them:
+        the scheduler refuses a due move whose drop has become core since the plan."""
+        roster = list(day.roster)
+        pool = [r for r in day.free_agents if day.morning.prob[r] > 0]
+        return [roster[k] for k in self._season(day, roster + pool, len(roster)).core]
+
+    def _season(self, day: Day, rows: list[int], n_roster: int,
+                per_game: np.ndarray | None = None) -> SeasonValues:
+        """Rest-of-season values of `rows` (the roster's first n_roster): core players and
+        replacements on the per-game value FanVise ranks by (points: fantasy points; 9-cat:
+        the neutral z value), keep values in `per_game`'s unit when given."""
+        games = ros_games(day, rows)
+        masks = [day.masks[r] for r in rows]
+        roster, pool = list(range(n_roster)), list(range(n_roster, len(rows)))
+        opts = {"position_mask": position_mask(day),
+                "margin_min": CORE_MARGIN_MIN if day.settings.is_points else 0.0}
+        rank = day.value[rows] if day.settings.is_points else star_values(day, rows)
+        sv = season_values(rank, games, masks, roster, pool, **opts)
+        if per_game is not None and not day.settings.is_points:
+            sv.keep_value = season_values(per_game, games, masks, roster, pool,
+                                          **opts).keep_value
+        return sv
 
     def plan(self, day: Day) -> dict[int, list[tuple[int, int, bool]]]:
         """The plan's moves by scoring period, over the rest of the matchup."""
@@ -158,16 +183,9 @@ class FanVisePlan:
             if day.ir_free > 0 and self.season else []
         kw: dict = {"ir_rows": ir_rows, "ir_slots": day.ir_free if ir_rows else 0}
         if self.season:
-            games = ros_games(day, rows)
-            opts = {"position_mask": position_mask(day),
-                    "margin_min": CORE_MARGIN_MIN if day.settings.is_points else 0.0}
-            sv = season_values(per_game, games, masks, local_roster, local_pool, **opts)
-            keep = sv.keep_value
-            if not day.settings.is_points:  # core and replacements on the neutral z value
-                sv = season_values(star_values(day, rows), games, masks, local_roster,
-                                   local_pool, **opts)
+            sv = self._season(day, rows, len(roster), per_game)
             protected |= set(sv.core)
-            kw["keep_value"] = keep
+            kw["keep_value"] = sv.keep_value
         sol = best_plan(values, masks, day.caps, [day.keys[r] for r in rows], local_roster,
                         local_pool, day.acquisitions_left,
                         protected=protected - set(ir_rows), **kw)
@@ -191,11 +209,14 @@ def ros_games(day: Day, rows: list[int]) -> np.ndarray:
 
 def star_values(day: Day, rows: list[int]) -> np.ndarray:
     """Category leagues' neutral per-game value of `rows` (OptimizerService._cat_star_values):
-    the sum of per-category z-scores over those players, percentages as volume-weighted
-    impact."""
-    x = per_game_impact(day.morning.per_game[rows], categories(day.settings))
-    sd = x.std(axis=0)
-    return ((x - x.mean(axis=0)) / np.where(sd > 0, sd, 1.0) * (sd > 0)).sum(axis=1)
+    the sum of per-category z-scores, percentages as volume-weighted impact, each category
+    scaled on the whole player population known that morning (every player with a game)."""
+    x = per_game_impact(day.morning.per_game, categories(day.settings))
+    has = day.morning.games > 0
+    pop = x[has] if has.any() else x
+    sd = pop.std(axis=0)
+    z = (x[rows] - pop.mean(axis=0)) / np.where(sd > 0, sd, 1.0) * (sd > 0)
+    return z.sum(axis=1)
 
 
 def position_mask(day: Day) -> int:

@@ -59,7 +59,7 @@ from fantasy.optimizer.categories import (
     scan_categories,
     win_probabilities,
 )
-from fantasy.optimizer.focus import focus_scores
+from fantasy.optimizer.focus import focus_scores, per_game_impact
 from fantasy.optimizer.guardrails import (
     HOLD_WINDOW_DAYS,
     acquisition_budget,
@@ -1686,22 +1686,26 @@ class OptimizerService:
         return out
 
     def _cat_star_values(self, u: _Universe) -> dict[int, float]:
-        """Per-game 'value' for the star rule in category leagues: sum of per-category
-        per-game z-scores over the player pool (percentages as volume-weighted impact)."""
-        per = np.array([[self._projection(p).per_game.get(s, 0.0) for s in self.columns]
-                        for p in u.players]).reshape(len(u.players), len(self.columns))
-        if not len(per):
-            return {}
-        score = np.zeros(len(per))
-        for c in self.cats:
-            if c.is_pct:
-                pbar = per[:, c.stat].sum() / max(per[:, c.attempts].sum(), 1e-9)
-                x = per[:, c.stat] - pbar * per[:, c.attempts]
-            else:
-                x = per[:, c.stat] * (-1 if c.reverse else 1)
-            sd = x.std()
-            score += (x - x.mean()) / sd if sd > 0 else 0.0
-        return {p.id: float(score[i]) for i, p in enumerate(u.players)}
+        """Per-game 'value' for the star rule in category leagues: the sum of per-category
+        per-game z-scores (percentages as volume-weighted impact), each category scaled on
+        the league's whole player population (every rostered player and every free agent
+        known), so a player's value and rank do not depend on whom he is compared with."""
+        z = self.__dict__.setdefault("_cat_z", {})
+        if any(p.id not in z for p in u.players):
+            pop: dict[int, Player] = {}
+            for t in self.league.teams:
+                for e in t.roster:
+                    pop.setdefault(e.player.id, e.player)
+            for p in [*self.free_agents, *u.players]:
+                pop.setdefault(p.id, p)
+            players = list(pop.values())
+            per = np.array([[self._projection(p).per_game.get(s, 0.0) for s in self.columns]
+                            for p in players]).reshape(len(players), len(self.columns))
+            x = per_game_impact(per, self.cats)
+            sd = x.std(axis=0)
+            score = ((x - x.mean(axis=0)) / np.where(sd > 0, sd, 1.0) * (sd > 0)).sum(axis=1)
+            z.update({p.id: float(score[i]) for i, p in enumerate(players)})
+        return {p.id: z[p.id] for p in u.players}
 
     def _outlook(self, c: Category, stat_id: int, tot: np.ndarray, m: Matchup, p: float
                  ) -> CategoryOutlook:

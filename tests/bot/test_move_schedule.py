@@ -482,3 +482,41 @@ async def test_a_league_read_failure_leaves_the_move_for_the_next_pass(tmp_path:
         assert len([c for c in demo.changes if c.add == first.add.id]) == 1
     finally:
         await app.close()
+
+
+async def test_a_drop_that_became_core_is_not_made(tmp_path: Path) -> None:
+    """The day check refuses a scheduled move whose drop is core on its day (the plan judged
+    him replaceable; the rest of the roster changed since): nothing is made, the owner hears
+    why in the card's thread, with the best choice now."""
+    app = await _open(tmp_path)
+    demo = app.espn.demo
+    try:
+        surface, out, row, svc, plan = await _approve_plan(app)
+        first = next(m for m in plan.moves if m.day > demo.today and not m.drop_to_ir
+                     and m.drop.id in demo.roster_now(1))
+        assert first.drop.id not in svc.core_players(1)  # replaceable when planned
+        # the team's better players leave for the weakest free agents who play
+        drop_pg = svc._per_game_points(first.drop)
+        better = [p for p in (e.player for e in svc.league.team(1).roster)
+                  if p.id != first.drop.id and svc._per_game_points(p) >= drop_pg]
+        adds = {m.add.id for m in plan.moves}
+        weak = sorted((p for p in svc.free_agents if p.id not in adds
+                       and 0 < svc._per_game_points(p) < drop_pg / 2),
+                      key=lambda p: (svc._per_game_points(p), p.id))
+        assert len(weak) >= len(better)
+        demo.settings["acquisitionSettings"]["matchupAcquisitionLimit"] = -1  # a league
+        for p, w in zip(better, weak, strict=False):                          # without one
+            demo.apply_move(1, p.id, w.id)
+        before = len(out.getvalue())
+        await app.core.handle_command(surface, THREAD, USER, "advance",
+                                      {"text": first.day.isoformat()})
+        text = out.getvalue()[before:]
+        msg = next(ln for ln in text.splitlines() if "move was not made" in ln)
+        assert first.text() in msg
+        assert f"{first.drop.name} has become one of your core players (#" in text
+        assert first.drop.id in demo.roster_now(1) and first.add.id not in demo.roster_now(1)
+        rows = {r.plan_move_id: r for r in await app.app_db.scheduled_moves(row.card_id)}
+        assert rows[first.move_id].status == "not_possible"
+        assert "core players" in rows[first.move_id].note
+    finally:
+        await app.close()
