@@ -20,11 +20,15 @@ from bot.core.render import (
 from bot.core.surface import ChatSurface
 from bot.core.turns import THINKING
 from storage.app_db import CardRow, TurnRow
+from storage.crashpoint import crash_point
 
 if TYPE_CHECKING:
     from bot.core.service import ChatCore
 
 log = logging.getLogger(__name__)
+
+#: the first line of a progress message recovery posts for a request it runs again
+RERUN_LINE = "Finishing a request interrupted by a restart…"
 
 
 class Recovery:
@@ -168,7 +172,7 @@ class Recovery:
         user = UserRef(thread.platform, requester or "fanvise",
                        turn.user_name if turn is not None else ("" if requester else "FanVise"))
         team_id = run.team_id if run is not None else self.core.default_team_id
-        line = "Finishing a request interrupted by a restart…"
+        line = RERUN_LINE
         reuse = turn.message_id if turn is not None and turn.status == "running" else None
         editor = await self._recovery_editor(surface, thread, line, reuse)
         await self.core.turns.deliver(surface, thread, user, team_id, editor, final)
@@ -177,22 +181,30 @@ class Recovery:
 
     async def _turn_message(self, surface: ChatSurface, turn: TurnRow) -> str | None:
         """A turn's progress message: the stored one, or the one a process killed between
-        posting it and storing its id had posted (found by its first line since the
-        intent, `find_messages`), so it is taken over instead of left "Thinking…"."""
+        posting it and storing its id had posted (its "Thinking…" or a recovery's
+        "Finishing…" first line, found since the intent, `find_messages`), so it is taken
+        over instead of left as it was."""
         find = getattr(surface, "find_messages", None)
         if turn.message_id or turn.posting_at is None or find is None:
             return turn.message_id
         thread = ThreadRef(turn.platform, turn.workspace_id, turn.channel_id, turn.thread_id)
+        found: list[str] = []
         try:
-            found = await find(thread, OutgoingMessage(progress_text([THINKING])),
-                               turn.posting_at)
+            for first in (THINKING, RERUN_LINE):
+                found += await find(thread, OutgoingMessage(progress_text([first])),
+                                    turn.posting_at)
         except Exception as exc:  # noqa: BLE001 - a new message beats none
             log.warning("could not look for a lost progress message: %s", type(exc).__name__)
             return None
         return found[-1] if found else None  # the first posted after the intent
 
     async def _recovery_editor(self, surface: ChatSurface, thread: ThreadRef, line: str,
-                               message_id: str | None) -> ProgressEditor:
+                               message_id: str | None, *,
+                               turn: TurnRow | None = None) -> ProgressEditor:
+        """A progress message for recovery's work: `message_id` taken over, else a new
+        one. With `turn` the new message is the turn's, crash-safe: the intent is
+        recorded before the post and its id after (`_turn_message` finds it after a kill
+        in between), so a later recovery edits it instead of leaving it "Finishing…"."""
         msg = OutgoingMessage(progress_text([line]))
         if message_id:
             try:
@@ -200,7 +212,13 @@ class Recovery:
                 return self.core.turns.editor(surface, thread, message_id)
             except ChatError:
                 pass
+        if turn is not None:
+            await self.core.db.mark_turn_posting(turn.turn_id)
+            crash_point("recover-turn:posting")
         mid = await post_retrying(surface, thread, msg, sleep=self.core.sleep)
+        if turn is not None:
+            crash_point("recover-turn:post-sent")
+            await self.core.db.set_turn(turn.turn_id, message_id=mid)
         return self.core.turns.editor(surface, thread, mid)
 
     async def _post_undelivered_cards(self, surfaces: dict[str, ChatSurface],
@@ -283,7 +301,8 @@ class Recovery:
                 text = (f"⚠️ {user.name}, your request \"{clip(turn.text, 80)}\" was "
                         "interrupted by a restart twice. Please ask again.")
                 editor = await self._recovery_editor(surface, thread, text,
-                                                     await self._turn_message(surface, turn))
+                                                     await self._turn_message(surface, turn),
+                                                     turn=turn)
                 await editor.aclose(text)
                 continue
             await self.core.db.set_turn(turn.turn_id, attempts=turn.attempts + 1)
@@ -300,9 +319,10 @@ class Recovery:
                 events = self.core.runtime.ask(turn.conversation_id, turn.text,
                                                user_id=turn.user_id, team_id=turn.team_id,
                                                request=request, **no_team)
-                line = "Finishing a request interrupted by a restart…"
+                line = RERUN_LINE
                 editor = await self._recovery_editor(surface, thread, line,
-                                                     await self._turn_message(surface, turn))
+                                                     await self._turn_message(surface, turn),
+                                                     turn=turn)
                 final: list[Any] = []
                 steps: list[str] = []
                 async for ev in events:

@@ -25,6 +25,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.core.recovery import RERUN_LINE
 from bot.core.turns import THINKING
 from tests.reliability.crash_chat import Chat, roster, run_driver
 
@@ -270,3 +271,32 @@ def test_kill_reposting_a_decided_card_in_recovery(point: str | None, with_card:
     applied, after_restart = (x["players"] for x in after.of("roster"))
     assert applied == after_restart == approved["roster"] != start_roster, point
     _one_reposted_card(point, chat, approved)
+
+
+@pytest.mark.parametrize("point", ["recover-turn:posting", "recover-turn:post-sent",
+                                   "stage:gather_rosters"])
+def test_kill_while_recovery_runs_a_request_again(point: str, linked: Path,
+                                                  tmp_path: Path) -> None:
+    """Issue 25: a request killed before its progress message (`turn:started`) is run again
+    by recovery under a new "Finishing a request interrupted by a restart…" message; a
+    second kill on either side of that post, or during the rerun, leaves no message stuck
+    at that line: the next recovery takes the message over (its id stored, or found)."""
+    data = _copy(linked, tmp_path / "d")
+    first = run_driver(data, f"optimize:{ALICE}", crash_at="turn:started")
+    assert first.killed
+    chat = Chat().feed(first)
+    second = run_driver(data, "recover", crash_at=point)
+    assert second.killed, f"{point} was never reached"
+    chat.feed(second)
+    after = run_driver(data, "recover", "recover")
+    assert after.code == 0, after.lines[-3:]
+    chat.feed(after)
+    stuck = [m.get("text") for m in chat.messages.values()
+             if RERUN_LINE in (m.get("text") or "") and not m.get("cards")]
+    assert not stuck, f"{point}: a progress message left as it was: {stuck}"
+    reruns = [x for x in chat.log if x["kind"] == "post"
+              and RERUN_LINE in (x["msg"].get("text") or "")]
+    assert len(reruns) <= 1, f"{point}: {len(reruns)} progress messages for one request"
+    # the request ends with its card or with "... interrupted by a restart twice. Please
+    # ask again.", never silently
+    assert chat.cards() or "Please ask again" in chat.texts(), (point, chat.texts()[-500:])
