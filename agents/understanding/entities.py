@@ -43,6 +43,7 @@ class Entities:
     pro_team_spans: list[tuple[int, int]] = field(default_factory=list)
     pronoun: bool = False
     games_count: bool = False   # "last 10 games", "past five games"
+    min_games: int | None = None  # "with 3 games left": games a listed player must have
     injury_words: bool = False
     keep: list[PlayerRef] = field(default_factory=list)   # "keep X", "X is untouchable"
     keep_spans: list[tuple[int, int]] = field(default_factory=list)  # the words saying so
@@ -202,8 +203,21 @@ def extract_position(text: str, low: str) -> str | None:
     return None
 
 
+def extract_min_games(low: str) -> int | None:
+    """"any centers with 3 games left", "4 games this week", "plays 4 times" -> the games
+    left a listed player must have (lexicon.GAMES_FILTER); None when no such filter."""
+    m = lx.GAMES_FILTER.search(low)
+    if not m:
+        return None
+    w = next(g for g in m.groups() if g)
+    n = int(w) if w.isdigit() else lx.NUMBER_WORDS.get(w)
+    return max(1, min(n, 7)) if n else None
+
+
 def extract_count(low: str) -> int | None:
-    """"last 5 games", "top 3", "last five" -> the number; "11 players active" -> 11."""
+    """"last 5 games", "top 3", "last five" -> the number; "11 players active" -> 11. A
+    number of games left ("with 3 games left") is a filter (extract_min_games), not a count."""
+    low = lx.GAMES_FILTER.sub(" ", low)
     m = re.search(r"\b(?:last|past|previous|recent|top|best|first)\s+(\d{1,2}|"
                   + "|".join(lx.NUMBER_WORDS) + r")\b", low)
     if not m:
@@ -370,6 +384,7 @@ def extract_entities(text: str, ctx: UnderstandingContext) -> Entities:
         games_count=bool(re.search(r"\b(?:last|past|previous|recent)\s+(?:\w+\s+)?games?\b",
                                    low)),
         injury_words=bool(lx.INJURY.search(low)),
+        min_games=extract_min_games(low),
     )
     ents.move = extract_move(raw_low, matches, list_ref)
     ents.keep, ents.keep_spans = extract_keep(raw_low, matches)
@@ -437,6 +452,6 @@ def masked(text: str, spans: list[tuple[int, int]],
 
 
 __all__ = ["Entities", "clean_markup", "PLAYER_SLOT", "TEAM_SLOT", "extract_action", "extract_categories",
-           "extract_count", "extract_day", "extract_entities", "extract_keep",
+           "extract_count", "extract_min_games", "extract_day", "extract_entities", "extract_keep",
            "extract_list_ref", "extract_move", "extract_position", "extract_pro_team", "extract_team", "fold",
            "masked", "player_ref", "pronoun_move", "team_spans"]

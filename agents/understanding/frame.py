@@ -21,8 +21,10 @@ from agents.understanding.request import Ask, DayRef, Intent, Subject, When
 
 #: The ask by the question's words, first match wins (order matters: "should i" before "who").
 _ASKS: tuple[tuple[Ask, re.Pattern[str]], ...] = (
-    ("should", re.compile(r"\b(?:should|shld|shud|worth|do i (?:start|sit|drop|hold|keep|add)|"
-                          r"is it (?:time|smart|wise)|would you)\b")),
+    ("should", re.compile(r"\b(?:should|shld|shud|worth|do i (?:start|sit|drop|hold|keep|add|"
+                          r"grab|pick|claim|sign|get|stash|wait)|is it (?:time|smart|wise)|"
+                          r"would you|good idea|smart move|would (?:adding|grabbing|picking|"
+                          r"claiming|dropping|signing) .{0,40}(?:help|be))\b")),
     ("compare", re.compile(r"\b(?:vs\.?|versus|better|compare|comparison|or)\b")),
     ("how_many", re.compile(r"\bhow (?:many|much)\b|\bnumber of\b|\bcount\b")),
     ("when", re.compile(r"\bwhen\b|\bwhat (?:day|time|date)\b|\bhow long\b")),
@@ -39,6 +41,9 @@ PAST_WEEK = re.compile(r"\b(?:last|past|previous|prior)\s+(?:week|matchup|weeken
 #: The rest of the season: "rest of the season", "ros", "long term".
 SEASON = re.compile(r"\b(?:rest of (?:the )?season|ros|long[- ]term|this season|season long|"
                     r"for the season)\b")
+#: A past day named as the start of now ("still ahead after last night", "since monday").
+SINCE_DAY = re.compile(r"\b(?:after|since|from)\s+(?:last|yesterday|yday|mon|tue|wed|thu|fri|"
+                       r"sat|sun|the\s+\w+\s+games?)|\bstill\b")
 #: Tonight's words (the time is tonight rather than now).
 TONIGHT = re.compile(r"\b(?:tonight|tonite|tnight|2night)\b")
 
@@ -99,7 +104,8 @@ def read_time(low: str, day: DayRef | None, today: date) -> When:
         except ValueError:
             d = today
         if d < today:
-            return "past_day"
+            # "am i still ahead after last night": the day is where "now" starts from
+            return "now" if SINCE_DAY.search(low) else "past_day"
         if d > today:
             return "future_day"
         return "tonight" if TONIGHT.search(low) else "now"
@@ -116,11 +122,24 @@ _TEAM_NOW = frozenset({Intent.MATCHUP_STATUS, Intent.SCHEDULE, Intent.STANDINGS,
 _TEAMS = frozenset({"my_team", "opponent", "other_team"})
 
 
-def composed_intent(intent: Intent, frame: Frame) -> Intent:
+#: Answers about one named player that a hold-or-replace question on his injury turns into
+#: the injury answer about him.
+_ABOUT_PLAYER = frozenset({Intent.PLAYER_DECISION, Intent.PLAYER_RESEARCH, Intent.EXPLICIT_MOVE,
+                           Intent.PLAYER_FORM})
+
+
+def composed_intent(intent: Intent, frame: Frame, *, one_sided_move: bool = False,
+                    hold_or_replace: bool = False) -> Intent:
     """The answer kind the parts make when the routed intent cannot answer them: a team's
     score or games asked for a week that is over is that matchup's result; who did well or
-    badly for a team on a day that is over is that day's box score; a question about the
-    league's rules is the settings answer."""
+    badly for a team on a day that is over is that day's box score; "should I add X" (a
+    should-ask about one side of a move) is a yes / no with reasons, not a move card; an
+    injured player asked as hold him or bring in someone else ("X is questionable, hold or
+    pick someone up") is the injury answer about him."""
+    if frame.subject == "player" and hold_or_replace and intent in _ABOUT_PLAYER:
+        return Intent.INJURY_REEVALUATION
+    if intent == Intent.EXPLICIT_MOVE and frame.ask == "should" and one_sided_move:
+        return Intent.PLAYER_DECISION
     if frame.subject in _TEAMS and frame.time == "past_week" and intent in _TEAM_NOW:
         return Intent.PAST_MATCHUP
     if frame.subject in _TEAMS and frame.time == "past_day" and frame.ask in ("who", "status") \

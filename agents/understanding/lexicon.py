@@ -117,6 +117,60 @@ GAME_WORDS = re.compile(r"\bpla?y|\bgame|\bsuit(?:ing)? up|\btip[- ]?off|\bdress
 PAST_CUE = re.compile(r"\b(?:did|happened|went|was|were|made|had|been|lately|recently|recent|"
                       r"changed|yesterday|yday|last night|last week|ago|so far this week|"
                       r"went through|got (?:claimed|dropped|picked))\b")
+#: Words about the league's acquisition budget or waiver rules ("how many adds do i get", "am i
+#: out of moves", "adds remaining", "the waiver order", "who's first in line on waivers"): a
+#: tie-breaker towards the league's settings.
+RULES_CUE = re.compile(
+    r"\b(?:adds|moves|acquisitions?|transactions|pickups|claims)\b[^.?!]{0,30}?\b(?:left|"
+    r"remaining|remain|allowed|limit|max(?:imum)?|cap|per (?:week|matchup)|each (?:week|"
+    r"matchup)|(?:do|can) (?:i|we) (?:get|make|have))\b|"
+    r"\bout of (?:adds|moves|acquisitions|transactions|pickups)\b|"
+    r"\b(?:use[sd]?(?: up)?|run out of|ran out of|burn(?:ed)?(?: through)?)\b[^.?!]{0,15}"
+    r"\b(?:adds|moves|acquisitions|transactions)\b|"
+    r"\b(?:any|how many) (?:adds|moves|acquisitions|transactions) (?:left|remaining)\b|"
+    r"\bwaiver (?:order|priority|position|rank(?:ing)?|line|period|process|type|system)\b|"
+    r"\b(?:first|next|top|last|where)\b[^.?!]{0,20}\bin line\b|"
+    r"\b(?:kind|type|sort) of waivers\b|\bfaab\b|\brolling waivers\b")
+#: Words that report moves already made, by the member or anyone in the league ("who picked
+#: up who", "what did my opponent add", "what has everyone been doing on waivers", "catch me up
+#: on moves", "recent transactions"): a tie-breaker towards league activity.
+ACTIVITY_CUE = re.compile(
+    r"\b(?:picked up|added|dropped|traded|claimed|snagged|released|waived)\b"
+    r"(?!\s+(?:guys?|players?|ones?|dudes?|off)\b)|"
+    r"\bdid\b[^.?!]{0,40}\b(?:add|pick(?: \w+)? up|drop|trade|claim|grab|make|do)\b|"
+    r"\b(?:have|has)\b[^.?!]{0,30}\b(?:made|done|been)\b|"
+    r"\b(?:pickups?|adds|drops|moves|trades|transactions|claims)\s+(?:by|from|of|made|worth "
+    r"noting)\b|"
+    r"\b(?:everyone|everybody|anyone|anybody|people|other teams|other managers|others|the "
+    r"league)\b[^.?!]{0,30}\b(?:doing|done|been|making|made|active|busy)\b|"
+    r"\b(?:most|been) (?:active|busy)\b|\bcatch me up\b|\bfill me in\b|"
+    r"\b(?:recent|latest|new) (?:moves|adds|drops|pickups|trades|transactions|claims)\b|"
+    r"\btransactions\b")
+#: Words that ask for advice in general rather than about this team now ("in general", "any
+#: tips", "a good strategy", "how should i approach", "is it smart to hoard centers").
+GENERAL_CUE = re.compile(
+    r"\bin general\b|\bgenerally\b|\bstrateg(?:y|ies|ic)\b|\btips?\b|\bapproach\b|"
+    r"\brule of thumb\b|\bphilosophy\b|\b(?:smart|wise) to\b|\bbest practices?\b|"
+    r"\baffect\b|\bhow do (?:\w+ )?(?:work|matter)\b|\bovervalued\b|\bundervalued\b")
+#: Words that ask which categories can still be won or given up ("can i still win enough
+#: cats", "could i flip threes", "should i punt assists", "which cats are in reach").
+CATEGORY_CUE = re.compile(
+    r"\b(?:punt(?:ing)?|flip(?:pable)?|winnable|in reach|within reach|still (?:win|take|"
+    r"steal|get)|catch up in|swing(?:able)?|close (?:cats|categories))\b")
+#: A named player's injury asked as hold him or bring in someone else ("X is questionable, do
+#: i hold or pick someone up", "keep him or grab a replacement"): the injury answer about him.
+REPLACE_CUE = re.compile(
+    r"\b(?:someone|somebody|some1|anyone|another|replacement|someone else|a healthy|"
+    r"stream(?:er)?|replace|wait (?:on|it out)|ride it out|stash)\b")
+#: "with 3 games left", "4 games this week", "at least 3 games", "play 4 times": a number of
+#: games left this matchup a player must have (a filter), not how many players to list.
+GAMES_FILTER = re.compile(
+    r"\b(?:with|has|have|having|got|at least|min(?:imum)?|w/)\s+(\d|one|two|three|four|five)"
+    r"(?:\+|\s+or more)?\s+games?\b|"
+    r"\b(\d|one|two|three|four|five)(?:\+|\s+or more)?\s+games?\s+(?:left|remaining|this "
+    r"(?:week|matchup)|the rest of)|"
+    r"\bplays?\s+(\d|one|two|three|four|five)\s+(?:times|games)\b|"
+    r"\b(\d|one|two|three|four|five)[- ]game (?:week|players?|guys?)\b")
 #: "their" / "them" for the team of the previous turn ("their top guy?").
 THEIR = re.compile(r"\b(?:their|theirs|they|them|they're|theyre)\b")
 #: Endings that lean on the previous turn: "is brunson playing then?", "him too?".
@@ -228,7 +282,7 @@ INJURY = re.compile(r"injur|injry|\bdtd\b|day[- ]to[- ]day|\bgtd\b|questionable|
                     r"\bback from\b|\bsidelined\b|\bil\b|\bir\b")
 
 __all__ = [
-    "ACTIONS", "ADD_VERBS", "KEEP_AFTER", "KEEP_BEFORE", "SPARE_CORE", "OTHER_SPORT", "HELP_ME", "SECOND_QUESTION", "QUESTION_START", "RELATIVE_DAY", "THEIR", "GAME_WORDS", "PAST_CUE", "CATEGORIES", "DAY_LEAD", "DROP_VERBS", "FILLER",
+    "ACTIONS", "ADD_VERBS", "KEEP_AFTER", "KEEP_BEFORE", "SPARE_CORE", "OTHER_SPORT", "HELP_ME", "SECOND_QUESTION", "QUESTION_START", "RELATIVE_DAY", "THEIR", "GAME_WORDS", "PAST_CUE", "RULES_CUE", "ACTIVITY_CUE", "GENERAL_CUE", "CATEGORY_CUE", "REPLACE_CUE", "GAMES_FILTER", "CATEGORIES", "DAY_LEAD", "DROP_VERBS", "FILLER",
     "FOLLOWUP_OPENERS", "FOLLOWUP_TAIL", "INJURY",
     "LIST_REF", "NBA_TEAMS", "NBA_TEAM_CUE", "NBA_TEAM_WORDS", "NUMBER_WORDS", "OPPONENT", "ORDINALS", "POSITIONS", "PRONOUNS",
     "SHORT_WEEKDAYS", "STRONG_FOLLOWUP", "TODAY_WORDS", "TOMORROW_WORDS", "WEEKDAYS",

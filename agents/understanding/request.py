@@ -121,6 +121,7 @@ class Request(BaseModel):
     pro_team: str | None = None        # an NBA team named ("the celtics" -> "BOS")
     position: str | None = None        # PG SG SF PF C G F
     count: int | None = None           # "last 5 games", "top 3"
+    min_games: int | None = None       # "centers with 3 games left": games left a listed player needs
     action: Action | None = None       # should I drop / start / hold X
     move: MoveRef | None = None
     list_ref: int | None = None        # "the second guy" -> 1 (index into the last list shown)

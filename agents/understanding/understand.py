@@ -48,9 +48,14 @@ LIST_ADD_BONUS = 0.12
 INJURY_BONUS = 0.03
 FORM_BONUS = 0.06
 PAST_BONUS = 0.04
-#: Answers about what is over, and answers about what to do next (a past cue nudges between).
+#: A cue of the lexicon (rules, activity, general advice, categories, a games filter) nudges
+#: towards the answer kind it names by this much.
+CUE_BONUS = 0.06
+#: Answers about what is over, and answers about what to do next or what is there now (a past
+#: cue nudges between: "which players did i add" is a move made, not the roster).
 PAST_INTENTS = frozenset({Intent.LEAGUE_ACTIVITY, Intent.PAST_MATCHUP, Intent.TEAM_BOX_SCORE})
-NEXT_INTENTS = frozenset({Intent.FREE_AGENT_SCAN, Intent.MATCHUP_ANALYSIS, Intent.STREAMING})
+NEXT_INTENTS = frozenset({Intent.FREE_AGENT_SCAN, Intent.MATCHUP_ANALYSIS, Intent.STREAMING,
+                          Intent.ROSTER})
 
 _STOP = frozenset("""a an the and or but so to of in on at for with about what how is are was
 it its it's i i'm im me my we our you your he him his he's hes they their do does did can
@@ -120,13 +125,44 @@ def _content_words(text: str, ents: Entities) -> list[str]:
             if w not in _STOP and w not in lx.FILLER and len(w) > 1]
 
 
+def hold_or_replace(low: str, ents: Entities, *, has_player: bool) -> bool:
+    """One named player, injury words, and someone else to bring in ("X is questionable, do i
+    hold or pick someone up", "keep him or grab a replacement"), with no one named to add."""
+    return has_player and ents.injury_words and bool(lx.REPLACE_CUE.search(low)) and \
+        (ents.move is None or ents.move.add is None) and len(ents.players) <= 1
+
+
+def cue_intents(low: str, ents: Entities, *, has_player: bool) -> set[Intent]:
+    """The answer kinds the message's cue words point at (lexicon.*_CUE): the league's rules
+    (adds left, the waiver order), moves already made, advice in general, categories in
+    reach, a named injured player to hold or replace, players with a number of games."""
+    out: set[Intent] = set()
+    if lx.RULES_CUE.search(low) and not has_player:
+        out.add(Intent.LEAGUE_SETTINGS)
+    if lx.ACTIVITY_CUE.search(low) and not re.search(r"(?:should|shld|shud|worth)", low):
+        out.add(Intent.LEAGUE_ACTIVITY)
+    if lx.GENERAL_CUE.search(low) and not has_player:
+        out.add(Intent.GENERAL_ADVICE)
+    if lx.CATEGORY_CUE.search(low) and not has_player and \
+            (ents.categories or re.search(r"\b(?:cats?|categor(?:y|ies))\b", low)):
+        out.add(Intent.CATEGORY_OUTLOOK)
+    if hold_or_replace(low, ents, has_player=has_player):
+        out.add(Intent.INJURY_REEVALUATION)
+    if ents.min_games is not None and not has_player:
+        out |= {Intent.FREE_AGENT_SCAN, Intent.STREAMING}
+    return out
+
+
 def _adjusted(ranked: list[tuple[Intent, float]], ents: Entities, *, has_player: bool,
-              past: bool = False) -> list[tuple[Intent, float]]:
-    """Router scores nudged by entities (tie-breakers only)."""
+              past: bool = False, cues: frozenset[Intent] | set[Intent] = frozenset()
+              ) -> list[tuple[Intent, float]]:
+    """Router scores nudged by entities and cue words (tie-breakers only)."""
     out = []
     move = ents.move
     for intent, score in ranked:
         s = score
+        if intent in cues:
+            s += CUE_BONUS
         if intent in PLAYER_INTENTS:
             s += PLAYER_BONUS if has_player else -NO_PLAYER_PENALTY
         if intent == Intent.EXPLICIT_MOVE:
@@ -376,12 +412,15 @@ def understand_one(text: str, ctx: UnderstandingContext, *,
     routed = _routed_text(text, ents, followup=followup,
                           pronoun_player=him_move is not None or (
                               bool(players) and not ents.players))
-    past = bool(lx.PAST_CUE.search(fold(text)))
-    ranked = _adjusted(router.rank(routed), ents, has_player=has_player, past=past)
+    cues = cue_intents(fold(text), ents, has_player=has_player)
+    # moves already made are in the past even without a past-tense word ("pickups by my opp")
+    past = bool(lx.PAST_CUE.search(fold(text))) or Intent.LEAGUE_ACTIVITY in cues
+    ranked = _adjusted(router.rank(routed), ents, has_player=has_player, past=past, cues=cues)
     asked = lx.HELP_ME.sub("", routed, count=1)
     if ranked[0][0] == Intent.HELP and asked != routed and re.search(r"[a-z]{3}", asked.lower()):
         # "help me find a center" asks to find a center, not for the help text
-        ranked = _adjusted(router.rank(asked), ents, has_player=has_player, past=past)
+        ranked = _adjusted(router.rank(asked), ents, has_player=has_player, past=past,
+                           cues=cues)
     best, best_score = ranked[0]
     second_score = ranked[1][1] if len(ranked) > 1 else 0.0
     alternatives = [i for i, _ in ranked[1:4]]
@@ -421,6 +460,7 @@ def understand_one(text: str, ctx: UnderstandingContext, *,
     categories = list(ents.categories)
     position = ents.position
     count = ents.count
+    min_games = ents.min_games
     team = ents.team
     pro_team = ents.pro_team
     keep = list(ents.keep)
@@ -434,6 +474,7 @@ def understand_one(text: str, ctx: UnderstandingContext, *,
         categories = categories or list(last.categories)
         position = position or last.position
         count = count or last.count
+        min_games = min_games or last.min_games
         if team.kind == "mine" and last.team.kind != "mine":
             team = TeamRef.model_validate(last.team.model_dump())
 
@@ -441,14 +482,16 @@ def understand_one(text: str, ctx: UnderstandingContext, *,
                        pro_team=pro_team, categories=len(categories), day=day,
                        today=ctx.today)
     if not inherited and not clarify_ok:
-        composed = composed_intent(intent, frame)
+        composed = composed_intent(
+            intent, frame, one_sided_move=move is None or move.add is None or move.drop is None,
+            hold_or_replace=hold_or_replace(fold(text), ents, has_player=has_player))
         if composed != intent:
             intent, clarify = composed, False
     return Request(
         text=original, intent=intent, confidence=round(max(best_score, 0.0), 4),
         source="context" if inherited else "semantic", players=players, team=team,
         categories=categories, day=day, pro_team=pro_team, position=position, count=count,
-        action=action,
+        min_games=min_games, action=action,
         move=move, list_ref=ents.list_ref, followup=followup,
         alternatives=[i for i in alternatives if i != intent], clarify=clarify,
         ask=frame.ask, subject=frame.subject, time=frame.time,

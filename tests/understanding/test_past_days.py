@@ -43,5 +43,5 @@ async def app(tmp_path: Path) -> Any:
 async def test_how_did_he_do_last_night_leads_with_that_game(app: Any) -> None:
     chat = Chat(app)
     text = await chat.ask("yo how'd lebron do yday")
-    first = next(line for line in text.splitlines() if not line.startswith("(Offline"))
+    first = next(line for line in text.splitlines() if "(Offline mode" not in line)
     assert "LeBron James" in first and "Jan 24" in first and "pts" in first
