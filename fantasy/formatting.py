@@ -51,8 +51,9 @@ def one_decimal(x: float, *, signed: bool = False) -> str:
 
 def points_text(x: float, *, signed: bool = True, suffix: str = "") -> str:
     """Fantasy points in a move line or total: "+67 fantasy points" (whole points);
-    `suffix`: " this week", " rest of season"."""
-    return f"{whole(x, signed=signed)} {POINTS}{suffix}"
+    `suffix`: " this week", " rest of season". One point is "1 fantasy point"."""
+    n = whole(x, signed=signed)
+    return f"{n} {POINTS if n.lstrip('+-') != '1' else POINTS[:-1]}{suffix}"
 
 
 def _count(x: float) -> str:
@@ -82,9 +83,9 @@ def gain_text(g: float, unit: str) -> str:
     other unit with one decimal."""
     if "categor" in unit:
         return categories_text(g)
-    if "point" in unit or not unit:
+    if "point" in unit:
         return points_text(g)
-    return f"{one_decimal(g, signed=True)} {unit}"
+    return f"{one_decimal(g, signed=True)} {unit}".strip()
 
 
 def season_value_text(g: float) -> str:

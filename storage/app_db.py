@@ -557,6 +557,22 @@ class AppDB:
             "ORDER BY created_at DESC LIMIT 1", (conversation_id, user_id))
         return _turn(r) if r else None
 
+    async def turn_waiting_for_link(self, platform: str, workspace_id: str, user_id: str,
+                                    *, within: float = 3600.0) -> TurnRow | None:
+        """The newest question of a member that waits for their `/link` (status
+        'needs_link', asked in the last `within` seconds), or None."""
+        r = await self.db.fetchone(
+            "SELECT * FROM turns WHERE status='needs_link' AND platform=? AND workspace_id=?"
+            " AND user_id=? AND created_at >= ? ORDER BY created_at DESC LIMIT 1",
+            (platform, workspace_id, user_id, self._clock() - within))
+        return _turn(r) if r else None
+
+    async def claim_turn(self, turn_id: str, *, from_status: str, to_status: str) -> bool:
+        """Move a turn from one status to another; True for the one caller that did."""
+        return await self.db.execute(
+            "UPDATE turns SET status=?, updated_at=? WHERE turn_id=? AND status=?",
+            (to_status, self._clock(), turn_id, from_status)) == 1
+
     async def prune_turns(self, older_than: float = 7 * 86400.0) -> int:
         """Forget finished turns older than `older_than` seconds."""
         return await self.db.execute("DELETE FROM turns WHERE status!='running' AND "

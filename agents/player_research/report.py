@@ -21,6 +21,7 @@ from datetime import date, datetime, timedelta
 from typing import Any
 
 from fantasy.constants import OUT_STATUSES, UNCERTAIN_STATUSES
+from fantasy.formatting import day_text
 
 REPORT_KEYS = ("playerName", "status", "injuryType", "expectedReturnDate", "recommendation",
                "confidence", "summary", "sources", "fetchedAt")
@@ -106,6 +107,14 @@ def _parse_ts(value: Any) -> datetime | None:
         return None
 
 
+def _day(iso: str) -> str:
+    """An ISO day as members read it ("Sat Feb 4"); anything else as it is."""
+    try:
+        return day_text(date.fromisoformat(str(iso)[:10]))
+    except ValueError:
+        return str(iso)
+
+
 def _label(status: str) -> str:
     return status.replace("_", "-").lower()
 
@@ -189,14 +198,14 @@ def build_player_report(*, asked: str, status: dict[str, Any] | None,
         elif star:
             rec, reason = "HOLD", "a star: hold through the injury"
         elif ret_days is not None and ret_days <= HOLD_DAYS:
-            rec, reason = "HOLD", f"expected back within {HOLD_DAYS} days ({ret})"
+            rec, reason = "HOLD", f"expected back within {HOLD_DAYS} days ({_day(ret)})"
         elif not rostered:
             rec, reason = "MONITOR", "injured free agent: not worth adding now"
         elif stale_card or old_news:
             rec, reason = "MONITOR", "the injury data is old: check again before dropping"
         else:
             rec, reason = "DROP", ("out with no return date" if ret is None
-                                   else f"out until {ret}, beyond {HOLD_DAYS} days")
+                                   else f"out until {_day(ret)}, beyond {HOLD_DAYS} days")
     elif espn_status in UNCERTAIN_STATUSES:
         if newest is not None and newest.signal == "available":
             rec, reason = "ACTIVE", f"the newest report says he will play ({newest.day})"
@@ -226,7 +235,7 @@ def build_player_report(*, asked: str, status: dict[str, Any] | None,
     # ---- summary (facts only, from the data)
     where = status.get("fantasy_team") or "free agent"
     parts = [f"{name} ({status.get('team') or '?'}, {where}): ESPN lists him {_label(espn_status)}"
-             + (f", expected back {ret}{ret_note}" if ret else "") + "."]
+             + (f", expected back {_day(ret)}{ret_note}" if ret else "") + "."]
     if itype:
         parts.append(f"Injury: {itype}.")
     if newest is not None:

@@ -8,6 +8,8 @@
   choice_numbers), so "[3]" is the same click in every session that shows the card; other
   buttons get the next free numbers. A click with a confirmation (Slack's dialog) prints
   it under the choices, so the console says what each click does too.
+- Answers and cards are chat Markdown: drawn for the terminal (bold, italic, code, lists;
+  bot.console.markdown), plain words when stdout is a pipe.
 - Reads stdin line by line (a daemon thread, so Ctrl-C / EOF never hang); exits on EOF,
   `quit` or `exit`. `echo "who should I start today?" | fanvise chat` works in scripts.
 """
@@ -23,6 +25,7 @@ from dataclasses import dataclass
 from datetime import tzinfo
 from typing import Any, TextIO
 
+from bot.console.markdown import render_line, render_markdown
 from bot.core.models import Card, OutgoingMessage, ThreadRef, UserRef
 from bot.core.timestamps import to_plain
 
@@ -45,7 +48,9 @@ def _is_progress(msg: OutgoingMessage) -> bool:
 
 
 def format_card(card: Card) -> str:
-    """A card as plain text."""
+    """A card as plain text ("" for a card of buttons alone: its choices are printed)."""
+    if not (card.title or card.text or card.fields or card.footer):
+        return ""
     lines = [f"┌ {card.title}"]
     if card.text:
         lines += [f"│ {ln}" for ln in card.text.splitlines()]
@@ -90,12 +95,12 @@ class ConsoleSurface:
         if self._live_line:
             self.out.write("\r\x1b[2K" if self.live else "")
             self._live_line = False
-        self.out.write(to_plain(text, self.tz) + "\n")
+        self.out.write(render_markdown(to_plain(text, self.tz), color=self.live) + "\n")
         self.out.flush()
 
     def _progress(self, message_id: str, msg: OutgoingMessage) -> None:
         line = msg.text.strip().splitlines()[-1] if msg.text.strip() else "…"
-        line = to_plain(line, self.tz)
+        line = render_line(to_plain(line, self.tz))
         if self._last_progress.get(message_id) == line:
             return
         self._last_progress[message_id] = line
@@ -116,7 +121,8 @@ class ConsoleSurface:
         if msg.text and not same:
             parts.append(("(updated) " if updated else "") + msg.text)
         for card in msg.cards:
-            parts.append(format_card(card))
+            if drawn := format_card(card):
+                parts.append(drawn)
         # drop old choices of this message, add the enabled buttons
         for n in [n for n, c in self.choices.items() if c.message_id == message_id]:
             del self.choices[n]

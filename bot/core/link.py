@@ -8,6 +8,9 @@ offered as a one-tap button and every team in a select. `/link` takes a team id 
 with nothing else it shows the member's link and the teams to pick from. One team per
 member per league (re-linking replaces); a team linked to another member is refused unless
 an admin links it; admins link members who don't use the bot (`member=<@id>`).
+
+The question that prompted the link request is kept (a turn row with status 'needs_link',
+`remember`) and answered once the member links (`resume`), at most once and within an hour.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ import re
 import unicodedata
 from typing import TYPE_CHECKING, Any
 
-from bot.core.commands import invocation
+from bot.core.commands import PERSONAL_NAMES, invocation
 from bot.core.errors import ChatError, InvalidInput, Refused
 from bot.core.models import (
     Button,
@@ -30,9 +33,9 @@ from bot.core.models import (
     ThreadRef,
     UserRef,
 )
-from bot.core.render import LINK_SELECT_ID, link_custom_id
+from bot.core.render import LINK_SELECT_ID, clip, link_custom_id
 from bot.core.surface import ChatSurface
-from storage.app_db import LeagueLink, SecretKeyMissing
+from storage.app_db import LeagueLink, SecretKeyMissing, TurnRow, new_card_id
 
 if TYPE_CHECKING:
     from bot.core.service import ChatCore
@@ -51,6 +54,10 @@ _MENTION = re.compile(r"^<@!?([A-Za-z0-9_]+)(?:\|[^>]*)?>$")
 _BARE_ID = re.compile(r"^(?:[0-9]{5,25}|[UW][A-Z0-9]{5,20})$")
 #: a suggestion needs at least this owner-name score (see `owner_score`)
 SUGGEST_SCORE = 0.8
+#: a question waiting for its asker's link is answered when they link within this time (s)
+RESUME_WITHIN = 3600.0
+#: the status of a turn row whose question waits for its asker's link
+NEEDS_LINK = "needs_link"
 
 
 def _words(name: str) -> list[str]:
@@ -148,14 +155,64 @@ class Linking:
         return None
 
     async def require_team(self, surface: ChatSurface, thread: ThreadRef,
-                           user: UserRef) -> int:
+                           user: UserRef, *,
+                           command: tuple[str, dict[str, Any]] | None = None) -> int:
         """The user's team; without one, tell them privately how to link and raise
-        `Refused` (the request ends there, before any thread or run)."""
+        `Refused` (the request ends there, before any thread or run). `command` (its name
+        and arguments) is kept and run once they link (`resume`)."""
         team_id = await self.team_for(user, thread.platform)
         if team_id is not None:
             return team_id
+        if command is not None:
+            name, args = command
+            await self.remember(thread, user, f"/{name}",
+                                request={"command": name, "args": dict(args or {})})
         await self.ask_to_link(surface, thread, user)
         raise Refused("no linked team")
+
+    async def remember(self, thread: ThreadRef, user: UserRef, text: str, *,
+                       request: dict[str, Any] | None = None,
+                       turn_id: str | None = None) -> None:
+        """Keep a question that needs the asker's link: its turn (`turn_id`, already
+        recorded) or a new turn row, with status 'needs_link'. `request`: a command
+        ({"command": name, "args": {...}}) or the question's Request JSON."""
+        if turn_id is not None:
+            await self.core.db.set_turn(turn_id, status=NEEDS_LINK)
+            return
+        await self.core.db.start_turn(TurnRow(
+            turn_id=new_card_id(), conversation_id=thread.conversation_id,
+            platform=thread.platform, workspace_id=thread.workspace_id,
+            channel_id=thread.channel_id, thread_id=thread.thread_id, user_id=user.user_id,
+            user_name=user.name, team_id=None, text=text, request=request, message_id=None,
+            status=NEEDS_LINK, attempts=1, created_at=0.0, updated_at=0.0))
+
+    async def waiting_question(self, thread: ThreadRef, user: UserRef) -> TurnRow | None:
+        """The member's question that waited for their link, claimed (so it is answered
+        once), or None."""
+        turn = await self.core.db.turn_waiting_for_link(user.platform, thread.workspace_id,
+                                                        user.user_id, within=RESUME_WITHIN)
+        if turn is None or not await self.core.db.claim_turn(
+                turn.turn_id, from_status=NEEDS_LINK, to_status="relinked"):
+            return None
+        return turn
+
+    async def resume(self, surface: ChatSurface, user: UserRef, turn: TurnRow) -> None:
+        """Answer the question that prompted the link request, where it was asked: in the
+        channel or thread (a surface bound to a private click offers `public()`, the same
+        surface posting publicly), privately for a personal command."""
+        where = ThreadRef(turn.platform, turn.workspace_id, turn.channel_id, turn.thread_id)
+        req = turn.request if isinstance(turn.request, dict) else None
+        command = str(req["command"]) if req is not None and "command" in req else None
+        public = getattr(surface, "public", None)
+        if command not in PERSONAL_NAMES and callable(public):
+            surface = public()
+        if req is not None and command is not None:
+            await self.core.handle_command(surface, where, user, str(req["command"]),
+                                           dict(req.get("args") or {}))
+            return
+        from agents.understanding.request import Request
+        request = Request.model_validate(req) if req else None
+        await self.core.turns.turn(surface, where, user, turn.text, request=request)
 
     async def ask_to_link(self, surface: ChatSurface, thread: ThreadRef, user: UserRef) -> None:
         """The private "link your team first" message (with a one-tap button where the
@@ -476,9 +533,14 @@ class Linking:
             text += " Your ESPN cookies are stored encrypted."
         if others:
             text += " (An admin link: that team's other members stay linked too.)"
-        if ask_again:
+        waiting = await self.waiting_question(thread, target) if target is user else None
+        if waiting is not None:
+            text += f" Now answering your question: “{clip(waiting.text, 100)}”."
+        elif ask_again:
             text += " Ask again and I'll use your team."
         await surface.ephemeral(thread, user, text)
+        if waiting is not None:
+            await self.resume(surface, user, waiting)
 
     # ------------------------------------------------------------------ helpers
 

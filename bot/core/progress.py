@@ -88,7 +88,8 @@ class ProgressEditor:
         self._latest: OutgoingMessage | None = None
         self._sent_key: tuple | None = None
         self._last_sent_at = -math.inf
-        self._first_at = clock() + first_delay  # no progress edit before this
+        self.started_at = clock()
+        self._first_at = self.started_at + first_delay  # no progress edit before this
         self._blocked_until = -math.inf  # a 429's retry-after (holds the final state too)
         self._wake = asyncio.Event()
         self._closing = False
@@ -98,6 +99,10 @@ class ProgressEditor:
         self.edit_times: list[float] = []
         #: the run's last progress facts (`progress_facts`), kept on its card or answer
         self.facts = ""
+
+    def elapsed(self) -> float:
+        """Seconds since this editor took over its progress message."""
+        return self._clock() - self.started_at
 
     def update(self, msg: OutgoingMessage | str) -> None:
         """Record the newest state (never blocks) and wake the writer."""

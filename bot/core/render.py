@@ -10,12 +10,13 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import date
 from typing import Any
 
 from bot.core.models import Button, Card, OutgoingMessage, Select, SelectOption
 from bot.core.timestamps import discord_ts
 from fantasy.constants import OUT_STATUSES, UNCERTAIN_STATUSES
-from fantasy.formatting import gain_text
+from fantasy.formatting import day_text, gain_text
 from fantasy.move_card import CardMove, MoveCard, MoveOutcome
 from fantasy.moves import text_of
 
@@ -176,9 +177,13 @@ def _injury_text(status: str, injury: Any) -> str:
 
 
 def _return_text(status: str, ret: Any) -> str | None:
-    """Expected return: the date when known; "unknown" only when he is out or doubtful."""
+    """Expected return: the date when known ("Sat Feb 4"); "unknown" only when he is out or
+    doubtful."""
     if ret:
-        return str(ret)
+        try:
+            return day_text(date.fromisoformat(str(ret)[:10]))
+        except ValueError:
+            return str(ret)
     if status in OUT_STATUSES or status in UNCERTAIN_STATUSES or status in ("", "UNKNOWN"):
         return "unknown"
     return None  # healthy: nothing to return from
@@ -561,7 +566,8 @@ def render_answer(text: str, report: dict[str, Any] | None, *, offline: bool,
                   max_text: int, offers_id: str = "",
                   offers: Sequence[str] = ()) -> list[OutgoingMessage]:
     """An answer as one or more messages: text split at `max_text`, a report card attached
-    to the last message, and the follow-up offers as buttons under it."""
+    to the last message, and the follow-up offers as buttons under it (on the report card,
+    else a card with buttons only: no title, so no empty "What next?" holder)."""
     body = text or ""
     if offline:
         body = body + "\n\n_(offline mode: no LLM key set, answers come from rules and data)_"
@@ -573,8 +579,10 @@ def render_answer(text: str, report: dict[str, Any] | None, *, offline: bool,
             card.text = ""  # the answer already says it
         msgs[-1].cards.append(card)
     buttons = offer_buttons(offers_id, offers)
-    if buttons:
-        msgs[-1].cards.append(Card(title="What next?", buttons=buttons))
+    if buttons and msgs[-1].cards:  # under the report card: no holder of their own
+        msgs[-1].cards[-1].buttons.extend(buttons)
+    elif buttons:  # a card of buttons alone: no title, no empty text (no holder message)
+        msgs[-1].cards.append(Card(title="", buttons=buttons))
     return msgs
 
 

@@ -12,17 +12,20 @@ import re
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any
 
-from agents.shared.llm import with_offline_note
+from agents.shared.llm import OFFLINE_NOTE
 from agents.shared.types import Answer, ApprovalRequest, Notice, Progress
 from agents.supervisor.prompts import NEEDS_TEAM_ANSWER
 from agents.understanding.request import TEAM_INTENTS, Intent, Request
 from bot.core.commands import invocation
 from bot.core.errors import ChatError, InvalidInput
 from bot.core.handoff import check_handoffs
+from bot.core.lineup import lineup_answer_message
+from bot.core.link import NEEDS_LINK
 from bot.core.models import OutgoingMessage, ThreadRef, UserRef
 from bot.core.progress import ProgressEditor, post_retrying, progress_facts
 from bot.core.render import (
     clip,
+    mention,
     progress_text,
     render_answer,
     split_text,
@@ -40,6 +43,12 @@ MAX_QUESTION = 2000
 #: the first line of a turn's progress message (recovery looks for it after a crash)
 THINKING = "Thinking…"
 _SLOT_WORDS = {"c": "center", "g": "guard", "f": "forward"}
+#: an answer later than this (seconds) is posted anew, mentioning its asker (`is_late`)
+NOTIFY_AFTER = 8.0
+#: platforms where a mention notifies the member
+MENTION_PLATFORMS = ("discord", "slack")
+#: what a progress message becomes when its answer is posted below it
+ANSWER_READY = "Answer ready ↓"
 
 
 class Turns:
@@ -47,6 +56,7 @@ class Turns:
 
     def __init__(self, core: ChatCore) -> None:
         self.core = core
+        self._offline_told: set[str] = set()  # conversations told about offline mode
 
     async def cmd_ask(self, surface: ChatSurface, thread: ThreadRef, user: UserRef,
                        args: dict[str, Any]) -> None:
@@ -78,7 +88,7 @@ class Turns:
             raise InvalidInput("Keep the focus short, e.g. "
                                f"`{invocation('optimize', 'AST STL', thread.platform)}`.")
         await self.command_turn(surface, thread, user, Intent.MATCHUP_ANALYSIS, args=focus,
-                                 title="Matchup review")
+                                 title="Matchup review", command=("optimize", args))
 
     async def cmd_stream(self, surface: ChatSurface, thread: ThreadRef, user: UserRef,
                           args: dict[str, Any]) -> None:
@@ -91,14 +101,17 @@ class Turns:
         # trust), so name it for the entity reader (PG, SG, SF, PF are read as they are).
         what = " ".join(_SLOT_WORDS.get(w.lower(), w) for w in what.split())
         await self.command_turn(surface, thread, user, Intent.STREAMING, args=what,
-                                 title="Streaming")
+                                 title="Streaming", command=("stream", args))
 
     async def command_turn(self, surface: ChatSurface, thread: ThreadRef, user: UserRef,
                             intent: Intent, *, args: str = "", player: str | None = None,
-                            title: str = "") -> None:
-        """A slash command's turn: its Request is built directly (no English round trip)."""
+                            title: str = "",
+                            command: tuple[str, dict[str, Any]] | None = None) -> None:
+        """A slash command's turn: its Request is built directly (no English round trip).
+        `command` (name, arguments): run again once an unlinked member links."""
         if intent in TEAM_INTENTS:  # /optimize, /stream: the member's own team
-            team_id: int | None = await self.core.link.require_team(surface, thread, user)
+            team_id: int | None = await self.core.link.require_team(surface, thread, user,
+                                                                    command=command)
         else:
             team_id = await self.core.link.team_for(user, thread.platform)
         request = await self.core.runtime.command_request(intent, args=args, player=player,
@@ -241,6 +254,9 @@ class Turns:
                                f"{MAX_QUESTION}.")
         team_id = await self.core.link.team_for(user, thread.platform)
         if team_id is None and request is not None and request.intent in TEAM_INTENTS:
+            # kept, and answered once they link (Linking.resume)
+            await self.core.link.remember(thread, user, text,
+                                          request=request.model_dump(mode="json"))
             team_id = await self.core.link.require_team(surface, thread, user)  # or Refused
         if not await self._rate_ok(surface, thread, user):
             return
@@ -261,25 +277,49 @@ class Turns:
         no_team = {"default_team": False} if team_id is None else {}
         events = self.core.runtime.ask(thread.conversation_id, text, user_id=user.user_id,
                                   team_id=team_id, request=request, **no_team)
+        status = "done"
         try:
             editor, final = await self.stream_into(surface, thread, events, THINKING,
                                                     turn_id=turn_id)
             if no_team and any(isinstance(ev, Answer) and NEEDS_TEAM_ANSWER in ev.text
                                for ev in final):
                 await self.core.link.ask_to_link(surface, thread, user)
+                status = NEEDS_LINK  # answered once they link (Linking.resume)
                 final = [Notice("That is about your own team, and you haven't linked one "
                                 f"yet: link it with `{invocation('link', '', thread.platform)}`"
-                                " (I sent you how, privately), then ask again.")]
+                                " (I sent you how, privately), and I'll answer this then.")]
             await self.deliver(surface, thread, user, team_id, editor, final)
         finally:
-            await self.core.db.set_turn(turn_id, status="done")
+            await self.core.db.set_turn(turn_id, status=status)
+
+    def offline_note(self, thread: ThreadRef) -> str:
+        """The offline-mode notice, once per conversation (this process): the first
+        offline answer of a thread carries it, later ones don't."""
+        if thread.conversation_id in self._offline_told:
+            return ""
+        if len(self._offline_told) > 10_000:
+            self._offline_told.clear()
+        self._offline_told.add(thread.conversation_id)
+        return f"_{OFFLINE_NOTE}_"
+
+    def is_late(self, thread: ThreadRef, editor: ProgressEditor) -> bool:
+        """True when the answer is not the immediate reply: the run took longer than
+        `ChatCore.notify_after` seconds (default NOTIFY_AFTER) on a chat platform, so the
+        asker may have looked away and an edit would notify nobody."""
+        if thread.platform not in MENTION_PLATFORMS:
+            return False
+        after = float(getattr(self.core, "notify_after", NOTIFY_AFTER))
+        return editor.elapsed() >= after
 
     async def deliver(self, surface: ChatSurface, thread: ThreadRef, user: UserRef,
-                       team_id: int | None, editor: ProgressEditor, final: list[Any]) -> None:
+                       team_id: int | None, editor: ProgressEditor, final: list[Any], *,
+                       notify: bool | None = None) -> None:
         """Replace the progress message with the first outgoing message and post the rest.
         A card is posted as a new message mentioning its requester (an edit notifies
         nobody; `Approvals.show_card`, shown once across crashes); the progress message
-        then becomes a one-line summary, "Plan ready: 3 moves for Hoop Dreamers ↓"."""
+        then becomes a one-line summary, "Plan ready: 3 moves for Hoop Dreamers ↓".
+        An answer that is not the immediate reply (`notify`, default `is_late`) is posted
+        the same way: a new message mentioning the asker, under "Answer ready ↓"."""
         facts = editor.facts
         msgs: list[tuple[OutgoingMessage, CardRow | None]] = []
         for ev in final or [Notice("No answer this time. Please try again.", level="warning")]:
@@ -290,7 +330,16 @@ class Turns:
             elif isinstance(ev, Answer):
                 # (no progress facts under an answer: "31 player-games left…" under "who
                 # do i start tomorrow" is noise; the card keeps them as its context line)
-                text = with_offline_note(ev.text) if ev.offline else ev.text
+                text = ev.text
+                if ev.offline or OFFLINE_NOTE in text:  # the notice: once per thread
+                    text = text.replace(OFFLINE_NOTE + "\n", "", 1).replace(OFFLINE_NOTE, "")
+                    note = self.offline_note(thread)
+                    text = f"{note}\n{text}" if note else text
+                lineup = await lineup_answer_message(self.core, text, ev.report, thread=thread,
+                                                     user=user, team_id=team_id)
+                if lineup is not None:  # /lineup and lineup questions: one lineup card
+                    msgs.append((lineup, None))
+                    continue
                 for m in render_answer(text, ev.report, offline=False,
                                        max_text=surface.max_text, offers_id=ev.offers_id,
                                        offers=ev.offers):
@@ -300,6 +349,19 @@ class Turns:
                 for chunk in split_text(icon + ev.text, surface.max_text):
                     msgs.append((OutgoingMessage(chunk), None))
         first, first_card = msgs[0]
+        late = self.is_late(thread, editor) if notify is None else notify
+        if first_card is None and late and thread.platform in MENTION_PLATFORMS:
+            who = mention(thread.platform, user.user_id, user.name)
+            msgs[0] = (OutgoingMessage(f"{who} {first.text}", cards=first.cards,
+                                       mentions=tuple(dict.fromkeys(
+                                           (*first.mentions, user.user_id)))), None)
+            try:  # the progress message: one line; the answer below notifies them
+                await editor.aclose(None if editor.gone else OutgoingMessage(ANSWER_READY))
+            except Exception as exc:  # noqa: BLE001
+                log.warning("could not shorten the progress message (%s)", type(exc).__name__)
+            for msg, _ in msgs:
+                await post_retrying(surface, thread, msg, sleep=self.core.sleep)
+            return
         if first_card is not None:
             try:  # a nicety: the card below matters more than its summary line
                 await editor.aclose(OutgoingMessage(

@@ -87,7 +87,7 @@ def test_move_card_pending_partial_and_decided() -> None:
     assert [b.label for b in compatible.buttons][-2:] == ["Approve all", "Decline all"]
     assert all(not b.disabled for b in card.buttons) and "Ann" in card.footer
     assert card.fields[0][0] == "1. Drop A, add B"
-    assert "+4.50" in card.fields[0][1] and "B plays more" in card.fields[0][1]
+    assert "+4.5 " in card.fields[0][1] and "B plays more" in card.fields[0][1]
     part = render_approval("0123456789ab", "Moves", "", MOVES, "Ann",
                            decisions={"0": "approve", "1": "decline"})
     assert [b.disabled for b in part.buttons] == [True] * 4 + [False] * 4

@@ -85,5 +85,5 @@ def test_chat_takes_the_league_options(espn, tmp_path, monkeypatch) -> None:
          "--season", str(SEASON)], input="/link 1\nwho is in first place?\nquit\n")
     assert result.exit_code == 0, result.output
     assert f"ESPN league {LEAGUE_ID}" in result.output  # the banner: not the demo league
-    assert "Linked you to **Hoop Dreamers** (team 1)" in result.output
+    assert "Linked you to Hoop Dreamers (team 1)" in result.output  # bold drawn
     assert "lead the league" in result.output and espn.cookies  # answered, read over HTTP
