@@ -338,11 +338,21 @@ def split_args(args: dict[str, Any] | None) -> tuple[dict[str, str], list[str]]:
     return kv, pos
 
 
-def commands_help() -> str:
-    """The command list for the agents' help answers ("what can you do?"), in the text
-    syntax of the console and Slack; Slack's surface adds its `/fanvise` prefix
-    (`platform_text`)."""
-    return "\n".join(["Commands:", *help_text("console").splitlines()[1:]])
+def commands_help(platform: str = "console") -> str:
+    """The command list for the agents' help answers ("what can you do?"). The runtime
+    gets the console's (text syntax); `answer_for_platform` swaps it for the platform's
+    before the answer reaches a surface."""
+    return "\n".join(["Commands:", *help_text(platform).splitlines()[1:]])
+
+
+def answer_for_platform(text: str, platform: str) -> str:
+    """An answer's command list (`commands_help()`, written in the console's syntax) in
+    `platform`'s syntax: Discord's options (`/daily time:<HH:MM> ...`), Slack's
+    `/fanvise name`. Other text is left as it is."""
+    if platform == "console" or not text or "Commands:" not in text:
+        return text
+    console = commands_help()
+    return text.replace(console, commands_help(platform)) if console in text else text
 
 
 _COMMAND_REF = re.compile(r"(?<![\w/])/(" + "|".join(NAMES) + r")\b")
@@ -367,5 +377,5 @@ def platform_text(text: str, platform: str) -> str:
 
 
 __all__ = ["COMMANDS", "NAMES", "PERSONAL_NAMES", "PRIVATE_NAMES", "SLACK_COMMAND", "Command", "Option",
-           "command", "commands_help", "help_text", "invocation", "options_to_args", "parse_command_text",
+           "answer_for_platform", "command", "commands_help", "help_text", "invocation", "options_to_args", "parse_command_text",
            "platform_args", "platform_text", "render_help", "split_args", "usage"]

@@ -16,7 +16,7 @@ from agents.shared.llm import OFFLINE_NOTE
 from agents.shared.types import Answer, ApprovalRequest, Notice, Progress
 from agents.supervisor.prompts import NEEDS_TEAM_ANSWER
 from agents.understanding.request import TEAM_INTENTS, Intent, Request
-from bot.core.commands import invocation
+from bot.core.commands import answer_for_platform, invocation
 from bot.core.errors import ChatError, InvalidInput
 from bot.core.handoff import check_handoffs
 from bot.core.lineup import lineup_answer_message
@@ -330,7 +330,7 @@ class Turns:
             elif isinstance(ev, Answer):
                 # (no progress facts under an answer: "31 player-games left…" under "who
                 # do i start tomorrow" is noise; the card keeps them as its context line)
-                text = ev.text
+                text = answer_for_platform(ev.text, thread.platform)  # its command list
                 if ev.offline or OFFLINE_NOTE in text:  # the notice: once per thread
                     text = text.replace(OFFLINE_NOTE + "\n", "", 1).replace(OFFLINE_NOTE, "")
                     note = self.offline_note(thread)

@@ -152,3 +152,21 @@ async def test_a_free_text_question_about_my_team_is_answered_after_linking(
         assert any("Hoop Dreamers" in t and "Full Court Press" in t for t in shown), shown
     finally:
         await app.close()
+
+
+@pytest.mark.parametrize("platform, shown, hidden", [
+    ("discord", "/daily [time:<HH:MM|off>] [timezone:<Area/City>]", "/daily HH:MM"),
+    ("slack", "/fanvise daily HH:MM", "`/daily"),
+])
+async def test_what_can_you_do_lists_commands_in_the_platforms_syntax(
+        tmp_path: Path, platform: str, shown: str, hidden: str) -> None:
+    app = await _open(tmp_path)
+    s = RecordingSurface()
+    try:
+        app.core.notify_after = 1e9
+        where = ThreadRef(platform, "G1", "C1", "")
+        await app.core.handle_message(s, where, UserRef(platform, "42", "Cy"), "what can you do?")
+        text = "\n".join(m.text for m in s.messages.values())
+        assert "Commands:" in text and shown in text and hidden not in text, text[-1500:]
+    finally:
+        await app.close()
