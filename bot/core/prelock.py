@@ -266,12 +266,13 @@ class Prelock:
     @staticmethod
     async def _adopt(surface: ChatSurface, channel: ThreadRef, msg: OutgoingMessage,
                      since: float | None) -> str:
-        """The alert a killed process posted since `since` (same text), or ""."""
+        """The alert a killed process posted since `since` (the same message, as the
+        surface posts it: on Slack its text includes the card's), or ""."""
         find = getattr(surface, "find_messages", None)
         if since is None or find is None:
             return ""
         try:
-            found = await find(channel, OutgoingMessage(msg.text), since)
+            found = await find(channel, msg, since)
         except Exception as exc:  # noqa: BLE001 - posting anew beats not alerting
             log.warning("could not look for the alert's earlier message: %s",
                         type(exc).__name__)
