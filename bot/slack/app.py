@@ -23,6 +23,7 @@ from bot.core.commands import carries_credentials
 from bot.core.commands import command as find_command
 from bot.core.errors import Refused
 from bot.core.models import ThreadRef, UserRef
+from bot.slack.assistant import build_assistant
 from bot.slack.render import ACTION_ID_PATTERN, LINK_ACTION_PATTERN, clip, to_mrkdwn
 from bot.slack.store import EventDeduper, SharedAnswers, ThreadRegistry
 from bot.slack.surface import (
@@ -167,6 +168,10 @@ def build_slack_app(core: Any, settings: Any = None, *, client: AsyncWebClient |
             await surface.ephemeral(thread, user, "Sorry, something went wrong. Please try again.")
         except Exception:  # noqa: BLE001
             log.warning("could not tell the user about the failure")
+
+    # Slack's assistant panel and its threads (the same core, another surface)
+    app.use(build_assistant(core, user_ref=user_ref, first_seen=first_seen, threads=threads,
+                            fail=fail))
 
     @app.command(slash)
     async def on_command(ack: Any, body: dict[str, Any], client: AsyncWebClient) -> None:

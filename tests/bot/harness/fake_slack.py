@@ -149,6 +149,8 @@ class FakeSlack:
             return web.json_response({"ok": True, "channel": body.get("channel"), "ts": ts,
                                       "message": {"text": body.get("text"), "ts": ts,
                                                   "thread_ts": body.get("thread_ts")}})
+        if method in ("chat.startStream", "chat.appendStream", "chat.stopStream"):
+            return self._stream(method, body)
         if method == "chat.update":
             ts = body.get("ts")
             if ts not in self.messages or ts in self.deleted:
@@ -173,3 +175,28 @@ class FakeSlack:
                           else not m["thread_ts"])]
             return web.json_response({"ok": True, "messages": found, "has_more": False})
         return web.json_response({"ok": True})
+
+    def _stream(self, method: str, body: dict[str, Any]) -> web.Response:
+        """Slack's streamed messages: startStream makes the message, appendStream and
+        stopStream add their markdown (`markdown_text` or markdown_text chunks)."""
+        chunks = body.get("chunks")
+        if isinstance(chunks, str):
+            chunks = json.loads(chunks)
+        text = (body.get("markdown_text") or "") + "".join(
+            c.get("text", "") for c in chunks or [] if c.get("type") == "markdown_text")
+        if method == "chat.startStream":
+            ts = f"1700000000.{next(self._ts):06d}"
+            self.messages[ts] = {"channel": body.get("channel"), "ts": ts,
+                                 "thread_ts": body.get("thread_ts"), "text": text,
+                                 "blocks": None, "streaming": True}
+            return web.json_response({"ok": True, "channel": body.get("channel"), "ts": ts})
+        ts = body.get("ts")
+        if ts not in self.messages:
+            return web.json_response({"ok": False, "error": "message_not_found"})
+        msg = self.messages[ts]
+        msg["text"] = (msg["text"] or "") + text
+        if method == "chat.stopStream":
+            msg["streaming"] = False
+            if body.get("blocks"):
+                msg["blocks"] = body["blocks"]
+        return web.json_response({"ok": True, "channel": body.get("channel"), "ts": ts})
