@@ -29,7 +29,6 @@ only after an explicit "approve" for its move_id. No valid move -> no interrupt.
 from __future__ import annotations
 
 import logging
-from datetime import date
 from typing import Any
 
 from langgraph.config import get_stream_writer
@@ -38,6 +37,7 @@ from langgraph.runtime import Runtime
 from langgraph.types import interrupt
 from pydantic import ValidationError
 
+from agents.answers.lineup import lineup_view
 from agents.matchup_optimizer import prompts
 from agents.matchup_optimizer.state import (
     MatchupOptimizerInput,
@@ -50,6 +50,7 @@ from agents.understanding.request import OPTIMIZER_INTENTS, Intent, Request
 from fantasy.constants import OUT_STATUSES, UNCERTAIN_STATUSES, parse_slot
 from fantasy.espn.errors import EspnError
 from fantasy.espn.messages import espn_trouble
+from fantasy.formatting import gain_text, season_effect_text, total_text
 from fantasy.move_card import CardMove, MoveCard, MoveOutcome
 from fantasy.moves import Plan, move_text, text_of
 
@@ -58,6 +59,8 @@ log = logging.getLogger(__name__)
 MAX_SEARCH_ROUNDS = 3
 MAX_OFFER_ROUNDS = 2
 MOVES_PER_CARD = 3
+#: Moves a lineup answer lists (the best of a move scan), as the daily lineup card did.
+LINEUP_MOVES = 3
 #: (top, drop position filter?, fa_limit, keep focus categories?) per search round.
 SEARCH_ROUNDS = ((8, True, 50, True), (15, False, 100, True), (30, False, 200, False))
 ESPN_ADD_URL = "https://fantasy.espn.com/basketball/players/add?leagueId={league_id}"
@@ -136,10 +139,12 @@ def _explicit_summary(ev: dict[str, Any], days: int, acq: str) -> str:
     else:
         head = f"The move you asked for: {move_text(d['name'], a['name'])}."
     s = (f"{head} Exact optimizer for the rest of this matchup ({days} day(s) left, {acq}): "
-         f"{float(ev['expected_gain']):+.2f} {unit} ({float(ev['base_value']):.2f} without it, "
-         f"{float(ev['planned_value']):.2f} with it).")
+         f"{gain_text(float(ev['expected_gain']), unit)} "
+         f"({total_text(float(ev['base_value']), unit)} without it, "
+         f"{total_text(float(ev['planned_value']), unit)} with it).")
     if ev.get("overall") is not None and not ev.get("drop_to_ir"):
-        s += (f" Rest of the season, keeping {a['name']}: {float(ev['season_effect']):+.1f} "
+        s += (f" Rest of the season, keeping {a['name']}: "
+              f"{season_effect_text(float(ev['season_effect']), unit)} "
               f"({a['name']} {float(ev.get('add_ros_per_game') or 0.0):.1f} "
               f"{ev.get('per_game_unit') or 'per game'} over {ev.get('add_ros_games', 0)} "
               f"games, {d['name']} {float(ev.get('drop_ros_per_game') or 0.0):.1f} over "
@@ -148,8 +153,8 @@ def _explicit_summary(ev: dict[str, Any], days: int, acq: str) -> str:
         s = "WARNING: " + str(ev["warning"]) + " " + s
     alt = ev.get("alternative")
     if alt:
-        s += (f" For the same drop, {alt['add']['name']} would gain "
-              f"{float(alt['expected_gain']):+.2f}.")
+        s += (f" For the same drop, {alt['add']['name']} instead: "
+              f"{gain_text(float(alt['expected_gain']), alt.get('gain_unit') or unit)}.")
     return s
 
 
@@ -558,7 +563,14 @@ async def compose_lineup(state: MatchupOptimizerState,
     _progress("compose_lineup", "Composing your lineup...")
     if state.get("intent") == "lineup_optimization":
         res = await tools.compose_daily_lineup(state.get("day"))
-        return {"lineup": res, "tool_calls": ["compose_daily_lineup"]}
+        scan = None
+        if "error" not in res:  # the moves worth making, as the lineup card shows them
+            try:
+                svc = await optimizer_for(deps)
+                scan = svc.scan_moves(state["team"]["id"], top=LINEUP_MOVES).to_dict()
+            except (ValueError, LookupError, EspnError) as exc:
+                log.info("lineup: no move scan (%s)", type(exc).__name__)
+        return {"lineup": res, "lineup_scan": scan, "tool_calls": ["compose_daily_lineup"]}
     if state.get("plan"):
         return {}
     svc = await optimizer_for(deps)
@@ -887,33 +899,13 @@ def _plan_line(plan: dict[str, Any] | None) -> str:
 
 
 def _lineup_answer(state: MatchupOptimizerState) -> str:
+    """The day's lineup in the words every lineup path uses (agents.answers.lineup)."""
     lu = state.get("lineup") or {}
     if "error" in lu:
         return f"I could not build that lineup: {lu['error']}"
-    day = date.fromisoformat(lu["date"])
-    starters = lu["starters"]
-    sits = [b for b in lu["bench"] if b["reason"] != "no game"]
-    no_game = [b["name"] for b in lu["bench"] if b["reason"] == "no game"]
-    with_games = len(starters) + len([b for b in sits if not str(b["reason"]).startswith("injured")])
-    lines = [f"**{lu['weekday']} {day.isoformat()}**: {with_games} of your players have a game."]
-    lines.append("Start: " + ", ".join(f"{s['slot']} {s['name']}" for s in starters) + ".")
-    if sits:
-        lines.append("Sit: " + "; ".join(f"{b['name']} ({b['reason']})" for b in sits) + ".")
-    else:
-        lines.append("Nobody with a game has to sit.")
-    if no_game:
-        lines.append("No game: " + ", ".join(no_game) + ".")
-    future = any("current ESPN slots" in n for n in lu.get("notes") or [])
-    # only the changes that matter: benching a player who scores nothing that day (no game,
-    # out) when no one needs his slot changes nothing (LineupChange.needed)
-    changes = [c for c in lu.get("changes") or [] if c.get("needed", True)]
-    if changes and not future:
-        lines.append("Changes from your ESPN lineup: " + "; ".join(
-            f"{c['name']} {c['from_slot']} -> {c['to_slot']}" for c in changes) + ".")
-    asked = state.get("count")  # "11 players active Thursday" (Request.count)
-    if asked is not None and int(asked) != with_games:
-        lines.insert(1, f"(You said {int(asked)}; the NBA schedule shows {with_games}.)")
-    return "\n".join(lines)
+    team = (state.get("team") or {}).get("name") or "your team"
+    return lineup_view(lu, state.get("lineup_scan"), team_name=team,
+                       asked=state.get("count")).text()
 
 
 def _cap(text: str) -> str:
@@ -930,16 +922,16 @@ def _explicit_verdict(ev: dict[str, Any]) -> list[str]:
     d, a, unit = ev.get("drop"), ev.get("add"), ev.get("gain_unit", "")
     if d is None or a is None:  # a pick-up with no worthwhile drop, or a drop with no add
         return [f"Not worth it: {reason}."]
-    lines = [f"Not worth it: dropping {d['name']} for {a['name']} changes your optimal plan "
-             f"for the rest of this matchup by {float(ev['expected_gain']):+.2f} {unit} "
-             f"({float(ev['base_value']):.2f} without it, {float(ev['planned_value']):.2f} "
-             "with it)."]
+    lines = [f"Not worth it: dropping {d['name']} for {a['name']}, your optimal plan for the "
+             f"rest of this matchup: {gain_text(float(ev['expected_gain']), unit)} "
+             f"({total_text(float(ev['base_value']), unit)} without it, "
+             f"{total_text(float(ev['planned_value']), unit)} with it)."]
     if ev.get("reasons"):
         lines.append("Why: " + "; ".join(ev["reasons"]) + ".")
     alt = ev.get("alternative")
     if alt:
         lines.append(f"Better for the same drop: add {alt['add']['name']} "
-                     f"({float(alt['expected_gain']):+.2f} {alt.get('gain_unit') or unit}). "
+                     f"({gain_text(float(alt['expected_gain']), alt.get('gain_unit') or unit)}). "
                      f"Ask \"drop {d['name']} for {alt['add']['name']}\" to get that card.")
     return lines
 
@@ -950,7 +942,8 @@ def _compose_answer(state: MatchupOptimizerState) -> tuple[str, dict[str, Any]]:
         "intent": intent, "team": state.get("team"), "opponent": state.get("opponent"),
         "focus_categories": state.get("focus_categories") or [],
         "plan": state.get("plan"), "replanned": state.get("replan"),
-        "lineup": state.get("lineup"), "injuries": state.get("injuries") or [],
+        "lineup": state.get("lineup"), "lineup_scan": state.get("lineup_scan"),
+        "asked_count": state.get("count"), "injuries": state.get("injuries") or [],
         "holds": state.get("holds") or [],
         "moves_offered": [m for m in state.get("valid_moves") or []
                           if m["move_id"] in set(state.get("offered_ids") or [])],

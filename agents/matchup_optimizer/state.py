@@ -29,7 +29,7 @@ class MatchupOptimizerState(TypedDict, total=False):
     check_injuries `injuries`, `injury_targets`; plan_moves `move_plan` (the exact plan,
     fantasy.moves.Plan JSON), `valid_moves` (its moves), `holds`; identify_candidates `candidates`, `holds`,
     `scan_message`, `search_round`, `search_log`; validate_moves `valid_moves`, `rejected`;
-    compose_lineup `lineup` / `plan`; present_and_confirm `offered_ids`, `offer_rounds`,
+    compose_lineup `lineup` (+ `lineup_scan`) / `plan`; present_and_confirm `offered_ids`, `offer_rounds`,
     `decisions`, `last_approved`, `last_offered`; apply_moves `applied_moves`; replan `replan`;
     finish `answer`, `report`.
     """
@@ -66,6 +66,7 @@ class MatchupOptimizerState(TypedDict, total=False):
     last_offered: list[str]
     rejected: list[dict[str, Any]]
     lineup: dict[str, Any] | None
+    lineup_scan: dict[str, Any] | None  # MoveScanResult JSON shown under a lineup
     plan: dict[str, Any] | None
     offered_ids: Annotated[list[str], operator.add]
     offer_rounds: Annotated[int, operator.add]

@@ -31,6 +31,7 @@ from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import Field
 
+from agents.answers.lineup import lineup_view
 from agents.shared.tool_registry import TEAM_TOOLS, TOOL_NAMES
 from agents.understanding.request import Intent, Request
 
@@ -339,22 +340,8 @@ def _render_matchup(r: dict[str, Any]) -> str:
 
 
 def _render_lineup(r: dict[str, Any]) -> str:
-    day = r.get("weekday") or r.get("date")
-    starters = r.get("starters") or []
-    bench = r.get("bench") or []
-    sits = [b for b in bench if b.get("reason") != "no game"
-            and not str(b.get("reason", "")).startswith("injured")]
-    out = [f"Lineup for {day} {r.get('date', '')}: {r.get('players_with_games', len(starters))} "
-           f"players with a game, {len(starters)} start."]
-    out.append("Start: " + ", ".join(f"{s['slot']} {s['name']}" for s in starters) + ".")
-    if sits:
-        out.append("Sit: " + "; ".join(f"{b['name']} ({b.get('reason')})" for b in sits) + ".")
-    else:
-        out.append("Nobody with a game has to sit.")
-    hurt = [b["name"] for b in bench if str(b.get("reason", "")).startswith("injured")]
-    if hurt:
-        out.append("Out injured: " + ", ".join(hurt) + ".")
-    return "\n".join(out)
+    """A day's lineup in the words every lineup path uses (agents.answers.lineup)."""
+    return lineup_view(r).text()
 
 
 def _render_roster(r: dict[str, Any]) -> str:

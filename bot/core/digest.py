@@ -6,7 +6,7 @@ with their own lineup fixes, the best move when one is worth it and their ESPN t
     entries = [owner_entry(opt, o, ...) for o in owners]
     messages = render_digest(entries, platform=..., day=..., max_text=surface.max_text)
 
-The fixes are `OptimizerService.daily_lineup`'s changes (rendered with bot.core.lineup's
+The fixes are `OptimizerService.daily_lineup`'s changes (rendered with agents.answers.lineup's
 own lines), the move is `scan_moves`' best; each entry also carries the team's
 `fantasy.lineup_alerts.LineupState`, which the digest records for the pre-lock alert.
 
@@ -105,10 +105,10 @@ def fix_lines(res: dict[str, Any]) -> list[str]:
     """The lineup fixes of a `DailyLineupResult.to_dict()`: starts (bench players who should
     start, empty slots filled, starters without a game or injured replaced), then injured
     starters nobody replaces. Benching players who count for nothing either way is left out."""
-    from bot.core.lineup import _change_lines, _status
+    from agents.answers.lineup import change_lines, status_word
 
     unit = str(res.get("value_unit", ""))
-    lines = [ln for ln in _change_lines(res.get("changes") or [], unit)
+    lines = [ln for ln in change_lines(res.get("changes") or [], unit)
              if "can stay where" not in ln]
     named = " ".join(lines)
     playing = {s.get("player_id") for s in res.get("starters") or []}
@@ -117,22 +117,22 @@ def fix_lines(res: dict[str, Any]) -> list[str]:
             continue
         status = str(i.get("injury_status") or "")
         if status in OUT_STATUSES:
-            lines.append(f"{i['name']} ({_status(status)}) is in your {i['slot']} slot and "
+            lines.append(f"{i['name']} ({status_word(status)}) is in your {i['slot']} slot and "
                          "no one on your roster can take it")
         elif i.get("player_id") in playing:
-            lines.append(f"{i['name']} is {_status(status)}: check his status before lock")
+            lines.append(f"{i['name']} is {status_word(status)}: check his status before lock")
     return lines
 
 
 def best_move_line(scan: dict[str, Any] | None, unit: str, platform: str) -> str | None:
     """The best move of a scan when it gains something, with how to approve it."""
-    from bot.core.lineup import _gain
+    from agents.answers.lineup import gain_label
 
     moves = (scan or {}).get("moves") or []
     if not moves or float(moves[0].get("expected_gain") or 0.0) <= 0:
         return None
     m = moves[0]
-    gain = _gain(m["expected_gain"], str((scan or {}).get("gain_unit") or unit))
+    gain = gain_label(m["expected_gain"], str((scan or {}).get("gain_unit") or unit))
     return (f"Best move: {text_of(m)} ({gain} over the rest of the matchup): "
             f"`{invocation('optimize', '', platform)}` to approve it")
 

@@ -1,4 +1,5 @@
-"""Lineup: the `/lineup` command (the message is `bot.core.lineup`'s)."""
+"""Lineup: the `/lineup` command, a command turn of the runtime (the lineup run answers it,
+the chat shows it with `bot.core.lineup`'s card)."""
 
 from __future__ import annotations
 
@@ -7,10 +8,10 @@ from datetime import date
 from typing import TYPE_CHECKING, Any
 
 from agents.understanding.entities import extract_day
+from agents.understanding.request import Intent
 from bot.core.commands import invocation, split_args
 from bot.core.errors import InvalidInput
-from bot.core.lineup import daily_lineup_message
-from bot.core.models import OutgoingMessage, ThreadRef, UserRef
+from bot.core.models import ThreadRef, UserRef
 from bot.core.surface import ChatSurface
 from fantasy.formatting import day_text
 
@@ -21,7 +22,7 @@ log = logging.getLogger(__name__)
 
 
 class LineupCommand:
-    """Lineup: the `/lineup` command (the message is `bot.core.lineup`'s)."""
+    """Lineup: the `/lineup [day]` command."""
 
     def __init__(self, core: ChatCore) -> None:
         self.core = core
@@ -42,25 +43,8 @@ class LineupCommand:
             day = date.fromisoformat(ref.date)
             if abs((day - today).days) > 14:
                 raise InvalidInput(f"Pick a day within two weeks of {today.isoformat()}.")
-        team_id = await self.core.link.require_team(surface, thread, user)
-        msg = await self.lineup_message(team_id, day, thread.platform)
-        if msg.cards:  # "Set this lineup" / "Set the rest of the week" (bot.core.handoff)
-            from bot.core.lineup import add_fix_buttons
-            await add_fix_buttons(self.core, msg.cards[0], thread=thread, user=user,
-                                  team_id=team_id, day=day)
-        if getattr(surface, "start_thread", None) is not None:  # Discord: a thread per command
-            thread = await self.core.turns.ensure_thread(surface, thread, user, f"/lineup {day}",
-                                               f"Lineup · {day_text(day)}")
-        await self.core.turns.post_split(surface, thread, msg)
-
-    async def lineup_message(self, team_id: int, day: date | None,
-                             platform: str = "discord") -> OutgoingMessage:
-        from fantasy.espn.errors import EspnError
-        try:
-            return await daily_lineup_message(self.core.espn, team_id, day=day)
-        except EspnError as exc:
-            from agents.runtime import espn_notice
-            return OutgoingMessage("⚠️ " + espn_notice(exc).text)
-        except LookupError as exc:
-            raise InvalidInput(f"{str(exc).strip(chr(39))}. Check "
-                               f"`{invocation('link', '', platform)}`.") from None
+        # a command turn of the runtime, as `/matchup`: the lineup run answers it and the
+        # chat shows its card (bot.core.lineup.lineup_answer_message)
+        await self.core.turns.command_turn(surface, thread, user, Intent.LINEUP_OPTIMIZATION,
+                                           args=day.isoformat(),
+                                           title=f"Lineup · {day_text(day)}")

@@ -153,9 +153,11 @@ def test_render_tool_results() -> None:
               "starters": [{"slot": "PG", "name": "A"}],
               "bench": [{"name": "B", "reason": "lower value than starters"},
                         {"name": "C", "reason": "no game"}]}
-    text = render_tool_result("compose_daily_lineup", lineup)
-    assert "11 players with a game" in text and "Sit: B (lower value than starters)" in text
-    assert "C (" not in text
+    text = render_tool_result("compose_daily_lineup", lineup)  # the lineup card's words
+    assert text.startswith("**Daily lineup for your team, Thu Jan 26**")
+    assert "11 of your players have a game" in text
+    sitting = text.split("Sitting:\n", 1)[1]
+    assert "No game: C" in sitting and "B (" in sitting and "lower value than starters" in sitting
 
 
 async def test_offline_model_async() -> None:

@@ -240,8 +240,11 @@ async def test_d_eleven_players_thursday_who_sits(deps_factory) -> None:
     assert len(lu["starters"]) == 10
     sits = [b for b in lu["bench"] if b["reason"] != "no game"]
     assert sits and all(b["reason"] for b in sits)
-    assert out["answer"].startswith("**Thursday 2023-02-23**: 11 of your players have a game.")
-    assert "Sit: " + sits[0]["name"] in out["answer"]
+    # the words of every lineup path (agents.answers.lineup): the /lineup card's, as text
+    assert out["answer"].startswith("**Daily lineup for Bench Mob, Thu Feb 23**\n"
+                                    "11 of your players have a game.")
+    assert "You said" not in out["answer"]  # 11 is what the schedule shows
+    assert sits[0]["name"] in out["answer"].split("\nSitting:\n", 1)[1]
     assert "compose_daily_lineup" in out["tool_calls"] and out["llm_calls"] == 0
     assert out["applied_moves"] == []
 

@@ -352,5 +352,6 @@ async def test_lineup_for_tomorrow_reads_the_requests_date(deps_factory, variant
     lu = out["report"]["lineup"]
     assert deps.today_date().isoformat() == "2023-01-25"
     assert lu["date"] == "2023-01-26" and lu["weekday"] == "Thursday"
-    assert out["answer"].startswith("**Thursday 2023-01-26**:")
+    assert out["answer"].startswith("**Daily lineup for ") and \
+        out["answer"].split("\n", 1)[0].endswith(", Thu Jan 26**")
     assert "You said" not in out["answer"]  # no count in the request

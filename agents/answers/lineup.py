@@ -1,0 +1,224 @@
+"""The lineup of a day, rendered once for every path that shows it: the `/lineup` command,
+the daily post and a lineup question ("who do i start tomorrow?") all render
+`DailyLineupResult.to_dict()` (and optionally `MoveScanResult.to_dict()`) through
+`lineup_view`; the chat shows the view as a card (bot.core.lineup), the text answer and the
+offline model as `LineupView.text()`. The math is fantasy/optimizer's; this module only words it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+from fantasy.constants import OUT_STATUSES
+from fantasy.formatting import day_text
+from fantasy.moves import text_of
+
+#: The footer when the day's result has no notes of its own.
+DEFAULT_FOOTER = "Set these on your ESPN team page."
+
+
+@dataclass
+class LineupView:
+    """A day's lineup as words: a title, a one-paragraph summary, labelled fields (every
+    slot, the changes, who sits, injured starters, moves to make) and a footer."""
+
+    title: str
+    heading: str
+    summary: str
+    fields: list[tuple[str, str]] = field(default_factory=list)
+    changed: bool = False   # the ESPN lineup needs changes
+    footer: str = DEFAULT_FOOTER
+
+    def text(self) -> str:
+        """The view as a plain chat answer (the same words as the card)."""
+        out = [f"**{self.title}**", self.summary]
+        out += [f"{label}:\n{body}" for label, body in self.fields]
+        if self.footer != DEFAULT_FOOTER:
+            out.append(f"Note: {self.footer}")
+        return "\n".join(out)
+
+
+def _val(v: Any) -> str:
+    if not isinstance(v, (int, float)):
+        return str(v)
+    return f"{v:.1f}" if abs(v) >= 10 else f"{v:.2f}"  # category values are small
+
+
+def _points(unit: str) -> bool:
+    return "point" in (unit or "").lower()
+
+
+def _proj(v: Any, unit: str) -> str:
+    """A labelled projection: "proj 32.1 fpts" (points) or "value 0.42" (categories)."""
+    return f"proj {_val(v)} fpts" if _points(unit) else f"value {_val(v)}"
+
+
+def gain_label(v: Any, unit: str) -> str:
+    """A labelled difference: "+58.8 fpts", "+0.44 expected categories won"."""
+    v = float(v or 0.0)
+    if _points(unit):
+        return f"{v:+.1f} fpts"
+    return f"{v:+.2f} {unit.split(' (')[0] or 'value'}"
+
+
+def status_word(s: Any) -> str:
+    return "" if not s or s == "ACTIVE" else str(s).replace("_", "-").lower()
+
+
+def _slot_lines(res: dict[str, Any], unit: str) -> tuple[list[str], int, int]:
+    """Every slot of the league's lineup in order, empty ones included; (lines, filled, slots)."""
+    starters = list(res.get("starters") or [])
+    order = list(res.get("slots") or []) or [s["slot"] for s in starters]
+    lines = []
+    for slot in order:
+        s = next((x for x in starters if x.get("slot") == slot), None)
+        if s is None:
+            lines.append(f"{slot}: — empty (no player with a game)")
+            continue
+        starters.remove(s)
+        hurt = status_word(s.get("injury_status"))
+        lines.append(f"{slot}: {s['name']} · {_proj(s.get('value'), unit)}"
+                     + (f" · {hurt}" if hurt else ""))
+    for s in starters:  # a slot the layout did not list (older results): still shown
+        lines.append(f"{s['slot']}: {s['name']} · {_proj(s.get('value'), unit)}")
+    return lines, len(order) - sum(1 for ln in lines if "— empty" in ln), len(order)
+
+
+def _why_out(c: dict[str, Any], unit: str) -> str:
+    """Why a starter leaves his slot: no game, out, or a labelled projection."""
+    status = str(c.get("injury_status") or "ACTIVE")
+    if status in OUT_STATUSES:
+        return status_word(status)
+    if not c.get("plays", True):
+        return "no game"
+    return _proj(c.get("value"), unit)
+
+
+def change_lines(changes: list[dict[str, Any]], unit: str) -> list[str]:
+    """The changes that matter, as actions: a start paired with the starter it replaces in
+    that slot, slot moves, then benchings no start needs a slot for (outscored players).
+    Benching a player who scores nothing and whose slot nobody needs is not listed."""
+    needed = [c for c in changes if c.get("needed", True)]
+    bench_slots = ("BE", "IR")
+    leaving = [c for c in needed if c["to_slot"] in bench_slots and c["from_slot"] not in bench_slots]
+    moves = [c for c in needed if c["to_slot"] not in bench_slots and c["from_slot"] not in bench_slots]
+    starts = [c for c in needed if c["to_slot"] not in bench_slots and c["from_slot"] in bench_slots]
+    lines = []
+    for c in starts:
+        out = next((x for x in leaving if x["from_slot"] == c["to_slot"]), None)
+        line = f"Start {c['name']} at {c['to_slot']} ({_proj(c.get('value'), unit)})"
+        if out is not None:
+            leaving.remove(out)
+            line += f" instead of {out['name']} ({_why_out(out, unit)})"
+        lines.append(line)
+    for c in moves:
+        lines.append(f"Move {c['name']} from {c['from_slot']} to {c['to_slot']} "
+                     f"({_proj(c.get('value'), unit)})")
+    for c in leaving:
+        lines.append(f"Bench {c['name']} from {c['from_slot']} ({_why_out(c, unit)})")
+    idle = [c["name"] for c in changes if not c.get("needed", True)]
+    if idle and lines:
+        lines.append(f"{_names(idle)} can stay where {'they are' if len(idle) > 1 else 'he is'}: "
+                     "no game or out, so they count for nothing either way.")
+    return lines
+
+
+def _names(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+_BARE_VALUE = re.compile(r"\((-?\d+\.\d+)\)")
+
+
+def _sitting_lines(bench: list[dict[str, Any]], unit: str) -> list[str]:
+    """Who sits, grouped: no game, out / IR (one line each), then each outscored player."""
+    no_game = [b["name"] for b in bench if b.get("reason") == "no game"]
+    hurt = [f"{b['name']} ({status_word(str(b['reason']).removeprefix('injured ')) or 'IR'})"
+            for b in bench
+            if str(b.get("reason", "")).startswith("injured") or b.get("reason") == "on IR"]
+    rest = [b for b in bench if b.get("reason") != "no game" and b.get("reason") != "on IR"
+            and not str(b.get("reason", "")).startswith("injured")]
+    lines = []
+    if no_game:
+        lines.append("No game: " + ", ".join(no_game))
+    if hurt:
+        lines.append("Out: " + ", ".join(hurt))
+    label = " fpts" if _points(unit) else ""
+    for b in rest:
+        reason = _BARE_VALUE.sub(lambda m: f"({m.group(1)}{label})", str(b.get("reason", "")))
+        lines.append(f"{b['name']} ({_proj(b.get('value'), unit)}): {reason}")
+    return lines
+
+
+def lineup_view(res: dict[str, Any], scan: dict[str, Any] | None = None, *,
+                team_name: str = "your team", asked: int | None = None) -> LineupView:
+    """Word `DailyLineupResult.to_dict()` (+ `MoveScanResult.to_dict()`): every slot of the
+    league's lineup (empty ones too), the changes that matter, who sits and why. `asked`: how
+    many players the member said have a game ("11 players active Thursday"), said back when
+    the schedule shows another number."""
+    day = date.fromisoformat(res["date"]) if isinstance(res.get("date"), str) else res.get("date")
+    when = day_text(day) if isinstance(day, date) else str(res.get("date"))
+    unit = str(res.get("value_unit", ""))
+    slot_lines, filled, n_slots = _slot_lines(res, unit)
+    fields: list[tuple[str, str]] = [
+        ("Optimal starters", "\n".join(slot_lines) or "nobody plays")]
+    changes = change_lines(res.get("changes") or [], unit)
+    if changes:
+        fields.append(("Changes vs your ESPN lineup", "\n".join(changes)))
+    else:
+        fields.append(("Changes vs your ESPN lineup",
+                       "none: your ESPN lineup already scores the most it can"))
+    sitting = _sitting_lines(res.get("bench") or [], unit)
+    if sitting:
+        fields.append(("Sitting", "\n".join(sitting)))
+    playing = {s.get("player_id") for s in res.get("starters") or []}
+    no_game = {b.get("player_id") for b in res.get("bench") or [] if b.get("reason") == "no game"}
+    injured = res.get("injured_starters") or []
+    if injured:
+        fields.append(("Injured in your current lineup", "\n".join(
+            f"{i['slot']}: {i['name']} ({status_word(i['injury_status'])}"
+            + (", starts anyway" if i.get("player_id") in playing else "")
+            + (", no game that day" if i.get("player_id") in no_game else "") + ")"
+            for i in injured)))
+    if scan is not None:
+        moves = scan.get("moves") or []
+        if moves:
+            gain_unit = str(scan.get("gain_unit") or unit)
+            lines = [f"{text_of(m, capital=True)}: {gain_label(m['expected_gain'], gain_unit)} "
+                     "over the rest of the matchup"
+                     + (f", {m['confidence']} confidence" if m.get("confidence") else "")
+                     for m in moves]
+            lines.append("Use /optimize to approve moves.")
+            fields.append(("Moves to make", "\n".join(lines)))
+        elif scan.get("message"):
+            fields.append(("Moves to make", str(scan["message"])))
+    total, current = res.get("total_value") or 0.0, res.get("current_total_value") or 0.0
+    if _points(unit):
+        summary = (f"Projected {_val(total)} fpts with the optimal lineup vs {_val(current)} fpts "
+                   f"with your current one ({gain_label(total - current, unit)}).")
+    else:
+        summary = (f"Projected {unit or 'value'}: {_val(total)} with the optimal lineup vs "
+                   f"{_val(current)} with your current one ({total - current:+.2f}).")
+    if filled < n_slots:
+        summary += (f" {n_slots - filled} slot{'s' if n_slots - filled != 1 else ''} stay empty: "
+                    "no one on your roster with a game fits.")
+    with_games = res.get("players_with_games")
+    if with_games is not None:
+        summary = f"{int(with_games)} of your players have a game. {summary}"
+        if asked is not None and int(asked) != int(with_games):
+            summary = f"(You said {int(asked)}; the NBA schedule shows {int(with_games)}.) " \
+                + summary
+    notes = res.get("notes") or []
+    return LineupView(title=f"Daily lineup for {team_name}, {when}",
+                      heading=f"Daily lineup for {team_name} ({when})", summary=summary,
+                      fields=fields, changed=bool(changes),
+                      footer="; ".join(notes) if notes else DEFAULT_FOOTER)
+
+
+
+
+__all__ = ["DEFAULT_FOOTER", "LineupView", "change_lines", "gain_label", "lineup_view",
+           "status_word"]
