@@ -393,7 +393,7 @@ async def check_discord(settings: Any) -> Finding:
 _SIGNING_SECRET = re.compile(r"^[0-9a-f]{32}$")
 #: The bot scopes of the manifest in docs/slack-setup.md.
 SLACK_SCOPES = ("commands", "chat:write", "app_mentions:read", "channels:history",
-                "groups:history")
+                "groups:history", "assistant:write", "im:history")
 
 
 def _missing_scopes(headers: Any) -> list[str]:
