@@ -88,6 +88,19 @@ def gain_text(g: float, unit: str) -> str:
     return f"{one_decimal(g, signed=True)} {unit}".strip()
 
 
+def total_text(v: float, unit: str) -> str:
+    """A plan's total in its unit, without the unit: whole fantasy points ("1009"), one
+    decimal for categories won ("2.2")."""
+    return whole(v) if "point" in unit else one_decimal(v)
+
+
+def season_effect_text(g: float, unit: str) -> str:
+    """A rest-of-season effect: "+12 fantasy points rest of season" (whole points), or in
+    words in a category league ("stronger for the rest of the season")."""
+    return points_text(g, suffix=" rest of season") if "point" in unit \
+        else season_value_text(g)
+
+
 def season_value_text(g: float) -> str:
     """A rest-of-season effect in a category league, in words (the optimizer's category
     value has no unit a member knows): "stronger for the rest of the season"."""
@@ -97,4 +110,5 @@ def season_value_text(g: float) -> str:
 
 
 __all__ = ["POINTS", "categories_text", "categories_won_text", "day_text", "gain_text", "month_day_text",
-           "one_decimal", "points_text", "season_value_text", "weekday_text", "whole"]
+           "one_decimal", "points_text", "season_effect_text", "season_value_text", "total_text",
+           "weekday_text", "whole"]

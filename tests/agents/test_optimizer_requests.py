@@ -21,6 +21,7 @@ from langgraph.types import Command
 from agents.matchup_optimizer.graph import build_matchup_optimizer_graph
 from agents.shared.deps import AgentDeps, optimizer_for
 from agents.understanding.request import DayRef, Intent, MoveRef, PlayerRef, Request
+from fantasy.formatting import gain_text, points_text, season_effect_text
 
 SIMMONS, HAYWARD, BROWN, ISAAC = 3907387, 4249, 3917376, 4065654
 COBY_WHITE, TYUS_JONES, DONCIC, BRYANT, NAZ_REID = 4395651, 3135046, 3945274, 3934723, 4396971
@@ -94,8 +95,8 @@ async def test_explicit_move_that_gains_is_a_card_with_its_exact_gain(deps_facto
     assert mv["gain_unit"] == unit
     summary = intr.value["summary"]
     assert summary.startswith("The move you asked for: drop Gordon Hayward, add Coby White.")
-    assert f"{mv['expected_gain']:+.2f} {unit}" in summary
-    assert "For the same drop, Tyus Jones would gain" in summary  # the better add is named
+    assert gain_text(mv["expected_gain"], unit) in summary  # fantasy.formatting's style
+    assert "For the same drop, Tyus Jones instead: " in summary  # the better add is named
     assert any(p.startswith("Evaluating dropping Gordon Hayward for Coby White")
                for p in run.progress)
     # approve: exactly that move is applied and the week re-planned
@@ -180,11 +181,12 @@ async def test_a_week_loss_with_a_season_gain_gets_a_card_with_both(deps_factory
         ev["add_ros_per_game"] * ev["add_ros_games"]
         - ev["drop_ros_per_game"] * ev["drop_ros_games"], abs=1e-3)
     summary = intr.value["summary"]
-    assert f"{delta:+.2f} fantasy points" in summary and "WARNING" not in summary
-    assert (f"Rest of the season, keeping Coby White: {ev['season_effect']:+.1f} (Coby White "
+    assert points_text(delta) in summary and "WARNING" not in summary
+    assert (f"Rest of the season, keeping Coby White: "
+            f"{season_effect_text(ev['season_effect'], 'fantasy points')} (Coby White "
             f"{ev['add_ros_per_game']:.1f} fantasy points per game over "
             f"{ev['add_ros_games']} games, Ben Simmons {ev['drop_ros_per_game']:.1f}") in summary
-    assert "For the same drop, Tyus Jones would gain +" in summary
+    assert "For the same drop, Tyus Jones instead: +" in summary
     assert SIMMONS in await roster_ids(deps)  # nothing made before a click
 
 
