@@ -84,6 +84,9 @@ class FanVisePlan:
     season: bool = True  # False: this matchup only, top 3 protected, no IR (before issue 22)
     recheck: bool = True  # the scheduler's check on each move's day
     _pending: dict[int, list[tuple[int, int, bool]]] = field(default_factory=dict)
+    #: (sp, drop, add) of planned moves with no gain this matchup: made for the rest of the
+    #: season (the scheduler's expected_gain 0), so never refused for gaining nothing now
+    _season_only: set[tuple[int, int, int]] = field(default_factory=set)
 
     def moves(self, day: Day) -> list[tuple]:
         if day.day_index in (0, self.mid_week):
@@ -127,8 +130,8 @@ class FanVisePlan:
             gone = with_chain(move)
             without = [m for m in rest if m not in gone]
             if day.morning.prob[move[2]] > 0 and not is_core_drop(move[1], move[3], core) and \
-                    schedule_value(day, x, steps(rest)) - \
-                    schedule_value(day, x, steps(without)) > 1e-9:
+                    (move[:3] in self._season_only or schedule_value(day, x, steps(rest))
+                     - schedule_value(day, x, steps(without)) > 1e-9):
                 out.append(tuple(move[1:]))
                 continue
             rest = without  # not made, nor the later moves of its chain
@@ -186,12 +189,16 @@ class FanVisePlan:
             sv = self._season(day, rows, len(roster), per_game)
             protected |= set(sv.core)
             kw["keep_value"] = sv.keep_value
+            kw["sticky_adds"] = sv.core_adds  # as move_plan: a core-level add is kept
         sol = best_plan(values, masks, day.caps, [day.keys[r] for r in rows], local_roster,
                         local_pool, day.acquisitions_left,
                         protected=protected - set(ir_rows), **kw)
         out: dict[int, list[tuple[int, int, bool]]] = {}
-        for s in sorted(sol.steps, key=lambda s: s.day):
+        steps = sorted(sol.steps, key=lambda s: s.day)
+        for s, gain in zip(steps, weekly_gains(day, x, steps), strict=True):
             out.setdefault(day.days[s.day], []).append((rows[s.drop], rows[s.add], s.to_ir))
+            if gain <= 1e-9:
+                self._season_only.add((day.days[s.day], rows[s.drop], rows[s.add]))
         return out
 
 
@@ -272,6 +279,21 @@ def schedule_value(day: Day, x: PlanInputs, steps: list[PlanStep]) -> float:
         if starters:
             total += x.stats[starters, d].sum(axis=0)
     return float(expected_wins(x.cats, total, x.matchup))
+
+
+def weekly_gains(day: Day, x: PlanInputs, steps: list[PlanStep]) -> list[float]:
+    """What each step (in day order) adds to this matchup: the schedule with it against the
+    schedule without it and the later steps dropping the player it adds (the card's
+    expected_gain; 0 for a move made for the rest of the season)."""
+    total = schedule_value(day, x, steps)
+    out = []
+    for i, step in enumerate(steps):
+        gone = [step]
+        for other in steps[i + 1:]:
+            if any(g.add == other.drop for g in gone):
+                gone.append(other)
+        out.append(total - schedule_value(day, x, [s for s in steps if s not in gone]))
+    return out
 
 
 def opponent_remaining(day: Day) -> np.ndarray:

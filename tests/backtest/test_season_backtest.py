@@ -206,6 +206,31 @@ def test_fanvise_checks_each_move_on_its_day(season, know):
     assert fv.check(day, [(weakest, out_fa)]) == []
 
 
+def test_the_day_check_refuses_a_drop_that_is_core_that_morning(season, know):
+    """A planned move whose drop is core on its day is never made (fantasy.optimizer.season
+    .is_core_drop, as the scheduler), even one the plan made for the rest of the season;
+    the same move dropping a replaceable player is made."""
+    days = {}
+
+    class Capture(LineupsOnly):
+        def moves(self, day):
+            days[day.sp] = day
+            return []
+
+    simulate(League(season, know, "points"), TEAM, [11], Capture())
+    day = days[71]
+    fv = FanVisePlan()
+    core = fv.core(day)
+    assert len(core) >= CORE_N
+    spare = [r for r in day.roster if r not in core]
+    assert spare, "the roster has replaceable players"
+    add = max((r for r in day.free_agents if day.morning.prob[r] > 0),
+              key=lambda r: day.value[r])
+    for drop, made in ((core[1], False), (min(spare, key=lambda r: day.value[r]), True)):
+        fv._pending, fv._season_only = {}, {(71, drop, add)}
+        assert (fv.check(day, [(drop, add, False)]) != []) is made, (drop, made)
+
+
 def test_ir_slot_holds_an_out_player_until_he_is_back(season, know):
     """A move to the IR keeps the OUT player (no drop, never a core drop) and adds a free
     agent; he never starts while there; back healthy (Sun of period 11 for Josh Hart), he
