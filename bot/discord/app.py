@@ -109,26 +109,30 @@ class FanViseDiscordBot(discord.Client):
     # ------------------------------------------------------------------ slash commands
     async def run_command(self, interaction: discord.Interaction, name: str,
                           args: dict[str, Any], summary: str) -> None:
-        """Defer first (3 s rule), then hand the command to the core.
+        """Defer first (3 s rule, privately: nothing public is written before the core
+        accepts), then hand the command to the core.
 
-        Conversation commands answer publicly with "<user> asked: ..." (this also ends
-        Discord's "thinking…" state, so refusals can be private); the core starts the
-        conversation thread on that response only once it accepts the request
-        (DiscordCommandSurface.start_thread). A refused request (bad input, rate limit, no
-        thread permission) gets a private reply and its response is deleted: no empty
-        thread or dangling header is left behind. Private commands (`Command.private` in the
-        table: link, help, daily) answer with ephemeral followups only, and so does any
-        command whose text carries cookies or tokens (`carries_credentials`, checked before
-        the defer: the core then refuses it privately, nothing public is ever written)."""
+        Conversation commands: the core starts the conversation thread only once it accepts
+        the request (DiscordCommandSurface.start_thread): a thread without a starter message,
+        so no public "<user> asked" line; the asker is added to it and the private
+        "thinking…" becomes "Answering in #thread". A refused request (bad input, rate limit,
+        no thread permission) gets a private reply and leaves nothing behind. Typed in a
+        thread, the answer continues that thread. Personal commands (`Command.personal`:
+        player, matchup, lineup) answer privately where they were asked, with "Post to
+        channel". Private commands (`Command.private`: link, help, daily) answer with
+        ephemeral followups only, and so does any command whose text carries cookies or
+        tokens (`carries_credentials`, checked before the defer: the core then refuses it
+        privately, nothing public is ever written)."""
         cmd = command(name)
         secret = carries_credentials(name, args)
         personal = cmd is not None and cmd.personal and not secret
         private = (cmd is not None and cmd.private) or secret or personal
-        await interaction.response.defer(ephemeral=private, thinking=True)
+        await interaction.response.defer(ephemeral=True, thinking=True)
         user = user_ref(interaction.user, interaction.permissions)
         channel = interaction.channel
         command_surface: DiscordCommandSurface | None = None
         surface: DiscordSurface | None = None
+        told = False  # the user got a private notice of a failure
         try:
             if private or channel is None:
                 thread = thread_ref(interaction.guild_id, channel or discord.Object(0))
@@ -137,12 +141,9 @@ class FanViseDiscordBot(discord.Client):
                 surface = self.surface.for_interaction(interaction, private=True,
                                                        personal=personal)
             else:
-                header = clip(f"{interaction.user.mention} asked: {summary}", 2000)
-                root = await interaction.edit_original_response(
-                    content=header, allowed_mentions=discord.AllowedMentions.none())
                 title = clip(f"{name}: {summary.split(' ', 1)[-1]}" if " " in summary
                              else name, THREAD_NAME_MAX)
-                surface = self.surface.for_interaction(interaction, root=root,
+                surface = self.surface.for_interaction(interaction, conversation=True,
                                                        thread_title=title)
                 assert isinstance(surface, DiscordCommandSurface)
                 command_surface = surface
@@ -155,15 +156,16 @@ class FanViseDiscordBot(discord.Client):
         except discord.Forbidden:
             log.warning("/%s: missing permissions in channel %s", name, interaction.channel_id)
             await _say(interaction, NO_THREAD_PERMISSION)
+            told = True
         except Exception as exc:  # noqa: BLE001 - tell the user, log without the arguments
             log.exception("/%s failed: %s", name, type(exc).__name__)
             await _say_failed(interaction)
-        if command_surface is not None and command_surface.started is None \
-                and command_surface.posted == 0:
-            try:  # refused: the private reply is all the user needs
+            told = True
+        if command_surface is not None and not command_surface.said and not told:
+            try:  # answered in this thread (or refused silently): no private "thinking…" left
                 await interaction.delete_original_response()
             except discord.HTTPException:
-                log.warning("could not delete the response of a refused /%s", name)
+                log.warning("could not delete the private response of /%s", name)
 
     async def suggest(self, interaction: discord.Interaction, option: Option,
                       current: str) -> list[app_commands.Choice[str]]:

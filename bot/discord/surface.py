@@ -70,20 +70,27 @@ class DiscordSurface:
         self.root = root  # the command's response ("<user> asked: ..."): threads start on it
         self.thread_title = thread_title
         self.posted = 0  # public messages posted through this surface
+        self.said = False  # something was said privately to the interaction's user
         self.started: ThreadRef | None = None
 
     def for_interaction(self, interaction: discord.Interaction, *, private: bool = False,
                         root: discord.Message | None = None, thread_title: str = "",
-                        personal: bool = False) -> DiscordSurface:
+                        personal: bool = False, conversation: bool = False) -> DiscordSurface:
         """A surface whose ephemeral replies (and posts, if `private`) go to this interaction.
-        With `root` (the command's public response) a DiscordCommandSurface, which offers
-        `start_thread` to the core; `personal`: a DiscordPersonalSurface (the whole answer is
-        private, in the channel, no thread)."""
+        `conversation` (or a `root` message to start the thread on): a DiscordCommandSurface,
+        which offers `start_thread` to the core; `personal`: a DiscordPersonalSurface (the
+        whole answer is private, in the channel, no thread)."""
         if personal:
             return DiscordPersonalSurface(self.client, interaction, private=True)
-        cls = DiscordSurface if root is None else DiscordCommandSurface
+        cls = DiscordCommandSurface if conversation or root is not None else DiscordSurface
         return cls(self.client, interaction, private=private, root=root,
                    thread_title=thread_title)
+
+    def public(self) -> DiscordSurface:
+        """This interaction's surface posting publicly, with a conversation thread of its
+        own (bot.core.link.resume: the question a link request interrupted, answered
+        after the link click)."""
+        return DiscordCommandSurface(self.client, self.interaction, private=False)
 
     async def post(self, thread: ThreadRef, msg: Any) -> str:
         """Send `msg` (split at 2000 chars, cards as embeds); returns the last message's id."""
@@ -160,6 +167,7 @@ class DiscordSurface:
         try:
             if interaction is not None and not interaction.is_expired():
                 try:
+                    self.said = True
                     for chunk in split_text(text, self.max_text):
                         if not interaction.response.is_done():
                             await interaction.response.send_message(chunk, ephemeral=True)
@@ -185,6 +193,7 @@ class DiscordSurface:
         interaction = self.interaction
         try:
             if interaction is not None and not interaction.is_expired():
+                self.said = True
                 for part in render(msg, max_text=self.max_text):
                     kwargs = _followup_kwargs(part.kwargs())
                     if not interaction.response.is_done():
@@ -243,23 +252,30 @@ class DiscordSurface:
 
 
 class DiscordCommandSurface(DiscordSurface):
-    """A surface bound to a conversation command's public response (`root`): bot/core calls
-    `start_thread` only once it accepts the request, so a refusal leaves no empty thread."""
-
-    root: discord.Message
+    """A conversation command's surface: bot/core calls `start_thread` only once it accepts
+    the request, so a refusal leaves no empty thread. The thread starts without a starter
+    message (no public "<user> asked" line; with `root`, on that message instead); the asker
+    is added to it and told privately where the answer is."""
 
     async def start_thread(self, channel_ref: ThreadRef, title: str) -> ThreadRef:
-        """Called by bot/core once the request is accepted: open the conversation thread on
-        the command's response (DMs have no threads: the DM is the conversation). Without
-        thread permissions the user is told privately and the request ends (Refused).
-        The thread is named by the core's `title` ("Matchup review · Hoop Dreamers"); the
-        adapter's `thread_title` (the command as typed) only when the core gives none."""
+        """Called by bot/core once the request is accepted: open the conversation thread
+        (DMs have no threads: the DM is the conversation). Without thread permissions the
+        user is told privately and the request ends (Refused). The thread is named by the
+        core's `title` ("Matchup review · Hoop Dreamers"); the adapter's `thread_title` (the
+        command as typed) only when the core gives none."""
         if channel_ref.thread_id or channel_ref.workspace_id == "@me":
             return channel_ref
+        name = clip(title or self.thread_title or "FanVise", THREAD_NAME_MAX)
         try:
-            created = await self.root.create_thread(
-                name=clip(title or self.thread_title or "FanVise", THREAD_NAME_MAX),
-                auto_archive_duration=1440)
+            if self.root is not None:
+                created: Any = await self.root.create_thread(name=name,
+                                                             auto_archive_duration=1440)
+            else:
+                data = await self.client.http.start_thread_without_message(
+                    int(channel_ref.channel_id), name=name, auto_archive_duration=1440,
+                    type=discord.ChannelType.public_thread.value)
+                created = SimpleNamespace(id=int(data["id"]), parent_id=int(
+                    data.get("parent_id") or channel_ref.channel_id))
         except discord.Forbidden as exc:
             log.warning("missing permissions to start a thread in channel %s",
                         channel_ref.channel_id)
@@ -273,7 +289,30 @@ class DiscordCommandSurface(DiscordSurface):
         self.started = ThreadRef("discord", channel_ref.workspace_id,
                                  str(created.parent_id or channel_ref.channel_id),
                                  str(created.id))
+        await self._invite(int(created.id))
         return self.started
+
+    async def _invite(self, thread_id: int) -> None:
+        """Add the asker to the new thread (it shows in their list and notifies them) and
+        tell them privately where the answer is."""
+        interaction = self.interaction
+        if interaction is None:
+            return
+        try:
+            await self.client.http.add_user_to_thread(thread_id, interaction.user.id)
+        except discord.HTTPException as exc:
+            log.warning("could not add the asker to thread %s (%s)", thread_id,
+                        type(exc).__name__)
+        pointer = f"Answering in <#{thread_id}>."
+        try:
+            if interaction.type == discord.InteractionType.component \
+                    or not interaction.response.is_done():
+                await interaction.followup.send(pointer, ephemeral=True)
+            else:  # the command's own private "thinking…" becomes the pointer
+                await interaction.edit_original_response(content=pointer)
+            self.said = True
+        except discord.HTTPException as exc:
+            log.warning("could not say where the answer is (%s)", type(exc).__name__)
 
 
 class DiscordPersonalSurface(DiscordSurface):

@@ -32,9 +32,10 @@ from bot.slack.render import render as slack_render
 from fantasy.demo import DEMO_USER_TEAM_ID, open_demo_client
 from fantasy.optimizer.lineup import SlotLayout, keep_slots
 from tests.bot.harness import discord_events as ev
+from tests.bot.harness import fake_discord as fd
 from tests.bot.harness import slack_requests as sr
 from tests.bot.harness.servers import wait_for
-from tests.bot.test_discord_e2e import REQUESTER, open_bot, public_messages
+from tests.bot.test_discord_e2e import REQUESTER, open_bot
 from tests.bot.test_slack_e2e import start
 
 FETCHED = "2026-11-23T16:06:10+00:00"
@@ -262,17 +263,18 @@ def test_lineup_render_lists_needed_benchings_and_skips_idle_ones():
 
 # ------------------------------------------------------------------ end to end
 
-def embeds_of(fake, channel_id: int) -> list[dict[str, Any]]:
-    return [e for m in public_messages(fake, channel_id) for e in m.get("embeds") or []]
+def private_embeds(fake, channel_id: int) -> list[dict[str, Any]]:
+    """Embeds of the private answers in a channel (/player and /lineup are personal)."""
+    return [e for m in fake.channel_messages(channel_id) if m["flags"] & 64
+            for e in m.get("embeds") or []]
 
 
 async def test_discord_player_and_lineup_end_to_end(fake_discord, tmp_path):
     app, bot = await open_bot(tmp_path)
     try:
         ev.send(bot, fake_discord, ev.slash("player", REQUESTER, {"name": "Jordan Poole"}))
-        thread_id = (await wait_for(lambda: list(fake_discord.threads)))[0]
         embed = await wait_for(lambda: next(
-            (e for e in embeds_of(fake_discord, thread_id)
+            (e for e in private_embeds(fake_discord, fd.CHANNEL_ID)
              if e.get("title") == "Player report: Jordan Poole"), None))
         fields = {f["name"]: f["value"] for f in embed["fields"]}
         assert fields["Status"] == "OUT" and fields["Injury"] != "none reported"
@@ -280,10 +282,8 @@ async def test_discord_player_and_lineup_end_to_end(fake_discord, tmp_path):
         assert "<t:" not in str(embed)  # nowhere Discord would show it raw
 
         ev.send(bot, fake_discord, ev.slash("lineup", REQUESTER, {"day": "today"}))
-        lineup_thread = (await wait_for(lambda: [t for t in fake_discord.threads
-                                                 if t != thread_id]))[0]
         embed = await wait_for(lambda: next(
-            (e for e in embeds_of(fake_discord, lineup_thread)
+            (e for e in private_embeds(fake_discord, fd.CHANNEL_ID)
              if str(e.get("title", "")).startswith("Daily lineup")), None))
         fields = {f["name"]: f["value"] for f in embed["fields"]}
         slots = fields["Optimal starters"].splitlines()

@@ -20,6 +20,7 @@ from bot.discord.app import build_discord_bot
 from tests.bot.harness import discord_events as ev
 from tests.bot.harness import fake_discord as fd
 from tests.bot.harness.scripted_core import ScriptedCore
+from tests.bot.harness.servers import wait_for
 
 TOKEN = "fake.discord.token"
 REQUESTER = 500000000000000001
@@ -58,16 +59,19 @@ async def test_slash_command_defers_opens_thread_and_calls_core(fake_discord):
     ev.send(bot, fake_discord, ev.slash("optimize", REQUESTER, {"focus": "need blocks"}))
     cb = (await fake_discord.wait_for("POST", "/callback$"))[0]
     assert time.monotonic() - t0 < 3.0
-    assert cb.json["type"] == 5 and not (cb.json.get("data") or {}).get("flags")  # public defer
-    # the response names the requester, a thread is started on it, the core works in there
+    assert cb.json["type"] == 5 and cb.json["data"]["flags"] == 64  # a private "thinking…"
+    # once the core accepts, a thread without a starter message: no public "asked" line
     thread_req = (await fake_discord.wait_for("POST", "/threads$"))[0]
-    original = fake_discord.originals[next(iter(fake_discord.originals))]
-    assert thread_req.path == f"/channels/{fd.CHANNEL_ID}/messages/{original}/threads"
+    assert thread_req.path == f"/channels/{fd.CHANNEL_ID}/threads"
+    assert thread_req.json["type"] == 11  # a public thread
     # named by the core's title (what the thread is; the scripted core says "optimize")
     assert thread_req.json["name"] == "optimize"
-    head = fake_discord.find("PATCH", "/messages/@original$")[0].json
-    assert head["content"] == f"<@{REQUESTER}> asked: /optimize need blocks"
-    assert head["allowed_mentions"]["parse"] == []
+    tid = int((await wait_for(lambda: list(fake_discord.threads)))[0])
+    # the asker is added to it and told privately where the answer is
+    assert (await wait_for(lambda: fake_discord.thread_members.get(tid))) == [REQUESTER]
+    head = (await fake_discord.wait_for("PATCH", "/messages/@original$"))[0].json
+    assert head["content"] == f"Answering in <#{tid}>."
+    assert not [m for m in fake_discord.channel_messages(fd.CHANNEL_ID) if not m["flags"] & 64]
     posts = await fake_discord.wait_for("POST", r"^/channels/\d+/messages$", count=2)
     thread_id = int(posts[0].path.split("/")[2])
     assert thread_id in fake_discord.threads
@@ -240,7 +244,6 @@ async def test_missing_thread_permission_is_explained(fake_discord):
     ev.send(bot, fake_discord, ev.slash("ask", REQUESTER, {"question": "who starts?"}))
     notice = (await fake_discord.wait_for("POST", r"^/webhooks/\d+/[^/]+$"))[0].json
     assert notice["flags"] & 64 and "Create Public Threads" in notice["content"]
-    await fake_discord.wait_for("DELETE", "/messages/@original$")  # no dangling header
     assert not fake_discord.threads and len(core.calls) == 1
     assert not [m for m in fake_discord.channel_messages(fd.CHANNEL_ID) if not m["flags"] & 64]
     # the surface reports it to the core as a ChatError (the core then stays in the channel)
@@ -266,8 +269,7 @@ async def test_refusal_before_the_thread_is_private_and_leaves_nothing(fake_disc
     core = ScriptedCore()
     bot = await start(core)
     ev.send(bot, fake_discord, ev.slash("ask", REQUESTER, {"question": "refuse"}))
-    await fake_discord.wait_for("DELETE", "/messages/@original$")
-    refusal = fake_discord.find("POST", r"^/webhooks/\d+/[^/]+$")[0].json
+    refusal = (await fake_discord.wait_for("POST", r"^/webhooks/\d+/[^/]+$"))[0].json
     assert refusal["flags"] & 64 and "Refused" in refusal["content"]
     assert not fake_discord.threads and not fake_discord.find("POST", "/threads$")
     assert not [m for m in fake_discord.channel_messages(fd.CHANNEL_ID) if not m["flags"] & 64]

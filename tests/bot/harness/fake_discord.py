@@ -144,6 +144,7 @@ class FakeDiscord:
     ratelimit_next: dict[str, int] = field(default_factory=dict)  # "METHOD path-prefix" -> n
     retry_after: float = 0.5
     forbid_threads: bool = False  # answer thread creation with 403 Missing Permissions
+    thread_members: dict[int, list[int]] = field(default_factory=dict)  # thread -> added users
     # tokens whose deferred response still shows "thinking…": like Discord, the first
     # followup then resolves it and keeps the defer's visibility (its own flags are ignored)
     loading: set[str] = field(default_factory=set)
@@ -339,9 +340,13 @@ class FakeDiscord:
                 if cid in self.threads:
                     return jr(self.threads[cid])
                 return jr(text_channel(cid))
-            if m == "POST" and len(p) == 5 and p[4] == "threads" and self.forbid_threads:
+            new_thread = m == "POST" and p[-1] == "threads" and len(p) in (3, 5)
+            if new_thread and self.forbid_threads:  # on a message, or without one (len 3)
                 return jr({"message": "Missing Permissions", "code": 50013}, status=403)
-            if m == "POST" and len(p) == 5 and p[4] == "threads":
+            if m == "PUT" and len(p) == 4 and p[2] == "thread-members":
+                self.thread_members.setdefault(cid, []).append(int(p[3]))
+                return web.Response(status=204)
+            if new_thread:
                 tid = next(self._ids)
                 self.threads[tid] = thread_channel(tid, body["name"], parent=cid)
                 self.threads[tid]["thread_metadata"]["auto_archive_duration"] = body.get(
