@@ -145,3 +145,55 @@ async def test_personal_command_private_answer_and_post_to_channel(fake_discord,
     finally:
         await bot.close()
         await app.close()
+
+
+class _PagedCore:
+    """The two core calls a page click uses: the stored card, and redrawing it."""
+
+    def __init__(self, card: Card, thread: ThreadRef) -> None:
+        self.card, self.thread, self.message_id = card, thread, ""
+        outer = self
+
+        class _Db:
+            async def get_card(self, card_id: str) -> Any:
+                return type("Row", (), {"card_id": card_id, "message_id": outer.message_id})()
+
+        self.db = _Db()
+
+    async def edit_card(self, surface: Any, row: Any) -> None:
+        await surface.edit(self.thread, row.message_id, OutgoingMessage("", [self.card]))
+
+
+async def test_next_shows_the_other_moves_and_a_redraw_stays_on_that_page(fake_discord):
+    cid = "0123456789ab"
+    card = Card("Your plan", "8 moves", fields=[(f"{k + 1}. Drop P{k}, add Q{k}", "+1")
+                                                for k in range(8)],
+                buttons=[b for k in range(8) for b in (
+                    Button(f"Approve #{k + 1}", f"fv:approve:{cid}:{k}", "primary"),
+                    Button(f"Skip #{k + 1}", f"fv:decline:{cid}:{k}"))],
+                selects=[Select(f"fv:pick:{cid}:{k}", "other players",
+                                (SelectOption("Q", str(k), default=True),
+                                 SelectOption("R", str(k + 8)))) for k in range(8)])
+    thread = ThreadRef("discord", str(fd.GUILD_ID), str(fd.CHANNEL_ID))
+    core = _PagedCore(card, thread)
+    bot = build_discord_bot(core, application_id=fd.APP_ID, sync_commands=False)
+    await bot.login(TOKEN)
+    try:
+        core.message_id = await bot.surface.post(thread, OutgoingMessage("", [card]))
+        sent = fake_discord.messages[int(core.message_id)]
+        nxt = next(c for c in fd.controls(sent) if c.get("label") == "Next ▶")
+        assert nxt["custom_id"] == f"fv:page:{cid}:1"
+        ev.send(bot, fake_discord, ev.click(nxt["custom_id"], REQUESTER + 7, sent,
+                                            fd.text_channel()))
+        await wait_for(lambda: "Moves 6-8 of 8" in fd.message_text(
+            fake_discord.messages[int(core.message_id)]))
+        now = fake_discord.messages[int(core.message_id)]
+        labels = [c.get("label") for c in fd.controls(now)]
+        assert "Approve #6" in labels and "Approve #1" not in labels
+        assert len([c for c in fd.controls(now) if c["type"] == 3]) == 3  # spots 6-8's menus
+        # the core redraws the card (a decision): the member stays on the page they chose
+        card.footer = "Decided by Ann"
+        await core.edit_card(bot.surface, await core.db.get_card(cid))
+        assert "Moves 6-8 of 8" in fd.message_text(fake_discord.messages[int(core.message_id)])
+    finally:
+        await bot.close()
