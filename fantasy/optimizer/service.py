@@ -37,6 +37,7 @@ from fantasy.constants import (
     ScoringType,
     stat_name,
 )
+from fantasy.formatting import day_text
 from fantasy.models import League, Player, ProSchedule, Team
 from fantasy.moves import (
     CATEGORIES_UNIT,
@@ -410,13 +411,18 @@ def _status_notes(drop: Player, add: Player) -> list[str]:
     waiver claim date."""
     out = []
     if drop.injury_status != "ACTIVE":
-        out.append(f"{drop.name} is {drop.injury_status}")
+        out.append(f"{drop.name} is {_status_word(drop.injury_status)}")
     if add.injury_status != "ACTIVE":
-        out.append(f"note: {add.name} is {add.injury_status}")
+        out.append(f"note: {add.name} is {_status_word(add.injury_status)}")
     if add.status == "WAIVERS":
-        when = add.waiver_process_date.isoformat() if add.waiver_process_date else "later"
-        out.append(f"note: {add.name} is on waivers (claim processes {when})")
+        when = day_text(add.waiver_process_date) if add.waiver_process_date else "later"
+        out.append(f"note: {add.name} is on waivers (his claim clears {when})")
     return out
+
+
+def _status_word(status: str) -> str:
+    """ESPN's injury status as a member reads it: OUT stays OUT, DAY_TO_DAY -> day-to-day."""
+    return status if status == "OUT" else status.replace("_", "-").lower()
 
 
 def _injury_notes(drop: Player, add: Player) -> list[str]:
@@ -425,8 +431,7 @@ def _injury_notes(drop: Player, add: Player) -> list[str]:
     for line in _status_notes(drop, add):
         p = drop if line.startswith(drop.name) else add
         if p.expected_return_date and p.injury_status != "ACTIVE" and "waivers" not in line:
-            line += f", expected back {p.expected_return_date.strftime('%a %b')} " \
-                    f"{p.expected_return_date.day}"
+            line += f", expected back {day_text(p.expected_return_date)}"
         out.append(line)
     return out
 
@@ -877,9 +882,9 @@ class OptimizerService:
         if p is None:
             return f"{name} is not among the available free agents"
         if p.injury_status in OUT_STATUSES:
-            back = (f", expected back {p.expected_return_date.isoformat()}"
+            back = (f", expected back {day_text(p.expected_return_date)}"
                     if p.expected_return_date else "")
-            return f"{name} is {p.injury_status.replace('_', ' ')}{back}"
+            return f"{name} is {_status_word(p.injury_status)}{back}"
         return ""
 
     def _drop_problem(self, team: Team, drop_id: int, name: str) -> str:

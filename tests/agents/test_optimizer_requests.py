@@ -143,7 +143,7 @@ async def test_moves_that_are_not_allowed_say_why(deps_factory, variant) -> None
         ((COBY_WHITE, "Coby White"), (TYUS_JONES, "Tyus Jones"),
          "Coby White is not on your roster (he is a free agent)"),
         ((ISAAC, "Jonathan Isaac"), (BRYANT, "Thomas Bryant"),
-         "Thomas Bryant is OUT, expected back 2023-02-01"),
+         "Thomas Bryant is OUT, expected back Wed Feb 1"),
     ]
     deps = deps_factory(variant)
     for drop, add, why in cases:

@@ -55,7 +55,7 @@ async def test_evaluate_move_not_allowed_says_why() -> None:
     assert svc.evaluate_move(1, DONCIC, COBY_WHITE).reason == \
         "Luka Doncic is not on your roster: he is on Splash Bros Inc"
     assert svc.evaluate_move(1, ISAAC, BRYANT).reason == \
-        "Thomas Bryant is OUT, expected back 2023-02-01"
+        "Thomas Bryant is OUT, expected back Wed Feb 1"
     assert svc.evaluate_move(1, COBY_WHITE, TYUS_JONES).reason == \
         "Coby White is not on your roster (he is a free agent)"
     assert svc.evaluate_move(1, HAYWARD, BRUNSON).reason == \
