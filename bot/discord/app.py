@@ -222,10 +222,11 @@ class FanViseDiscordBot(discord.Client):
         message_id = str(interaction.message.id) if interaction.message else ""
         try:
             private = bool(interaction.message and interaction.message.flags.ephemeral)
-            # a button under a private answer (a personal command's) answers privately too
-            await self.core.handle_click(self.surface.for_interaction(interaction,
-                                                                      private=private),
-                                         thread, user, custom_id, message_id)
+            # a button under a private answer (a personal command's) answers privately too;
+            # a conversation it starts ("Look for moves") opens a thread of its own
+            await self.core.handle_click(self.surface.for_interaction(
+                interaction, private=private, conversation=private), thread, user, custom_id,
+                message_id)
         except Exception as exc:  # noqa: BLE001
             log.exception("button %s failed: %s", custom_id, type(exc).__name__)
             await _say_failed(interaction)

@@ -92,13 +92,19 @@ class DiscordSurface:
         after the link click)."""
         return DiscordCommandSurface(self.client, self.interaction, private=False)
 
+    def _private_in(self, thread: ThreadRef) -> bool:
+        """Private surfaces answer privately, except in the thread they started (a
+        conversation a click on a private answer opened: "Look for moves")."""
+        return self.private and not (self.started is not None
+                                     and thread.thread_id == self.started.thread_id)
+
     async def post(self, thread: ThreadRef, msg: Any) -> str:
         """Send `msg` (split at 2000 chars, cards as embeds); returns the last message's id."""
         parts = render(msg, max_text=self.max_text)
         last: discord.Message | discord.WebhookMessage | None = None
         try:
             for part in parts:
-                if self.private:
+                if self._private_in(thread):
                     assert self.interaction is not None
                     last = await self.interaction.followup.send(
                         ephemeral=True, wait=True, **_followup_kwargs(part.kwargs()))
@@ -115,7 +121,7 @@ class DiscordSurface:
         """Replace one message's text, embeds and buttons (disabled buttons stay drawn)."""
         part = render_edit(msg, max_text=self.max_text, page=card_page(self.client, message_id))
         try:
-            if self.private:
+            if self._private_in(thread):
                 assert self.interaction is not None
                 own = self.interaction.message
                 if own is not None and str(own.id) == str(message_id):

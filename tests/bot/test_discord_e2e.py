@@ -231,3 +231,27 @@ async def test_lineup_answers_privately_and_posts_to_the_channel_on_request(fake
     finally:
         await bot.close()
         await app.close()
+
+
+async def test_an_offer_under_a_private_answer_opens_a_thread(fake_discord, tmp_path):
+    """"Look for moves" under the private /matchup answer: the plan is a conversation, so it
+    opens a thread (the asker is added and told where), and its card is posted there for
+    everyone to see, not privately."""
+    app, bot = await open_bot(tmp_path)
+    try:
+        ev.send(bot, fake_discord, ev.slash("matchup", REQUESTER))
+        mine = await wait_for(lambda: [m for m in fake_discord.channel_messages(fd.CHANNEL_ID)
+                                       if any(c.get("label") == "Post to channel"
+                                              for c in fd.controls(m))], timeout=60)
+        offer = next(c for c in fd.controls(mine[0]) if c["custom_id"].startswith("fv:do:"))
+        ev.send(bot, fake_discord, ev.click(offer["custom_id"], REQUESTER, mine[0],
+                                            fd.text_channel()))
+        thread_id = (await wait_for(lambda: list(fake_discord.threads), timeout=60))[0]
+        card = await wait_for(lambda: card_message(fake_discord, thread_id), timeout=60)
+        assert not card["flags"] & 64 and card["flags"] & fd.COMPONENTS_V2
+        assert fake_discord.thread_members[thread_id] == [REQUESTER]
+        assert any(f"<#{thread_id}>" in e for e in ephemerals(fake_discord))
+        assert public_messages(fake_discord, fd.CHANNEL_ID) == []
+    finally:
+        await bot.close()
+        await app.close()
