@@ -9,6 +9,7 @@ Regenerate after an intended change, and review the diff before committing:
 
 from __future__ import annotations
 
+import difflib
 import json
 import os
 import re
@@ -52,7 +53,12 @@ def check(name: str, payload: dict[str, Any]) -> None:
                           + "\n")
         return
     assert name in golden, f"no golden {name}: regenerate (see the module docstring)"
-    assert got == golden[name]
+    if got != golden[name]:
+        diff = difflib.unified_diff(
+            json.dumps(golden[name], indent=1, sort_keys=True, ensure_ascii=False).splitlines(),
+            json.dumps(got, indent=1, sort_keys=True, ensure_ascii=False).splitlines(),
+            "golden", "sent", lineterm="", n=1)
+        pytest.fail(f"{name} differs from its golden:\n" + "\n".join(list(diff)[:60]))
 
 
 def count(components: list[dict[str, Any]]) -> int:
