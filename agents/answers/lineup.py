@@ -13,7 +13,7 @@ from datetime import date
 from typing import Any
 
 from fantasy.constants import OUT_STATUSES
-from fantasy.formatting import day_text
+from fantasy.formatting import categories_text, day_text, one_decimal, whole
 from fantasy.moves import text_of
 
 #: The footer when the day's result has no notes of its own.
@@ -57,11 +57,14 @@ def _proj(v: Any, unit: str) -> str:
 
 
 def gain_label(v: Any, unit: str) -> str:
-    """A labelled difference: "+58.8 fpts", "+0.44 expected categories won"."""
+    """A labelled difference in the one style (fantasy.formatting): "+59 fpts" (whole
+    points), "wins 0.4 more categories on average"."""
     v = float(v or 0.0)
     if _points(unit):
-        return f"{v:+.1f} fpts"
-    return f"{v:+.2f} {unit.split(' (')[0] or 'value'}"
+        return f"{whole(v, signed=True)} fpts"
+    if "categor" in (unit or ""):
+        return categories_text(v)
+    return f"{one_decimal(v, signed=True)} {unit.split(' (')[0] or 'value'}"
 
 
 def status_word(s: Any) -> str:
@@ -199,9 +202,11 @@ def lineup_view(res: dict[str, Any], scan: dict[str, Any] | None = None, *,
     if _points(unit):
         summary = (f"Projected {_val(total)} fpts with the optimal lineup vs {_val(current)} fpts "
                    f"with your current one ({gain_label(total - current, unit)}).")
+    elif round(total - current, 1) == 0:
+        summary = "Your current lineup does as well in the categories as the optimal one."
     else:
-        summary = (f"Projected {unit or 'value'}: {_val(total)} with the optimal lineup vs "
-                   f"{_val(current)} with your current one ({total - current:+.2f}).")
+        summary = (f"The optimal lineup {categories_text(total - current)} against your "
+                   "current one.")
     if filled < n_slots:
         summary += (f" {n_slots - filled} slot{'s' if n_slots - filled != 1 else ''} stay empty: "
                     "no one on your roster with a game fits.")
