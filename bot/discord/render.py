@@ -236,9 +236,12 @@ def with_share(part: DiscordMessage, name: str) -> DiscordMessage:
         return part
     if view is None or not isinstance(view, discord.ui.View):
         view = discord.ui.View(timeout=None)
-    rows = {getattr(i, "row", None) or 0 for i in view.children}
-    if view.children:
-        button.row = min(max(rows) + 1, ROWS_MAX - 1)
+    if view.children:  # beside the answer's last buttons when that row has room
+        last = max(getattr(i, "row", None) or 0 for i in view.children)
+        in_row = [i for i in view.children if (getattr(i, "row", None) or 0) == last]
+        full = len(in_row) >= 5 or any(isinstance(getattr(i, "item", i), discord.ui.Select)
+                                       for i in in_row)
+        button.row = min(last + 1, ROWS_MAX - 1) if full else last
     view.add_item(button)
     return DiscordMessage(content=part.content, embeds=part.embeds, view=view)
 
