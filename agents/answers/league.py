@@ -394,6 +394,8 @@ async def answer_free_agents(deps: AgentDeps, request: Request) -> Reply:
         if healthy_only and (p.injury_status in OUT_STATUSES or
                              p.injury_status in UNCERTAIN_STATUSES):
             continue
+        if request.min_games and val.games(p) < request.min_games:
+            continue  # "centers with 3 games left": a filter, not how many to list
         rows.append((val.rest_value(p), val.games(p), p))
     rows.sort(key=lambda r: (-r[0], -r[1], r[2].name))
     n = max(1, min(request.count or FA_COUNT, FA_MAX))
@@ -404,6 +406,8 @@ async def answer_free_agents(deps: AgentDeps, request: Request) -> Reply:
     head = f"**Best {what}"
     if cats:
         head += " for " + ", ".join(cats)
+    if request.min_games:
+        head += f" with {request.min_games}+ games left"
     head += f"** (ranked by value for the {week_word}: games left x "
     head += ("projected fantasy points per game" if val.by_points else
              ("per-game " + "/".join(cats) if cats else "per-game category value")) + ")"
@@ -424,6 +428,10 @@ async def answer_free_agents(deps: AgentDeps, request: Request) -> Reply:
     if not top:
         lines.append("No free agent matches that" + (" (healthy only)" if healthy_only else "")
                      + ".")
+        if request.min_games:
+            most = max((val.games(p) for p in pool if slot is None or slot in p.eligible_slots),
+                       default=0)
+            lines.append(f"The most games any of them has left this matchup is {most}.")
     elif healthy_only:
         lines.append("Healthy players only; say \"include injured\" to see everyone.")
     offers: list[Offer] = []
@@ -437,6 +445,7 @@ async def answer_free_agents(deps: AgentDeps, request: Request) -> Reply:
         Intent.STREAMING, text="find streamers", categories=cats, position=pos)))
     return Reply(text="\n".join(lines), listed=listed, offers=offers,
                  report={"free_agents": report_rows, "position": pos, "categories": cats,
+                         "min_games": request.min_games,
                          "healthy_only": healthy_only, "dates": [d.isoformat() for d in dates]},
                  tool_calls=["get_free_agents"])
 

@@ -52,7 +52,7 @@ POSITIONS: dict[str, str] = {
     "point guard": "PG", "shooting guard": "SG", "small forward": "SF",
     "power forward": "PF", "point guards": "PG", "shooting guards": "SG",
     "small forwards": "SF", "power forwards": "PF", "big man": "C", "big men": "C",
-    "pg": "PG", "pgs": "PG", "sg": "SG", "sgs": "SG", "sf": "SF", "pf": "PF",
+    "pg": "PG", "pgs": "PG", "sg": "SG", "sgs": "SG", "sf": "SF", "sfs": "SF", "pf": "PF", "pfs": "PF",
     "center": "C", "centers": "C", "centre": "C", "centres": "C", "bigs": "C", "big": "C",
     "guard": "G", "guards": "G", "forward": "F", "forwards": "F", "wing": "F", "wings": "F",
 }
@@ -65,7 +65,8 @@ ACTIONS: tuple[tuple[str, str], ...] = (
     ("sit", r"\b(?:sit|sitting|bench|benching)\b"),
     ("start", r"\b(?:start|starting|play him|put in)\b"),
     ("hold", r"\b(?:hold|holding|keep|keeping|stash)\b"),
-    ("add", r"\b(?:add|adding|pick up|pickup|pick him up|grab|grabbing|claim|sign)\b"),
+    ("add", r"\b(?:add|adding|pick up|pickup|picking up|pick him up|grab|grabbing|claim|"
+            r"claiming|sign|signing)\b"),
 )
 
 #: Verbs that make the next player the one dropped / added in an explicit move.

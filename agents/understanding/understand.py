@@ -283,7 +283,7 @@ def _inherited_intent(last: Request, ents: Entities) -> Intent:
 
 
 def _typed_intent(intent: Intent, ents: Entities, players: list[PlayerRef],
-                  last: Request | None
+                  last: Request | None, low: str = ""
                   ) -> tuple[Intent, bool]:
     """The intent the entities make of the router's (or inherited) intent, and whether the
     entities settle it (no clarifying question):
@@ -292,12 +292,17 @@ def _typed_intent(intent: Intent, ents: Entities, players: list[PlayerRef],
       ("what about the heat", "is the celtics game tonight"), and so is a follow-up that
       names only the team ("how about the nets" after a player question);
     - a lineup for the week is the week's plan ("optimize my lineup for the week"): one
-      day's lineup needs a day, the matchup plan sets the lineups of every day left."""
+      day's lineup needs a day, the matchup plan sets the lineups of every day left;
+    - a games filter and no one of mine ("any pfs with 2 games left") lists free agents,
+      not my team's games."""
     if ents.other_sport and not players and ents.pro_team is None:
         return Intent.OUT_OF_SCOPE, True  # "set my nfl lineup": another sport
     if ents.pro_team is not None and not players:
         if intent in PLAYER_INTENTS or intent == Intent.SCHEDULE or last is not None:
             return Intent.SCHEDULE, True
+    if ents.min_games is not None and not players and intent == Intent.SCHEDULE and \
+            not re.search(r"\b(?:my|i|me|mine|we|our|teams?|nba)\b", low):
+        return Intent.FREE_AGENT_SCAN, True  # "any pfs with 2 games left": players to list
     day = ents.day if ents.day is not None else (last.day if last is not None else None)
     if intent == Intent.LINEUP_OPTIMIZATION and day is not None and day.week:
         return Intent.MATCHUP_ANALYSIS, False
@@ -434,7 +439,7 @@ def understand_one(text: str, ctx: UnderstandingContext, *,
         (intent, action), inherited = about, True
 
     clarify_ok = False
-    intent, clarify_ok = _typed_intent(intent, ents, players, last)
+    intent, clarify_ok = _typed_intent(intent, ents, players, last, fold(text))
 
     move = ents.move
     list_player = _list_player(ctx, ents.list_ref)
