@@ -10,11 +10,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import date
+from datetime import UTC, date, datetime
 from typing import Any
 
 from bot.core.models import Button, Card, OutgoingMessage, Select, SelectOption
-from bot.core.timestamps import discord_ts
+from bot.core.timestamps import discord_ts, epoch_of
 from fantasy.constants import OUT_STATUSES, UNCERTAIN_STATUSES
 from fantasy.formatting import day_text, gain_text
 from fantasy.move_card import CardMove, MoveCard, MoveOutcome
@@ -189,19 +189,28 @@ def _return_text(status: str, ret: Any) -> str | None:
     return None  # healthy: nothing to return from
 
 
-def _fetched_footer(fetched: Any) -> str:
-    """"Fetched <t:EPOCH:R>" (a local time on every platform); an unparsable value as it is."""
+def _fetched_footer(fetched: Any, league_day: date | None = None) -> str:
+    """"Fetched <t:EPOCH:R>" (a local time on every platform); an unparsable value as it is.
+    On a league whose clock is not this machine's (the demo league's day is in its season),
+    the league's day with the time of the fetch (UTC, no token: a platform would draw the
+    token on this machine's date): "Fetched Wed Jan 25 09:55 UTC"."""
     if not fetched:
         return ""
     try:
-        return f"Fetched {discord_ts(fetched, 'R')}"
+        token = discord_ts(fetched, "R")
+        if league_day is not None:
+            when = datetime.fromtimestamp(epoch_of(fetched), UTC)
+            if abs((when.date() - league_day).days) > 1:
+                return f"Fetched {day_text(league_day)} {when:%H:%M} UTC"
+        return f"Fetched {token}"
     except (TypeError, ValueError, OverflowError):
         return f"Fetched {fetched}"
 
 
-def render_report(report: dict[str, Any]) -> Card:
+def render_report(report: dict[str, Any], *, league_day: date | None = None) -> Card:
     """A player report (playerName, status, injuryType, expectedReturnDate, recommendation,
-    confidence, summary, sources, fetchedAt) as a Card whose fields agree with each other."""
+    confidence, summary, sources, fetchedAt) as a Card whose fields agree with each other;
+    `league_day`: the league's today (its fetch time is shown on the league's clock)."""
     rec = str(report.get("recommendation") or "").upper()
     status = str(report.get("status") or "").upper()
     fields: list[tuple[str, str]] = [
@@ -220,7 +229,7 @@ def render_report(report: dict[str, Any]) -> Card:
         fields.append(("Sources", "\n".join(f"• {_fmt_source(s)}" for s in list(sources)[:5])))
     return Card(title=f"Player report: {report.get('playerName') or 'unknown player'}",
                 text=str(report.get("summary") or ""), fields=fields,
-                color=_REC_COLORS.get(rec, "grey"), footer=_fetched_footer(report.get("fetchedAt")))
+                color=_REC_COLORS.get(rec, "grey"), footer=_fetched_footer(report.get("fetchedAt"), league_day))
 
 
 def is_player_report(report: Any) -> bool:
@@ -564,7 +573,8 @@ def offer_buttons(offers_id: str, labels: Sequence[str]) -> list[Button]:
 
 def render_answer(text: str, report: dict[str, Any] | None, *, offline: bool,
                   max_text: int, offers_id: str = "",
-                  offers: Sequence[str] = ()) -> list[OutgoingMessage]:
+                  offers: Sequence[str] = (),
+                  league_day: date | None = None) -> list[OutgoingMessage]:
     """An answer as one or more messages: text split at `max_text`, a report card attached
     to the last message, and the follow-up offers as buttons under it (on the report card,
     else a card with buttons only: no title, so no empty "What next?" holder)."""
@@ -574,7 +584,7 @@ def render_answer(text: str, report: dict[str, Any] | None, *, offline: bool,
     chunks = split_text(body.strip() or "(no answer)", max_text)
     msgs = [OutgoingMessage(c) for c in chunks]
     if is_player_report(report):
-        card = render_report(report)  # type: ignore[arg-type]
+        card = render_report(report, league_day=league_day)  # type: ignore[arg-type]
         if card.text and card.text.strip() in body:
             card.text = ""  # the answer already says it
         msgs[-1].cards.append(card)

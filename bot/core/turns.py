@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import AsyncIterator
+from datetime import date
 from typing import TYPE_CHECKING, Any
 
 from agents.shared.llm import OFFLINE_NOTE
@@ -302,6 +303,14 @@ class Turns:
         self._offline_told.add(thread.conversation_id)
         return f"_{OFFLINE_NOTE}_"
 
+    def _league_day(self) -> date | None:
+        """The league's today (None when it cannot be read): dates are on its clock."""
+        today = getattr(self.core, "league_today", None)
+        try:
+            return today() if callable(today) else None
+        except Exception:  # noqa: BLE001 - a footer's nicety
+            return None
+
     def is_late(self, thread: ThreadRef, editor: ProgressEditor) -> bool:
         """True when the answer is not the immediate reply: the run took longer than
         `ChatCore.notify_after` seconds (default NOTIFY_AFTER) on a chat platform, so the
@@ -342,7 +351,7 @@ class Turns:
                     continue
                 for m in render_answer(text, ev.report, offline=False,
                                        max_text=surface.max_text, offers_id=ev.offers_id,
-                                       offers=ev.offers):
+                                       offers=ev.offers, league_day=self._league_day()):
                     msgs.append((m, None))
             elif isinstance(ev, Notice):
                 icon = {"error": "⚠️ ", "warning": "⚠️ "}.get(ev.level, "ℹ️ ")

@@ -170,3 +170,19 @@ async def test_what_can_you_do_lists_commands_in_the_platforms_syntax(
         assert "Commands:" in text and shown in text and hidden not in text, text[-1500:]
     finally:
         await app.close()
+
+
+def test_a_report_is_fetched_on_the_leagues_clock() -> None:
+    """The demo league's day is in its season: the footer shows that day, not this
+    machine's date; a live league (its day is today) keeps the local-time token."""
+    from datetime import date
+
+    from bot.core.render import render_report
+
+    report = {"playerName": "Jordan Poole", "recommendation": "HOLD", "status": "OUT",
+              "expectedReturnDate": "2023-02-04", "fetchedAt": "2026-11-27T09:55:00+00:00"}
+    demo = render_report(report, league_day=date(2023, 1, 25))
+    assert demo.footer == "Fetched Wed Jan 25 09:55 UTC"
+    assert ("Expected return", "Sat Feb 4") in demo.fields
+    live = render_report(report, league_day=date(2026, 11, 27))
+    assert live.footer.startswith("Fetched <t:") and live.footer.endswith(":R>")
