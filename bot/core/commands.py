@@ -345,14 +345,24 @@ def commands_help(platform: str = "console") -> str:
     return "\n".join(["Commands:", *help_text(platform).splitlines()[1:]])
 
 
+_CODE_COMMAND = re.compile(r"`/(" + "|".join(NAMES) + r")(?: ([^`\n]*))?`")
+
+
 def answer_for_platform(text: str, platform: str) -> str:
-    """An answer's command list (`commands_help()`, written in the console's syntax) in
-    `platform`'s syntax: Discord's options (`/daily time:<HH:MM> ...`), Slack's
-    `/fanvise name`. Other text is left as it is."""
-    if platform == "console" or not text or "Commands:" not in text:
+    """An answer's commands in `platform`'s syntax: its command list (`commands_help()`,
+    written in the console's syntax) swapped for the platform's, and every other command in
+    code (`/lineup tomorrow`, `/link team=<id>`) as typed there (`invocation`): Discord's
+    options (`/link team:<id>`), Slack's `/fanvise link team=<id>`."""
+    if platform == "console" or not text or "/" not in text:
         return text
     console = commands_help()
-    return text.replace(console, commands_help(platform)) if console in text else text
+    head, found, tail = text.partition(console)
+
+    def one(m: re.Match[str]) -> str:
+        return f"`{invocation(m.group(1), m.group(2) or '', platform)}`"
+
+    head, tail = _CODE_COMMAND.sub(one, head), _CODE_COMMAND.sub(one, tail)
+    return head + (commands_help(platform) if found else "") + tail
 
 
 _COMMAND_REF = re.compile(r"(?<![\w/])/(" + "|".join(NAMES) + r")\b")

@@ -186,3 +186,17 @@ def test_a_report_is_fetched_on_the_leagues_clock() -> None:
     assert ("Expected return", "Sat Feb 4") in demo.fields
     live = render_report(report, league_day=date(2026, 11, 27))
     assert live.footer.startswith("Fetched <t:") and live.footer.endswith(":R>")
+
+
+async def test_a_how_to_answer_writes_commands_as_typed_on_the_platform(tmp_path: Path) -> None:
+    app = await _open(tmp_path)
+    s = RecordingSurface()
+    try:
+        app.core.notify_after = 1e9
+        where = ThreadRef("discord", "G1", "C1", "")
+        await app.core.handle_message(s, where, UserRef("discord", "42", "Cy"),
+                                      "how do i link my team?")
+        text = "\n".join(m.text for m in s.messages.values())
+        assert "`/link team:" in text and "`/link team=" not in text, text[-800:]
+    finally:
+        await app.close()
