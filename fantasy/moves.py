@@ -9,6 +9,7 @@ card ("Wed: drop Hayward, add Tyus Jones: +1 game started, +94 fantasy points th
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import date
 from typing import Any, Literal
 
@@ -108,15 +109,22 @@ class Move(BaseModel):
     def text(self, *, capital: bool = False) -> str:
         return move_text(self.drop.name, self.add.name, capital=capital, to_ir=self.drop_to_ir)
 
-    def expendable_text(self, label: str = "per game") -> str:
+    def expendable_text(self, label: str = "per game",
+                        ranks: Mapping[int, int] | None = None) -> str:
         """Why the leaving player can go: 'Gordon Hayward: 21.1 per game for the rest of the
-        season vs 30.3 for Robert Covington, the best free agent at his positions'."""
+        season vs 30.3 for Robert Covington, the best free agent at his positions'; with
+        `ranks` (category leagues: league rank by category value per game), 'Gordon Hayward:
+        #212 in the league by category value vs #98 for Dorian Finney-Smith, ...'."""
         if self.drop_to_ir:
             return f"{self.drop.name} goes to your IR slot: nobody is released"
         if self.replaces_added:
             return f"{self.drop.name} was added for this matchup only"
         if self.drop_ros_per_game is None or self.replacement is None:
             return ""
+        if ranks and self.drop.id in ranks and self.replacement.id in ranks:
+            return (f"{self.drop.name}: #{ranks[self.drop.id]} in the league by category "
+                    f"value vs #{ranks[self.replacement.id]} for {self.replacement.name}, the "
+                    "best free agent at his positions")
         return (f"{self.drop.name}: {self.drop_ros_per_game:.1f} {label} for the rest of the "
                 f"season vs {float(self.replacement_per_game or 0.0):.1f} for "
                 f"{self.replacement.name}, the best free agent at his positions")
@@ -167,6 +175,9 @@ class Plan(BaseModel):
     notes: list[str] = Field(default_factory=list)
     message: str = ""
     per_game_label: str = ""
+    #: category leagues: player id -> league rank by category value per game (1 = best),
+    #: for the players the plan names; shown instead of z-scores
+    ranks: dict[int, int] = Field(default_factory=dict)
     exact: bool = True  # False: category league (moves chosen on the linearised model)
     season_gain: float = 0.0  # the moves' effect on the rest of the season (sum of theirs)
     season_end: date | None = None
@@ -236,7 +247,12 @@ class Plan(BaseModel):
         return season_value_text(g)
 
     def per_game_text(self, m: Move) -> str:
-        """The labelled per-game projections of a move's two players."""
+        """The labelled per-game projections of a move's two players (category leagues:
+        their league ranks by category value per game, never z-scores)."""
+        if self.ranks and m.add.id in self.ranks and m.drop.id in self.ranks:
+            return (f"league rank by category value per game: {m.add.name} "
+                    f"#{self.ranks[m.add.id]} ({_games_left(m.add_games)}), {m.drop.name} "
+                    f"#{self.ranks[m.drop.id]} ({_games_left(m.drop_games)})")
         label = self.per_game_label or ("fantasy points per game" if self.scoring == "points"
                                         else "category score per game")
         return (f"{label}: {m.add.name} {m.add_per_game:.1f} ({_games_left(m.add_games)}), "

@@ -1360,6 +1360,11 @@ class OptimizerService:
         if rep < 0:
             return f"core: #{rank} on the roster for the rest of the season"
         r = u.players[rep]
+        if not self.is_points:
+            ranks = self._cat_ranks(u)
+            return (f"core: #{rank} on the roster for the rest of the season (#{ranks[p.id]} "
+                    f"in the league by category value vs #{ranks[r.id]} for {r.name}, the "
+                    "best free agent at his positions)")
         return (f"core: #{rank} on the roster for the rest of the season ({mine:.1f} {unit} vs "
                 f"{x.per_game.get(r.id, 0.0):.1f} for {r.name}, the best free agent at his "
                 "positions)")
@@ -1512,6 +1517,7 @@ class OptimizerService:
                     focus_categories=focus, acquisitions_left=budget.remaining,
                     acquisition_limit=budget.limit, max_moves=k, holds=holds, notes=notes,
                     message=msg, per_game_label=label, exact=self.is_points,
+                    ranks={} if self.is_points else self._cat_ranks(u),
                     season_gain=planned_keep - base_keep, season_end=self.season_end())
 
     def _plan_move(self, u: _Universe, st: PlanStep, gain: float, games: int,
@@ -1537,7 +1543,8 @@ class OptimizerService:
                 mv.replacement = MovePlayer(id=r.id, name=r.name)
                 mv.replacement_per_game = float(per_game.get(r.id, 0.0))
             why = mv.expendable_text("per game" if self.is_points
-                                     else "category value per game")
+                                     else "category value per game",
+                                     None if self.is_points else self._cat_ranks(u))
             if why:  # the card shows why he can go
                 mv.notes.insert(0, why)
         return mv
@@ -1711,6 +1718,15 @@ class OptimizerService:
             score = ((x - x.mean(axis=0)) / np.where(sd > 0, sd, 1.0) * (sd > 0)).sum(axis=1)
             z.update({p.id: float(score[i]) for i, p in enumerate(players)})
         return {p.id: z[p.id] for p in u.players}
+
+    def _cat_ranks(self, u: _Universe) -> dict[int, int]:
+        """Category leagues: each of u's players' rank in the league by category value per
+        game (`_cat_star_values`' population; 1 = best), as members read it."""
+        self._cat_star_values(u)
+        z = self.__dict__["_cat_z"]
+        order = sorted(z, key=lambda pid: (-z[pid], pid))
+        rank = {pid: k + 1 for k, pid in enumerate(order)}
+        return {p.id: rank[p.id] for p in u.players}
 
     def _outlook(self, c: Category, stat_id: int, tot: np.ndarray, m: Matchup, p: float
                  ) -> CategoryOutlook:
