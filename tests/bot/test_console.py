@@ -33,7 +33,8 @@ def test_piped_question_answers_and_exits_on_eof(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr[-2000:]
     out = proc.stdout
     assert "FanVise chat: demo league (points), offline mode" in out
-    assert "Wednesday 2023-01-25" in out and "Start:" in out
+    # the lineup card (one renderer for /lineup, the daily post and lineup questions)
+    assert "Daily lineup for Hoop Dreamers, Wed Jan 25" in out and "Optimal starters" in out
     assert "Traceback" not in out + proc.stderr
     assert (tmp_path / "fanvise.sqlite").exists() and (tmp_path / "checkpoints.sqlite").exists()
 
@@ -111,4 +112,5 @@ def test_piped_script_of_many_questions_is_not_rate_limited(tmp_path: Path) -> N
                              env=_env(FANVISE_LLM_BURST="1", FANVISE_LLM_PER_MINUTE="1"))
     assert res.exit_code == 0, res.output
     assert "asking quickly" not in res.output
-    assert "Jarrett Allen" in res.output and "Friday 2023-01-27" in res.output
+    assert "Jarrett Allen" in res.output and "Daily lineup for Hoop Dreamers, Fri Jan 27" \
+        in res.output
