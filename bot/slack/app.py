@@ -277,19 +277,22 @@ def build_slack_app(core: Any, settings: Any = None, *, client: AsyncWebClient |
         team = (body.get("team") or {}).get("id") or body["user"].get("team_id", "")
         thread = ThreadRef("slack", team, channel, thread_ts)
         user = user_ref(body["user"]["id"], body["user"].get("username", ""))
-        surface = SlackSurface(client)
+        surface: SlackSurface = SlackSurface(client)
+        private: SlackPersonalSurface | None = None
         if container.get("is_ephemeral") and not container.get("thread_ts"):
-            # a private answer's button (e.g. "Look for moves"): the answer belongs to the
-            # channel's conversation; a new conversation gets a titled thread of its own
+            # a button of a private answer ("Set this lineup", "Look for moves"): it belongs
+            # to the channel's conversation and answers privately too, the clicked message
+            # redrawn in place
             thread = ThreadRef("slack", team, channel, "")
-            surface = SlackCommandSurface(client, header="", user_id=user.user_id,
-                                          response_url=body.get("response_url"),
-                                          on_thread=threads.remember)
+            surface = private = SlackPersonalSurface(
+                client, user.user_id, body.get("response_url"), clicked_ts=message_ts)
         click = action["action_id"]
         if action.get("type") == "static_select":  # a menu: its id + the chosen option
             click = f"{click}:{(action.get('selected_option') or {}).get('value', '')}"
         try:
             await core.handle_click(surface, thread, user, click, message_ts)
+            if private is not None:
+                await private.flush(thread)
         except Exception as exc:  # noqa: BLE001
             await fail(surface, thread, user, "button", exc)
 

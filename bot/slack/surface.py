@@ -139,10 +139,15 @@ class SlackSurface:
             _PAGES.remember(thread.channel_id, posted)
         return ts
 
-    async def _respond(self, text: str, blocks: list[dict[str, Any]] | None) -> None:
+    async def _respond(self, text: str, blocks: list[dict[str, Any]] | None, *,
+                       replace: bool = False) -> None:
         assert self.response_url
-        sent = await AsyncWebhookClient(self.response_url).send(
-            text=text, blocks=blocks, response_type="ephemeral")
+        if replace:  # the ephemeral message the response_url came from, redrawn
+            sent = await AsyncWebhookClient(self.response_url).send(
+                text=text, blocks=blocks, replace_original=True)
+        else:
+            sent = await AsyncWebhookClient(self.response_url).send(
+                text=text, blocks=blocks, response_type="ephemeral")
         if sent.status_code == 429:
             raise RateLimitedError(float(sent.headers.get("Retry-After", 1)))
         if sent.status_code >= 400:  # expired or used-up response_url
@@ -328,18 +333,23 @@ def without_share(blocks: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
 
 
 class SlackPersonalSurface(SlackSurface):
-    """A personal command's surface (`Command.personal`: /fanvise matchup, lineup, player).
+    """A personal command's surface (`Command.personal`: /fanvise matchup, lineup, player),
+    and a click on a button of such a private answer (`clicked_ts`: that message).
     The answer is private: no thread and no "asked" line (`start_thread` returns the
-    channel). Slack cannot edit an ephemeral message through the Web API and a command's
-    `response_url` takes 5 posts, so nothing is shown while the core works: the messages
-    it posts and edits are kept, the live progress message dropped, and `flush` sends the
-    answer at the end, privately, with a "Post to channel" button (`SharedAnswers`).
-    Refusals (`ephemeral`) go out at once."""
+    channel). Slack edits an ephemeral message only through a `response_url`, which takes
+    5 posts, so nothing is shown while the core works: the messages it posts and edits are
+    kept, the live progress message dropped, and `flush` sends the answer at the end,
+    privately (the clicked message redrawn in place), a personal command's with a "Post to
+    channel" button (`SharedAnswers`). Refusals (`ephemeral`) go out at once."""
 
-    def __init__(self, client: AsyncWebClient, user_id: str, response_url: str | None
-                 ) -> None:
+    def __init__(self, client: AsyncWebClient, user_id: str, response_url: str | None, *,
+                 clicked_ts: str = "") -> None:
         super().__init__(client, private_user=user_id, response_url=response_url)
+        self.clicked_ts = clicked_ts
         self._held: dict[str, Any] = {}  # message id -> its latest state, in posting order
+        self._count = 0
+        #: after the first `flush`, later posts and edits are sent at once
+        self.flushed = False
 
     async def start_thread(self, channel_ref: ThreadRef, title: str) -> ThreadRef:
         """No thread: a private answer stays where it was asked."""
@@ -350,45 +360,62 @@ class SlackPersonalSurface(SlackSurface):
         raise NotImplementedError("a personal answer starts no thread")
 
     async def post(self, thread: ThreadRef, msg: Any) -> str:
-        mid = f"private-{len(self._held) + 1}"
+        self._count += 1
+        mid = f"private-{self._count}"
         self._held[mid] = msg
+        if self.flushed:
+            await self.flush(thread)
         return mid
 
     async def edit(self, thread: ThreadRef, message_id: str, msg: Any) -> None:
-        if message_id not in self._held:
+        if message_id not in self._held and self.clicked_ts and (
+                message_id.startswith("private-") or message_id == self.clicked_ts):
+            # a message of an earlier private answer (its id is this surface's kind, not a
+            # Slack ts) can only be the one clicked: redrawn in place
+            message_id = self.clicked_ts
+        elif message_id not in self._held:
             raise MessageGone(message_id)
         self._held[message_id] = msg
+        if self.flushed:  # the core goes on after its handler returned (a decision applied)
+            await self.flush(thread)
 
     async def find_messages(self, thread: ThreadRef, msg: Any, since: float) -> list[str]:
         return []  # nothing is posted before `flush`
 
-    def answer(self) -> list[Any]:
-        """The messages of the answer, in order (the progress message left out)."""
-        return [m for m in self._held.values() if not is_progress(m)]
+    def answer(self) -> list[tuple[str, Any]]:
+        """(id, message) of the answer, in order (the progress message left out)."""
+        return [(mid, m) for mid, m in self._held.items() if not is_progress(m)]
 
-    async def flush(self, thread: ThreadRef, shares: SharedAnswers, command: str) -> None:
-        """Send the answer privately, "Post to channel" under its last message."""
-        messages = [(fallback_text(m), blocks) for m in map(slack_message, self.answer())
+    async def flush(self, thread: ThreadRef, shares: SharedAnswers | None = None,
+                    command: str = "") -> None:
+        """Send the answer privately; with `shares`, "Post to channel" under its last
+        message."""
+        messages = [(mid, fallback_text(m), blocks)
+                    for mid, m in ((mid, slack_message(m)) for mid, m in self.answer())
                     for blocks in render(m)]
         self._held.clear()
+        self.flushed = True
         if not messages:
             return
-        shared = await shares.keep(self.private_user or "", thread.channel_id, command,
-                                   [{"text": t, "blocks": b} for t, b in messages])
-        last_text, last = messages[-1]
-        if len(last) < BLOCKS_MAX:
-            messages[-1] = (last_text, [*last, share_block(shared.share_id)])
-        else:
-            messages.append(("Post to channel", [share_block(shared.share_id)]))
-        for text, blocks in messages:
-            await self._send_private(thread, text, blocks)
+        if shares is not None:
+            shared = await shares.keep(
+                self.private_user or "", thread.channel_id, command,
+                [{"text": t, "blocks": b} for _, t, b in messages])
+            mid, last_text, last = messages[-1]
+            if len(last) < BLOCKS_MAX:
+                messages[-1] = (mid, last_text, [*last, share_block(shared.share_id)])
+            else:
+                messages.append(("", "Post to channel", [share_block(shared.share_id)]))
+        for mid, text, blocks in messages:
+            await self._send_private(thread, text, blocks,
+                                     replace=bool(mid) and mid == self.clicked_ts)
 
     async def _send_private(self, thread: ThreadRef, text: str,
-                            blocks: list[dict[str, Any]]) -> None:
-        """Through the command's response_url; chat.postEphemeral when it fails."""
+                            blocks: list[dict[str, Any]], *, replace: bool = False) -> None:
+        """Through the response_url; chat.postEphemeral when it fails."""
         if self.response_url:
             try:
-                await self._respond(text, blocks)
+                await self._respond(text, blocks, replace=replace)
                 return
             except Exception as exc:  # noqa: BLE001 - expired / used-up response_url
                 log.warning("response_url failed (%s): using chat.postEphemeral",

@@ -80,3 +80,28 @@ async def test_a_personal_command_answers_privately_and_posts_to_the_channel(
     check_golden(f"personal_{name}", {
         "private": private, "public": [{"method": c.method, "body": c.body} for c in public],
         "private_after": replaced}, fake_slack.port)
+
+
+async def test_a_button_of_a_private_answer_answers_privately(fake_slack, tmp_path):
+    """"Set this lineup" under a private /fanvise lineup: the result stays private (the
+    click's response_url), nothing is posted in the channel."""
+    run = await start(fake_slack, tmp_path)
+    try:
+        await run.post(sr.slash_body("lineup", response_url=fake_slack.response_url("cmd")))
+        await wait_for(lambda: any(b.get("block_id") == "fvshare"
+                                   for r in fake_slack.responses for b in r["blocks"]))
+        answer = [r for r in fake_slack.responses if r["rid"] == "cmd"][-1]
+        button = next(e for b in answer["blocks"] if b["type"] == "actions"
+                      for e in b["elements"] if e["action_id"].startswith("fv:"))
+        assert button["text"]["text"] == "Set this lineup"
+        assert await run.post(share_click(
+            button, message={"type": "message", "text": answer["text"],
+                             "blocks": answer["blocks"]},
+            response_url=fake_slack.response_url("fix"))) == 200
+        fixed = await wait_for(lambda: [r for r in fake_slack.responses if r["rid"] == "fix"
+                                        and "lineup set" in r["text"]])
+    finally:
+        await run.close()
+    assert not fake_slack.named("chat.postMessage")  # nothing public
+    assert fixed[-1].get("response_type") == "ephemeral" or fixed[-1].get("replace_original")
+    assert run.app.espn.demo.changes  # the lineup was really set (the demo league's log)
