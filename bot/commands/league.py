@@ -36,6 +36,7 @@ from fantasy.constants import (
     stat_name,
 )
 from fantasy.espn.client import EspnClient
+from fantasy.formatting import day_text
 from fantasy.models import League, LeagueSettings, Player, ProSchedule
 
 league_app = typer.Typer(no_args_is_help=True, help="League overview.")
@@ -89,7 +90,8 @@ def _status_cell(player: Player) -> str:
     if not label:
         return ""
     color = "red" if player.is_out else "yellow"
-    ret = f" (back {player.expected_return_date:%b %d})" if player.expected_return_date else ""
+    ret = f" (back {day_text(player.expected_return_date)})" if player.expected_return_date \
+        else ""
     return f"[{color}]{escape(label + ret)}[/]"
 
 

@@ -36,6 +36,7 @@ from bot.commands._league_source import (
 from fantasy.espn.client import EspnClient
 from fantasy.espn.errors import EspnWriteError
 from fantasy.espn.writes import Credentials, writer_for
+from fantasy.formatting import day_text
 
 DryRunOpt = Annotated[bool, typer.Option(
     "--dry-run", help="Print the exact transaction bodies instead of sending them "
@@ -125,7 +126,7 @@ async def _set(client: EspnClient, team_id: int, *, week: bool, dry_run: bool,
 
 
 def _show(console: Console, day: Any, out: Any, names: dict[int, str]) -> None:
-    when = f"{day:%a %b} {day.day}"
+    when = day_text(day)
     if out.status == "dry_run":
         console.print(f"{when}: dry run, would send:")
         console.print(escape(json.dumps(out.body, indent=1)), soft_wrap=True)

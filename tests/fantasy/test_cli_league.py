@@ -46,7 +46,7 @@ def test_team_show_demo(app, runner) -> None:
     r = runner.invoke(app, ["team", "show", "HOOP"])
     assert r.exit_code == 0, r.output
     assert "Jalen Brunson" in r.output and "Roster" in r.output
-    assert "O (back Feb 04)" in r.output  # Jordan Poole is out
+    assert "O (back Sat Feb 4)" in r.output  # Jordan Poole is out (fantasy.formatting)
     assert "DTD" in r.output and "acquisitions this matchup 2/7" in r.output
     r2 = runner.invoke(app, ["team", "show", "alex rivera", "--demo-variant", "categories"])
     assert r2.exit_code == 0 and "FG%" in r2.output and "Hoop Dreamers" in r2.output
