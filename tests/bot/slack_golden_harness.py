@@ -26,22 +26,26 @@ UPDATE = os.environ.get("FANVISE_UPDATE_GOLDEN") == "1"
 
 
 class Running:
-    """FanViseApp + bolt app served on an ephemeral port."""
+    """FanViseApp (None: a stand-in core) + bolt app served on an ephemeral port."""
 
-    def __init__(self, app: FanViseApp, runner: Any) -> None:
+    def __init__(self, app: FanViseApp | None, runner: Any) -> None:
         self.app, self.runner = app, runner
         self.url = f"http://127.0.0.1:{runner.addresses[0][1]}/slack/events"
 
-    async def post(self, body: str, *, json_body: bool = False) -> int:
+    async def post(self, body: str, *, json_body: bool = False,
+                   headers: dict[str, str] | None = None, **sign: Any) -> int:
+        """Send `body` signed as Slack signs it (`sign`: signed_headers' secret / ts);
+        returns the HTTP status."""
         ctype = "application/json" if json_body else "application/x-www-form-urlencoded"
-        hdrs = sr.signed_headers(body, content_type=ctype)
+        hdrs = {**sr.signed_headers(body, content_type=ctype, **sign), **(headers or {})}
         async with aiohttp.ClientSession() as s, s.post(self.url, data=body.encode(),
                                                         headers=hdrs) as r:
             return r.status
 
     async def close(self) -> None:
         await self.runner.cleanup()
-        await self.app.close()
+        if self.app is not None:
+            await self.app.close()
 
 
 async def start(fake: Any, data_dir: Path, *, variant: str = "points") -> Running:

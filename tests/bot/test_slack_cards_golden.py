@@ -93,9 +93,7 @@ async def test_a_card_longer_than_a_message_is_paginated_and_says_so(fake_slack)
     client = AsyncWebClient(token="xoxb-test", base_url=fake_slack.base_url)
     bolt = build_slack_app(core, None, client=client, signing_secret=sr.SECRET,
                            socket_mode=False)
-    runner = await serve_http(bolt, host="127.0.0.1", port=0)
-    run = Running.__new__(Running)
-    run.url = f"http://127.0.0.1:{runner.addresses[0][1]}/slack/events"
+    run = Running(None, await serve_http(bolt, host="127.0.0.1", port=0))
     try:
         assert await run.post(sr.slash_body("optimize")) == 200
         await wait_for(lambda: len([m for m in fake_slack.messages.values()
@@ -123,4 +121,4 @@ async def test_a_card_longer_than_a_message_is_paginated_and_says_so(fake_slack)
             thread_ts=pages[0]["thread_ts"])) == 200
         await wait_for(lambda: not any(actions(fake_slack.messages[p["ts"]]) for p in pages))
     finally:
-        await runner.cleanup()
+        await run.close()

@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-import aiohttp
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.core.app import FanViseApp
@@ -22,37 +21,7 @@ from bot.slack.app import build_slack_app, serve_http
 from tests.bot.harness import slack_requests as sr
 from tests.bot.harness.links import link
 from tests.bot.harness.servers import wait_for
-
-
-class Running:
-    """FanViseApp + bolt app served on an ephemeral port."""
-
-    def __init__(self, app: FanViseApp, runner: Any) -> None:
-        self.app, self.runner = app, runner
-        self.url = f"http://127.0.0.1:{runner.addresses[0][1]}/slack/events"
-
-    async def post(self, body: str, *, json_body: bool = False,
-                   headers: dict[str, str] | None = None, **sign: Any) -> int:
-        ctype = "application/json" if json_body else "application/x-www-form-urlencoded"
-        hdrs = {**sr.signed_headers(body, content_type=ctype, **sign), **(headers or {})}
-        async with aiohttp.ClientSession() as s, s.post(self.url, data=body.encode(),
-                                                        headers=hdrs) as r:
-            return r.status
-
-    async def close(self) -> None:
-        await self.runner.cleanup()
-        await self.app.close()
-
-
-async def start(fake, data_dir) -> Running:
-    app = await FanViseApp.open(Settings(data_dir=data_dir))
-    await link(app.core, "slack", sr.TEAM, "U_REQ", 1)  # the requester's team
-    client = AsyncWebClient(token="xoxb-test", base_url=fake.base_url)
-    bolt = build_slack_app(app.core, app.settings, client=client, signing_secret=sr.SECRET,
-                           socket_mode=False)
-    return Running(app, await serve_http(bolt, host="127.0.0.1", port=0))
-
-
+from tests.bot.slack_golden_harness import Running, start
 
 
 def actions(msg: dict[str, Any]) -> list[dict[str, Any]]:
