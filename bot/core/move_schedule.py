@@ -320,7 +320,10 @@ class MoveSchedule:
             return await self._changed(team_id, row, f"{row.add_name} is "
                                        f"{add.injury_status.replace('_', ' ')} now", svc=svc)
         core = svc.core_players(team_id)
-        if is_core_drop(row.drop_id, row.drop_to_ir, core):
+        drop = next((e.player for e in team.roster if e.player.id == row.drop_id), None)
+        per_game = svc.value_per_game([p for p in (drop, add) if p is not None])
+        if is_core_drop(row.drop_id, row.add_id, to_ir=row.drop_to_ir, core=core,
+                        per_game=per_game):
             why = core[row.drop_id].removeprefix("core: ")
             return await self._changed(team_id, row, f"{row.drop_name} has become one of your "
                                        f"core players ({why})", svc=svc)

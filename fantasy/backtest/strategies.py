@@ -123,13 +123,18 @@ class FanVisePlan:
             return gone
 
         core = set(self.core(day)) if self.season else set()
+        rank = day.value if day.settings.is_points else None
         out: list[tuple[int, int, bool]] = []
         for move in [m for m in rest if m[0] == day.sp]:
             if move not in rest:
                 continue
             gone = with_chain(move)
             without = [m for m in rest if m not in gone]
-            if day.morning.prob[move[2]] > 0 and not is_core_drop(move[1], move[3], core) and \
+            pg = {} if move[1] not in core else dict(zip(
+                move[1:3], rank[list(move[1:3])] if rank is not None
+                else star_values(day, list(move[1:3])), strict=True))
+            if day.morning.prob[move[2]] > 0 and not is_core_drop(
+                    move[1], move[2], to_ir=move[3], core=core, per_game=pg) and \
                     (move[:3] in self._season_only or schedule_value(day, x, steps(rest))
                      - schedule_value(day, x, steps(without)) > 1e-9):
                 out.append(tuple(move[1:]))

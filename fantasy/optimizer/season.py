@@ -28,7 +28,7 @@ call them with its own leak-free projections.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -137,13 +137,17 @@ def season_values(per_game: Sequence[float], games_left: Sequence[float],
     return SeasonValues(pg, gl, ros, rep, rep_ros, rep_pg, keep, core, replaceable, core_adds)
 
 
-def is_core_drop(drop: int, to_ir: bool, core: Collection[int]) -> bool:
+def is_core_drop(drop: int, add: int, *, to_ir: bool, core: Collection[int],
+                 per_game: Mapping[int, float]) -> bool:
     """The season rule of a move's day check (the scheduler, `bot.core.move_schedule`, and
     the season backtest's mirror of it): a planned move whose drop is core on the morning it
     is due is not made, whatever it gains this week, since values move between the plan and
-    the move's day (a big game makes a bench player a top-5 one).  A move to the IR slot
-    releases nobody and is never refused for this."""
-    return not to_ir and drop in core
+    the move's day (a big game makes a bench player a top-5 one).  Two moves are never
+    refused for this: a move to the IR slot (it releases nobody) and an upgrade (the add is
+    worth at least as much per game as the drop, in `per_game`'s unit)."""
+    if to_ir or drop not in core:
+        return False
+    return per_game.get(add, 0.0) < per_game.get(drop, 0.0)
 
 
 __all__ = ["CORE_BUFFER", "CORE_MARGIN", "CORE_MARGIN_MIN", "CORE_TOP_N", "SeasonValues",

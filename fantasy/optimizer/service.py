@@ -1719,6 +1719,13 @@ class OptimizerService:
             z.update({p.id: float(score[i]) for i, p in enumerate(players)})
         return {p.id: z[p.id] for p in u.players}
 
+    def value_per_game(self, players: Sequence[Player]) -> dict[int, float]:
+        """Each player's value per game as the plan ranks core players: projected fantasy
+        points, or in category leagues the league-scaled sum of category z-scores."""
+        if self.is_points:
+            return {p.id: self._per_game_points(p) for p in players}
+        return self._cat_star_values(self._universe(players))
+
     def _cat_ranks(self, u: _Universe) -> dict[int, int]:
         """Category leagues: each of u's players' rank in the league by category value per
         game (`_cat_star_values`' population; 1 = best), as members read it."""

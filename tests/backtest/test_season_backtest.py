@@ -207,9 +207,9 @@ def test_fanvise_checks_each_move_on_its_day(season, know):
 
 
 def test_the_day_check_refuses_a_drop_that_is_core_that_morning(season, know):
-    """A planned move whose drop is core on its day is never made (fantasy.optimizer.season
-    .is_core_drop, as the scheduler), even one the plan made for the rest of the season;
-    the same move dropping a replaceable player is made."""
+    """A planned move whose drop is core on its day is not made (fantasy.optimizer.season
+    .is_core_drop, as the scheduler), even one the plan made for the rest of the season,
+    unless it is an upgrade; the same move dropping a replaceable player is made."""
     days = {}
 
     class Capture(LineupsOnly):
@@ -224,11 +224,17 @@ def test_the_day_check_refuses_a_drop_that_is_core_that_morning(season, know):
     assert len(core) >= CORE_N
     spare = [r for r in day.roster if r not in core]
     assert spare, "the roster has replaceable players"
-    add = max((r for r in day.free_agents if day.morning.prob[r] > 0),
-              key=lambda r: day.value[r])
-    for drop, made in ((core[1], False), (min(spare, key=lambda r: day.value[r]), True)):
+    playing = sorted((r for r in day.free_agents if day.morning.prob[r] > 0),
+                     key=lambda r: day.value[r])
+    weak = next(r for r in playing if 0 < day.value[r] < day.value[core[1]])
+    low = min(core, key=lambda r: day.value[r])  # the core player worth least per game
+    star = playing[-1]
+    assert day.value[star] >= day.value[low], "a free agent worth as much as a core player"
+    cases = [(core[1], weak, False), (min(spare, key=lambda r: day.value[r]), weak, True),
+             (low, star, True)]  # an upgrade is made even for a core drop
+    for drop, add, made in cases:
         fv._pending, fv._season_only = {}, {(71, drop, add)}
-        assert (fv.check(day, [(drop, add, False)]) != []) is made, (drop, made)
+        assert (fv.check(day, [(drop, add, False)]) != []) is made, (drop, add, made)
 
 
 def test_ir_slot_holds_an_out_player_until_he_is_back(season, know):

@@ -484,10 +484,12 @@ async def test_a_league_read_failure_leaves_the_move_for_the_next_pass(tmp_path:
         await app.close()
 
 
-async def test_a_drop_that_became_core_is_not_made(tmp_path: Path) -> None:
+@pytest.mark.parametrize("upgrade", [False, True])
+async def test_a_drop_that_became_core_is_not_made(tmp_path: Path, upgrade: bool) -> None:
     """The day check refuses a scheduled move whose drop is core on its day (the plan judged
     him replaceable; the rest of the roster changed since): nothing is made, the owner hears
-    why in the card's thread, with the best choice now."""
+    why in the card's thread, with the best choice now. An upgrade (the add is worth as much
+    per game) is still made: a core player may leave for a better one."""
     app = await _open(tmp_path)
     demo = app.espn.demo
     try:
@@ -495,14 +497,25 @@ async def test_a_drop_that_became_core_is_not_made(tmp_path: Path) -> None:
         first = next(m for m in plan.moves if m.day > demo.today and not m.drop_to_ir
                      and m.drop.id in demo.roster_now(1))
         assert first.drop.id not in svc.core_players(1)  # replaceable when planned
-        # the team's better players leave for the weakest free agents who play
-        drop_pg = svc._per_game_points(first.drop)
-        better = [p for p in (e.player for e in svc.league.team(1).roster)
-                  if p.id != first.drop.id and svc._per_game_points(p) >= drop_pg]
+        known = {p.id: p for p in svc.free_agents}
+        known |= {e.player.id: e.player for t in svc.league.teams for e in t.roster}
+        drop_pg = svc._per_game_points(known[first.drop.id])
+        assert first.add_per_game >= drop_pg, "the plan's move is an upgrade"
         adds = {m.add.id for m in plan.moves}
         weak = sorted((p for p in svc.free_agents if p.id not in adds
                        and 0 < svc._per_game_points(p) < drop_pg / 2),
                       key=lambda p: (svc._per_game_points(p), p.id))
+        add_id, add_name = first.add.id, first.add.name
+        if not upgrade:  # the scheduled move adds a weaker player than the one it drops
+            add = weak.pop()
+            add_id, add_name = add.id, add.name
+            await app.app_db.db.execute(
+                "UPDATE move_schedule SET add_id=?, add_name=? WHERE card_id=? AND "
+                "plan_move_id=?", (add_id, add_name, row.card_id, first.move_id))
+        # the team's better players leave for the weakest free agents who play
+        better = [known[pid] for pid, slot in demo.roster_now(1).items()
+                  if slot != SLOT_IR and pid != first.drop.id
+                  and svc._per_game_points(known[pid]) >= drop_pg]
         assert len(weak) >= len(better)
         demo.settings["acquisitionSettings"]["matchupAcquisitionLimit"] = -1  # a league
         for p, w in zip(better, weak, strict=False):                          # without one
@@ -511,11 +524,15 @@ async def test_a_drop_that_became_core_is_not_made(tmp_path: Path) -> None:
         await app.core.handle_command(surface, THREAD, USER, "advance",
                                       {"text": first.day.isoformat()})
         text = out.getvalue()[before:]
-        msg = next(ln for ln in text.splitlines() if "move was not made" in ln)
-        assert first.text() in msg
-        assert f"{first.drop.name} has become one of your core players (#" in text
-        assert first.drop.id in demo.roster_now(1) and first.add.id not in demo.roster_now(1)
         rows = {r.plan_move_id: r for r in await app.app_db.scheduled_moves(row.card_id)}
+        if upgrade:
+            assert rows[first.move_id].status == "applied", text
+            assert first.add.id in demo.roster_now(1)
+            return
+        msg = next(ln for ln in text.splitlines() if "move was not made" in ln)
+        assert f"drop {first.drop.name}, add {add_name}" in msg
+        assert f"{first.drop.name} has become one of your core players (#" in text
+        assert first.drop.id in demo.roster_now(1) and add_id not in demo.roster_now(1)
         assert rows[first.move_id].status == "not_possible"
         assert "core players" in rows[first.move_id].note
     finally:
