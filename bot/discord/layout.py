@@ -37,12 +37,14 @@ def cost(block: MoveBlock) -> int:
 def pages_of(layout: CardLayout, head: bool) -> list[tuple[int, int]]:
     """[start, end) move ranges per page within the 40-component limit."""
     fixed = (1 if head else 0) + 1 + 1 + 1  # message text, container, title, footer
-    fixed += 1 + len(layout.card_buttons) if layout.card_buttons else 0
+    shown_buttons = layout.card_buttons[:ROW_BUTTONS_MAX]
+    fixed += 1 + len(shown_buttons) if shown_buttons else 0
     fixed += (1 + min(len(layout.links), ROW_BUTTONS_MAX)) if layout.links else 0
     budget = COMPONENTS_MAX - fixed
     if sum(cost(b) for b in layout.blocks) <= budget:
         return [(0, len(layout.blocks))]
-    budget -= 2 + (0 if layout.card_buttons else 1)  # Previous / Next (and their row)
+    # Previous / Next, and a row of their own when the card's row has no room for them
+    budget -= 2 + (0 if 0 < len(layout.card_buttons) <= ROW_BUTTONS_MAX - 2 else 1)
     pages: list[tuple[int, int]] = []
     start, used = 0, 0
     for i, block in enumerate(layout.blocks):
@@ -120,12 +122,17 @@ def move_card_container(layout: CardLayout, page: int, *, head: bool,
             container.add_item(_rows(block.buttons)[0])
         if block.select is not None:
             container.add_item(_menu(block.select))
-    controls = list(layout.card_buttons)
+    controls = list(layout.card_buttons[:ROW_BUTTONS_MAX])
     if len(pages) > 1:
-        controls.append(Button("◀ Previous", page_custom_id(layout.card_id, max(page - 1, 0)),
-                               "secondary", disabled=page == 0))
-        controls.append(Button("Next ▶", page_custom_id(layout.card_id, page + 1),
-                               "secondary", disabled=page == len(pages) - 1))
+        nav = [Button("◀ Previous", page_custom_id(layout.card_id, max(page - 1, 0)),
+                      "secondary", disabled=page == 0),
+               Button("Next ▶", page_custom_id(layout.card_id, page + 1), "secondary",
+                      disabled=page == len(pages) - 1)]
+        if len(controls) + len(nav) <= ROW_BUTTONS_MAX:
+            controls += nav
+        else:  # a row of their own (counted in pages_of)
+            container.add_item(_rows(controls)[0])
+            controls = nav
     for row in _rows(controls)[:1]:
         container.add_item(row)
     for row in _rows(layout.links)[:1]:
@@ -170,12 +177,3 @@ def build_layout(text: str, cards: Sequence[Card], page: int = 0) -> discord.ui.
         else:
             view.add_item(plain_container(card, share))
     return view
-
-
-def page_count(text: str, cards: Sequence[Card]) -> int:
-    """How many pages the message's first move card has (1 when it fits)."""
-    head = bool((text or "").strip())
-    for card in cards:
-        if is_move_card(card):
-            return len(pages_of(split_card(card), head))
-    return 1

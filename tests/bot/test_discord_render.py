@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import discord
+import pytest
 
 from bot.core.models import Button, Card, OutgoingMessage
 from bot.discord.render import (
@@ -78,3 +79,36 @@ def test_a_card_of_buttons_only_draws_no_empty_embed():
     (part,) = render(OutgoingMessage("You're up 75.", [offers]))
     assert part.content == "You're up 75." and part.embeds == []
     assert [i.item.label for i in part.view.children] == ["Look for moves"]
+
+
+@pytest.mark.parametrize("moves", [1, 5, 6, 8, 12])
+@pytest.mark.parametrize("card_wide", [2, 4, 5])
+def test_every_move_of_a_v2_card_is_reachable_within_40_components(moves, card_wide):
+    from bot.core.models import Select, SelectOption
+    from bot.discord.layout import build_layout, pages_of, split_card
+
+    cid = "0123456789ab"
+    buttons = [b for k in range(moves) for b in (
+        Button(f"Approve #{k + 1}", f"fv:approve:{cid}:{k}", "primary"),
+        Button(f"Skip #{k + 1}", f"fv:decline:{cid}:{k}"))]
+    buttons += [Button(f"All {j}", f"fv:approveall:{cid}") for j in range(card_wide)]
+    buttons.append(Button("Add on ESPN", f"link:{cid}:1", url="https://fantasy.espn.com/x"))
+    card = Card("Your plan", "x" * 900, fields=[(f"{k + 1}. move", "w " * 600)
+                                                for k in range(moves)],
+                buttons=buttons, footer="Requested by Ann",
+                selects=[Select(f"fv:pick:{cid}:{k}", "others", (SelectOption("a", str(k)),))
+                         for k in range(moves)])
+    pages = pages_of(split_card(card), head=True)
+    seen = set()
+    for page in range(len(pages)):
+        view = build_layout("<@1>, review these moves:", [card], page)
+        assert view.total_children_count <= 40
+        data = str(view.to_components())
+        texts = [c["content"] for c in view.to_components()[1]["components"] if c["type"] == 10]
+        assert sum(len(t) for t in texts) + len("<@1>, review these moves:") <= 4000
+        seen |= {k for k in range(moves) if f"fv:approve:{cid}:{k}'" in data
+                 and f"fv:pick:{cid}:{k}'" in data}
+        if len(pages) > 1:
+            assert f"Moves {pages[page][0] + 1}-{pages[page][1]} of {moves}" in data
+            assert "fv:page:" in data
+    assert seen == set(range(moves))  # every move with its buttons and its menu
