@@ -326,7 +326,7 @@ class MoveSchedule:
                         per_game=per_game):
             why = core[row.drop_id].removeprefix("core: ")
             return await self._changed(team_id, row, f"{row.drop_name} has become one of your "
-                                       f"core players ({why})", svc=svc)
+                                       f"core players: {why}", svc=svc)
         gain = await self._gain(svc, card, row)
         planned = float(row.expected_gain or 0.0)  # 0: made for the rest of the season
         if gain is not None and gain <= 1e-9 < planned:

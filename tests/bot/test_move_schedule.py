@@ -531,7 +531,7 @@ async def test_a_drop_that_became_core_is_not_made(tmp_path: Path, upgrade: bool
             return
         msg = next(ln for ln in text.splitlines() if "move was not made" in ln)
         assert f"drop {first.drop.name}, add {add_name}" in msg
-        assert f"{first.drop.name} has become one of your core players (#" in text
+        assert f"{first.drop.name} has become one of your core players: #" in text
         assert first.drop.id in demo.roster_now(1) and add_id not in demo.roster_now(1)
         assert rows[first.move_id].status == "not_possible"
         assert "core players" in rows[first.move_id].note
