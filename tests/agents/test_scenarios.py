@@ -134,7 +134,7 @@ async def test_d_eleven_active_thursday_who_sits(points_rt: FanViseRuntime) -> N
     assert not any(isinstance(e, ApprovalRequest) for e in evs)
     ans = evs[-1]
     assert isinstance(ans, Answer) and ans.intent == "lineup_optimization"
-    assert "Thursday" in ans.text and "Start:" in ans.text
+    assert "Thu Jan 26" in ans.text and "Optimal starters:" in ans.text
     lineup = ans.report["lineup"]
     assert lineup["date"] == "2023-01-26"
     starters = {s["name"] for s in lineup["starters"]}
