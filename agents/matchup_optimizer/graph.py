@@ -143,12 +143,13 @@ def _explicit_summary(ev: dict[str, Any], days: int, acq: str) -> str:
          f"({total_text(float(ev['base_value']), unit)} without it, "
          f"{total_text(float(ev['planned_value']), unit)} with it).")
     if ev.get("overall") is not None and not ev.get("drop_to_ir"):
-        s += (f" Rest of the season, keeping {a['name']}: "
-              f"{season_effect_text(float(ev['season_effect']), unit)} "
-              f"({a['name']} {float(ev.get('add_ros_per_game') or 0.0):.1f} "
-              f"{ev.get('per_game_unit') or 'per game'} over {ev.get('add_ros_games', 0)} "
-              f"games, {d['name']} {float(ev.get('drop_ros_per_game') or 0.0):.1f} over "
-              f"{ev.get('drop_ros_games', 0)}).")
+        s += f" Keeping {a['name']}: {season_effect_text(float(ev['season_effect']), unit)}"
+        if "point" in unit:  # per-game figures a member knows (category values are not)
+            s += (f" ({a['name']} {float(ev.get('add_ros_per_game') or 0.0):.1f} "
+                  f"{ev.get('per_game_unit') or 'per game'} over {ev.get('add_ros_games', 0)} "
+                  f"games, {d['name']} {float(ev.get('drop_ros_per_game') or 0.0):.1f} over "
+                  f"{ev.get('drop_ros_games', 0)})")
+        s += "."
     if ev.get("warning"):
         s = "WARNING: " + str(ev["warning"]) + " " + s
     alt = ev.get("alternative")

@@ -182,7 +182,7 @@ async def test_a_week_loss_with_a_season_gain_gets_a_card_with_both(deps_factory
         - ev["drop_ros_per_game"] * ev["drop_ros_games"], abs=1e-3)
     summary = intr.value["summary"]
     assert points_text(delta) in summary and "WARNING" not in summary
-    assert (f"Rest of the season, keeping Coby White: "
+    assert (f"Keeping Coby White: "
             f"{season_effect_text(ev['season_effect'], 'fantasy points')} (Coby White "
             f"{ev['add_ros_per_game']:.1f} fantasy points per game over "
             f"{ev['add_ros_games']} games, Ben Simmons {ev['drop_ros_per_game']:.1f}") in summary
