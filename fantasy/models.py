@@ -319,6 +319,7 @@ class Team(_JsonMixin):
     rank: int | None = None
     division_id: int | None = None
     values_by_stat: dict[int, float] = field(default_factory=dict)
+    waiver_rank: int | None = None   # ESPN waiverRank: 1 = first claim on a dropped player
 
     @property
     def players(self) -> list[Player]:
@@ -353,6 +354,7 @@ class Team(_JsonMixin):
             rank=d.get("rank"),
             division_id=d.get("division_id"),
             values_by_stat=_float_map(d.get("values_by_stat")),
+            waiver_rank=d.get("waiver_rank"),
         )
 
 

@@ -291,7 +291,8 @@ async def answer_standings(deps: AgentDeps, request: Request) -> Reply:
                  tool_calls=["get_league", "get_recent_activity"])
 
 
-def _ordinal(n: int) -> str:
+def ordinal(n: int) -> str:
+    """1 -> "1st", 2 -> "2nd", 11 -> "11th"."""
     return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
@@ -305,7 +306,7 @@ def _standings_lead(ctx: LeagueContext, teams: list[Team], request: Request) -> 
              and request.team.name else opp if request.team.kind == "opponent" else None)
     out = []
     if asked is not None and asked.id != leader.id:
-        out.append(f"{asked.name} is {_ordinal(place[asked.id])} at {asked.record}.")
+        out.append(f"{asked.name} is {ordinal(place[asked.id])} at {asked.record}.")
     lead = f"{leader.name} lead the league at {leader.record}"
     if me is not None and leader.id == me.id:
         lead = f"You ({me.name}) lead the league at {leader.record}"
@@ -313,9 +314,9 @@ def _standings_lead(ctx: LeagueContext, teams: list[Team], request: Request) -> 
         lead += ", and they're your opponent this matchup"
     out.append(lead + ".")
     if me is not None and leader.id != me.id:
-        mine = f"You ({me.name}) are {_ordinal(place[me.id])} at {me.record}"
+        mine = f"You ({me.name}) are {ordinal(place[me.id])} at {me.record}"
         if opp is not None and opp.id != leader.id and (asked is None or asked.id != opp.id):
-            mine += f"; your opponent {opp.name} is {_ordinal(place[opp.id])} at {opp.record}"
+            mine += f"; your opponent {opp.name} is {ordinal(place[opp.id])} at {opp.record}"
         out.append(mine + ".")
     return " ".join(out)
 

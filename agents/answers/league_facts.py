@@ -14,6 +14,7 @@ from agents.answers.league import (
     answer_matchup_status,
     fmt_day,
     fmt_stat,
+    ordinal,
     player_label,
     status_text,
 )
@@ -95,6 +96,9 @@ def settings_lines(league: League, me: Team | None, today: date) -> list[str]:
     waiver = ACQUISITION_WORDS.get(acq.acquisition_type, acq.acquisition_type.lower())
     lines.append(f"Waivers: {waiver}, a dropped player stays on waivers for "
                  f"{acq.waiver_hours} hours." if acq.waiver_hours else f"Pickups: {waiver}.")
+    order = waiver_order_line(league, me)
+    if order:
+        lines.append(order)
     if acq.uses_budget:
         lines.append(f"FAAB budget: ${acq.budget}.")
     if s.trade_deadline is not None:
@@ -119,8 +123,23 @@ def settings_lines(league: League, me: Team | None, today: date) -> list[str]:
     return lines
 
 
+def waiver_order_line(league: League, me: Team | None) -> str | None:
+    """The league's waiver order from ESPN's waiverRank (1 = first claim), with the member's
+    place first; None when ESPN sends no order (e.g. a FAAB league)."""
+    ranked = sorted((t for t in league.teams if t.waiver_rank), key=lambda t: t.waiver_rank or 0)
+    if not ranked:
+        return None
+    mine = ""
+    if me is not None and me.waiver_rank:
+        mine = f" you ({me.name}) are {ordinal(me.waiver_rank)} of {len(ranked)};"
+    return (f"Waiver order:{mine} "
+            + ", ".join(f"{t.waiver_rank}. {t.name}" for t in ranked) + ".")
+
+
 #: Which settings line a question is after (its first word), by the words asking for it.
 SETTING_WORDS: tuple[tuple[str, str], ...] = (
+    ("Waiver order", r"\bwaivers?\W+(?:\w+\W+)?(?:order|priority|position|rank|spot)|"
+                     r"\bpriority\b|\bin line\b|\bfirst dibs\b|\b(?:top|first) claim"),
     ("Acquisitions", r"\b(?:acquisitions?|adds?|pickups?|pick ?ups|moves|transactions?)\b"),
     ("Trade deadline", r"\btrade|deadline"),
     ("Playoffs", r"\bplayoffs?|regular season"),
@@ -150,6 +169,10 @@ async def answer_league_settings(deps: AgentDeps, request: Request) -> Reply:
     lines = settings_lines(ctx.league, ctx.my_team, deps.today_date())
     first = asked_setting(request.text or "")
     hit = [line for line in lines if first is not None and line.startswith(first)]
+    if first == "Waiver order" and not hit:
+        hit = ["Waiver order: ESPN doesn't list one for this league"
+               + (" (claims go to the highest FAAB bid)." if ctx.league.settings.acquisition
+                  .uses_budget else ".")]
     if hit:  # the fact asked, then where the rest is
         return Reply(text=hit[0] + "\nSay \"league settings\" for all of the league's rules.",
                      report={"settings": lines, "asked": first},

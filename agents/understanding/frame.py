@@ -69,15 +69,15 @@ def read_ask(low: str) -> Ask:
 
 def read_frame(low: str, *, intent: Intent, players: int, team_kind: str,
                pro_team: str | None, categories: int, day: DayRef | None,
-               today: date) -> Frame:
+               today: date, rules: bool = False) -> Frame:
     """The frame of one folded message from its entities (see module doc)."""
     ask = read_ask(low)
     if ask == "status" and players >= 2 and re.search(r"\bor\b", low):
         ask = "compare"
     if players:
         subject: Subject = "player"
-    elif intent == Intent.LEAGUE_SETTINGS:
-        subject = "rules"
+    elif intent == Intent.LEAGUE_SETTINGS or rules:
+        subject = "rules"  # or words about the acquisition budget / waiver order
     elif pro_team is not None:
         subject = "nba_team"
     elif team_kind == "opponent":
@@ -122,6 +122,10 @@ _TEAM_NOW = frozenset({Intent.MATCHUP_STATUS, Intent.SCHEDULE, Intent.STANDINGS,
 _TEAMS = frozenset({"my_team", "opponent", "other_team"})
 
 
+#: Answers about the team or the wire now that words about the league's rules (adds left, the
+#: waiver order) turn into the settings answer ("what's my priority on waivers").
+_ABOUT_NOW = frozenset({Intent.FREE_AGENT_SCAN, Intent.LEAGUE_ACTIVITY, Intent.MATCHUP_STATUS,
+                        Intent.MATCHUP_ANALYSIS, Intent.STANDINGS, Intent.ROSTER})
 #: Answers about one named player that a hold-or-replace question on his injury turns into
 #: the injury answer about him.
 _ABOUT_PLAYER = frozenset({Intent.PLAYER_DECISION, Intent.PLAYER_RESEARCH, Intent.EXPLICIT_MOVE,
@@ -136,6 +140,8 @@ def composed_intent(intent: Intent, frame: Frame, *, one_sided_move: bool = Fals
     should-ask about one side of a move) is a yes / no with reasons, not a move card; an
     injured player asked as hold him or bring in someone else ("X is questionable, hold or
     pick someone up") is the injury answer about him."""
+    if frame.subject == "rules" and intent in _ABOUT_NOW:
+        return Intent.LEAGUE_SETTINGS
     if frame.subject == "player" and hold_or_replace and intent in _ABOUT_PLAYER:
         return Intent.INJURY_REEVALUATION
     if intent == Intent.EXPLICIT_MOVE and frame.ask == "should" and one_sided_move:

@@ -124,12 +124,14 @@ PAST_CUE = re.compile(r"\b(?:did|happened|went|was|were|made|had|been|lately|rec
 RULES_CUE = re.compile(
     r"\b(?:adds|moves|acquisitions?|transactions|pickups|claims)\b[^.?!]{0,30}?\b(?:left|"
     r"remaining|remain|allowed|limit|max(?:imum)?|cap|per (?:week|matchup)|each (?:week|"
-    r"matchup)|(?:do|can) (?:i|we) (?:get|make|have))\b|"
+    r"matchup))\b|\bhow many (?:adds|moves|acquisitions|transactions|pickups|claims)\b"
+    r"(?![^.?!]{0,12}\bshould\b)|"
     r"\bout of (?:adds|moves|acquisitions|transactions|pickups)\b|"
     r"\b(?:use[sd]?(?: up)?|run out of|ran out of|burn(?:ed)?(?: through)?)\b[^.?!]{0,15}"
     r"\b(?:adds|moves|acquisitions|transactions)\b|"
     r"\b(?:any|how many) (?:adds|moves|acquisitions|transactions) (?:left|remaining)\b|"
-    r"\bwaiver (?:order|priority|position|rank(?:ing)?|line|period|process|type|system)\b|"
+    r"\bwaivers?\W+(?:\w+\W+)?(?:order|priority|position|rank(?:ing)?|line|period|process|"
+    r"type|system)\b|\bpriority (?:on|for) waivers\b|"
     r"\b(?:first|next|top|last|where)\b[^.?!]{0,20}\bin line\b|"
     r"\b(?:kind|type|sort) of waivers\b|\bfaab\b|\brolling waivers\b")
 #: Words that report moves already made, by the member or anyone in the league ("who picked

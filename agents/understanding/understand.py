@@ -137,10 +137,10 @@ def cue_intents(low: str, ents: Entities, *, has_player: bool) -> set[Intent]:
     (adds left, the waiver order), moves already made, advice in general, categories in
     reach, a named injured player to hold or replace, players with a number of games."""
     out: set[Intent] = set()
-    if lx.RULES_CUE.search(low) and not has_player:
+    if lx.ACTIVITY_CUE.search(low) and not re.search(r"\b(?:should|shld|shud|worth)\b", low):
+        out.add(Intent.LEAGUE_ACTIVITY)  # moves made ("how many adds did my opp make")
+    elif lx.RULES_CUE.search(low) and not has_player:
         out.add(Intent.LEAGUE_SETTINGS)
-    if lx.ACTIVITY_CUE.search(low) and not re.search(r"(?:should|shld|shud|worth)", low):
-        out.add(Intent.LEAGUE_ACTIVITY)
     if lx.GENERAL_CUE.search(low) and not has_player:
         out.add(Intent.GENERAL_ADVICE)
     if lx.CATEGORY_CUE.search(low) and not has_player and \
@@ -485,7 +485,7 @@ def understand_one(text: str, ctx: UnderstandingContext, *,
 
     frame = read_frame(fold(text), intent=intent, players=len(players), team_kind=team.kind,
                        pro_team=pro_team, categories=len(categories), day=day,
-                       today=ctx.today)
+                       today=ctx.today, rules=Intent.LEAGUE_SETTINGS in cues)
     if not inherited and not clarify_ok:
         composed = composed_intent(
             intent, frame, one_sided_move=move is None or move.add is None or move.drop is None,

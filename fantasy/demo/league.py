@@ -1078,6 +1078,9 @@ class DemoLeague:
                 "owners": team["owners"], "primaryOwner": team["primaryOwner"],
                 "divisionId": team["divisionId"], "playoffSeed": order.index(tid) + 1,
                 "rankCalculatedFinal": 0, "currentProjectedRank": order.index(tid) + 1,
+                # ESPN's waiverRank (1 = first claim): the demo orders waivers by reverse
+                # standings, the worst record first
+                "waiverRank": len(order) - order.index(tid),
                 "record": {"overall": r},
                 "transactionCounter": {
                     "acquisitions": sum(acq.values()), "drops": sum(acq.values()),

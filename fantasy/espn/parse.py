@@ -338,6 +338,7 @@ def parse_team(team: JSON, season: int, *, members: dict[str, str] | None = None
         rank=team.get("rankCalculatedFinal") or team.get("currentProjectedRank") or None,
         division_id=team.get("divisionId"),
         values_by_stat=_fmap(team.get("valuesByStat")),
+        waiver_rank=int(team["waiverRank"]) if team.get("waiverRank") else None,
     )
 
 
