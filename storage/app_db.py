@@ -276,6 +276,10 @@ class CardRow:
     #: when a process set out to post the card's message (its id is stored after the post:
     #: a crash in between leaves a message to find and adopt, see Approvals.show_card)
     posting_at: float | None = None
+    #: the progress message of recovery finishing the card's decision, and when a process
+    #: set out to post it (bot.core.recovery: a second crash takes it over)
+    progress_id: str | None = None
+    progress_at: float | None = None
 
 
 @dataclass
@@ -437,6 +441,9 @@ class AppDB:
         # crash-safe first post (DOUBLE PRECISION: a REAL is 4 bytes on Postgres)
         await _add_column(db, "cards", "posting_at", "DOUBLE PRECISION")
         await _add_column(db, "turns", "posting_at", "DOUBLE PRECISION")
+        # recovery's progress message of a decision it finishes (crash-safe too)
+        await _add_column(db, "cards", "progress_id", "TEXT")
+        await _add_column(db, "cards", "progress_at", "DOUBLE PRECISION")
         for table in ("cards", "turns"):  # tables made before several processes
             await _add_column(db, table, "owner", "TEXT")
         await _add_column(db, "daily_schedules", "pin", "INTEGER NOT NULL DEFAULT 0")
@@ -583,6 +590,19 @@ class AppDB:
         crash before its id is stored leaves a trace); returns the time recorded."""
         now = self._clock()
         await self.db.execute("UPDATE cards SET posting_at=? WHERE card_id=?", (now, card_id))
+        return now
+
+    async def mark_card_progress(self, card_id: str, message_id: str | None = None
+                                 ) -> float:
+        """Recovery's progress message for finishing a card's decision: the intent (before
+        the post, `message_id` None) or its id (after); returns the time recorded."""
+        now = self._clock()
+        if message_id is None:
+            await self.db.execute("UPDATE cards SET progress_at=? WHERE card_id=?",
+                                  (now, card_id))
+        else:
+            await self.db.execute("UPDATE cards SET progress_id=? WHERE card_id=?",
+                                  (message_id, card_id))
         return now
 
     async def card_of_message(self, message_id: str) -> str | None:
@@ -1140,7 +1160,9 @@ def _card(r: Any) -> CardRow:
         decided_at=r["decided_at"], result=json.loads(r["result"]) if r["result"] else None,
         created_at=r["created_at"], updated_at=r["updated_at"],
         shown=bool(r["shown"]) if "shown" in r.keys() else True,
-        posting_at=r["posting_at"] if "posting_at" in r.keys() else None)
+        posting_at=r["posting_at"] if "posting_at" in r.keys() else None,
+        progress_id=r["progress_id"] if "progress_id" in r.keys() else None,
+        progress_at=r["progress_at"] if "progress_at" in r.keys() else None)
 
 
 def _scheduled(r: Any) -> ScheduledMove:

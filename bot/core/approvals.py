@@ -418,12 +418,16 @@ class Approvals:
                 log.warning("card edit failed after a rate limit: %s", exc2)
 
     async def resume(self, surface: ChatSurface, thread: ThreadRef, card_mid: str | None,
-                      user: UserRef, card: CardRow, *, first_line: str = "") -> None:
+                      user: UserRef, card: CardRow, *, first_line: str = "",
+                      progress_id: str | None = None) -> None:
+        """Apply the card's recorded decision: resume its run, progress in a new message
+        (or in `progress_id`, one recovery posted), then close the card."""
         by_move = self.card_of(card).resume_decisions()
         events = self.core.runtime.decide(card.run_thread_id, card.interrupt_id, by_move,
                                      user_id=user.user_id)
         editor, final = await self.core.turns.stream_into(
-            surface, thread, events, first_line or f"Applying {user.name}'s decision…")
+            surface, thread, events, first_line or f"Applying {user.name}'s decision…",
+            message_id=progress_id)
         crash_point("click:run-finished")
         await self.finish_card(surface, thread, card_mid, user, card, editor, final)
 

@@ -125,9 +125,11 @@ class Recovery:
         decider = UserRef(card.platform, card.decided_by or card.requester_id,
                           card.decided_by_name or card.requester_name)
         line = f"Finishing {decider.name}'s decision interrupted by a restart…"
+        progress = await self._decision_message(surface, thread, card, line)
         if await self._waits_for(card, waiting):
             # the run never received it: apply exactly the recorded decision now
-            await self.core.approvals.resume(surface, thread, card.message_id, decider, card, first_line=line)
+            await self.core.approvals.resume(surface, thread, card.message_id, decider, card,
+                                             first_line=line, progress_id=progress)
             return
         got = by_run.pop(card.run_thread_id, None)
         # the run took the decision and ended, or paused again with the rest of the plan
@@ -139,10 +141,38 @@ class Recovery:
         if not final:
             final = [Notice("The outcome of this decision was lost in a restart; check your "
                             "roster before deciding again.", level="warning")]
-        mid = await post_retrying(surface, thread, OutgoingMessage(progress_text([line])),
-                                  sleep=self.core.sleep)
         await self.core.approvals.finish_card(surface, thread, card.message_id, decider, card,
-                                self.core.turns.editor(surface, thread, mid), final)
+                                self.core.turns.editor(surface, thread, progress), final)
+
+    async def _decision_message(self, surface: ChatSurface, thread: ThreadRef, card: CardRow,
+                                line: str) -> str:
+        """The progress message of finishing a card's recorded decision, crash-safe: the
+        one an earlier recovery posted (its id stored on the card, or found by its first
+        line since the intent a kill left without the id) is taken over; else the intent
+        is recorded, the message posted and its id stored. A second crash while finishing
+        leaves no message stuck at "Finishing …"."""
+        msg = OutgoingMessage(progress_text([line]))
+        mid = card.progress_id
+        find = getattr(surface, "find_messages", None)
+        if not mid and card.progress_at is not None and find is not None:
+            try:
+                found = await find(thread, msg, card.progress_at)
+                mid = found[-1] if found else None  # the first posted after the intent
+            except Exception as exc:  # noqa: BLE001 - a new message beats none
+                log.warning("could not look for a lost progress message: %s",
+                            type(exc).__name__)
+        if mid:
+            try:
+                await surface.edit(thread, mid, msg)
+                return mid
+            except ChatError:
+                pass
+        await self.core.db.mark_card_progress(card.card_id)
+        crash_point("recover-decision:posting")
+        mid = await post_retrying(surface, thread, msg, sleep=self.core.sleep)
+        crash_point("recover-decision:post-sent")
+        await self.core.db.mark_card_progress(card.card_id, mid)
+        return mid
 
     async def _waits_for(self, card: CardRow, waiting: dict[tuple[str, str], Any]) -> bool:
         """True when the card's run still waits at the card's interrupt. `waiting` holds the

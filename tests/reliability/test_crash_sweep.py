@@ -300,3 +300,40 @@ def test_kill_while_recovery_runs_a_request_again(point: str, linked: Path,
     # the request ends with its card or with "... interrupted by a restart twice. Please
     # ask again.", never silently
     assert chat.cards() or "Please ask again" in chat.texts(), (point, chat.texts()[-500:])
+
+
+DECISION_LINE = "decision interrupted by a restart"
+
+
+@pytest.mark.parametrize("point", ["recover-decision:posting", "recover-decision:post-sent",
+                                   "stage:apply_moves"])
+def test_kill_while_recovery_finishes_a_decision(point: str, with_card: tuple,
+                                                 approved: dict, tmp_path: Path) -> None:
+    """Issue 25: Alice's "Approve all" was recorded and the process died before applying
+    it (`click:card-edited`); recovery finishes it under a "Finishing Alice's decision
+    interrupted by a restart…" message and is killed on either side of posting that
+    message, or while applying: the next recovery takes that message over (its id stored
+    on the card, or found since the intent), applies the decision once and closes the
+    card stating exactly what an uncrashed run states."""
+    base, start_roster, chat = with_card
+    data = _copy(base, tmp_path / "d")
+    chat = Chat(messages=dict(chat.messages))
+    first = run_driver(data, f"click:{ALICE}:approveall", crash_at="click:card-edited")
+    assert first.killed
+    chat.feed(first)
+    second = run_driver(data, "recover", crash_at=point)
+    assert second.killed, f"{point} was never reached"
+    chat.feed(second)
+    after = run_driver(data, "recover", "roster:5", "recover", "roster:5")
+    assert after.code == 0, after.lines[-3:]
+    chat.feed(after)
+    applied, after_restart = (x["players"] for x in after.of("roster"))
+    assert applied == after_restart == approved["roster"] != start_roster, point
+    (_, card), = chat.cards()
+    assert card["footer"] == approved["footer"], (point, card["footer"])
+    posts = [x for x in chat.log if x["kind"] == "post"
+             and DECISION_LINE in (x["msg"].get("text") or "")]
+    assert len(posts) <= 1, f"{point}: {len(posts)} progress messages for one decision"
+    stuck = [m.get("text") for m in chat.messages.values()
+             if (m.get("text") or "").startswith("⏳") and DECISION_LINE in m.get("text")]
+    assert not stuck, f"{point}: a progress message left as it was: {stuck}"
