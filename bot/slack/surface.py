@@ -213,8 +213,12 @@ class SlackSurface:
         try:
             for chunk in split_text(text, SECTION_TEXT_MAX) or [" "]:
                 if self.response_url and user.user_id == self.private_user:
-                    await self._respond(to_mrkdwn(chunk), None)
-                    continue
+                    try:
+                        await self._respond(to_mrkdwn(chunk), None)
+                        continue
+                    except Exception as exc:  # noqa: BLE001 - expired / unreachable URL
+                        log.warning("response_url failed (%s): using chat.postEphemeral",
+                                    type(exc).__name__)
                 await self.client.chat_postEphemeral(
                     channel=thread.channel_id, user=user.user_id, text=clip(to_mrkdwn(chunk), 3000),
                     thread_ts=thread.thread_id or None)
@@ -227,8 +231,12 @@ class SlackSurface:
         try:
             for blocks in render(msg):
                 if self.response_url and user.user_id == self.private_user:
-                    await self._respond(text, blocks)
-                    continue
+                    try:
+                        await self._respond(text, blocks)
+                        continue
+                    except Exception as exc:  # noqa: BLE001 - expired / unreachable URL
+                        log.warning("response_url failed (%s): using chat.postEphemeral",
+                                    type(exc).__name__)
                 await self.client.chat_postEphemeral(
                     channel=thread.channel_id, user=user.user_id, text=clip(text, 3000),
                     blocks=blocks, thread_ts=thread.thread_id or None)

@@ -302,9 +302,10 @@ def blocks_text(msg: dict[str, Any]) -> str:
 async def test_slack_player_and_lineup_end_to_end(fake_slack, tmp_path):
     run = await start(fake_slack, tmp_path)
     try:
-        assert await run.post(sr.slash_body("player Jordan Poole")) == 200
+        assert await run.post(sr.slash_body("player Jordan Poole",
+                                            response_url=fake_slack.response_url())) == 200
         card = await wait_for(lambda: next(
-            (m for m in fake_slack.messages.values()
+            (m for m in fake_slack.responses  # personal: private
              if "Player report: Jordan Poole" in blocks_text(m)), None))
         text = blocks_text(card)
         assert "none reported" not in text and "not specified by ESPN" in text
@@ -316,9 +317,10 @@ async def test_slack_player_and_lineup_end_to_end(fake_slack, tmp_path):
         assert abs(int(m.group(1)) - datetime.now(UTC).timestamp()) < 600
         assert "<t:" not in text and "&lt;t:" not in text
 
-        assert await run.post(sr.slash_body("lineup tomorrow")) == 200
+        assert await run.post(sr.slash_body("lineup tomorrow",
+                                            response_url=fake_slack.response_url())) == 200
         card = await wait_for(lambda: next(
-            (m for m in fake_slack.messages.values()
+            (m for m in fake_slack.responses  # personal: private
              if "Daily lineup for Hoop Dreamers" in blocks_text(m)
              and "Optimal starters" in blocks_text(m)), None))
         field = next(f["text"] for b in card["blocks"] if b["type"] == "section"

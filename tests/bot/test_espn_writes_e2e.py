@@ -148,24 +148,26 @@ async def test_slack_set_this_lineup(fake_slack, tmp_path):
                            socket_mode=False)
     run = Running(app, await serve_http(bolt, host="127.0.0.1", port=0))
     try:
-        assert await run.post(sr.slash_body("lineup")) == 200
+        # /fanvise lineup is personal: answered privately (its response_url)
+        assert await run.post(sr.slash_body("lineup",
+                                            response_url=fake_slack.response_url())) == 200
 
-        def lineup_card() -> tuple[str, dict[str, Any]] | None:
-            for ts, m in fake_slack.messages.items():
+        def lineup_card() -> tuple[dict[str, Any], dict[str, Any]] | None:
+            for m in fake_slack.responses:
                 for a in actions(m):
                     if a["text"]["text"] == "Set this lineup":
-                        return ts, a
+                        return m, a
             return None
-        ts, button = await wait_for(lineup_card)
-        msg = fake_slack.messages[ts]
+        msg, button = await wait_for(lineup_card)
         assert await run.post(sr.block_action_body(
-            button["action_id"], clicker="U_REQ", message_ts=ts,
-            thread_ts=msg.get("thread_ts") or ts)) == 200
+            button["action_id"], clicker="U_REQ", message_ts="1700000009.000001",
+            thread_ts="", ephemeral={"message": {"text": msg["text"], "blocks": msg["blocks"]},
+                                     "response_url": fake_slack.response_url("fix")})) == 200
         await wait_for(lambda: wire.bodies)
         [body] = wire.bodies
         check_lineup_body(body, app)
-        await wait_for(lambda: [m for m in fake_slack.messages.values()
-                                if "Lineup set" in str(m.get("blocks"))])
+        await wait_for(lambda: [m for m in fake_slack.responses
+                                if m["rid"] == "fix" and "Lineup set" in str(m.get("blocks"))])
     finally:
         await run.close()
 @pytest.fixture

@@ -60,8 +60,23 @@ def thread_message(text: str, *, ts: str, thread_ts: str, parent_user: str,
 
 
 def block_action_body(action_id: str, *, clicker: str, message_ts: str,
-                      thread_ts: str) -> str:
-    """A block_actions payload (form-encoded `payload=`)."""
+                      thread_ts: str, ephemeral: dict[str, Any] | None = None) -> str:
+    """A block_actions payload (form-encoded `payload=`). `ephemeral`: a click on a
+    private message, {"message": its text and blocks, "response_url": ...} (Slack sends
+    no thread for it)."""
+    if ephemeral is not None:
+        message = {"type": "message", "ts": message_ts, **ephemeral["message"]}
+        payload = {
+            "type": "block_actions", "api_app_id": "A1", "token": "legacy",
+            "trigger_id": "4.5.6", "team": {"id": TEAM, "domain": "league"},
+            "user": {"id": clicker, "username": clicker.lower(), "team_id": TEAM},
+            "channel": {"id": CHANNEL, "name": "fantasy"},
+            "container": {"type": "message", "message_ts": message_ts, "channel_id": CHANNEL,
+                          "is_ephemeral": True},
+            "message": message, "response_url": ephemeral["response_url"],
+            "actions": [{"type": "button", "action_id": action_id, "block_id": "b1",
+                         "value": action_id, "action_ts": "1700000001.0"}]}
+        return "payload=" + quote(json.dumps(payload))
     payload = {
         "type": "block_actions", "api_app_id": "A1", "token": "legacy", "trigger_id": "4.5.6",
         "team": {"id": TEAM, "domain": "league"},
