@@ -316,9 +316,13 @@ async def answer_league_activity(deps: AgentDeps, request: Request) -> Reply:
     team = _team_asked(ctx, request)
     counts = _season_moves(league, team)
     if not items:
-        return Reply(text="ESPN lists no recent adds, drops or trades in the league."
-                          + (f"\n{counts}" if counts else ""),
-                     report={"activity": []}, tool_calls=["get_recent_activity"])
+        lines = ["ESPN lists no recent adds, drops or trades in the league."]
+        if request.team.kind == "mine" and not _ABOUT_ME.search((request.text or "").lower()):
+            lines.append(_league_moves(league))  # "has anyone made a trade": every team
+        elif counts:
+            lines.append(counts)
+        return Reply(text="\n".join(lines), report={"activity": []},
+                     tool_calls=["get_recent_activity"])
     players = {p.id: p.name for t in league.teams for p in t.players}
     try:
         players.update({p.id: p.name for p in await deps.espn.get_all_players()})
@@ -355,6 +359,27 @@ async def answer_league_activity(deps: AgentDeps, request: Request) -> Reply:
     return Reply(text="\n".join(lines),
                  report={"mine": len(mine), "league": len(rest)},
                  tool_calls=["get_recent_activity"])
+
+
+#: Words that put the member in an activity question ("what adds did i make").
+_ABOUT_ME = re.compile(r"\b(?:i|i've|ive|my|me|mine)\b")
+#: Teams listed by how many moves they made.
+MOST_ACTIVE = 5
+
+
+def _league_moves(league: League) -> str:
+    """The most active teams by ESPN's season counters ("Most moves this season: Bench Mob
+    22 adds, 1 trade (3 this matchup); ...")."""
+    def moves(t: Team) -> str:
+        tc = t.transactions
+        now = tc.matchup_acquisition_totals.get(league.current_matchup_period, 0)
+        trades = f", {tc.trades} trade{'s' if tc.trades != 1 else ''}" if tc.trades else ""
+        return f"{t.name} {tc.acquisitions} add{'s' if tc.acquisitions != 1 else ''}{trades} " \
+               f"({now} this matchup)"
+    ranked = sorted(league.teams, key=lambda t: (-t.transactions.acquisitions,
+                                                -t.transactions.trades, t.name))
+    return "Most moves this season (ESPN's counters): " + \
+        "; ".join(moves(t) for t in ranked[:MOST_ACTIVE]) + "."
 
 
 def _season_moves(league: League, team: Team | None) -> str:
