@@ -45,6 +45,7 @@ from bot.core.errors import InvalidInput
 from bot.core.models import OutgoingMessage, ThreadRef, UserRef
 from bot.core.render import mention
 from bot.core.surface import ChatSurface
+from fantasy.formatting import day_text, gain_text, season_effect_text
 from fantasy.move_card import MoveCard, MoveOutcome
 from fantasy.moves import move_text
 from fantasy.optimizer.season import is_core_drop
@@ -84,14 +85,10 @@ class _Check:
     best: str = ""  # the optimizer's best choice now (a changed situation)
 
 
-def _day_text(d: date) -> str:
-    return f"{d:%a %b} {d.day}"
-
-
 def _gain_text(g: float, unit: str) -> str:
-    if "categor" in unit:
-        return f"{g:+.2f} expected categories"
-    return f"{g:+.1f} fantasy points this week"
+    """This matchup's effect of a move: '+12 fantasy points this week' / in words."""
+    text = gain_text(g, unit)
+    return text + " this week" if "point" in unit else text
 
 
 def outcome_of(row: ScheduledMove) -> MoveOutcome:
@@ -250,7 +247,7 @@ class MoveSchedule:
         team = int(card.team_id or 0)
         access = await writes.access(card.platform, card.workspace_id,
                                      card.decided_by or card.requester_id, team)
-        when = _day_text(date.fromisoformat(row.day))
+        when = day_text(date.fromisoformat(row.day))
         if not access.allowed:
             return "waiting", f"due {when}", True
         res = await writes.make_move(access, team, add_id=row.add_id, add_name=row.add_name,
@@ -294,7 +291,7 @@ class MoveSchedule:
         day = date.fromisoformat(row.day)
         team_id = int(card.team_id or 0)
         if day < today:
-            return await self._changed(team_id, row, f"its day ({_day_text(day)}) passed "
+            return await self._changed(team_id, row, f"its day ({day_text(day)}) passed "
                                                      "before it could be made")
         svc = await self._optimizer(team_id, row.add_id)  # EspnError: checked next pass
         league = svc.league
@@ -405,7 +402,7 @@ class MoveSchedule:
         """A live league: today is the move's day; the owner makes it on ESPN."""
         oc = self._with_handoff(outcome_of(row))
         who = mention(card.platform, card.requester_id, card.requester_name)
-        lines = [f"{who}, today ({_day_text(date.fromisoformat(row.day))}) is the day for "
+        lines = [f"{who}, today ({day_text(date.fromisoformat(row.day))}) is the day for "
                  f"this move: {move_text(row.drop_name, row.add_name)}. FanVise cannot make "
                  "it on ESPN for you; before the first game:"]
         lines += [f"{k}. {s}" for k, s in enumerate(oc.steps, start=1)]
@@ -429,7 +426,7 @@ class MoveSchedule:
         from agents.matchup_optimizer.graph import ESPN_PLAYER_ADD_URL
 
         link = ESPN_PLAYER_ADD_URL.format(league_id=self.core.league_id, player_id=oc.add.id)
-        when = f" on {_day_text(oc.day)}" if oc.day else ""
+        when = f" on {day_text(oc.day)}" if oc.day else ""
         steps = [f"Open the link to {oc.add.name}'s add page in your ESPN league{when}.",
                  f"Click + next to {oc.add.name}.",
                  f"Choose {oc.drop.name} to drop, then Submit."]
@@ -486,7 +483,7 @@ class MoveSchedule:
             if made:
                 await self.core.db.finish_scheduled_move(
                     row.card_id, row.plan_move_id, status="applied",
-                    note=f"made {_day_text(date.fromisoformat(row.day))}")
+                    note=f"made {day_text(date.fromisoformat(row.day))}")
             else:
                 await self.core.db.release_scheduled_move(row.card_id, row.plan_move_id)
             n += 1
@@ -520,9 +517,9 @@ class MoveSchedule:
             raise InvalidInput(LIVE_ONLY)
         if target <= demo.today:
             raise InvalidInput(f"The demo's date only moves forward: today is "
-                               f"{_day_text(demo.today)}.")
+                               f"{day_text(demo.today)}.")
         if target > demo.last_day:
-            raise InvalidInput(f"The demo season ends {_day_text(demo.last_day)}: pick a day "
+            raise InvalidInput(f"The demo season ends {day_text(demo.last_day)}: pick a day "
                                "up to then.")
         made: list[MadeMove] = []
         made += await self.run_due(surfaces)  # anything due today that a crash left
@@ -547,7 +544,7 @@ class MoveSchedule:
         target = parse_target(" ".join(split_args(args)[1]) or str(args.get("days") or ""),
                               before, thread.platform)
         made = await self.advance(target, {thread.platform: surface})
-        lines = [f"Demo date: {_day_text(demo.today)} (was {_day_text(before)})."]
+        lines = [f"Demo date: {day_text(demo.today)} (was {day_text(before)})."]
         for m in made:
             what = move_text(m.row.drop_name, m.row.add_name)
             day = date.fromisoformat(m.row.day)
@@ -559,7 +556,7 @@ class MoveSchedule:
             lines.append("No scheduled move was due.")
         if getattr(surface, "start_thread", None) is not None:  # Discord: a command thread
             thread = await self.core.turns.ensure_thread(
-                surface, thread, user, f"/advance {target}", f"Demo date · {_day_text(target)}")
+                surface, thread, user, f"/advance {target}", f"Demo date · {day_text(target)}")
         await self.core.turns.post_split(surface, thread, OutgoingMessage("\n".join(lines)))
 
 
@@ -618,9 +615,7 @@ def _best_choice(svc: Any, team_id: int, row: ScheduledMove, taken: set[int]) ->
                 continue
             effects = [_gain_text(float(ev.expected_gain or 0.0), row.gain_unit)]
             if abs(ev.season_effect) >= 0.05:
-                effects.append(_gain_text(ev.season_effect, row.gain_unit)
-                               .replace("this week", "rest of season")
-                               .replace("expected categories", "rest of season"))
+                effects.append(season_effect_text(ev.season_effect, row.gain_unit))
             return (f"Best choice now: {move_text(row.drop_name, m.add.name)} "
                     f"({', '.join(effects)}). Say \"drop {row.drop_name} for {m.add.name}\" "
                     "to get a card for it.")

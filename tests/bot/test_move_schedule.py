@@ -234,7 +234,7 @@ async def test_advance_input_and_live_league(tmp_path: Path, monkeypatch) -> Non
         out = io.StringIO()
         surface = ConsoleSurface(out, live=False)
         for bad, why in (("yesterday", "only moves forward"), ("0", "1 to 60"),
-                         ("2023-06-01", "season ends"), ("soon", "Use `/advance`")):
+                         ("2023-06-01", "season ends"), ("soon", "Use /advance, /advance 3")):
             await app.core.handle_command(surface, THREAD, USER, "advance", {"text": bad})
             assert why in out.getvalue().splitlines()[-1] or why in out.getvalue(), bad
         assert demo.today == date(2023, 1, 25)
