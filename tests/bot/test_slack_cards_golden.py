@@ -53,21 +53,23 @@ async def test_plan_card_moves_are_sections_with_their_controls(fake_slack, tmp_
 
 
 class LongCardCore:
-    """Posts a card of the core's own renderer (`render_approval`) with more moves than one
+    """Posts a plan card of the core's own renderer (`render_approval`) with more moves than one
     Slack message holds, the way the core shows a card (the mention line, then the card
     drawn into that message), and redraws it decided on a click."""
 
     def __init__(self, moves: int) -> None:
         self.moves = [{"move_id": f"{i}-{i + 100}", "drop": {"id": i, "name": f"Drop {i}"},
                        "add": {"id": i + 100, "name": f"Add {i}"}, "expected_gain": 1.0,
-                       "games": 1, "confidence": "high", "reasons": [f"reason {i}"]}
+                       "games": 1, "confidence": "high", "reasons": [f"reason {i}"],
+                       "day": "2023-01-25", "line": f"Wed: drop Drop {i}, add Add {i}: +1",
+                       "per_game": f"Add {i} 30.0, Drop {i} 29.0"}
                       for i in range(1, moves + 1)]
         self.card_id = "0123456789ab"
 
     def message(self, **state):
         from bot.core.models import OutgoingMessage
         from bot.core.render import render_approval
-        card = render_approval(self.card_id, "Proposed moves", f"{len(self.moves)} moves",
+        card = render_approval(self.card_id, "Your plan", f"{len(self.moves)} moves",
                                self.moves, "<@U_REQ>", **state)
         return OutgoingMessage("<@U_REQ>, review these moves:", [card], mentions=("U_REQ",))
 
@@ -108,7 +110,7 @@ async def test_a_card_longer_than_a_message_is_paginated_and_says_so(fake_slack)
             in notes[0]
         assert notes[1].startswith("Page 2 of 2")
         labels = [e["text"]["text"] for e in actions(pages[-1])]
-        assert labels[-1] == "Decline all"  # the card-wide buttons: on the last page
+        assert labels[-2:] == ["Approve plan", "Skip all"]  # card-wide buttons: last page
         drawn = [c for c in fake_slack.calls if c.method in ("chat.update", "chat.postMessage")
                  and c.body.get("thread_ts", "x") and c.body.get("blocks")
                  and any(b["type"] == "header" or b["type"] == "context"
