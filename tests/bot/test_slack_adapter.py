@@ -316,3 +316,31 @@ async def test_surface_maps_slack_errors(fake_slack):
     assert (eph["user"], eph["text"], eph["thread_ts"]) == ("U9", "*only you*", thread.thread_id)
     made = await surface.create_thread(ThreadRef("slack", "T111", "C1"), "t", ts2)
     assert made == ThreadRef("slack", "T111", "C1", ts2)
+
+
+def test_a_move_longer_than_a_section_keeps_its_controls_under_it():
+    """A move whose text passes Slack's 3000 chars per section is split over sections, its
+    own Approve / Skip right after them; no section has two-column fields."""
+    from bot.core.models import Button, Card
+    from bot.slack.render import move_card_pages
+    cid = "0123456789ab"
+    card = Card("Your plan", "2 moves",
+                fields=[("1. Drop A, add B", "why " * 1200), ("2. Drop C, add D", "short")],
+                buttons=[Button("Approve #1", f"fv:approve:{cid}:0", "primary"),
+                         Button("Skip #1", f"fv:decline:{cid}:0"),
+                         Button("Approve #2", f"fv:approve:{cid}:1", "primary"),
+                         Button("Skip #2", f"fv:decline:{cid}:1"),
+                         Button("Approve plan", f"fv:approveall:{cid}", "primary"),
+                         Button("Skip all", f"fv:declineall:{cid}", "danger")])
+    [page] = move_card_pages(card)
+    kinds = [b["type"] for b in page]
+    assert kinds == ["header", "section", "section", "section", "actions", "section",
+                     "actions", "actions"]
+    assert all(len(b["text"]["text"]) <= 3000 for b in page if b["type"] == "section")
+    assert all("fields" not in b for b in page)
+    first, second = (b for b in page if b["type"] == "actions" and len(b["elements"]) == 2
+                     and b["elements"][0]["text"]["text"].endswith(("#1", "#2")))
+    assert [e["action_id"] for e in first["elements"]] == [f"fv:approve:{cid}:0",
+                                                          f"fv:decline:{cid}:0"]
+    assert [e["action_id"] for e in second["elements"]] == [f"fv:approve:{cid}:1",
+                                                           f"fv:decline:{cid}:1"]
