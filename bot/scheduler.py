@@ -3,9 +3,12 @@
 `DailyScheduler` is a plain asyncio loop with an injectable clock (`now()` -> aware
 datetime) and `sleep`, so tests time-travel. Schedules come from storage.app_db
 (`/daily` writes them) and are re-read on start and whenever `reload()` is called. The
-ledger (`daily_posts`, keyed by channel + local date) is claimed before posting, so a
-restart never posts twice; a post missed while the bot was down is sent late if the bot
-comes back within `grace` (default 2 h), and a failed post is retried after 5 minutes.
+ledger (`daily_posts`, keyed by channel + local date) is claimed before posting (the
+intent), so a restart never posts twice: a claim a killed process left is taken over
+(`AppDB.resume_daily_post`) and the poster gets the schedule with `resumed_at`, the time of
+that claim, to adopt the messages posted since then. A post missed while the bot was down
+is sent late if the bot comes back within `grace` (default 2 h), and a failed post is
+retried after 5 minutes.
 
 Pre-lock alerts: with `alerts` (the core's `prelock_check(surface, schedule)`) and
 `alert_window` (`Prelock.window(schedule, now)` -> (alert time, first game) or None), each
@@ -22,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from datetime import UTC, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
@@ -110,10 +114,17 @@ class DailyScheduler:
             if not fire <= now < fire + self.grace:
                 continue
             local_date = fire.date().isoformat()
+            post = s
             if not await self.db.claim_daily_post(s.channel_key, local_date):
-                continue
+                # a process killed while posting it: maybe posted, its id lost; the poster
+                # adopts what it finds since that claim (bot.core.daily) instead of
+                # posting the digest twice
+                since = await self.db.resume_daily_post(s.channel_key, local_date)
+                if since is None:
+                    continue
+                post = replace(s, resumed_at=since)
             try:
-                mid = await self.poster(s)
+                mid = await self.poster(post)
             except Exception as exc:  # noqa: BLE001 - retried later, never crashes the loop
                 log.error("daily post to %s failed: %s: %s", s.channel_key,
                           type(exc).__name__, exc)

@@ -339,6 +339,9 @@ class DailySchedule:
     created_by: str = ""
     #: pin the digest (Discord)
     pin: bool = False
+    #: set by the scheduler when it takes over a post a killed process left: the time of
+    #: that claim (the post, if any, came after it; bot.core.daily adopts it)
+    resumed_at: float | None = None
 
 
 #: `move_schedule`: the approved moves of decided cards that are made on a later day

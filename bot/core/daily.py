@@ -12,11 +12,12 @@ from typing import TYPE_CHECKING, Any
 
 from bot.core import digest
 from bot.core.commands import invocation, split_args
-from bot.core.errors import InvalidInput
+from bot.core.errors import InvalidInput, MessageGone
 from bot.core.models import OutgoingMessage, ThreadRef, UserRef
 from bot.core.surface import ChatSurface
 from fantasy.formatting import day_text
 from storage.app_db import DailySchedule
+from storage.crashpoint import crash_point
 
 if TYPE_CHECKING:
     from bot.core.service import ChatCore
@@ -138,19 +139,66 @@ class Daily:
                 await self._fix_buttons(schedule, entries, day)
             except EspnError as exc:
                 from agents.runtime import espn_notice
-                return await surface.post(channel, OutgoingMessage(
-                    f"Daily lineup digest · {day_text(day)}: ⚠️ {espn_notice(exc).text}"))
+                notice = OutgoingMessage(
+                    f"Daily lineup digest · {day_text(day)}: ⚠️ {espn_notice(exc).text}")
+                return (await self._post_messages(surface, channel, [notice],
+                                                  schedule.resumed_at))[0]
             first_game = await self.core.prelock.first_game_text()
             messages = digest.render_digest(entries, platform=schedule.platform, day=day,
                                             max_text=surface.max_text, first_game=first_game)
-        first = await surface.post(channel, messages[0])
-        for msg in messages[1:]:
-            await surface.post(channel, msg)
+        first = (await self._post_messages(surface, channel, messages,
+                                           schedule.resumed_at))[0]
         for e in entries:  # what the pre-lock alert compares with
             await self.core.db.save_digest_team(schedule.channel_key, day.isoformat(),
                                                 e.team_id, e.user_ids[0], e.state.to_dict())
         await self._pin_and_thread(surface, channel, schedule, first, day)
         return first
+
+    async def _post_messages(self, surface: ChatSurface, channel: ThreadRef,
+                             messages: list[OutgoingMessage], since: float | None) -> list[str]:
+        """Post the digest's messages in order; their ids. Crash-safe like a card's message
+        (`Approvals.post_card_message`): the intent is the scheduler's ledger claim, stored
+        before, and the first message's id is stored after (`finish_daily_post`). `since`:
+        the time of a claim a killed process left; the messages it posted since then are
+        adopted and drawn as they are now, without a second ping, and only the rest is
+        posted. Crash points `daily:posting` / `daily:post-sent` on both sides."""
+        ids = await self._posted_since(surface, channel, messages, since)
+        crash_point("daily:posting")
+        for i, msg in enumerate(messages):
+            if ids[i]:
+                try:
+                    await surface.edit(channel, ids[i], msg)
+                    continue
+                except MessageGone:  # deleted meanwhile: posted again
+                    pass
+            ids[i] = await surface.post(channel, msg)
+        crash_point("daily:post-sent")
+        return ids
+
+    @staticmethod
+    async def _posted_since(surface: ChatSurface, channel: ThreadRef,
+                            messages: list[OutgoingMessage], since: float | None) -> list[str]:
+        """Per message, the id of the same message (its text as the surface posts it: the
+        surface's `find_messages`) posted since `since`, or "": the digest a killed process
+        posted. Messages go out in order, so what was posted is a prefix of them."""
+        ids = [""] * len(messages)
+        find = getattr(surface, "find_messages", None)
+        if since is None or find is None:
+            return ids
+        taken: set[str] = set()
+        try:
+            for i, msg in enumerate(messages):
+                hits = [m for m in reversed(await find(channel, msg, since))
+                        if m not in taken]  # the first posted after the claim
+                if not hits:
+                    break
+                ids[i] = str(hits[0])
+                taken.add(ids[i])
+        except Exception as exc:  # noqa: BLE001 - posting anew beats no digest
+            log.warning("could not look for the digest's earlier messages: %s",
+                        type(exc).__name__)
+            return [""] * len(messages)
+        return ids
 
     async def _auto_lineups(self, schedule: DailySchedule, owners: list[digest.Owner],
                             opt: Any, day: date) -> dict[int, Any]:

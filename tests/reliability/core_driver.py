@@ -10,6 +10,8 @@ private reply as a JSON line (flushed), so the parent can rebuild the chat after
            of TEAM who plays today is ruled out, in this process) | prelock (the pre-lock
            re-check of C1) | prelock-click:USER (a tap on the newest fix button)
          | prelock-rows (the alerts' ledger rows and fix buttons)
+         | daily (a pass of the daily scheduler, C1's digest due a minute ago: the ledger
+           claim, the post, its id) | daily-rows (C1's digest ledger rows and fix buttons)
 
 `$FANVISE_CRASH_AT` (storage.crashpoint) makes the process SIGKILL itself at a named point.
 Users are Discord users of guild G1 (ids as given); the conversation thread is T1, or a
@@ -190,6 +192,23 @@ async def run_op(app: FanViseApp, surface: PrintingSurface, op: str) -> None:
         fixes = await app.app_db.fetchall("SELECT fix_id, message_id, status FROM "
                                           "prelock_fixes")
         emit({"kind": "prelock-rows", "ledger": [dict(r) for r in ledger],
+              "fixes": [dict(r) for r in fixes]})
+    elif name == "daily":
+        from datetime import UTC, datetime, timedelta
+
+        from bot.scheduler import DailyScheduler, fire_time_on
+        await app.app_db.set_schedule(SCHEDULE)
+        due = fire_time_on(SCHEDULE.hhmm, SCHEDULE.tz, datetime.now(UTC)) + timedelta(minutes=1)
+        sched = DailyScheduler(app.app_db, lambda s: core.post_daily(surface, s),
+                               platforms={"discord"}, now=lambda: due)
+        await sched.reload()
+        emit({"kind": "daily", "posted": await sched.run_due()})
+    elif name == "daily-rows":
+        ledger = await app.app_db.daily_posts(SCHEDULE.channel_key)
+        fixes = await app.app_db.fetchall("SELECT fix_id, message_id, status FROM "
+                                          "prelock_fixes")
+        emit({"kind": "daily-rows", "ledger": [
+            {"status": r["status"], "message_id": r["message_id"]} for r in ledger],
               "fixes": [dict(r) for r in fixes]})
     elif name == "recover":
         await core.recover({"discord": surface})
