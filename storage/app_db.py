@@ -1002,13 +1002,16 @@ class AppDB:
                               (message_id, fix_id))
 
     async def unposted_prelock_fix(self, *, channel_key: str, day: str, team_id: int,
-                                   since: float) -> str | None:
+                                   since: float, message_id: str | None = None) -> str | None:
         """The newest fix button made for a pre-lock alert since `since` whose message id
-        was never stored (a crash between its post and storing the id), or None."""
+        was never stored (a crash between its post and storing the id), or None. With
+        `message_id`: one on that message (the digest's shared one, `bot.core.daily`)."""
+        on = "message_id IS NULL" if message_id is None else "message_id=?"
         r = await self.db.fetchone(
             "SELECT fix_id FROM prelock_fixes WHERE channel_key=? AND day=? AND team_id=? "
-            "AND scope='today' AND message_id IS NULL AND at>=? ORDER BY at DESC LIMIT 1",
-            (channel_key, day, int(team_id), since))
+            f"AND scope='today' AND {on} AND at>=? ORDER BY at DESC LIMIT 1",
+            (channel_key, day, int(team_id), *([] if message_id is None else [message_id]),
+             since))
         return r["fix_id"] if r else None
 
     async def get_prelock_fix(self, fix_id: str) -> dict[str, Any] | None:

@@ -219,7 +219,8 @@ class Daily:
     async def _fix_buttons(self, schedule: DailySchedule, entries: list[digest.OwnerEntry],
                            day: date) -> None:
         """A "Set this lineup" button on each owner card with fixes, for owners FanVise may
-        write for; a tap answers privately (the digest is shared: it is not edited)."""
+        write for; a tap answers privately (the digest is shared: it is not edited). A
+        digest taken over after a kill (`resumed_at`) keeps the buttons it was posted with."""
         from bot.core.handoff import writes_of
         from bot.core.models import Button
         from bot.core.prelock import SHARED_MESSAGE
@@ -231,10 +232,15 @@ class Daily:
                                                        e.team_id)
             if not access.allowed:
                 continue
-            fix = await self.core.db.create_prelock_fix(
-                channel_key=schedule.channel_key, day=day.isoformat(), team_id=e.team_id,
-                user_id=e.user_ids[0])
-            await self.core.db.set_prelock_fix_message(fix, SHARED_MESSAGE)
+            fix = None if schedule.resumed_at is None else \
+                await self.core.db.unposted_prelock_fix(  # the killed process's button
+                    channel_key=schedule.channel_key, day=day.isoformat(), team_id=e.team_id,
+                    since=schedule.resumed_at, message_id=SHARED_MESSAGE)
+            if fix is None:
+                fix = await self.core.db.create_prelock_fix(
+                    channel_key=schedule.channel_key, day=day.isoformat(), team_id=e.team_id,
+                    user_id=e.user_ids[0])
+                await self.core.db.set_prelock_fix_message(fix, SHARED_MESSAGE)
             e.buttons.append(Button("Set this lineup", f"fv:approve:{fix}", "primary"))
             e.button_note = ("One tap sets it in the demo league." if access.demo
                              else "One tap sets it on ESPN.")

@@ -54,4 +54,6 @@ def test_kill_posting_the_daily_digest(point: str | None, tmp_path: Path) -> Non
     shown = [b["custom_id"] for x in posts for c in chat.messages[x["mid"]]["cards"]
              for b in c.get("buttons") or [] if b["custom_id"].startswith("fv:approve:")]
     assert shown and all(b.split(":")[2] in pending for b in shown), (point, shown, rows)
+    # and it is the one fix button made: a take-over keeps the dead process's button
+    assert len(rows["fixes"]) == 1, (point, rows["fixes"])
     assert "<@100>" in chat.messages[mid]["text"], (point, chat.messages[mid]["text"])
