@@ -363,17 +363,9 @@ def _box(stats: dict[int, float]) -> str:
 
 
 def _asked_action(request: Request) -> str | None:
-    """The action the request asks about, or None when it names none."""
-    if request.action:
-        return request.action
-    t = (request.text or "").lower()
-    for word, act in (("drop", "drop"), ("cut", "drop"), ("release", "drop"), ("waive", "drop"),
-                      ("bench", "sit"), ("sit", "sit"), ("start", "start"), ("play him", "start"),
-                      ("hold", "hold"), ("keep", "hold"), ("pick up", "add"), ("add", "add"),
-                      ("trade", "trade"), ("stream", "stream")):
-        if word in t:
-            return act
-    return None
+    """The action the request asks about (`Request.action`, read once by understanding), or
+    None when it names none."""
+    return request.action
 
 
 def _action(request: Request) -> str:
