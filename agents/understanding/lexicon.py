@@ -62,9 +62,9 @@ ACTIONS: tuple[tuple[str, str], ...] = (
     ("drop", r"\b(?:drop|dropping|dropped|cut|cutting|release|waive|droppable|let go of)\b"),
     ("trade", r"\b(?:trade|trading|sell|buy low|sell high)\b"),
     ("stream", r"\b(?:stream|streaming|streamer)\b"),
-    ("sit", r"\b(?:sit|sitting|bench|benching)\b"),
+    ("sit", r"\b(?:sit(?! tight)|sitting(?! tight)|bench|benching)\b"),
     ("start", r"\b(?:start|starting|play him|put in)\b"),
-    ("hold", r"\b(?:hold|holding|keep|keeping|stash)\b"),
+    ("hold", r"\b(?:hold|holding|keep|keeping|stash|sit tight|ride (?:it|him) out|wait it out)\b"),
     ("add", r"\b(?:add|adding|pick up|pickup|picking up|pick him up|grab|grabbing|claim|"
             r"claiming|sign|signing)\b"),
 )
@@ -163,7 +163,8 @@ CATEGORY_CUE = re.compile(
 #: A named player's injury asked as hold him or bring in someone else ("X is questionable, do
 #: i hold or pick someone up", "keep him or grab a replacement"): the injury answer about him.
 REPLACE_CUE = re.compile(
-    r"\b(?:someone|somebody|some1|anyone|another|replacement|someone else|a healthy|"
+    r"\b(?:someone|somebody|some1|anyone|another|replacement|someone else|a healthy|backup|"
+    r"back-up|fill-in|fill in|insurance|"
     r"stream(?:er)?|replace|wait (?:on|it out)|ride it out|stash)\b")
 #: "with 3 games left", "4 games this week", "at least 3 games", "play 4 times": a number of
 #: games left this matchup a player must have (a filter), not how many players to list.

@@ -31,6 +31,7 @@ def test_a_named_move_with_both_sides_stays_a_card(league: UnderstandingContext)
     "hayward is questionable, do i hold or pick someone up",
     "allen is dtd should i keep him or grab a replacement",
     "poole's hurt, wait on him or stream his spot?",
+    "brunson banged up, sit tight or grab a backup?",
 ])
 def test_hold_or_replace_an_injured_player(league: UnderstandingContext, text: str) -> None:
     req = understand(text, league)
