@@ -161,7 +161,8 @@ class Daily:
         before, and the first message's id is stored after (`finish_daily_post`). `since`:
         the time of a claim a killed process left; the messages it posted since then are
         adopted and drawn as they are now, without a second ping, and only the rest is
-        posted. Crash points `daily:posting` / `daily:post-sent` on both sides."""
+        posted. Crash points `daily:posting` / `daily:post-sent` on both sides, and
+        `daily:part-sent` after each message but the last."""
         ids = await self._posted_since(surface, channel, messages, since)
         crash_point("daily:posting")
         for i, msg in enumerate(messages):
@@ -172,6 +173,8 @@ class Daily:
                 except MessageGone:  # deleted meanwhile: posted again
                     pass
             ids[i] = await surface.post(channel, msg)
+            if i + 1 < len(messages):
+                crash_point("daily:part-sent")  # a digest of several messages, cut short
         crash_point("daily:post-sent")
         return ids
 

@@ -1,7 +1,7 @@
 """Issue 25: the daily digest killed on either side of its post (a real bot process
-SIGKILLed at `daily:posting` / `daily:post-sent`, real SQLite, demo league, the daily
-scheduler's ledger, the printing surface of tests/reliability/core_driver.py whose history
-survives processes).
+SIGKILLed at `daily:posting` / `daily:post-sent`, and at `daily:part-sent` between the
+messages of a long digest; real SQLite, demo league, the daily scheduler's ledger, the
+printing surface of tests/reliability/core_driver.py whose history survives processes).
 
 Before: the scheduler's claim stayed "posting" after a kill, so a kill before the post lost
 that day's digest and a kill after it lost the digest's id (nothing to pin, nothing to find
@@ -27,10 +27,18 @@ def _digest_posts(chat: Chat) -> list[dict]:
     return [x for x in chat.log if x["kind"] == "post" and x["thread"] == ""]
 
 
-@pytest.mark.parametrize("point", [None, "daily:posting", "daily:post-sent"])
-def test_kill_posting_the_daily_digest(point: str | None, tmp_path: Path) -> None:
+#: the digest's first message holds 5 owner cards: 7 linked teams make it 2 messages
+SEVEN = tuple(f"link:{200 + team}:{team}" for team in range(2, 8))
+
+
+@pytest.mark.parametrize(("point", "links"), [
+    (None, ()), ("daily:posting", ()), ("daily:post-sent", ()),
+    (None, SEVEN), ("daily:posting", SEVEN), ("daily:part-sent", SEVEN),
+    ("daily:post-sent", SEVEN)])
+def test_kill_posting_the_daily_digest(point: str | None, links: tuple[str, ...],
+                                       tmp_path: Path) -> None:
     chat = Chat()
-    first = run_driver(tmp_path, "daily", crash_at=point)
+    first = run_driver(tmp_path, *links, "daily", crash_at=point)
     assert first.killed == (point is not None), f"{point} was never reached"
     chat.feed(first)
     after = run_driver(tmp_path, "daily", "daily", "daily-rows")
@@ -42,6 +50,7 @@ def test_kill_posting_the_daily_digest(point: str | None, tmp_path: Path) -> Non
     # every message of the digest once (a card message has no text of its own: by its cards)
     keys = [(x["msg"]["text"], tuple(c["title"] for c in x["msg"]["cards"])) for x in posts]
     assert len(keys) == len(set(keys)), f"{point}: a digest message was posted twice"
+    assert len(posts) == (2 if links else 1), (point, keys)
     mid = heads[0]["mid"]
     (rows,) = after.of("daily-rows")
     assert [(r["status"], r["message_id"]) for r in rows["ledger"]] == [("posted", mid)], \
@@ -54,6 +63,6 @@ def test_kill_posting_the_daily_digest(point: str | None, tmp_path: Path) -> Non
     shown = [b["custom_id"] for x in posts for c in chat.messages[x["mid"]]["cards"]
              for b in c.get("buttons") or [] if b["custom_id"].startswith("fv:approve:")]
     assert shown and all(b.split(":")[2] in pending for b in shown), (point, shown, rows)
-    # and it is the one fix button made: a take-over keeps the dead process's button
-    assert len(rows["fixes"]) == 1, (point, rows["fixes"])
+    # and the only ones made: a take-over keeps the dead process's buttons
+    assert len(rows["fixes"]) == len(shown), (point, shown, rows["fixes"])
     assert "<@100>" in chat.messages[mid]["text"], (point, chat.messages[mid]["text"])
