@@ -311,10 +311,8 @@ async def test_slack_player_and_lineup_end_to_end(fake_slack, tmp_path):
         assert "none reported" not in text and "not specified by ESPN" in text
         footer = " ".join(e["text"] for b in card["blocks"] if b["type"] == "context"
                           for e in b["elements"])
-        m = SLACK_DATE.search(footer)
-        assert footer.startswith("Fetched <!date^") and m, footer
-        assert m.group(2) == "{date_short_pretty} {time}" and m.group(3).endswith(" UTC")
-        assert abs(int(m.group(1)) - datetime.now(UTC).timestamp()) < 600
+        # the demo league's day is not this machine's: the footer is on the league's clock
+        assert footer.startswith("Fetched Wed Jan 25 ") and footer.endswith(" UTC"), footer
         assert "<t:" not in text and "&lt;t:" not in text
 
         assert await run.post(sr.slash_body("lineup tomorrow",
