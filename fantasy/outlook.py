@@ -213,7 +213,9 @@ def hold_or_stream(*, status: str, expected_return: date | None, today: date,
                                   "the roster spot for a streamer, no drop needed")
     if core and (days is not None and days <= HOLD_DAYS):
         why = ("he's one of your best players" if days else
-               "he's one of your best players and only day-to-day")
+               "he's one of your best players and only day-to-day"
+               if status in UNCERTAIN_STATUSES else
+               "he's one of your best players and ESPN lists him healthy")
         return HoldOrStream("hold", why)
     if core and days is None:
         return HoldOrStream("hold", "he's one of your best players; with no return date yet, "

@@ -223,6 +223,9 @@ def extract_count(low: str) -> int | None:
     if not m:
         m = re.search(r"\b(\d{1,2})\s+(?:games?|players?|guys|names|options|free agents|fas)\b",
                       low)
+    if not m:  # "two weeks ago": how many matchups back
+        m = re.search(r"\b(\d{1,2}|" + "|".join(lx.NUMBER_WORDS) +
+                      r")\s+(?:weeks?|matchups?)\s+(?:ago|back)\b", low)
     if not m:
         return None
     w = m.group(1)
