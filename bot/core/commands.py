@@ -292,8 +292,9 @@ def parse_command_text(line: str) -> tuple[str, dict[str, str]] | None:
     name = name.lower()
     if name not in _BY_NAME:
         return (name, {"text": rest.strip()}) if has_slash else None
-    if not has_slash and rest and name != "help":
-        return None
+    if not has_slash and rest and not (name == "help" and rest.strip().lstrip("/").lower()
+                                       in _BY_NAME):
+        return None  # "help me find a center" is a question; "help lineup" is /help
     return name, {"text": rest.strip()}
 
 

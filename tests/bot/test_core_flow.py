@@ -295,6 +295,9 @@ async def test_rate_limit_per_user(tmp_path: Path) -> None:
 @pytest.mark.parametrize("line,expected", [
     ("/daily 09:30 America/New_York", ("daily", {"text": "09:30 America/New_York"})),
     ("help", ("help", {"text": ""})),
+    ("help lineup", ("help", {"text": "lineup"})),
+    ("help me find a center on waivers", None),
+    ("Help me optimize this week", None),
     ("player of the week?", None),
     ("/fanvise link team=3", ("link", {"text": "team=3"})),
     ("who should I start?", None),
