@@ -15,6 +15,7 @@ Rest-of-matchup value = expected games left (games x probability he plays) x val
 from __future__ import annotations
 
 import math
+from bisect import bisect_left
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
@@ -265,6 +266,8 @@ class Valuer:
         rows = [self.projection(p).per_game for p in pool]
         self.rates = pool_rates(rows, self.stats)
         self.scales = category_scales(rows, self.stats)
+        self._pool = list({p.id: p for p in pool}.values())
+        self._pool_order: list[float] | None = None
 
     def projection(self, p: Player) -> Projection:
         """Projected per-game stats (cached)."""
@@ -284,6 +287,13 @@ class Valuer:
             return self.fpts(p) or 0.0
         return category_value(self.projection(p).per_game, self.stats, self.scales,
                               self.rates, self.reverse)
+
+    def league_rank(self, p: Player) -> int:
+        """His rank by value per game among the league's players this Valuer knows (every
+        rostered player and `extra`; 1 = best): how members read a category value."""
+        if self._pool_order is None:
+            self._pool_order = sorted(-self.per_game(q) for q in self._pool)
+        return bisect_left(self._pool_order, -self.per_game(p)) + 1
 
     def games(self, p: Player, dates: Sequence[date] | None = None) -> int:
         """Games his NBA team plays on the dates (default: the rest of the matchup); a

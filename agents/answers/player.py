@@ -13,7 +13,6 @@ from agents.answers.league import (
     fmt_stat,
     player_label,
     resolved_ref,
-    said_in,
     status_text,
 )
 from agents.answers.types import Offer, Reply
@@ -35,7 +34,7 @@ from fantasy.constants import (
 )
 from fantasy.espn.errors import EspnError
 from fantasy.espn.messages import espn_trouble
-from fantasy.formatting import weekday_text
+from fantasy.formatting import one_decimal, weekday_text, whole
 from fantasy.models import GameLogEntry, League, Player, ProGame, ProSchedule, Team
 from fantasy.outlook import (
     HOLD_DAYS,
@@ -61,13 +60,6 @@ POSITION_GROUPS: dict[str, frozenset[str]] = {
 _POS_WORD = {"G": "guard", "F": "forward", "C": "center", "BIG": "big", "BIGS": "big",
              "PG": "point guard", "SG": "shooting guard", "SF": "small forward",
              "PF": "power forward"}
-_STATUS_WORDS: dict[str, frozenset[str]] = {
-    "dtd": frozenset({"DAY_TO_DAY"}), "day-to-day": frozenset({"DAY_TO_DAY"}),
-    "day to day": frozenset({"DAY_TO_DAY"}), "questionable": frozenset({"QUESTIONABLE"}),
-    "gtd": frozenset(UNCERTAIN_STATUSES), "game-time": frozenset(UNCERTAIN_STATUSES),
-    "doubtful": frozenset({"DOUBTFUL"}), "probable": frozenset({"PROBABLE"}),
-    " out": frozenset(OUT_STATUSES), "ruled out": frozenset(OUT_STATUSES),
-}
 INJURED = frozenset(OUT_STATUSES | UNCERTAIN_STATUSES | {"GTD"})
 
 
@@ -384,7 +376,35 @@ def _unit(val: Valuer) -> str:
 
 
 def _fmt_val(val: Valuer, x: float) -> str:
-    return f"~{x:.0f} fpts" if val.by_points else f"{x:.1f} category value"
+    """Points leagues: a rest-of-matchup or per-game value in fantasy points."""
+    return f"~{whole(x)} fpts"
+
+
+def _games_left(val: Valuer, p: Player) -> str:
+    """"3 games" or "~1.5 expected games" (an injured player's games count by his odds)."""
+    games, exp = val.games(p), val.expected_games(p)
+    if abs(exp - games) > 0.05:
+        return f"~{one_decimal(exp)} expected games"
+    return f"{games} game{'s' if games != 1 else ''}"
+
+
+def _per_game(val: Valuer, p: Player) -> str:
+    """His value per game as members read it: fantasy points, or his league rank by
+    category value per game (never a z-score)."""
+    if val.by_points:
+        return f"{_fmt_val(val, val.per_game(p))} per game"
+    return f"#{val.league_rank(p)} in the league by category value per game"
+
+
+def _rest_vs(val: Valuer, a: Player, b: Player, b_name: str) -> str:
+    """a against b for the rest of the matchup: "~40 fpts vs ~25 fpts for B", or in
+    category leagues their league ranks per game and the games each has left."""
+    if val.by_points:
+        return (f"{_fmt_val(val, val.rest_value(a))} vs {_fmt_val(val, val.rest_value(b))} "
+                f"for {b_name}")
+    return (f"#{val.league_rank(a)} in the league by category value per game vs "
+            f"#{val.league_rank(b)} for {b_name}, with {_games_left(val, a)} left vs "
+            f"{_games_left(val, b)}")
 
 
 def _best_streamer(val: Valuer, ctx: LeagueContext, positions: set[str]
@@ -464,8 +484,7 @@ async def _compare(deps: AgentDeps, ctx: LeagueContext, val: Valuer,
     if len(found) >= 2:
         best, other = found[0], found[1]
         lines.append(f"For the rest of this matchup, **{best.name}** is the better bet: "
-                     f"{_fmt_val(val, val.rest_value(best))} vs "
-                     f"{_fmt_val(val, val.rest_value(other))} for {other.name}.")
+                     f"{_rest_vs(val, best, other, other.name)}.")
     me = ctx.my_team
     for p in found:
         owner = ctx.league.team_of_player(p.id)
@@ -476,7 +495,7 @@ async def _compare(deps: AgentDeps, ctx: LeagueContext, val: Valuer,
         lines.append(f"- {player_label(p)}, {whose}: {status_text(p)}, {games} game"
                      f"{'s' if games != 1 else ''} left"
                      + (f" (~{exp:.1f} expected)" if abs(exp - games) > 0.05 else "")
-                     + f", {_fmt_val(val, val.per_game(p))} per game.")
+                     + f", {_per_game(val, p)}.")
     if missing:
         lines.append(f"I can't find {', '.join(missing)} in this league.")
     return Reply(text="\n".join(lines), tool_calls=["get_player_status"],
@@ -537,8 +556,8 @@ async def _decide(deps: AgentDeps, request: Request, ctx: LeagueContext, val: Va
             head = (f"{p.name} isn't on your team: he's a free agent. " if action != "add"
                     else f"{p.name} is a free agent. ")
             better = his_v > worst_v
-            body = (f"For the rest of this matchup he projects {_fmt_val(val, his_v)} "
-                    f"vs {_fmt_val(val, worst_v)} for your weakest player, {mine_worst.name}: "
+            body = (f"For the rest of this matchup he {'projects' if val.by_points else 'is'} "
+                    f"{_rest_vs(val, p, mine_worst, f'your weakest player, {mine_worst.name}')}: "
                     + ("worth a look as an add." if better else "not worth a roster spot now."))
             ref_p = resolved_ref(p)
             offers.append(Offer(label=f"Evaluate adding {p.name}", request=Request.command(
@@ -595,13 +614,23 @@ async def _decide(deps: AgentDeps, request: Request, ctx: LeagueContext, val: Va
         rec = "DROP"
         why = (f"{p.name} is droppable: he's {rank_txt}, and {best[0].name} "
                f"({best[0].pro_team}) projects {_fmt_val(val, best[1])} for the rest of the "
-               f"matchup vs his {_fmt_val(val, his_v)}.")
+               f"matchup vs his {_fmt_val(val, his_v)}." if val.by_points else
+               f"{p.name} is droppable: he's {rank_txt}, and {best[0].name} "
+               f"({best[0].pro_team}) gives more category value for the rest of the matchup: "
+               f"{_rest_vs(val, best[0], p, 'him')}.")
     else:
         rec = "HOLD"
         why = (f"Hold {p.name}: he's {rank_txt} and projects {_fmt_val(val, his_v)} for the "
                "rest of the matchup" + (f", about as much as the best free agent, "
                                          f"{best[0].name} ({_fmt_val(val, best[1])})."
-                                         if best else "."))
+                                         if best else ".") if val.by_points else
+               f"Hold {p.name}: he's {rank_txt}, #{val.league_rank(p)} in the league by "
+               f"category value per game with {_games_left(val, p)} left"
+               + (f"; the best free agent, {best[0].name}, is #{val.league_rank(best[0])} with "
+                  f"{_games_left(val, best[0])}, "
+                  + ("only a little more" if best[1] > his_v else "no more")
+                  + " over the rest of the matchup." if best
+                  else "."))
     if rec == "DROP" and best is not None:
         a, d = resolved_ref(best[0]), resolved_ref(p)
         offers.append(Offer(label=f"Drop {p.name} for {best[0].name}", request=Request.command(
@@ -669,15 +698,6 @@ async def _start_sit(deps: AgentDeps, request: Request, ctx: LeagueContext, p: P
 # --------------------------------------------------------------------------- injuries
 
 
-def _asked_statuses(text: str) -> frozenset[str]:
-    t = " " + (text or "").lower()
-    out: set[str] = set()
-    for word, sts in _STATUS_WORDS.items():
-        if word in t:
-            out |= sts
-    return frozenset(out)
-
-
 def _injuries_of_other_team(deps: AgentDeps, ctx: LeagueContext, request: Request) -> Reply:
     """"Who is hurt on my opponent's team": that team's injured players with status and
     games left this matchup (expected to play, for the uncertain ones); no hold-or-stream
@@ -727,7 +747,7 @@ async def answer_injury_check(deps: AgentDeps, request: Request) -> Reply:
     val = shared_valuer(league, ctx.schedule, dates, today, extra=ctx.free_agents or [])
     pos = (request.position or "").upper() or None
     group = POSITION_GROUPS.get(pos or "", frozenset())
-    asked = _asked_statuses(request.text)
+    asked = frozenset(request.statuses)
     injured = [e.player for e in me.roster if e.player.injury_status in INJURED]
     named = request.resolved_players()
     mine_ids = {p.id for p in me.players}
@@ -735,9 +755,8 @@ async def answer_injury_check(deps: AgentDeps, request: Request) -> Reply:
     chosen = [p for p in me.players if p.id in {r.player_id for r in named}]
     # a player carried over from an earlier turn ("my guard is DTD" after a question about
     # someone else) does not count as named when the message does not name him
-    said = (request.text or "").lower()
     explicit_others = [r.name or r.words for r in named if r.player_id not in mine_ids
-                       and _said(r, said)]
+                       and not r.carried]
     if explicit_others:
         notes.append(", ".join(explicit_others) + (" isn't" if len(explicit_others) == 1
                                                    else " aren't") + " on your team.")
@@ -785,9 +804,11 @@ async def answer_injury_check(deps: AgentDeps, request: Request) -> Reply:
         verdict = {"hold": "Hold", "stream": "Stream his spot",
                    "ir": "IR him and stream"}[call.decision]
         lines.append(f"**{player_label(p)}** is {_timeline(p, val, today)}.")
-        tail = (f" Best healthy streamer: {best[0].name} ({best[0].pro_team}, {val.games(best[0])} "
-                f"games, {_fmt_val(val, best[1])} vs his expected {_fmt_val(val, val.rest_value(p))})."
-                if best else "")
+        tail = ((f" Best healthy streamer: {best[0].name} ({best[0].pro_team}, "
+                 f"{val.games(best[0])} games, {_fmt_val(val, best[1])} vs his expected "
+                 f"{_fmt_val(val, val.rest_value(p))})." if val.by_points else
+                 f" Best healthy streamer: {best[0].name} ({best[0].pro_team}, "
+                 f"{_rest_vs(val, best[0], p, 'him')}).") if best else "")
         lines.append(f"{verdict}: {call.reason}.{tail}")
         offers.append(Offer(label=f"Find a streamer for {p.name}", request=Request.command(
             Intent.STREAMING, text=f"find a streamer for {p.name}",
@@ -800,11 +821,6 @@ async def answer_injury_check(deps: AgentDeps, request: Request) -> Reply:
                      "streamer": best[0].name if best else None})
     return Reply(text="\n".join(lines), offers=offers[:3], report={"players": rows},
                  tool_calls=["get_my_roster", "get_free_agents"])
-
-
-def _said(ref: PlayerRef, text: str) -> bool:
-    """True when the message names the player (no text: a command, which names him)."""
-    return said_in(ref, text)
 
 
 def _status_mismatch(players: list[Player], pos: str | None, asked: frozenset[str]) -> str:
