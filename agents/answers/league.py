@@ -31,7 +31,7 @@ from fantasy.constants import (
 )
 from fantasy.espn.errors import EspnError
 from fantasy.espn.messages import espn_trouble
-from fantasy.formatting import day_text
+from fantasy.formatting import day_text, one_decimal, whole
 from fantasy.models import League, Player, Team
 from fantasy.outlook import Valuer, category_result, tally
 
@@ -411,7 +411,8 @@ async def answer_free_agents(deps: AgentDeps, request: Request) -> Reply:
         head += f" with {request.min_games}+ games left"
     head += f"** (ranked by value for the {week_word}: games left x "
     head += ("projected fantasy points per game" if val.by_points else
-             ("per-game " + "/".join(cats) if cats else "per-game category value")) + ")"
+             ("per-game " + "/".join(cats) if cats else
+              "how much he adds across your categories per game")) + ")"
     lines = [head + ":"]
     if ignored:
         lines.insert(0, f"(This league doesn't score {', '.join(ignored)}; ignoring it.)")
@@ -516,18 +517,25 @@ def _drop_candidates(ctx: LeagueContext, val: Valuer, pool: list[Player]) -> Rep
     healthy = [p for p in pool if p.injury_status not in OUT_STATUSES
                and p.injury_status not in UNCERTAIN_STATUSES]
     best = max(healthy, key=lambda p: (val.rest_value(p), -p.id), default=None)
-    unit = (lambda x: f"~{x:.0f} fpts") if val.by_points else (
-        lambda x: f"{x:.1f} category value")
-    lines = ["Your weakest players for the rest of this matchup (projected value): "
-             + "; ".join(f"{p.name} {unit(val.rest_value(p))}, {status_text(p)}, "
-                         f"{val.games(p)} games left" for p in mine) + "."]
+    def unit(p: Player) -> str:  # points: his rest-of-matchup points; else his league rank
+        return (f"~{whole(val.rest_value(p))} fpts" if val.by_points
+                else f"#{val.league_rank(p)}")
+
+    lines = ["Your weakest players for the rest of this matchup ("
+             + ("projected value" if val.by_points
+                else "least over the games he's expected to play first; #N is his league "
+                     "rank by category value per game") + "): "
+             + "; ".join(f"{p.name} {unit(p)}, {status_text(p)}, "
+                         f"{val.games(p)} games left" + _expected(val, p) for p in mine) + "."]
     offers: list[Offer] = []
     if best is not None and mine:
         worst = mine[0]
         gain = val.rest_value(best) - val.rest_value(worst)
         if gain > 0:
             lines.append(f"Best free agent: {player_label(best)}, "
-                         f"{unit(val.rest_value(best))}. {worst.name} for him is the first "
+                         f"{unit(best)}" + ("" if val.by_points else
+                                            f", {val.games(best)} games left")
+                         + f". {worst.name} for him is the first "
                          "swap to check (the button runs it through your weekly plan).")
             d, a = resolved_ref(worst), resolved_ref(best)
             offers.append(Offer(label=f"Drop {worst.name} for {best.name}",
@@ -543,6 +551,13 @@ def _drop_candidates(ctx: LeagueContext, val: Valuer, pool: list[Player]) -> Rep
                                               "rest_value": round(val.rest_value(p), 3)}
                                              for p in mine],
                          "best_free_agent": best.name if best else None})
+
+
+def _expected(val: Valuer, p: Player) -> str:
+    """Category leagues: " (~1.0 expected)" when his odds of playing cut his games left."""
+    exp = val.expected_games(p)
+    return ("" if val.by_points or abs(exp - val.games(p)) <= 0.05
+            else f" (~{one_decimal(exp)} expected)")
 
 
 def _fa_detail(val: Valuer, p: Player, games: int, cats: list[str]) -> str:
