@@ -1,13 +1,11 @@
 """Help and out-of-scope answers. The help content lives here (agents never import bot):
-what FanVise does, the slash commands, and how-to paragraphs picked by the words of the
-question ("how do i approve a move", "how do i link my team")."""
+what FanVise does, the slash commands, and the how-to paragraphs understanding read the
+question asks for (Request.help_topics: "how do i approve a move", "how do i link my team")."""
 
 from __future__ import annotations
 
-import re
-
 from agents.answers.types import Offer, Reply
-from agents.understanding.request import Intent, Request
+from agents.understanding.request import Intent, Request, SmallTalk
 
 #: What FanVise does, in one paragraph per capability, with an example each.
 ABOUT = """I'm FanVise, your fantasy-basketball assistant for this ESPN league. I can:
@@ -37,10 +35,10 @@ COMMANDS_TEXT = """Commands:
 - `/daily HH:MM <Area/City>` (admins): a daily lineup post in this channel
 - `/help`: this text. In a thread, just write: follow-ups continue the conversation."""
 
-#: How-to topics: (name, words that pick it, the answer).
-TOPICS: tuple[tuple[str, tuple[str, ...], str], ...] = (
-    ("decline", ("decline", "reject", "say no", "don't want", "dont want", "undo", "cancel",
-                 "turn down", "refuse", "not make the move", "skip the move", "no to"),
+#: How-to topics: (name, the answer); the words that pick one are understanding's
+#: (agents.understanding.lexicon.HELP_TOPICS, read into Request.help_topics).
+TOPICS: tuple[tuple[str, str], ...] = (
+    ("decline",
      "To decline, press **Decline** on the move card (in the console, type the number of "
      "Decline): nothing changes on your roster and the card closes. On a card with several "
      "moves you can decline each one, or **Decline all**; approving one and declining the "
@@ -48,8 +46,7 @@ TOPICS: tuple[tuple[str, tuple[str, ...], str], ...] = (
      "nothing. An approved move that has not been made yet can be cancelled the same way "
      "from its reminder; one already made on ESPN is undone on ESPN (drop the player you "
      "added)."),
-    ("approve", ("approve", "approval", "accept", "confirm", "button",
-                 "card", "execute", "make the move", "apply"),
+    ("approve",
      "When I suggest moves you get a card with **Approve** and **Decline** buttons (in the "
      "console they are numbers: type the number). Only the member who asked can decide. "
      "Approving makes the move on ESPN (its unofficial transaction endpoint) when you turned "
@@ -57,82 +54,45 @@ TOPICS: tuple[tuple[str, tuple[str, ...], str], ...] = (
      "player as a claim, a later day's move on its day. Otherwise I link you to ESPN's page "
      "to make it there and confirm it on the next league read. In the demo league the move "
      "is made right away. Decline keeps your roster as it is."),
-    ("link", ("link", "connect", "team id", "my team", "espn_s2", "swid", "cookie", "private",
-              "unlink", "league id", "hook up", "own league", "my league", "my own", "set up my",
-              "real league", "instead of the demo"),
+    ("link",
      "Link your ESPN team with `/link team=<id>` (add `league=<id>` and `season=<year>` for "
      "another league). For a private league add your cookies: `/link team=<id> espn_s2=… "
      "swid=…`; send that privately (a DM or an ephemeral command), the cookies are stored "
      "encrypted and never shown. `/link` shows your link, `/link off` removes it. Your team id "
      "is the `teamId=` number in your ESPN team page's address."),
-    ("daily", ("daily", "every day", "morning", "post", "posts", "schedule a", "alert",
-               "reminder", "stop the", "turn off"),
+    ("daily",
      "An admin can turn on a daily lineup post in a channel: `/daily 09:30 America/New_York` "
      "(time and time zone). `/daily` shows the setting, `/daily off` stops it. The post "
      "mentions each linked owner whose lineup needs a change."),
-    ("lineup", ("lineup", "start", "who sits", "bench"),
+    ("lineup",
      "Ask \"who do i start tomorrow?\" or use `/lineup [today|tomorrow|YYYY-MM-DD]`: I compute "
      "the best lineup for that day and list the changes against your ESPN lineup."),
-    ("stream", ("stream", "waiver", "free agent", "pick up", "pickup"),
+    ("stream",
      "Ask \"best free agents?\" for a ranked list (games left x value per game), or \"who do "
      "i stream for blocks?\" / `/stream [position or categories]` for pickups with the exact "
      "gain; you approve each move on its card."),
-    ("optimize", ("optimize", "optimise", "moves", "review my matchup"),
+    ("optimize",
      "Ask \"review my matchup\" or use `/optimize [categories]`: I scan every drop/add pair "
      "with the exact lineup optimizer and show the best moves on a card to approve."),
-    ("commands", ("command", "slash", "commands"), COMMANDS_TEXT),
+    ("commands", COMMANDS_TEXT),
 )
 
 
-#: Words that thank ("thanks!", "ty", "appreciate it").
-THANKS_WORDS = frozenset({"thanks", "thank", "thx", "thnx", "tx", "ty", "tysm", "tyvm",
-                          "appreciate", "appreciated", "cheers"})
-#: Words around a thank-you or an acknowledgement ("thank you so much", "ok man").
-ACK_FILLER = frozenset({"much", "so", "you", "u", "a", "lot", "ton", "man", "bro", "dude",
-                        "it", "that", "again"})
-#: Every word of a message that only thanks or acknowledges ("ok cool", "got it, ty").
-ACK_WORDS = THANKS_WORDS | ACK_FILLER | frozenset({
-    "ok", "okay", "okey", "k", "kk", "cool", "nice", "great", "awesome", "perfect", "sweet",
-    "good", "sounds", "got", "gotcha", "bet", "word", "noted", "alright", "aight", "sure",
-    "lol", "haha", "yep", "yup", "np", "fine", "solid", "love", "helpful", "very", "super"})
-
-
-def acknowledgement(text: str) -> str | None:
-    """A short reply when the message only thanks or acknowledges ("thx!", "ok cool"),
-    else None (then it gets the help text)."""
-    words = re.findall(r"[a-z']+", (text or "").lower().replace("'", ""))
-    if not words or len(words) > 6 or not all(w in ACK_WORDS for w in words):
+def acknowledgement(kind: SmallTalk | None) -> str | None:
+    """A short reply to a message that only thanks or acknowledges (Request.small_talk:
+    "thanks" / "ack"), else None (then it gets the help text)."""
+    if kind is None:
         return None
-    welcome = "You're welcome! " if any(w in THANKS_WORDS for w in words) else ""
+    welcome = "You're welcome! " if kind == "thanks" else ""
     return (f"{welcome}Anything else? Ask about a player, your matchup or your lineup, "
             "or say \"help\" for everything I can do.")
-
-
-def _words(text: str) -> str:
-    return " " + re.sub(r"[^a-z0-9_ ]+", " ", (text or "").lower()) + " "
-
-
-def pick_topics(text: str) -> list[str]:
-    """Names of the how-to topics a question asks about (best first; [] for plain help)."""
-    t = _words(text)
-    howto = any(w in t for w in (" how ", " where ", " what do i ", " can i ", " how to ",
-                                 " what s the command", " command"))
-    scores = []
-    for k, (name, words, _) in enumerate(TOPICS):
-        hits = sum(1 for w in words if f" {w} " in t or (" " in w and w in t))
-        if hits:
-            scores.append((-hits, k, name))
-    if not scores or not (howto or len(t.split()) <= 4):
-        return []
-    scores.sort()
-    return [name for _, _, name in scores[:2]]
 
 
 def help_text(topic: str | None = None, commands: str = "") -> str:
     """The answer of a how-to topic, or the whole help (about + commands). `commands`: the
     chat's command list (the bot's command table), else COMMANDS_TEXT."""
     commands = commands or COMMANDS_TEXT
-    for name, _, answer in TOPICS:
+    for name, answer in TOPICS:
         if name == topic:
             return commands if name == "commands" else answer
     return ABOUT + "\n\n" + commands
@@ -141,10 +101,10 @@ def help_text(topic: str | None = None, commands: str = "") -> str:
 async def answer_help(deps: object, request: Request) -> Reply:
     """The help text, the how-to paragraph(s) the question asks for, or a short reply to a
     thank-you."""
-    ack = acknowledgement(request.text)
+    ack = acknowledgement(request.small_talk)
     if ack is not None:
         return Reply(text=ack, report={"help_topics": [], "acknowledgement": True})
-    topics = pick_topics(request.text)
+    topics = list(request.help_topics)
     commands = str(getattr(deps, "commands_text", "") or "")
     if topics:
         text = "\n\n".join(help_text(t, commands) for t in topics)
@@ -167,4 +127,4 @@ async def answer_out_of_scope(deps: object, request: Request) -> Reply:
 
 
 __all__ = ["ABOUT", "COMMANDS_TEXT", "TOPICS", "acknowledgement", "answer_help",
-           "answer_out_of_scope", "help_text", "pick_topics"]
+           "answer_out_of_scope", "help_text"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from agents.answers.league import fmt_day, player_label, said_in, status_text
+from agents.answers.league import fmt_day, player_label, status_text
 from agents.answers.player import day_words, tipoff, versus
 from agents.answers.types import ListedPlayer, Reply
 from agents.shared.deps import AgentDeps, LeagueContext, load_context
@@ -156,7 +156,7 @@ async def answer_schedule(deps: AgentDeps, request: Request) -> Reply:
     if request.pro_team and not request.players:
         return Reply(text=_nba_team_schedule(ctx, request, dates, deps.today_date()),
                      tool_calls=["get_schedule"], report={"pro_team": request.pro_team})
-    named = [r for r in request.resolved_players() if said_in(r, request.text or "")]
+    named = [r for r in request.resolved_players() if not r.carried]
     if named:
         if not ctx.free_agents:
             ctx = await load_context(deps, with_free_agents=True)

@@ -41,8 +41,6 @@ log = logging.getLogger(__name__)
 FA_COUNT = 8
 FA_MAX = 20
 #: Words that ask to include injured free agents.
-_ANY_HEALTH = ("injured", "any status", "including out", "include injured", "even injured",
-               "stash")
 _POSITION_NAMES = {"G": "guards", "F": "forwards", "C": "centers", "PG": "point guards",
                    "SG": "shooting guards", "SF": "small forwards", "PF": "power forwards"}
 
@@ -347,12 +345,6 @@ async def _names_for(deps: AgentDeps, ctx: LeagueContext, ids: Sequence[int | No
 # --------------------------------------------------------------------------- free agents
 
 
-def wants_injured(request: Request) -> bool:
-    """True when the member asks to include injured players."""
-    t = (request.text or "").lower()
-    return any(w in t for w in _ANY_HEALTH)
-
-
 async def answer_free_agents(deps: AgentDeps, request: Request) -> Reply:
     """Free agents ranked by rest-of-matchup value (expected games left x value per game),
     filtered by position, named categories and health; numbered, with offers to add the top
@@ -382,8 +374,8 @@ async def answer_free_agents(deps: AgentDeps, request: Request) -> Reply:
             slot = parse_slot(pos)
         except ValueError:
             slot, pos = None, None
-    healthy_only = not wants_injured(request)
-    asked = [r for r in request.resolved_players() if said_in(r, request.text or "")]
+    healthy_only = not request.include_injured
+    asked = [r for r in request.resolved_players() if not r.carried]
     if asked:
         return _free_agent_or_not(ctx, val, asked, pool)
     if request.action == "drop" and ctx.my_team is not None:
@@ -450,17 +442,6 @@ async def answer_free_agents(deps: AgentDeps, request: Request) -> Reply:
                          "min_games": request.min_games,
                          "healthy_only": healthy_only, "dates": [d.isoformat() for d in dates]},
                  tool_calls=["get_free_agents"])
-
-
-def said_in(ref: PlayerRef, text: str) -> bool:
-    """True when the message names the player (not one carried from an earlier turn); no
-    text (a command) names him."""
-    if not text:
-        return True
-    low = text.lower()
-    words = [(ref.words or "").lower()] + [w for w in (ref.name or "").lower().split()
-                                           if len(w) >= 3]
-    return any(w and w in low for w in words)
 
 
 def _free_agent_or_not(ctx: LeagueContext, val: Valuer, refs: list[PlayerRef],
@@ -596,5 +577,5 @@ def _best_stats(val: Valuer, p: Player, k: int = 3) -> list[int]:
 
 
 __all__ = ["answer_free_agents", "answer_matchup_status", "answer_standings", "fmt_day",
-           "fmt_stat", "player_label", "positions_text", "resolved_ref", "said_in",
+           "fmt_stat", "player_label", "positions_text", "resolved_ref",
            "status_text"]

@@ -6,7 +6,6 @@ Each builder is `async (AgentDeps, Request) -> Reply` (agents.answers.BUILDERS).
 
 from __future__ import annotations
 
-import re
 from datetime import date, timedelta
 from typing import Any
 
@@ -136,29 +135,6 @@ def waiver_order_line(league: League, me: Team | None) -> str | None:
             + ", ".join(f"{t.waiver_rank}. {t.name}" for t in ranked) + ".")
 
 
-#: Which settings line a question is after (its first word), by the words asking for it.
-SETTING_WORDS: tuple[tuple[str, str], ...] = (
-    ("Waiver order", r"\bwaivers?\W+(?:\w+\W+)?(?:order|priority|position|rank|spot)|"
-                     r"\bpriority\b|\bin line\b|\bfirst dibs\b|\b(?:top|first) claim"),
-    ("Acquisitions", r"\b(?:acquisitions?|adds?|pickups?|pick ?ups|moves|transactions?)\b"),
-    ("Trade deadline", r"\btrade|deadline"),
-    ("Playoffs", r"\bplayoffs?|regular season"),
-    ("Waivers", r"\bwaivers?|\bfaab|claims?"),
-    ("Roster", r"\b(?:ir|il|roster|bench|slots?|spots?|starters?|util|positions?)\b"),
-    ("Lineups lock", r"\block"),
-)
-
-
-def asked_setting(text: str) -> str | None:
-    """The settings line a question asks for first ("how many adds do i have left" ->
-    "Acquisitions"), or None for the whole list."""
-    low = (text or "").lower()
-    for head, pattern in SETTING_WORDS:
-        if re.search(pattern, low):
-            return head
-    return None
-
-
 async def answer_league_settings(deps: AgentDeps, request: Request) -> Reply:
     """The league's rules and settings from ESPN: scoring, roster and lineup slots, IR,
     acquisition limit and how many are left, waivers, trade deadline, playoffs."""
@@ -167,7 +143,7 @@ async def answer_league_settings(deps: AgentDeps, request: Request) -> Reply:
     except EspnError as exc:
         return _err(exc)
     lines = settings_lines(ctx.league, ctx.my_team, deps.today_date())
-    first = asked_setting(request.text or "")
+    first = request.setting
     hit = [line for line in lines if first is not None and line.startswith(first)]
     if first == "Waiver order" and not hit:
         hit = ["Waiver order: ESPN doesn't list one for this league"
@@ -317,7 +293,7 @@ async def answer_league_activity(deps: AgentDeps, request: Request) -> Reply:
     counts = _season_moves(league, team)
     if not items:
         lines = ["ESPN lists no recent adds, drops or trades in the league."]
-        if request.team.kind == "mine" and not _ABOUT_ME.search((request.text or "").lower()):
+        if request.team.kind == "mine" and not request.about_me:
             lines.append(_league_moves(league))  # "has anyone made a trade": every team
         elif counts:
             lines.append(counts)
@@ -362,7 +338,6 @@ async def answer_league_activity(deps: AgentDeps, request: Request) -> Reply:
 
 
 #: Words that put the member in an activity question ("what adds did i make").
-_ABOUT_ME = re.compile(r"\b(?:i|i've|ive|my|me|mine)\b")
 #: Teams listed by how many moves they made.
 MOST_ACTIVE = 5
 

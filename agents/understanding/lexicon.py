@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import re
 
+from fantasy.constants import OUT_STATUSES, UNCERTAIN_STATUSES
+
 #: Words for today / tomorrow as members type them.
 TODAY_WORDS = ("today", "tonight", "tonite", "tnight", "2night", "2day", "rn", "right now")
 TOMORROW_WORDS = ("tomorrow", "tmrw", "tmr", "tmrow", "tmw", "tomm", "tommorow", "tommorrow",
@@ -285,7 +287,66 @@ INJURY = re.compile(r"injur|injry|\bdtd\b|day[- ]to[- ]day|\bgtd\b|questionable|
                     r"\bout\b|\bhurt\b|banged up|\bsore\b|sprain|\bankle|\bknee|\bhamstring|"
                     r"\bback from\b|\bsidelined\b|\bil\b|\bir\b")
 
+
+#: Words that ask to list injured players too ("best free agents including injured guys").
+INCLUDE_INJURED = re.compile(r"injured|any status|including out|include injured|even injured|"
+                             r"stash")
+#: Injury-status words -> the ESPN statuses they ask about ("who on my team is out").
+STATUS_WORDS: dict[str, frozenset[str]] = {
+    "dtd": frozenset({"DAY_TO_DAY"}), "day-to-day": frozenset({"DAY_TO_DAY"}),
+    "day to day": frozenset({"DAY_TO_DAY"}), "questionable": frozenset({"QUESTIONABLE"}),
+    "gtd": UNCERTAIN_STATUSES, "game-time": UNCERTAIN_STATUSES,
+    "doubtful": frozenset({"DOUBTFUL"}), "probable": frozenset({"PROBABLE"}),
+    " out": OUT_STATUSES, "ruled out": OUT_STATUSES,
+}
+#: Which league settings line a question is after (its first word), by the words asking for
+#: it, first match wins.
+SETTING_WORDS: tuple[tuple[str, str], ...] = (
+    ("Waiver order", r"\bwaivers?\W+(?:\w+\W+)?(?:order|priority|position|rank|spot)|"
+                     r"\bpriority\b|\bin line\b|\bfirst dibs\b|\b(?:top|first) claim"),
+    ("Acquisitions", r"\b(?:acquisitions?|adds?|pickups?|pick ?ups|moves|transactions?)\b"),
+    ("Trade deadline", r"\btrade|deadline"),
+    ("Playoffs", r"\bplayoffs?|regular season"),
+    ("Waivers", r"\bwaivers?|\bfaab|claims?"),
+    ("Roster", r"\b(?:ir|il|roster|bench|slots?|spots?|starters?|util|positions?)\b"),
+    ("Lineups lock", r"\block"),
+)
+#: The member speaks about himself ("what did I add"), not the whole league.
+ABOUT_ME = re.compile(r"\b(?:i|i've|ive|my|me|mine)\b")
+#: How-to help topics: (name, words that pick it), in the order of the help answers.
+HELP_TOPICS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("decline", ("decline", "reject", "say no", "don't want", "dont want", "undo", "cancel",
+                 "turn down", "refuse", "not make the move", "skip the move", "no to")),
+    ("approve", ("approve", "approval", "accept", "confirm", "button",
+                 "card", "execute", "make the move", "apply")),
+    ("link", ("link", "connect", "team id", "my team", "espn_s2", "swid", "cookie", "private",
+              "unlink", "league id", "hook up", "own league", "my league", "my own", "set up my",
+              "real league", "instead of the demo")),
+    ("daily", ("daily", "every day", "morning", "post", "posts", "schedule a", "alert",
+               "reminder", "stop the", "turn off")),
+    ("lineup", ("lineup", "start", "who sits", "bench")),
+    ("stream", ("stream", "waiver", "free agent", "pick up", "pickup")),
+    ("optimize", ("optimize", "optimise", "moves", "review my matchup")),
+    ("commands", ("command", "slash", "commands")),
+)
+#: Words of a how-to question ("how do i ...", "what's the command").
+HOWTO_WORDS = (" how ", " where ", " what do i ", " can i ", " how to ", " what s the command",
+               " command")
+#: Words that thank ("thanks!", "ty", "appreciate it").
+THANKS_WORDS = frozenset({"thanks", "thank", "thx", "thnx", "tx", "ty", "tysm", "tyvm",
+                          "appreciate", "appreciated", "cheers"})
+#: Words around a thank-you or an acknowledgement ("thank you so much", "ok man").
+ACK_FILLER = frozenset({"much", "so", "you", "u", "a", "lot", "ton", "man", "bro", "dude",
+                        "it", "that", "again"})
+#: Every word of a message that only thanks or acknowledges ("ok cool", "got it, ty").
+ACK_WORDS = THANKS_WORDS | ACK_FILLER | frozenset({
+    "ok", "okay", "okey", "k", "kk", "cool", "nice", "great", "awesome", "perfect", "sweet",
+    "good", "sounds", "got", "gotcha", "bet", "word", "noted", "alright", "aight", "sure",
+    "lol", "haha", "yep", "yup", "np", "fine", "solid", "love", "helpful", "very", "super"})
+
 __all__ = [
+    "ABOUT_ME", "ACK_FILLER", "ACK_WORDS", "HELP_TOPICS", "HOWTO_WORDS", "INCLUDE_INJURED",
+    "SETTING_WORDS", "STATUS_WORDS", "THANKS_WORDS",
     "ACTIONS", "ADD_VERBS", "KEEP_AFTER", "KEEP_BEFORE", "SPARE_CORE", "OTHER_SPORT", "HELP_ME", "SECOND_QUESTION", "QUESTION_START", "RELATIVE_DAY", "THEIR", "GAME_WORDS", "PAST_CUE", "RULES_CUE", "ACTIVITY_CUE", "GENERAL_CUE", "CATEGORY_CUE", "REPLACE_CUE", "GAMES_FILTER", "CATEGORIES", "DAY_LEAD", "DROP_VERBS", "FILLER",
     "FOLLOWUP_OPENERS", "FOLLOWUP_TAIL", "INJURY",
     "LIST_REF", "NBA_TEAMS", "NBA_TEAM_CUE", "NBA_TEAM_WORDS", "NUMBER_WORDS", "OPPONENT", "ORDINALS", "POSITIONS", "PRONOUNS",

@@ -66,6 +66,8 @@ When = Literal["past_day", "past_week", "now", "tonight", "future_day", "rest_of
                "season"]
 Source = Literal["command", "semantic", "model", "context", "rules", "clarified"]
 Action = Literal["drop", "start", "sit", "hold", "add", "trade", "stream"]
+#: A message that only thanks ("thx!") or only acknowledges ("ok cool").
+SmallTalk = Literal["thanks", "ack"]
 
 
 class PlayerRef(BaseModel):
@@ -76,6 +78,7 @@ class PlayerRef(BaseModel):
     player_id: int | None = None
     name: str | None = None
     candidates: list[str] = Field(default_factory=list)  # ambiguous / not found: close names
+    carried: bool = False   # not named in this message: carried over from the previous request
 
     @property
     def resolved(self) -> bool:
@@ -135,6 +138,13 @@ class Request(BaseModel):
     more: list[Request] = Field(default_factory=list)  # further questions of the message, in order
     keep: list[PlayerRef] = Field(default_factory=list)  # "keep X", "don't drop X", "X is untouchable"
     spare_core: bool = False           # "leave my stars alone", "don't gut my roster"
+    # details read once from the words (agents.understanding.details); answers read these
+    help_topics: list[str] = Field(default_factory=list)  # how-to topics asked ("link", ...)
+    small_talk: SmallTalk | None = None  # the message only thanks / acknowledges
+    include_injured: bool = False      # "best free agents including injured guys"
+    statuses: list[str] = Field(default_factory=list)  # ESPN injury statuses asked ("is out")
+    setting: str | None = None         # the league settings line asked ("Trade deadline")
+    about_me: bool = False             # the member speaks about himself ("did I add")
 
     @classmethod
     def command(cls, intent: Intent, **fields: object) -> Request:
@@ -156,4 +166,4 @@ class Request(BaseModel):
 
 
 __all__ = ["Ask", "Subject", "When", "Action", "DayRef", "Intent", "MoveRef", "OPTIMIZER_INTENTS", "PlayerRef",
-           "Request", "ResolutionStatus", "Source", "TEAM_INTENTS", "TeamRef"]
+           "Request", "ResolutionStatus", "SmallTalk", "Source", "TEAM_INTENTS", "TeamRef"]

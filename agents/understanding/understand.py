@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from agents.understanding import details
 from agents.understanding import lexicon as lx
 from agents.understanding.context import UnderstandingContext
 from agents.understanding.entities import (
@@ -191,7 +192,7 @@ def _list_player(ctx: UnderstandingContext, index: int | None) -> PlayerRef | No
     except IndexError:
         return None
     return PlayerRef(words=item.name, status="resolved", player_id=item.player_id,
-                     name=item.name)
+                     name=item.name, carried=True)
 
 
 def _routed_text(text: str, ents: Entities, *, followup: bool, pronoun_player: bool) -> str:
@@ -229,7 +230,7 @@ def _pronoun_move(text: str, ents: Entities, ctx: UnderstandingContext) -> MoveR
     if len(last_players) != 1 or any(p.player_id == last_players[0].player_id
                                      for p in ents.players):
         return None
-    return pronoun_move(text, ctx, last_players[0])
+    return pronoun_move(text, ctx, last_players[0].model_copy(update={"carried": True}))
 
 
 def _carried_players(ents: Entities, last: Request | None, content: list[str]
@@ -240,7 +241,7 @@ def _carried_players(ents: Entities, last: Request | None, content: list[str]
             or ents.pro_team is not None:
         return []
     if ents.pronoun or not content:
-        return [p for p in last.players if p.resolved]
+        return [p.model_copy(update={"carried": True}) for p in last.players if p.resolved]
     return []
 
 
@@ -500,8 +501,18 @@ def understand_one(text: str, ctx: UnderstandingContext, *,
         move=move, list_ref=ents.list_ref, followup=followup,
         alternatives=[i for i in alternatives if i != intent], clarify=clarify,
         ask=frame.ask, subject=frame.subject, time=frame.time,
-        keep=keep, spare_core=spare_core, asks_game=bool(lx.GAME_WORDS.search(fold(text))))
+        keep=keep, spare_core=spare_core, asks_game=bool(lx.GAME_WORDS.search(fold(text))),
+        **asked_details(original))
 
 
-__all__ = ["split_questions", "understand_one", "CLARIFY_MARGIN", "CONFIDENT_SCORE", "FOLLOWUP_WORDS", "KEEP_INTENT_MARGIN",
+def asked_details(text: str) -> dict[str, object]:
+    """The Request fields read from the words of the message as written (Request.text):
+    help topics, small talk, injured included, injury statuses, the settings line, about me."""
+    return {"help_topics": details.help_topics(text), "small_talk": details.small_talk(text),
+            "include_injured": details.include_injured(text),
+            "statuses": details.asked_statuses(text), "setting": details.asked_setting(text),
+            "about_me": details.about_me(text)}
+
+
+__all__ = ["asked_details", "split_questions", "understand_one", "CLARIFY_MARGIN", "CONFIDENT_SCORE", "FOLLOWUP_WORDS", "KEEP_INTENT_MARGIN",
            "PLAYER_INTENTS", "UNKNOWN_SCORE", "is_followup", "understand"]

@@ -22,6 +22,7 @@ from agents.answers.player import (
 from agents.shared.deps import AgentDeps, load_context, optimizer_for
 from agents.shared.tool_registry import FanviseTools
 from agents.understanding.request import DayRef, Intent, PlayerRef, Request
+from agents.understanding.understand import asked_details
 from fantasy.constants import OUT_STATUSES, UNCERTAIN_STATUSES, pro_team_abbrev
 from fantasy.outlook import Valuer
 
@@ -43,6 +44,12 @@ async def _player(deps: AgentDeps, name: str) -> Any:
         if p.name == name:
             return p
     raise AssertionError(f"{name} not in the demo league")
+
+
+def asked(intent: Intent, text: str, **fields: Any) -> Request:
+    """A request with the details understanding reads from its words (help topics, injured
+    included, statuses asked ...), as understand() fills them."""
+    return Request(intent=intent, text=text, **asked_details(text), **fields)
 
 
 def ref(p: Any) -> PlayerRef:
@@ -194,11 +201,11 @@ async def test_free_agents_position_category_and_count(deps: AgentDeps) -> None:
 
 
 async def test_free_agents_include_injured_when_asked(deps: AgentDeps) -> None:
-    reply = await answer_free_agents(deps, Request(
-        intent=Intent.FREE_AGENT_SCAN, text="best free agents, include injured", count=20))
+    reply = await answer_free_agents(deps, asked(
+        Intent.FREE_AGENT_SCAN, "best free agents, include injured", count=20))
     assert reply.report["healthy_only"] is False
-    healthy = await answer_free_agents(deps, Request(intent=Intent.FREE_AGENT_SCAN,
-                                                     text="free agents", count=20))
+    healthy = await answer_free_agents(deps, asked(Intent.FREE_AGENT_SCAN, "free agents",
+                                                   count=20))
     assert healthy.report["healthy_only"] is True
     assert all(x["status"] not in INJURED for x in healthy.report["free_agents"])
 
@@ -328,9 +335,9 @@ async def test_injury_check_guard_hold_or_stream(deps: AgentDeps) -> None:
               and {"PG", "SG"} & set(p.positions)]
     assert guards  # the demo has an injured guard
     dtd = [p for p in guards if p.injury_status in UNCERTAIN_STATUSES]
-    reply = await answer_injury_check(deps, Request(
-        intent=Intent.INJURY_REEVALUATION, position="G",
-        text="My guard is listed DTD. Should I hold or stream his spot?"))
+    reply = await answer_injury_check(deps, asked(
+        Intent.INJURY_REEVALUATION, "My guard is listed DTD. Should I hold or stream his spot?",
+        position="G"))
     named = [x["name"] for x in reply.report["players"]]
     assert set(named) == {p.name for p in (dtd or guards)}
     first = (dtd or guards)[0]
@@ -400,13 +407,13 @@ async def test_playing_on_never_says_an_out_player_plays(deps: AgentDeps) -> Non
 
 
 async def test_help_how_to_topics(deps: AgentDeps) -> None:
-    approve = await answer_help(deps, Request(intent=Intent.HELP, text="how do i approve a move?"))
+    approve = await answer_help(deps, asked(Intent.HELP, "how do i approve a move?"))
     assert "Approve" in approve.text and "Decline" in approve.text and "number" in approve.text
     assert approve.report["help_topics"][0] == "approve"
-    link = await answer_help(deps, Request(intent=Intent.HELP, text="how do i link my team"))
+    link = await answer_help(deps, asked(Intent.HELP, "how do i link my team"))
     assert "/link team=<id>" in link.text and "privately" in link.text
     assert link.report["help_topics"][0] == "link"
-    full = await answer_help(deps, Request(intent=Intent.HELP, text="what can you do?"))
+    full = await answer_help(deps, asked(Intent.HELP, "what can you do?"))
     assert "/optimize" in full.text and full.report["help_topics"] == []
     assert {o.request.intent for o in full.offers} >= {Intent.MATCHUP_STATUS}
 
@@ -458,10 +465,10 @@ async def test_injury_check_ignores_a_player_carried_from_the_last_turn(deps: Ag
     giannis = await _player(deps, "Giannis Antetokounmpo")
     guards = {p.name for p in ctx.my_team.players if p.injury_status in INJURED
               and {"PG", "SG"} & set(p.positions)}
-    carried = await answer_injury_check(deps, Request(
-        intent=Intent.INJURY_REEVALUATION, position="G", followup=True,
-        text="My guard is listed DTD. Should I hold or stream his spot?",
-        players=[ref(giannis)]))
+    carried = await answer_injury_check(deps, asked(
+        Intent.INJURY_REEVALUATION, "My guard is listed DTD. Should I hold or stream his spot?",
+        position="G", followup=True,
+        players=[ref(giannis).model_copy(update={"carried": True})]))
     assert {x["name"] for x in carried.report["players"]} == guards
     assert giannis.name not in carried.text
     named = await answer_injury_check(deps, Request(

@@ -52,7 +52,7 @@ async def test_a_player_carried_from_the_last_turn_does_not_replace_the_list(
     p = ctx.my_team.players[0]
     reply = await answer_free_agents(deps, Request(
         intent=Intent.FREE_AGENT_SCAN, text="and the best free agents?", followup=True,
-        players=[_ref(p.id, p.name)]))
+        players=[_ref(p.id, p.name).model_copy(update={"carried": True})]))
     assert reply.text.startswith("**Best free agents")
 
 

@@ -1,6 +1,6 @@
 """A thank-you or an "ok" gets a short reply, not the whole help text, and the follow-up
-after it still leans on the question before it (agents/answers/help.acknowledgement,
-agents/supervisor/graph._small_talk)."""
+after it still leans on the question before it (agents/understanding/details.small_talk,
+agents/answers/help.acknowledgement, agents/supervisor/graph._small_talk)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from agents.answers.help import acknowledgement
+from agents.answers.help import acknowledgement as reply_to
+from agents.understanding.details import small_talk
 from tests.conversation.test_conversation_flow import Chat, open_app
 
 
@@ -18,6 +19,11 @@ async def app(tmp_path: Path) -> Any:
     a = await open_app(tmp_path)
     yield a
     await a.close()
+
+
+def acknowledgement(text: str) -> str | None:
+    """The reply to a message as understanding reads it (Request.small_talk)."""
+    return reply_to(small_talk(text))
 
 
 @pytest.mark.parametrize("text", ["thx!!", "ok", "Thank you so much", "cool, got it",

@@ -1,0 +1,71 @@
+"""The details a question asks for beyond intent and entities, read once from its words:
+which how-to topic, whether it only thanks, injured players included, which injury statuses,
+which league setting, whether the member speaks about himself. Answers read these from the
+Request (agents/understanding/request.py), never from the message again.
+"""
+
+from __future__ import annotations
+
+import re
+
+from agents.understanding import lexicon as lx
+from agents.understanding.request import SmallTalk
+
+
+def help_topics(text: str) -> list[str]:
+    """Names of the how-to topics a question asks about (best first, at most 2; [] for plain
+    help or a question that is not a how-to)."""
+    t = " " + re.sub(r"[^a-z0-9_ ]+", " ", (text or "").lower()) + " "
+    howto = any(w in t for w in lx.HOWTO_WORDS)
+    scores = []
+    for k, (name, words) in enumerate(lx.HELP_TOPICS):
+        hits = sum(1 for w in words if f" {w} " in t or (" " in w and w in t))
+        if hits:
+            scores.append((-hits, k, name))
+    if not scores or not (howto or len(t.split()) <= 4):
+        return []
+    scores.sort()
+    return [name for _, _, name in scores[:2]]
+
+
+def small_talk(text: str) -> SmallTalk | None:
+    """"thanks" when the message only thanks ("thx!"), "ack" when it only acknowledges
+    ("ok cool"), else None."""
+    words = re.findall(r"[a-z']+", (text or "").lower().replace("'", ""))
+    if not words or len(words) > 6 or not all(w in lx.ACK_WORDS for w in words):
+        return None
+    return "thanks" if any(w in lx.THANKS_WORDS for w in words) else "ack"
+
+
+def include_injured(text: str) -> bool:
+    """True when the member asks to list injured players too."""
+    return bool(lx.INCLUDE_INJURED.search((text or "").lower()))
+
+
+def asked_statuses(text: str) -> list[str]:
+    """The ESPN injury statuses a question asks about ("who is dtd" -> DAY_TO_DAY), sorted."""
+    t = " " + (text or "").lower()
+    out: set[str] = set()
+    for word, statuses in lx.STATUS_WORDS.items():
+        if word in t:
+            out |= statuses
+    return sorted(out)
+
+
+def asked_setting(text: str) -> str | None:
+    """The league settings line a question asks for first ("how many adds do i have left" ->
+    "Acquisitions"), or None for the whole list."""
+    low = (text or "").lower()
+    for head, pattern in lx.SETTING_WORDS:
+        if re.search(pattern, low):
+            return head
+    return None
+
+
+def about_me(text: str) -> bool:
+    """True when the member speaks about himself ("what did I pick up")."""
+    return bool(lx.ABOUT_ME.search((text or "").lower()))
+
+
+__all__ = ["about_me", "asked_setting", "asked_statuses", "help_topics", "include_injured",
+           "small_talk"]
