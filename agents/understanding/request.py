@@ -78,7 +78,7 @@ class PlayerRef(BaseModel):
     player_id: int | None = None
     name: str | None = None
     candidates: list[str] = Field(default_factory=list)  # ambiguous / not found: close names
-    carried: bool = False   # not named in this message: carried over from the previous request
+    carried: bool = False   # neither named nor pointed at ("he") in this message: carried over
 
     @property
     def resolved(self) -> bool:

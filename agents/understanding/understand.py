@@ -230,7 +230,7 @@ def _pronoun_move(text: str, ents: Entities, ctx: UnderstandingContext) -> MoveR
     if len(last_players) != 1 or any(p.player_id == last_players[0].player_id
                                      for p in ents.players):
         return None
-    return pronoun_move(text, ctx, last_players[0].model_copy(update={"carried": True}))
+    return pronoun_move(text, ctx, last_players[0])
 
 
 def _carried_players(ents: Entities, last: Request | None, content: list[str]
@@ -241,7 +241,9 @@ def _carried_players(ents: Entities, last: Request | None, content: list[str]
             or ents.pro_team is not None:
         return []
     if ents.pronoun or not content:
-        return [p.model_copy(update={"carried": True}) for p in last.players if p.resolved]
+        # "is he hurt" points at him in this message; "what about tmrw" only carries him over
+        return [p.model_copy(update={"carried": not ents.pronoun}) for p in last.players
+                if p.resolved]
     return []
 
 
