@@ -51,9 +51,27 @@ def _points(unit: str) -> bool:
     return "point" in (unit or "").lower()
 
 
-def _proj(v: Any, unit: str) -> str:
-    """A labelled projection: "proj 32.1 fpts" (points) or "value 0.42" (categories)."""
-    return f"proj {_val(v)} fpts" if _points(unit) else f"value {_val(v)}"
+def _proj(v: Any, unit: str, rank: int | None = None) -> str:
+    """A labelled projection: "proj 32.1 fpts" (points) or, in category leagues, the
+    player's rank among your players with a game that day ("#2 of 6 available"; "" unknown)."""
+    if _points(unit):
+        return f"proj {_val(v)} fpts"
+    return f"#{rank[0]} of {rank[1]} available" if rank else ""
+
+
+def _paren(text: str) -> str:
+    return f" ({text})" if text else ""
+
+
+def day_ranks(res: dict[str, Any]) -> dict[int, tuple[int, int]]:
+    """Category leagues: each player with a game that day ranked by how much he helps your
+    categories that day: (rank, players with a game), 1 = most, as members read the values."""
+    playing = [(float(x.get("value") or 0.0), int(x["player_id"]))
+               for x in [*(res.get("starters") or []), *(res.get("bench") or [])]
+               if x.get("player_id") is not None and (
+                   "reason" not in x or str(x["reason"]).startswith(("outscored", "not eligible")))]
+    order = sorted(set(playing), key=lambda vp: (-vp[0], vp[1]))
+    return {pid: (k, len(order)) for k, (_, pid) in enumerate(order, 1)}
 
 
 def gain_label(v: Any, unit: str) -> str:
@@ -73,6 +91,7 @@ def status_word(s: Any) -> str:
 
 def _slot_lines(res: dict[str, Any], unit: str) -> tuple[list[str], int, int]:
     """Every slot of the league's lineup in order, empty ones included; (lines, filled, slots)."""
+    ranks = day_ranks(res)
     starters = list(res.get("starters") or [])
     order = list(res.get("slots") or []) or [s["slot"] for s in starters]
     lines = []
@@ -83,27 +102,32 @@ def _slot_lines(res: dict[str, Any], unit: str) -> tuple[list[str], int, int]:
             continue
         starters.remove(s)
         hurt = status_word(s.get("injury_status"))
-        lines.append(f"{slot}: {s['name']} · {_proj(s.get('value'), unit)}"
-                     + (f" · {hurt}" if hurt else ""))
+        shown = [x for x in (_proj(s.get("value"), unit, ranks.get(s.get("player_id"))), hurt)
+                 if x]
+        lines.append(" · ".join([f"{slot}: {s['name']}", *shown]))
     for s in starters:  # a slot the layout did not list (older results): still shown
-        lines.append(f"{s['slot']}: {s['name']} · {_proj(s.get('value'), unit)}")
+        proj = _proj(s.get("value"), unit, ranks.get(s.get("player_id")))
+        lines.append(f"{s['slot']}: {s['name']}" + (f" · {proj}" if proj else ""))
     return lines, len(order) - sum(1 for ln in lines if "— empty" in ln), len(order)
 
 
-def _why_out(c: dict[str, Any], unit: str) -> str:
+def _why_out(c: dict[str, Any], unit: str, ranks: dict[int, tuple[int, int]] | None = None) -> str:
     """Why a starter leaves his slot: no game, out, or a labelled projection."""
     status = str(c.get("injury_status") or "ACTIVE")
     if status in OUT_STATUSES:
         return status_word(status)
     if not c.get("plays", True):
         return "no game"
-    return _proj(c.get("value"), unit)
+    return _proj(c.get("value"), unit, (ranks or {}).get(c.get("player_id")))
 
 
-def change_lines(changes: list[dict[str, Any]], unit: str) -> list[str]:
+def change_lines(changes: list[dict[str, Any]], unit: str,
+                 ranks: dict[int, tuple[int, int]] | None = None) -> list[str]:
     """The changes that matter, as actions: a start paired with the starter it replaces in
     that slot, slot moves, then benchings no start needs a slot for (outscored players).
-    Benching a player who scores nothing and whose slot nobody needs is not listed."""
+    Benching a player who scores nothing and whose slot nobody needs is not listed.
+    `ranks` (`day_ranks`): category leagues name each player's rank that day."""
+    rk = ranks or {}
     needed = [c for c in changes if c.get("needed", True)]
     bench_slots = ("BE", "IR")
     leaving = [c for c in needed if c["to_slot"] in bench_slots and c["from_slot"] not in bench_slots]
@@ -112,16 +136,18 @@ def change_lines(changes: list[dict[str, Any]], unit: str) -> list[str]:
     lines = []
     for c in starts:
         out = next((x for x in leaving if x["from_slot"] == c["to_slot"]), None)
-        line = f"Start {c['name']} at {c['to_slot']} ({_proj(c.get('value'), unit)})"
+        line = (f"Start {c['name']} at {c['to_slot']}"
+                + _paren(_proj(c.get("value"), unit, rk.get(c.get("player_id")))))
         if out is not None:
             leaving.remove(out)
-            line += f" instead of {out['name']} ({_why_out(out, unit)})"
+            line += f" instead of {out['name']}" + _paren(_why_out(out, unit, rk))
         lines.append(line)
     for c in moves:
-        lines.append(f"Move {c['name']} from {c['from_slot']} to {c['to_slot']} "
-                     f"({_proj(c.get('value'), unit)})")
+        lines.append(f"Move {c['name']} from {c['from_slot']} to {c['to_slot']}"
+                     + _paren(_proj(c.get("value"), unit, rk.get(c.get("player_id")))))
     for c in leaving:
-        lines.append(f"Bench {c['name']} from {c['from_slot']} ({_why_out(c, unit)})")
+        lines.append(f"Bench {c['name']} from {c['from_slot']}"
+                     + _paren(_why_out(c, unit, rk)))
     idle = [c["name"] for c in changes if not c.get("needed", True)]
     if idle and lines:
         lines.append(f"{_names(idle)} can stay where {'they are' if len(idle) > 1 else 'he is'}: "
@@ -136,7 +162,8 @@ def _names(names: list[str]) -> str:
 _BARE_VALUE = re.compile(r"\((-?\d+\.\d+)\)")
 
 
-def _sitting_lines(bench: list[dict[str, Any]], unit: str) -> list[str]:
+def _sitting_lines(bench: list[dict[str, Any]], unit: str,
+                   ranks: dict[int, tuple[int, int]] | None = None) -> list[str]:
     """Who sits, grouped: no game, out / IR (one line each), then each outscored player."""
     no_game = [b["name"] for b in bench if b.get("reason") == "no game"]
     hurt = [f"{b['name']} ({status_word(str(b['reason']).removeprefix('injured ')) or 'IR'})"
@@ -149,10 +176,13 @@ def _sitting_lines(bench: list[dict[str, Any]], unit: str) -> list[str]:
         lines.append("No game: " + ", ".join(no_game))
     if hurt:
         lines.append("Out: " + ", ".join(hurt))
-    label = " fpts" if _points(unit) else ""
     for b in rest:
-        reason = _BARE_VALUE.sub(lambda m: f"({m.group(1)}{label})", str(b.get("reason", "")))
-        lines.append(f"{b['name']} ({_proj(b.get('value'), unit)}): {reason}")
+        reason = (_BARE_VALUE.sub(lambda m: f"({m.group(1)} fpts)", str(b.get("reason", "")))
+                  if _points(unit) else  # category values are no member's words
+                  re.sub(r" \(-?\d+\.\d+\)", "", str(b.get("reason", ""))))
+        lines.append(f"{b['name']}"
+                     + _paren(_proj(b.get("value"), unit, (ranks or {}).get(b.get("player_id"))))
+                     + f": {reason}")
     return lines
 
 
@@ -168,13 +198,14 @@ def lineup_view(res: dict[str, Any], scan: dict[str, Any] | None = None, *,
     slot_lines, filled, n_slots = _slot_lines(res, unit)
     fields: list[tuple[str, str]] = [
         ("Optimal starters", "\n".join(slot_lines) or "nobody plays")]
-    changes = change_lines(res.get("changes") or [], unit)
+    ranks = day_ranks(res)
+    changes = change_lines(res.get("changes") or [], unit, ranks)
     if changes:
         fields.append(("Changes vs your ESPN lineup", "\n".join(changes)))
     else:
         fields.append(("Changes vs your ESPN lineup",
                        "none: your ESPN lineup already scores the most it can"))
-    sitting = _sitting_lines(res.get("bench") or [], unit)
+    sitting = _sitting_lines(res.get("bench") or [], unit, ranks)
     if sitting:
         fields.append(("Sitting", "\n".join(sitting)))
     playing = {s.get("player_id") for s in res.get("starters") or []}
@@ -210,6 +241,9 @@ def lineup_view(res: dict[str, Any], scan: dict[str, Any] | None = None, *,
     if filled < n_slots:
         summary += (f" {n_slots - filled} slot{'s' if n_slots - filled != 1 else ''} stay empty: "
                     "no one on your roster with a game fits.")
+    if not _points(unit) and ranks:
+        summary += (f" \"#1 of {len(ranks)} available\": of your players with a game who can "
+                    "play, the one who helps your categories most.")
     with_games = res.get("players_with_games")
     if with_games is not None:
         summary = f"{int(with_games)} of your players have a game. {summary}"
@@ -225,5 +259,5 @@ def lineup_view(res: dict[str, Any], scan: dict[str, Any] | None = None, *,
 
 
 
-__all__ = ["DEFAULT_FOOTER", "LineupView", "change_lines", "gain_label", "lineup_view",
-           "status_word"]
+__all__ = ["DEFAULT_FOOTER", "LineupView", "change_lines", "day_ranks", "gain_label",
+           "lineup_view", "status_word"]

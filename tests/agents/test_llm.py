@@ -157,7 +157,7 @@ def test_render_tool_results() -> None:
     assert text.startswith("**Daily lineup for your team, Thu Jan 26**")
     assert "11 of your players have a game" in text
     sitting = text.split("Sitting:\n", 1)[1]
-    assert "No game: C" in sitting and "B (" in sitting and "lower value than starters" in sitting
+    assert "No game: C" in sitting and "B: lower value than starters" in sitting
 
 
 async def test_offline_model_async() -> None:
