@@ -50,7 +50,13 @@ from agents.understanding.request import OPTIMIZER_INTENTS, Intent, Request
 from fantasy.constants import OUT_STATUSES, UNCERTAIN_STATUSES, parse_slot
 from fantasy.espn.errors import EspnError
 from fantasy.espn.messages import espn_trouble
-from fantasy.formatting import gain_text, season_effect_text, total_text
+from fantasy.formatting import (
+    categories_text,
+    gain_text,
+    one_decimal,
+    season_effect_text,
+    total_text,
+)
 from fantasy.move_card import CardMove, MoveCard, MoveOutcome
 from fantasy.moves import Plan, move_text, text_of
 
@@ -866,8 +872,11 @@ def build_matchup_optimizer_graph(*, checkpointer: Any = None) -> Any:
 
 
 def _fmt_move(m: dict[str, Any]) -> str:
+    unit = str(m.get("gain_unit") or "")
+    if "categor" in unit:  # in words, never a category value
+        return f"{text_of(m)} ({categories_text(float(m['expected_gain']))})"
     return (f"{text_of(m)} "
-            f"(+{float(m['expected_gain']):.2f} {m.get('gain_unit', '')})").rstrip()
+            f"(+{float(m['expected_gain']):.2f} {unit})").rstrip()
 
 
 def _plan_outcome_lines(applied: list[dict[str, Any]]) -> list[str]:
@@ -891,7 +900,8 @@ def _plan_line(plan: dict[str, Any] | None) -> str:
             s += (f" (projected final {plan['projected_final_points']:.1f} vs "
                   f"{plan['opponent_projected_points']:.1f})")
         return s + "."
-    s = (f"Optimal plan for the rest of the matchup: {plan.get('expected_categories_won', 0):.2f} "
+    s = (f"Optimal plan for the rest of the matchup: "
+         f"{one_decimal(plan.get('expected_categories_won', 0))} "
          f"expected categories won from {plan['games_played']} starts")
     cats = plan.get("categories") or []
     if cats:
