@@ -105,10 +105,10 @@ def fix_lines(res: dict[str, Any]) -> list[str]:
     """The lineup fixes of a `DailyLineupResult.to_dict()`: starts (bench players who should
     start, empty slots filled, starters without a game or injured replaced), then injured
     starters nobody replaces. Benching players who count for nothing either way is left out."""
-    from agents.answers.lineup import change_lines, status_word
+    from agents.answers.lineup import change_lines, day_ranks, status_word
 
     unit = str(res.get("value_unit", ""))
-    lines = [ln for ln in change_lines(res.get("changes") or [], unit)
+    lines = [ln for ln in change_lines(res.get("changes") or [], unit, day_ranks(res))
              if "can stay where" not in ln]
     named = " ".join(lines)
     playing = {s.get("player_id") for s in res.get("starters") or []}
