@@ -54,7 +54,8 @@ async def bot(tmp_path) -> AsyncIterator[tuple[ChatCore, FakeEspn, Clock]]:
                             cache=TTLCache(db, clock=clock), today=lambda: league.today,
                             turn_wait=BOUND)  # default timeout (10 s) and retries (3)
         rt = await FanViseRuntime.open(tmp_path / "data", espn=client, my_team_id=1)
-        core = ChatCore(rt, await AppDB.open(db), espn=client, default_team_id=1)
+        core = ChatCore(rt, await AppDB.open(db), espn=client, default_team_id=1,
+                        llm_burst=10)  # four turns in a row: not a member asking too fast
         await link(core, "discord", "G1", USER.user_id, 1)
         try:
             yield core, fake, clock
