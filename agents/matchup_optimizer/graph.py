@@ -51,11 +51,13 @@ from fantasy.constants import OUT_STATUSES, UNCERTAIN_STATUSES, parse_slot
 from fantasy.espn.errors import EspnError
 from fantasy.espn.messages import espn_trouble
 from fantasy.formatting import (
+    POINTS,
     categories_text,
     gain_text,
     one_decimal,
     season_effect_text,
     total_text,
+    whole,
 )
 from fantasy.move_card import CardMove, MoveCard, MoveOutcome
 from fantasy.moves import Plan, move_text, text_of
@@ -875,8 +877,7 @@ def _fmt_move(m: dict[str, Any]) -> str:
     unit = str(m.get("gain_unit") or "")
     if "categor" in unit:  # in words, never a category value
         return f"{text_of(m)} ({categories_text(float(m['expected_gain']))})"
-    return (f"{text_of(m)} "
-            f"(+{float(m['expected_gain']):.2f} {unit})").rstrip()
+    return f"{text_of(m)} ({gain_text(float(m['expected_gain']), unit or POINTS)})"
 
 
 def _plan_outcome_lines(applied: list[dict[str, Any]]) -> list[str]:
@@ -893,12 +894,12 @@ def _plan_line(plan: dict[str, Any] | None) -> str:
     if not plan:
         return ""
     if "total_points" in plan:
-        s = f"Optimal plan for the rest of the matchup: {plan['total_points']:.1f} fantasy points " \
-            f"from {plan['games_played']} starts"
+        s = f"Optimal plan for the rest of the matchup: {whole(plan['total_points'])} " \
+            f"fantasy points from {plan['games_played']} starts"
         if plan.get("projected_final_points") is not None and \
                 plan.get("opponent_projected_points") is not None:
-            s += (f" (projected final {plan['projected_final_points']:.1f} vs "
-                  f"{plan['opponent_projected_points']:.1f})")
+            s += (f" (projected final {whole(plan['projected_final_points'])} vs "
+                  f"{whole(plan['opponent_projected_points'])})")
         return s + "."
     s = (f"Optimal plan for the rest of the matchup: "
          f"{one_decimal(plan.get('expected_categories_won', 0))} "
@@ -1032,7 +1033,10 @@ def _compose_answer(state: MatchupOptimizerState) -> tuple[str, dict[str, Any]]:
             line = "Re-planned week: " + _plan_line(rp)[len("Optimal plan for the rest of the "
                                                             "matchup: "):]
             if rp.get("change") is not None:
-                line += f" Change: {rp['change']:+.2f}."
+                line += (f" Change: {whole(rp['change'], signed=True)} fantasy points."
+                         if "total_points" in rp else
+                         f" Change: {one_decimal(rp['change'], signed=True)} expected "
+                         "categories won.")
             lines.append(line)
     elif offered and state.get("move_plan"):
         n = len([m for m in offered if not m.get("alternative_of")])
