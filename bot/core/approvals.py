@@ -258,8 +258,7 @@ class Approvals:
                                 platform=user.platform, user_id=user.user_id,
                                 user_name=user.name, decision=cid.decision, result="refused",
                                 move_index=cid.index)
-            who = mention(card.platform, card.requester_id, card.requester_name) \
-                if card.requester_id else "the requester"
+            who = card.requester_name or "the requester"
             await surface.ephemeral(
                 thread, user,
                 f"As an admin you can only skip this whole card (Skip all) to clean up the "

@@ -208,20 +208,19 @@ class SlackSurface:
 
     async def ephemeral(self, thread: ThreadRef, user: UserRef, text: str) -> None:
         """Only `user` sees it: through the slash command's response_url when this surface
-        has one, else chat.postEphemeral (in the thread when there is one). Mentions stay
-        mentions ("Only @Alex can decide"): an ephemeral message notifies nobody else."""
+        has one, else chat.postEphemeral (in the thread when there is one)."""
         text = slack_text(text)
         try:
             for chunk in split_text(text, SECTION_TEXT_MAX) or [" "]:
                 if self.response_url and user.user_id == self.private_user:
                     try:
-                        await self._respond(to_mrkdwn(chunk, mentions=True), None)
+                        await self._respond(to_mrkdwn(chunk), None)
                         continue
                     except Exception as exc:  # noqa: BLE001 - expired / unreachable URL
                         log.warning("response_url failed (%s): using chat.postEphemeral",
                                     type(exc).__name__)
                 await self.client.chat_postEphemeral(
-                    channel=thread.channel_id, user=user.user_id, text=clip(to_mrkdwn(chunk, mentions=True), 3000),
+                    channel=thread.channel_id, user=user.user_id, text=clip(to_mrkdwn(chunk), 3000),
                     thread_ts=thread.thread_id or None)
         except SlackApiError as exc:
             raise _map_error(exc) from exc
@@ -303,7 +302,7 @@ class SlackCommandSurface(SlackSurface):
             text = slack_text(text)
             try:
                 for chunk in split_text(text, SECTION_TEXT_MAX) or [" "]:
-                    await self._respond(to_mrkdwn(chunk, mentions=True), None)
+                    await self._respond(to_mrkdwn(chunk), None)
                 return
             except Exception as exc:  # noqa: BLE001 - expired / unreachable response_url
                 log.warning("response_url failed (%s): using chat.postEphemeral",
