@@ -485,7 +485,8 @@ async def test_a_league_read_failure_leaves_the_move_for_the_next_pass(tmp_path:
 
 
 @pytest.mark.parametrize("upgrade", [False, True])
-async def test_a_drop_that_became_core_is_not_made(tmp_path: Path, upgrade: bool) -> None:
+async def test_a_drop_that_became_core_is_not_made(tmp_path: Path, upgrade: bool,
+                                                   monkeypatch) -> None:
     """The day check refuses a scheduled move whose drop is core on its day (the plan judged
     him replaceable; the rest of the roster changed since): nothing is made, the owner hears
     why in the card's thread, with the best choice now. An upgrade (the add is worth as much
@@ -517,8 +518,10 @@ async def test_a_drop_that_became_core_is_not_made(tmp_path: Path, upgrade: bool
                   if slot != SLOT_IR and pid != first.drop.id
                   and svc._per_game_points(known[pid]) >= drop_pg]
         assert len(weak) >= len(better)
-        demo.settings["acquisitionSettings"]["matchupAcquisitionLimit"] = -1  # a league
-        for p, w in zip(better, weak, strict=False):                          # without one
+        # a league without an acquisition limit (the demo's settings are shared by every
+        # DemoLeague of the process: monkeypatch restores them)
+        monkeypatch.setitem(demo.settings["acquisitionSettings"], "matchupAcquisitionLimit", -1)
+        for p, w in zip(better, weak, strict=False):
             demo.apply_move(1, p.id, w.id)
         before = len(out.getvalue())
         await app.core.handle_command(surface, THREAD, USER, "advance",
