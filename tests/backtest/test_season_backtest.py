@@ -178,9 +178,9 @@ def test_last_line_counts_team_seasons(small):
     assert line.startswith(f"season: fanvise {100 * wins / 4:.0f}% |")
 
 
-def test_fanvise_checks_each_move_on_its_day(season, know):
-    """The scheduler's check (bot.core.move_schedule) on a move's day: an OUT add is not
-    made, nor a move that no longer gains this matchup; the plan's own first move is."""
+@pytest.fixture(scope="module")
+def day71(season, know):
+    """The points league's morning of sp 71 (Mon of period 11), as the simulation sees it."""
     days = {}
 
     class Capture(LineupsOnly):
@@ -189,7 +189,13 @@ def test_fanvise_checks_each_move_on_its_day(season, know):
             return []
 
     simulate(League(season, know, "points"), TEAM, [11], Capture())
-    day = days[71]
+    return days[71]
+
+
+def test_fanvise_checks_each_move_on_its_day(day71):
+    """The scheduler's check (bot.core.move_schedule) on a move's day: an OUT add is not
+    made, nor a move that no longer gains this matchup; the plan's own first move is."""
+    day = day71
     fv = FanVisePlan()
     plan = fv.plan(day)
     first = plan[min(plan)][0]
@@ -206,19 +212,11 @@ def test_fanvise_checks_each_move_on_its_day(season, know):
     assert fv.check(day, [(weakest, out_fa)]) == []
 
 
-def test_the_day_check_refuses_a_drop_that_is_core_that_morning(season, know):
+def test_the_day_check_refuses_a_drop_that_is_core_that_morning(day71):
     """A planned move whose drop is core on its day is not made (fantasy.optimizer.season
     .is_core_drop, as the scheduler), even one the plan made for the rest of the season,
     unless it is an upgrade; the same move dropping a replaceable player is made."""
-    days = {}
-
-    class Capture(LineupsOnly):
-        def moves(self, day):
-            days[day.sp] = day
-            return []
-
-    simulate(League(season, know, "points"), TEAM, [11], Capture())
-    day = days[71]
+    day = day71
     fv = FanVisePlan()
     core = fv.core(day)
     assert len(core) >= CORE_N
