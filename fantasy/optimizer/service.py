@@ -1731,8 +1731,10 @@ class OptimizerService:
         game (`_cat_star_values`' population; 1 = best), as members read it."""
         self._cat_star_values(u)
         z = self.__dict__["_cat_z"]
-        order = sorted(z, key=lambda pid: (-z[pid], pid))
-        rank = {pid: k + 1 for k, pid in enumerate(order)}
+        rank = self.__dict__.get("_cat_rank")
+        if rank is None or len(rank) != len(z):  # once per population, not per move
+            order = sorted(z, key=lambda pid: (-z[pid], pid))
+            rank = self.__dict__["_cat_rank"] = {pid: k + 1 for k, pid in enumerate(order)}
         return {p.id: rank[p.id] for p in u.players}
 
     def _outlook(self, c: Category, stat_id: int, tot: np.ndarray, m: Matchup, p: float
