@@ -12,7 +12,7 @@ def merge_dicts(a: dict[str, Any] | None, b: dict[str, Any] | None) -> dict[str,
 
 
 class MatchupOptimizerInput(TypedDict, total=False):
-    """What the caller passes in (TEAM-NOTES contract): the typed Request understood once
+    """What the caller passes in (the runtime contract in docs/agents.md): the typed Request understood once
     upstream (its intent is an `agents.understanding.request.Intent` value) and who asked."""
 
     request_obj: dict[str, Any]  # agents.understanding.request.Request as JSON

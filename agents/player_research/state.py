@@ -34,7 +34,7 @@ class PlayerResearchState(TypedDict, total=False):
 
 
 class PlayerResearchOutput(TypedDict, total=False):
-    """What the graph returns (see TEAM-NOTES contracts)."""
+    """What the graph returns (see docs/agents.md)."""
 
     report: dict[str, Any]
     answer: str

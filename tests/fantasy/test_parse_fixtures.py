@@ -14,6 +14,8 @@ from fantasy.espn import parse
 from fantasy.models import League, Matchup, Player, ProSchedule
 
 DATA = Path(__file__).parents[1] / "data"
+#: The recorded ESPN responses in shared/, beside the project's root.
+SHARED_FIXTURES = Path(__file__).resolve().parents[3] / "shared" / "espn-fixtures"
 BRUNSON = 3934672
 
 
@@ -181,10 +183,10 @@ def test_models_round_trip_player() -> None:
 
 def test_league_helpers_from_hockey_shape(schedule: ProSchedule) -> None:
     """The missing basketball league file's shape, via the hockey substitute."""
-    data = json.loads((Path("/work/shared/espn-fixtures/other-sports/hockey_league_data.json")
-                       ).read_text()) if Path("/work/shared/espn-fixtures").exists() else None
-    if data is None:
-        pytest.skip("hockey substitute not available")
+    path = SHARED_FIXTURES / "other-sports" / "hockey_league_data.json"
+    if not path.exists():
+        pytest.skip("hockey substitute not available (shared/espn-fixtures beside the project)")
+    data = json.loads(path.read_text())
     lg = parse.parse_league(data, league_id=1, season=2020, today=date(2020, 3, 1))
     assert len(lg.teams) == 10 and lg.current_matchup_period == 13
     t1 = lg.team(1)
