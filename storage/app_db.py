@@ -44,6 +44,7 @@ from typing import Any
 
 from cryptography.fernet import Fernet, InvalidToken
 
+from fantasy.week_plan import WeekPlan
 from storage.backend import instance_id, orphan_filter
 from storage.db import Database  # or storage.postgres.PgDatabase (same methods)
 
@@ -380,6 +381,23 @@ CREATE INDEX IF NOT EXISTS move_schedule_due ON move_schedule(status, day);
 #: Statuses of a `move_schedule` row.
 SCHEDULED, MAKING = "scheduled", "making"
 
+#: `week_plans`: each team's one plan for a matchup period (`fantasy.week_plan.WeekPlan` as
+#: JSON), written when a card is decided and re-written by a re-plan or as its days' lineups
+#: are set. Its moves scheduled for a later day are `move_schedule` rows (their status is
+#: read from there when the plan is read, never copied); `card_id` is the card that made it
+#: last.
+WEEK_PLAN_SCHEMA = """
+CREATE TABLE IF NOT EXISTS week_plans (
+    team_id INTEGER NOT NULL,
+    matchup_period INTEGER NOT NULL,
+    card_id TEXT NOT NULL DEFAULT '',
+    plan TEXT NOT NULL,
+    created_at REAL NOT NULL,
+    updated_at REAL NOT NULL,
+    PRIMARY KEY (team_id, matchup_period)
+);
+"""
+
 
 @dataclass
 class ScheduledMove:
@@ -438,6 +456,7 @@ class AppDB:
         """Create the tables if needed."""
         await db.executescript(SCHEMA)
         await db.executescript(MOVE_SCHEDULE_SCHEMA)
+        await db.executescript(WEEK_PLAN_SCHEMA)
         await _add_column(db, "move_schedule", "drop_to_ir", "INTEGER NOT NULL DEFAULT 0")
         # a cards table made before crash-safe posting
         await _add_column(db, "cards", "shown", "INTEGER NOT NULL DEFAULT 1")
@@ -1109,6 +1128,44 @@ class AppDB:
         rows = await self.db.fetchall(
             "SELECT DISTINCT card_id FROM move_schedule WHERE shown=0 ORDER BY card_id")
         return [str(r["card_id"]) for r in rows]
+
+    # ------------------------------------------------------------------ week plans
+
+    async def put_week_plan(self, plan: WeekPlan) -> None:
+        """Store a team's week plan (replacing the one of its matchup period: one plan per
+        team and matchup). The moves kept in `move_schedule` are stored with their status
+        of now; reading the plan takes the schedule's."""
+        now = self._clock()
+        await self.db.execute(
+            "INSERT OR REPLACE INTO week_plans (team_id, matchup_period, card_id, plan,"
+            " created_at, updated_at) VALUES (?,?,?,?,"
+            " COALESCE((SELECT created_at FROM week_plans WHERE team_id=? AND"
+            " matchup_period=?), ?), ?)",
+            (int(plan.team_id), int(plan.matchup_period), plan.card_id,
+             json.dumps(plan.to_json(), separators=(",", ":")), int(plan.team_id),
+             int(plan.matchup_period), now, now))
+
+    async def current_week_plan(self, team_id: int, matchup_period: int | None = None
+                                ) -> WeekPlan | None:
+        """The team's week plan of `matchup_period` (default: its latest), its scheduled
+        moves with the status `move_schedule` has for them now; None when the team has
+        none."""
+        if matchup_period is None:
+            row = await self.db.fetchone(
+                "SELECT plan FROM week_plans WHERE team_id=? ORDER BY matchup_period DESC"
+                " LIMIT 1", (int(team_id),))
+        else:
+            row = await self.db.fetchone(
+                "SELECT plan FROM week_plans WHERE team_id=? AND matchup_period=?",
+                (int(team_id), int(matchup_period)))
+        if row is None:
+            return None
+        plan = WeekPlan.model_validate(json.loads(row["plan"]))
+        statuses: dict[tuple[str, str], tuple[str, str]] = {}
+        for card_id in {m.card_id for m in plan.moves if m.in_schedule}:
+            for r in await self.scheduled_moves(card_id):
+                statuses[(r.card_id, r.plan_move_id)] = (r.status, r.note)
+        return plan.with_move_status(statuses) if statuses else plan
 
     # ------------------------------------------------------------------ events / rate limits
 
