@@ -60,6 +60,13 @@ def _date(v: Any) -> date | None:
     return date.fromisoformat(v)
 
 
+def _required_date(v: Any) -> date:
+    d = _date(v)
+    if d is None:
+        raise ValueError("a date is required here")
+    return d
+
+
 class _JsonMixin:
     def to_dict(self) -> dict[str, Any]:
         """JSON-able dict (string keys, ISO dates)."""
@@ -535,7 +542,7 @@ class ProGame(_JsonMixin):
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> ProGame:
         """Inverse of `to_dict`."""
-        return cls(id=int(d["id"]), date=_date(d["date"]), scoring_period=int(d["scoring_period"]),
+        return cls(id=int(d["id"]), date=_required_date(d["date"]), scoring_period=int(d["scoring_period"]),
                    home_team_id=int(d["home_team_id"]), away_team_id=int(d["away_team_id"]),
                    start_ms=int(d.get("start_ms", 0)))
 
@@ -877,7 +884,7 @@ class League(_JsonMixin):
             teams=[Team.from_dict(t) for t in d["teams"]],
             current_matchup_period=int(d["current_matchup_period"]),
             current_scoring_period=int(d["current_scoring_period"]),
-            today=_date(d["today"]),
+            today=_required_date(d["today"]),
             calendar=ScoringCalendar.from_dict(d["calendar"]),
             matchups=[Matchup.from_dict(m) for m in d.get("matchups", [])],
         )

@@ -243,7 +243,8 @@ class TTLCache:
         expires = None if ttl is None else now + ttl
         self._forget(key)
         text = json.dumps(value, separators=(",", ":"))
-        writing = (now, value, expires, {}) if decoded else None
+        writing: tuple[float, Any, float | None, dict[Any, Any]] | None = (
+            (now, value, expires, {}) if decoded else None)
         if writing is not None:
             self._writing[key] = writing
         try:

@@ -180,11 +180,11 @@ def build(fixtures: Path, seed: int = 2023, out_dir: Path = DATA_DIR) -> Path:
         for _ in range(int(rng.integers(0, 3))):
             start = int(rng.integers(5, final_sp - 5))
             if rng.random() < 0.45:
-                spell = [start, start + int(rng.integers(5, 21)), "OUT"]
+                end, kind = start + int(rng.integers(5, 21)), "OUT"
             else:
-                spell = [start, start + int(rng.integers(0, 4)), "DAY_TO_DAY"]
-            if not (spell[0] - 3 <= today_sp <= spell[1] + 3):
-                injuries.setdefault(pid, []).append(spell)
+                end, kind = start + int(rng.integers(0, 4)), "DAY_TO_DAY"
+            if not (start - 3 <= today_sp <= end + 3):
+                injuries.setdefault(pid, []).append([start, end, kind])
     # forced spells so the default "today" shows every kind of status
     rostered = [pid for tid in rosters for pid in rosters[tid]]
     fas = [pid for pid in available]
@@ -231,7 +231,7 @@ def build(fixtures: Path, seed: int = 2023, out_dir: Path = DATA_DIR) -> Path:
             status = next((s[2] for s in spells if s[0] <= sp <= s[1]), None)
             if status == "OUT":
                 continue
-            miss = {"DAY_TO_DAY": 0.5, "QUESTIONABLE": 0.3, "PROBABLE": 0.05}.get(status, 0.04)
+            miss = {"DAY_TO_DAY": 0.5, "QUESTIONABLE": 0.3, "PROBABLE": 0.05}.get(status or "", 0.04)
             if rng.random() < miss:
                 continue
             rows.append([sp, gid] + _gen_game(rng, profiles[pid]))

@@ -44,6 +44,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
+import functools
 import hashlib
 import http.cookiejar
 import json
@@ -87,7 +88,8 @@ class ResponseCache(Protocol):
 
     async def get_entry(self, key: str) -> Any | None: ...  # .value .fresh .age_seconds
 
-    async def set(self, key: str, value: Any, ttl: float | None) -> None: ...
+    async def set(self, key: str, value: Any, ttl: float | None, *,
+                  decoded: bool = False) -> Any: ...  # the stored entry (.derived)
 
     async def invalidate_prefix(self, prefix: str) -> int: ...
 
@@ -485,7 +487,8 @@ class EspnClient:
             if pending is None:
                 pending = self._start_fetch(key, fetch)
             try:
-                return await self._bounded(lambda p=pending: asyncio.shield(p), view or key)
+                return await self._bounded(functools.partial(asyncio.shield, pending),
+                                           view or key)
             except asyncio.CancelledError:
                 if not pending.cancelled():
                     raise  # this caller was cancelled, not the fetch (closed client)
@@ -494,7 +497,8 @@ class EspnClient:
                      fetch: Callable[[], Awaitable[_Response]]) -> asyncio.Task[_Response]:
         context = contextvars.copy_context()
         context.run(_TURN_START.set, None)  # the fetch itself is not bounded by a turn
-        task = asyncio.get_running_loop().create_task(fetch(), context=context)  # type: ignore[arg-type]
+        task: asyncio.Task[_Response] = asyncio.get_running_loop().create_task(
+            fetch(), context=context)  # type: ignore[arg-type]
 
         def done(t: asyncio.Task[_Response]) -> None:
             if not t.cancelled():
@@ -517,10 +521,8 @@ class EspnClient:
             if entry is None:
                 raise
             return self._stale(entry, exc, view)
-        if getattr(self.cache, "keeps_decoded", False):
-            stored = await self.cache.set(key, data, ttl, decoded=True)
-        else:
-            stored = await self.cache.set(key, data, ttl)
+        decoded = bool(getattr(self.cache, "keeps_decoded", False))
+        stored = await self.cache.set(key, data, ttl, decoded=decoded)
         return _Response(data, FetchInfo("network"), getattr(stored, "derived", None))
 
     @staticmethod

@@ -29,7 +29,7 @@ class SlotLayout:
     caps: tuple[int, ...]
 
     @classmethod
-    def from_counts(cls, counts: Mapping[int | str, int]) -> SlotLayout:
+    def from_counts(cls, counts: Mapping[int, int] | Mapping[str, int]) -> SlotLayout:
         """Build from ESPN `lineupSlotCounts` ({"0": 1, ..., "11": 3, "12": 3, "13": 1})."""
         pairs = sorted((int(k), int(v)) for k, v in counts.items())
         kept = [(s, c) for s, c in pairs if s in STARTING_SLOT_IDS and c > 0]

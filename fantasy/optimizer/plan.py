@@ -94,7 +94,7 @@ class PlanSolution:
 
 def prune_pool(values: np.ndarray, masks: Sequence[int], pool: Sequence[int], max_adds: int,
                *, first_day: int = 0, keys: Sequence[int] | None = None,
-               keep_value: Sequence[float] | None = None,
+               keep_value: Sequence[float] | np.ndarray | None = None,
                sticky: Collection[int] = ()) -> list[int]:
     """The free agents an optimal plan may need (exact dominance pruning, module docstring;
     with keep_value a dominator's keep value must be >= too; a sticky dominator, who may not
@@ -135,7 +135,7 @@ def prune_pool(values: np.ndarray, masks: Sequence[int], pool: Sequence[int], ma
 
 
 def terminal_value(last_members: Collection[int], roster: Sequence[int],
-                   keep_value: Sequence[float] | None, ir_rows: Collection[int] = ()) -> float:
+                   keep_value: Sequence[float] | np.ndarray | None, ir_rows: Collection[int] = ()) -> float:
     """The rest-of-season value of the roster at the end of the horizon: keep_value of each
     row on it, plus that of IR candidates who left it for the IR (they are still owned)."""
     if keep_value is None:
@@ -296,10 +296,10 @@ def _best_single(values: np.ndarray, masks: Sequence[int], caps: Sequence[int],
     suffix = np.zeros((len(drops), len(adds)))
     for k in range(len(per_day) - 1, -1, -1):
         suffix = suffix + per_day[k]
-        a, b = np.unravel_index(int(np.argmax(suffix)), suffix.shape)
-        g = float(suffix[a, b])
+        ia, ib = np.unravel_index(int(np.argmax(suffix)), suffix.shape)
+        g = float(suffix[ia, ib])
         if g > ADD_COST and (best is None or g > best[0] + KEEP_ROSTER):
-            best = (g, first_day + k, int(a), int(b))
+            best = (g, first_day + k, int(ia), int(ib))
     if best is None:
         return PlanSolution(0.0, 0.0, status="Optimal")
     _, day, a, b = best

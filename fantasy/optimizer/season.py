@@ -66,7 +66,7 @@ class SeasonValues:
         return float(self.per_game[i] - self.replacement_per_game[i])
 
 
-def replacement_levels(ros: Sequence[float], masks: Sequence[int], rows: Sequence[int],
+def replacement_levels(ros: Sequence[float] | np.ndarray, masks: Sequence[int], rows: Sequence[int],
                        pool: Sequence[int], *, position_mask: int = -1
                        ) -> tuple[np.ndarray, np.ndarray]:
     """For each row in `rows`: (replacement row, replacement ROS value) arrays of length
@@ -74,21 +74,22 @@ def replacement_levels(ros: Sequence[float], masks: Sequence[int], rows: Sequenc
     the highest ROS value whose eligibility shares a position bit with the player's
     (masks & position_mask), never the player himself; with none at his positions, the best
     free agent overall; with no free agent at all, -1 and 0.0."""
-    ros = np.asarray(ros, dtype=float)
-    rep = np.full(len(ros), -1, dtype=np.int64)
-    rep_ros = np.zeros(len(ros))
-    order = sorted(pool, key=lambda y: (-ros[y], y))
+    ros_arr = np.asarray(ros, dtype=float)
+    rep = np.full(len(ros_arr), -1, dtype=np.int64)
+    rep_ros = np.zeros(len(ros_arr))
+    order = sorted(pool, key=lambda y: (-ros_arr[y], y))
     for i in rows:  # a free agent's replacement is the best OTHER free agent
         pos = masks[i] & position_mask
         pick = next((y for y in order if y != i and masks[y] & pos), None) if pos else None
         if pick is None:
             pick = next((y for y in order if y != i), None)
         if pick is not None:
-            rep[i], rep_ros[i] = pick, ros[pick]
+            rep[i], rep_ros[i] = pick, ros_arr[pick]
     return rep, rep_ros
 
 
-def season_values(per_game: Sequence[float], games_left: Sequence[float],
+def season_values(per_game: Sequence[float] | np.ndarray,
+                  games_left: Sequence[float] | np.ndarray,
                   masks: Sequence[int], roster: Sequence[int], pool: Sequence[int], *,
                   position_mask: int = -1, core_top_n: int = CORE_TOP_N,
                   margin: float | Sequence[float] | None = None,

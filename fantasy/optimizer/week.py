@@ -50,8 +50,9 @@ def plan_week(values: Sequence[Sequence[float]], masks: Sequence[int], caps: Seq
     assignments = [[-1] * n for _ in range(n_days)]
     if games_cap is None:
         for d in range(n_days):
-            order = sorted((i for i in range(n) if values[i][d] > 0),
-                           key=lambda i, d=d: (-values[i][d], keys[i]))
+            day_values = [row[d] for row in values]
+            order = sorted((i for i in range(n) if day_values[i] > 0),
+                           key=lambda i: (-day_values[i], keys[i]))
             for t, occ in enumerate(place(order, elig, caps)):
                 for i in occ:
                     assignments[d][i] = t
@@ -67,7 +68,7 @@ def _plan_with_cap(values, elig, caps, keys, cap, assignments) -> None:
     n_types = len(caps)
     items = sorted(((i, d) for d in range(n_days) for i in range(len(values))
                     if values[i][d] > 0), key=lambda it: (-values[it[0]][it[1]], it[1], keys[it[0]]))
-    occ = [[[] for _ in range(n_types)] for _ in range(n_days)]
+    occ: list[list[list[int]]] = [[[] for _ in range(n_types)] for _ in range(n_days)]
 
     def augment(o: list[list[int]], i: int, seen: list[bool]) -> bool:
         for t in elig[i]:
