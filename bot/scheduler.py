@@ -18,6 +18,9 @@ claims each alert in the ledger, so a restart inside the window sends nothing tw
 Scheduled moves: with `moves` (the core's move job, `MoveSchedule.run_due` for this
 process's surfaces), each pass also makes the approved moves due today, each once (the job
 claims every move before making it; see bot.core.move_schedule).
+
+League posts: with `league` (the core's `LeagueLife.run_due` for this process's surfaces),
+each pass also posts the league channels' due recaps, each claimed in its own ledger.
 """
 
 from __future__ import annotations
@@ -69,8 +72,9 @@ class DailyScheduler:
                  sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
                  grace: timedelta = timedelta(hours=2), max_sleep: float = 60.0,
                  alerts: Alerts | None = None, alert_window: AlertWindow | None = None,
-                 moves: MoveJob | None = None) -> None:
+                 moves: MoveJob | None = None, league: MoveJob | None = None) -> None:
         self.db = db
+        self.league = league
         self.poster = poster
         self.alerts = alerts
         self.moves = moves
@@ -137,7 +141,18 @@ class DailyScheduler:
             log.info("daily post sent to %s for %s", s.channel_key, local_date)
         await self.run_alerts(now)
         await self.run_moves()
+        await self.run_league()
         return done
+
+    async def run_league(self) -> None:
+        """The league posts due now (nothing without `league`); a failure is logged and the
+        next pass tries again (each post is claimed before it goes out)."""
+        if self.league is None:
+            return
+        try:
+            await self.league()
+        except Exception as exc:  # noqa: BLE001 - never stops the loop
+            log.error("league posts failed: %s: %s", type(exc).__name__, exc)
 
     async def run_moves(self) -> None:
         """The scheduled moves due now (nothing without `moves`); a failure is logged and

@@ -134,7 +134,9 @@ async def _serve(surface: Surface, settings: Any, *, session: str = "local",
                                        platforms={"console"},
                                        alerts=lambda s: app.core.prelock_check(con, s),
                                        alert_window=app.core.prelock.window,
-                                       moves=lambda: app.core.moves.run_due({"console": con}))
+                                       moves=lambda: app.core.moves.run_due({"console": con}),
+                                       league=lambda: app.core.league_life.run_due(
+                                           {"console": con}))
             app.core.on_schedule_change = scheduler.reload
             await scheduler.start()
             await app.core.recover({"console": con})
@@ -161,10 +163,14 @@ async def _serve(surface: Surface, settings: Any, *, session: str = "local",
                 await bot.wait_until_ready()
                 return await app.core.moves.run_due({"discord": bot.surface})
 
+            async def league_discord() -> Any:
+                await bot.wait_until_ready()
+                return await app.core.league_life.run_due({"discord": bot.surface})
+
             scheduler = DailyScheduler(app.app_db, post_discord, platforms={"discord"},
                                        alerts=alert_discord,
                                        alert_window=app.core.prelock.window,
-                                       moves=moves_discord)
+                                       moves=moves_discord, league=league_discord)
             app.core.on_schedule_change = scheduler.reload
             await scheduler.start()
             async def recover_discord() -> None:
@@ -196,7 +202,8 @@ async def _serve(surface: Surface, settings: Any, *, session: str = "local",
             platforms={"slack"},
             alerts=lambda s: app.core.prelock_check(SlackSurface(slack.client), s),
             alert_window=app.core.prelock.window,
-            moves=lambda: app.core.moves.run_due({"slack": SlackSurface(slack.client)}))
+            moves=lambda: app.core.moves.run_due({"slack": SlackSurface(slack.client)}),
+            league=lambda: app.core.league_life.run_due({"slack": SlackSurface(slack.client)}))
         app.core.on_schedule_change = scheduler.reload
         await scheduler.start()
         await app.core.recover({"slack": SlackSurface(slack.client)})

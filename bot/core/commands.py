@@ -131,6 +131,22 @@ COMMANDS: tuple[Command, ...] = (
                             kind="bool"),
                      Option("enabled", "False stops the digest in this channel (as time: off)",
                             kind="bool", placeholder="False"))),
+    Command("recap", "A matchup's results, trophies and manager efficiency", "[period]",
+            "a matchup's results, trophies and manager efficiency (default: the last "
+            "finished one, e.g. `{recap 14}`)",
+            options=(Option("period", "Matchup period number (default: the last finished)",
+                            positional=True),)),
+    Command("alerts", "League posts in this channel: feed, recap, preview (admins)",
+            "[setup|<post> on|off|HH:MM|timezone <Area/City>]",
+            "this channel's league posts: `{alerts setup}` switches them on (admins); "
+            "`{alerts recap off}`, `{alerts preview 08:30}`, `{alerts timezone Europe/London}`, "
+            "`{alerts close on}` change one; `{alerts}` shows them",
+            private=True,
+            options=(Option("setting", "setup, or a post type and its value, e.g. 'recap off'",
+                            positional=True, placeholder="setup|<post> on|off|HH:MM",
+                            suggestions=("setup", "show", "recap off",
+                                                          "preview 09:00", "close on",
+                                                          "feed off")),)),
     Command("advance", "Demo league: move its date forward (makes scheduled moves)",
             "[days|date]",
             "demo league only: move its date forward (default one day, e.g. `3` or "

@@ -531,6 +531,7 @@ class MoveSchedule:
             except DemoError as exc:
                 raise InvalidInput(f"The demo's date could not move: {exc}.") from None
             made += await self.run_due(surfaces)
+            await self.core.league_life.run_due(surfaces)  # the league posts of that day
         return made
 
     async def cmd_advance(self, surface: ChatSurface, thread: ThreadRef, user: UserRef,

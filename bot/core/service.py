@@ -39,6 +39,7 @@ from bot.core.commands import NAMES as COMMANDS
 from bot.core.commands import carries_credentials, help_text, parse_command_text
 from bot.core.daily import Daily
 from bot.core.errors import InvalidInput, Refused
+from bot.core.league_life import LeagueLife
 from bot.core.lineup_command import LineupCommand
 from bot.core.link import Linking
 from bot.core.matchup import Matchup
@@ -106,12 +107,14 @@ class ChatCore:
         self.recovery = Recovery(self)
         self.matchup = Matchup(self)
         self.moves = MoveSchedule(self)
+        self.league_life = LeagueLife(self)
         self._handlers: dict[str, Callable[..., Awaitable[None]]] = {
             "ask": self.turns.cmd_ask, "player": self.turns.cmd_player,
             "optimize": self.turns.cmd_optimize, "stream": self.turns.cmd_stream,
             "lineup": self.lineup.cmd_lineup, "link": self.link.cmd_link,
             "daily": self.daily.cmd_daily, "help": self._cmd_help,
             "matchup": self.matchup.cmd_matchup, "advance": self.moves.cmd_advance,
+            "recap": self.league_life.cmd_recap, "alerts": self.league_life.cmd_alerts,
         }
 
     # ------------------------------------------------------------------ properties

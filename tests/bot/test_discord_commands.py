@@ -262,7 +262,7 @@ def test_console_matchup(tmp_path):
 def test_slack_subcommands_come_from_the_table():
     for name in NAMES:
         assert parse_command(f"{name} x y") == (name, {"text": "x y"})
-        assert (command(name).private) == (name in ("link", "daily", "help"))
+        assert (command(name).private) == (name in ("link", "daily", "alerts", "help"))
     assert parse_command("MATCHUP") == ("matchup", {"text": ""})
     assert parse_command("am i winning?") == ("ask", {"text": "am i winning?"})
     assert parse_command("/lineup") == ("ask", {"text": "/lineup"})

@@ -1,0 +1,305 @@
+"""League life in the chat: the league channel's posts and their commands.
+
+`/recap [period]` posts a matchup period's recap on demand (bot.core.league_life.render,
+math in fantasy.league_life). `/alerts setup` switches a channel on (admins; nothing posts
+in a channel before it; the channel gets one announcement of the defaults, posted like
+every league post), `/alerts` shows and changes its settings. `run_due(surfaces)`
+posts what is due in every set-up channel, each post claimed in the ledger
+(`LeagueLifeStore.claim`) before it goes out; the scheduler runs it on every pass and
+`/advance` after each demo day.
+
+When a recap is due: in a live league at the channel's recap time (default 09:00 in its
+time zone) on the first day after the period's last day; in the demo league as soon as its
+date is past that day (the demo's date has no time of day). Only periods whose last day is
+on or after the channel's setup day are posted.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import zoneinfo
+from collections.abc import Mapping
+from datetime import date, datetime, time
+from typing import TYPE_CHECKING, Any
+
+from bot.core.commands import invocation, split_args
+from bot.core.errors import InvalidInput
+from bot.core.league_life.render import recap_text
+from bot.core.league_life.store import (
+    DEFAULT_TZ,
+    POST_TYPES,
+    ChannelAlerts,
+    LeagueLifeStore,
+)
+from bot.core.models import OutgoingMessage, ThreadRef, UserRef
+from bot.core.surface import ChatSurface
+from fantasy.constants import STATS_MAP
+from fantasy.formatting import day_text
+from fantasy.league_life import Recap, build_recap, load_period
+from fantasy.models import League
+from fantasy.optimizer.lineup import SlotLayout
+from storage.crashpoint import crash_point
+
+if TYPE_CHECKING:
+    from bot.core.service import ChatCore
+
+log = logging.getLogger(__name__)
+
+ADMINS_ONLY = ("Only a server admin (Manage Server) or the workspace admin who installed "
+               "FanVise can change this channel's league alerts.")
+_TIME_RE = re.compile(r"^([01]?\d|2[0-3])[:h.]?([0-5]\d)$")
+_LABELS = {"feed": "Transaction feed", "recap": "Weekly recap", "preview": "Matchup preview",
+           "close": "Close-matchup alert"}
+_ON = {"on", "true", "yes", "1", "enable"}
+_OFF = {"off", "false", "no", "0", "disable"}
+
+
+class LeagueLife:
+    """League life: `/recap`, `/alerts` and the scheduled league posts."""
+
+    def __init__(self, core: ChatCore) -> None:
+        self.core = core
+        self.store = LeagueLifeStore(core.db.db, core.db._clock)
+
+    # ------------------------------------------------------------------ the math
+
+    async def recap(self, period: int | None = None) -> tuple[League, Recap, str]:
+        """The recap of `period` (default: the last finished one): league, recap, text.
+        InvalidInput for a period that does not exist or has not started."""
+        league = await self.core.espn.get_league()
+        last = league.settings.regular_season_matchup_periods or max(
+            league.settings.matchup_periods)
+        if period is None:
+            period = league.current_matchup_period - 1
+            if period < 1:
+                raise InvalidInput("No matchup period has finished yet.")
+        if not 1 <= period <= max(last, max(league.settings.matchup_periods)):
+            raise InvalidInput(f"Matchup {period} does not exist: this league has matchups "
+                               f"1 to {last}.")
+        if period > league.current_matchup_period:
+            raise InvalidInput(f"Matchup {period} has not started yet (this is matchup "
+                               f"{league.current_matchup_period}).")
+        box = await load_period(self.core.espn, league, period)
+        layout = SlotLayout.from_counts(league.settings.lineup_slot_counts)
+        recap = build_recap(
+            box, layout, categories=league.settings.categories,
+            reverse=league.settings.reverse_categories,
+            today_sp=league.current_scoring_period,
+            team_names={t.id: t.name for t in league.teams},
+            category_names={c: STATS_MAP.get(c, str(c)) for c in league.settings.categories})
+        sps = league.settings.matchup_periods[period]
+        text = recap_text(recap, league.calendar.date_for(sps[0]),
+                          league.calendar.date_for(sps[-1]))
+        return league, recap, text
+
+    # ------------------------------------------------------------------ commands
+
+    async def cmd_recap(self, surface: ChatSurface, thread: ThreadRef, user: UserRef,
+                        args: dict[str, Any]) -> None:
+        """`/recap [period]`: a matchup period's results, trophies and manager efficiency
+        (default: the last finished period)."""
+        _, pos = split_args(args)
+        raw = str(args.get("period") or " ".join(pos)).strip().lower()
+        raw = re.sub(r"^(?:matchup|period|week)\s*", "", raw)
+        if raw and not raw.isdigit():
+            ex = invocation("recap", "14", thread.platform)
+            raise InvalidInput(f"Give the matchup period as a number, e.g. `{ex}`, or "
+                               "nothing for the last finished one.")
+        _, recap, text = await self.recap(int(raw) if raw else None)
+        if getattr(surface, "start_thread", None) is not None:  # Discord: a command thread
+            thread = await self.core.turns.ensure_thread(
+                surface, thread, user, f"/recap {raw}".strip(), f"Matchup {recap.period} recap")
+        await self.core.turns.post_split(surface, thread, OutgoingMessage(text))
+
+    async def cmd_alerts(self, surface: ChatSurface, thread: ThreadRef, user: UserRef,
+                         args: dict[str, Any]) -> None:
+        """`/alerts` shows this channel's league alerts; `/alerts setup` switches them on
+        (admins); `/alerts recap off`, `/alerts preview 08:30`, `/alerts timezone
+        Europe/London`, `/alerts close on`, `/alerts close threshold 15` change one."""
+        kv, pos = split_args(args)
+        words = [w.lower() for w in pos] + [f"{k} {v}".lower() for k, v in kv.items()]
+        words = " ".join(words).split()
+        key = thread.channel_key
+        current = await self.store.get(key)
+        if not words or words == ["show"]:
+            if current is None:
+                ex = invocation("alerts", "setup", thread.platform)
+                await surface.ephemeral(thread, user, "No league alerts in this channel: "
+                                        f"nothing is posted here. Admins: `{ex}`.")
+                return
+            await surface.ephemeral(thread, user, self.settings_text(current))
+            return
+        if not user.is_admin:
+            raise InvalidInput(ADMINS_ONLY)
+        if words == ["setup"]:
+            if current is not None:
+                await surface.ephemeral(thread, user, "League alerts are set up in this "
+                                        "channel already.\n" + self.settings_text(current))
+                return
+            alerts = ChannelAlerts(key, thread.platform, thread.workspace_id,
+                                   thread.channel_id, self.core.league_today().isoformat())
+            if await self.store.create(alerts, user.key):
+                await surface.ephemeral(thread, user, "League alerts set up: FanVise "
+                                        "announces them in this channel now.\n"
+                                        + self.settings_text(alerts))
+                await self.core.daily.schedules_changed()  # the scheduler's pass posts it
+            return
+        if current is None:
+            ex = invocation("alerts", "setup", thread.platform)
+            raise InvalidInput(f"Set this channel up first: `{ex}`.")
+        updated = self._change(current, words, thread.platform)
+        await self.store.save(updated)
+        await surface.ephemeral(thread, user, "Saved for this channel.\n"
+                                + self.settings_text(updated))
+
+    def _change(self, cur: ChannelAlerts, words: list[str], platform: str) -> ChannelAlerts:
+        ex = invocation("alerts", "recap off", platform)
+        if words[0] in ("tz", "timezone", "zone") and len(words) == 2:
+            return self._tz(cur, words[1])
+        kind = {"transactions": "feed", "recaps": "recap", "previews": "preview",
+                "closematchup": "close"}.get(words[0], words[0])
+        if kind not in POST_TYPES or len(words) < 2:
+            raise InvalidInput(f"Name a post type ({', '.join(POST_TYPES)}) and what to set, "
+                               f"e.g. `{ex}`.")
+        if kind == "close" and words[1] == "threshold":
+            if len(words) != 3 or not words[2].rstrip("%").isdigit() \
+                    or not 1 <= int(words[2].rstrip("%")) <= 49:
+                raise InvalidInput("The close-matchup threshold is a number of percentage "
+                                   "points from 50%, from 1 to 49, e.g. 10.")
+            from dataclasses import replace
+            return replace(cur, close_threshold=int(words[2].rstrip("%")))
+        out = cur
+        for w in words[1:]:
+            if w in _ON:
+                out = out.with_post(kind, on=True)
+            elif w in _OFF:
+                out = out.with_post(kind, on=False)
+            elif (m := _TIME_RE.match(w)) and kind != "feed":
+                out = out.with_post(kind, hhmm=f"{int(m.group(1)):02d}:{m.group(2)}")
+            else:
+                raise InvalidInput(f"{w[:20]!r}: use on, off or a 24-hour time HH:MM "
+                                   f"(the feed has no time), e.g. `{ex}`.")
+        return out
+
+    @staticmethod
+    def _tz(cur: ChannelAlerts, raw: str) -> ChannelAlerts:
+        from dataclasses import replace
+        name = next((z for z in zoneinfo.available_timezones() if z.lower() == raw.lower()),
+                    None)
+        if name is None:
+            raise InvalidInput(f"Unknown time zone {raw[:40]!r}: use an IANA name like "
+                               "America/New_York or Europe/London.")
+        return replace(cur, tz=name)
+
+    @staticmethod
+    def settings_text(a: ChannelAlerts) -> str:
+        """A channel's settings, one line per post type."""
+        lines = [f"League alerts in this channel (time zone {a.tz}):"]
+        for kind in POST_TYPES:
+            p = a.posts[kind]
+            state = "on" if p.on else "off"
+            when = {"feed": "checked every 10 minutes",
+                    "close": f"when the projected winner changes, at least "
+                             f"{a.close_threshold} points from 50%"}.get(
+                kind, f"at {p.hhmm}")
+            lines.append(f"• {_LABELS[kind]}: {state} ({when})")
+        return "\n".join(lines)
+
+    def setup_text(self, a: ChannelAlerts) -> str:
+        """The one announcement `/alerts setup` posts in the channel."""
+        ex = invocation("alerts", "recap off", a.platform)
+        return ("**League alerts are on in this channel.** From now on FanVise posts here:\n"
+                "• the transaction feed: every add, drop, waiver claim and trade, once each "
+                "(checked every 10 minutes);\n"
+                f"• the weekly recap after each matchup's last games are final, and the "
+                f"matchup preview when a matchup starts (09:00 {a.tz});\n"
+                "• the close-matchup alert is off.\n"
+                f"Nothing from before today is posted. Admins change each with `{ex}` "
+                f"(see `{invocation('alerts', '', a.platform)}`).")
+
+    # ------------------------------------------------------------------ scheduled posts
+
+    async def run_due(self, surfaces: Mapping[str, ChatSurface],
+                      now: datetime | None = None) -> int:
+        """Post every league post that is due in the set-up channels of `surfaces`'
+        platforms, each once (claimed in the ledger first); returns how many went out.
+        A failure is logged and tried again on a later pass."""
+        channels = [a for a in await self.store.all() if a.platform in surfaces]
+        if not channels:
+            return 0
+        try:
+            league = await self.core.espn.get_league()
+        except Exception as exc:  # noqa: BLE001 - the next pass tries again
+            log.warning("league posts: no league (%s)", type(exc).__name__)
+            return 0
+        today = self.core.league_today()
+        demo = getattr(self.core.espn, "demo", None) is not None
+        now = now or self.core.now()
+        sent = 0
+        for a in channels:
+            sent += await self._post_once(surfaces[a.platform], a, "setup",
+                                          lambda a=a: self._announce(a))
+            for period in self._recaps_due(league, a, today, now, demo):
+                key = f"recap:{league.season}:{period}"
+                sent += await self._post_once(surfaces[a.platform], a, key,
+                                              lambda p=period: self.recap(p))
+        return sent
+
+    async def _announce(self, a: ChannelAlerts) -> tuple[None, None, str]:
+        return None, None, self.setup_text(a)
+
+    @staticmethod
+    def _recaps_due(league: League, a: ChannelAlerts, today: date, now: datetime,
+                    demo: bool) -> list[int]:
+        if not a.on("recap"):
+            return []
+        since = date.fromisoformat(a.since)
+        out = []
+        for period, sps in sorted(league.settings.matchup_periods.items()):
+            last = league.calendar.date_for(sps[-1])
+            if last < since or last >= today:
+                continue
+            if not demo:
+                hh, mm = (int(x) for x in a.posts["recap"].hhmm.split(":"))
+                zone = zoneinfo.ZoneInfo(a.tz)
+                fire = datetime.combine(date.fromordinal(last.toordinal() + 1), time(hh, mm),
+                                        tzinfo=zone)
+                if now < fire:
+                    continue
+            out.append(period)
+        return out
+
+    async def _post_once(self, surface: ChatSurface, a: ChannelAlerts, key: str,
+                         make: Any) -> int:
+        """Claim `key` in the channel's ledger, then post what `make()` returns (its text
+        is the third item). A claim a killed process left is taken over: what it posted
+        since is adopted (`Daily._posted_since`), only the rest goes out."""
+        since = None
+        if not await self.store.claim(a.channel_key, key):
+            since = await self.store.resume(a.channel_key, key)
+            if since is None:
+                return 0
+        try:
+            text = (await make())[2]
+            from bot.core.daily import Daily
+            from bot.core.render import split_text
+            channel = ThreadRef(a.platform, a.workspace_id, a.channel_id, "")
+            msgs = [OutgoingMessage(c) for c in split_text(text, surface.max_text)]
+            ids = await Daily._posted_since(surface, channel, msgs, since)
+            crash_point("league:posting")
+            for i, msg in enumerate(msgs):
+                if not ids[i]:
+                    ids[i] = await surface.post(channel, msg)
+            crash_point("league:post-sent")
+        except Exception as exc:  # noqa: BLE001 - tried again on a later pass
+            log.error("league post %s to %s failed: %s: %s", key, a.channel_key,
+                      type(exc).__name__, exc)
+            await self.store.finish(a.channel_key, key, ok=False)
+            return 0
+        await self.store.finish(a.channel_key, key, ok=True, message_id=ids[0])
+        log.info("league post %s sent to %s", key, a.channel_key)
+        return 1
+
+
+__all__ = ["DEFAULT_TZ", "LeagueLife", "day_text"]

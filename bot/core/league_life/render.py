@@ -1,0 +1,82 @@
+"""League-life posts as chat text (Markdown as the other posts write it; the surfaces
+render it natively): the weekly recap."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from fantasy.constants import STATS_MAP
+from fantasy.formatting import month_day_text
+from fantasy.league_life import Recap, Trophy
+
+
+def _names(recap: Recap, ids: tuple[int, ...]) -> str:
+    return " and ".join(recap.team_names.get(t, f"Team {t}") for t in ids)
+
+
+def _num(x: float) -> str:
+    return f"{x:,.0f}" if float(x).is_integer() else f"{x:,.1f}"
+
+
+def _cats(recap: Recap, ids: tuple[int, ...]) -> str:
+    return " ".join(recap.category_names.get(c) or STATS_MAP.get(c, str(c)) for c in ids) or "none"
+
+
+def _trophy_line(recap: Recap, t: Trophy) -> str:
+    who = _names(recap, t.team_ids)
+    shared = " (shared)" if len(t.team_ids) > 1 else ""
+    unit = " categories" if recap.categories else ""
+    if t.key in ("high", "low"):
+        return f"• {t.title}: {who}, {_num(t.value)}{unit}{shared}"
+    if t.key == "blowout":
+        return f"• {t.title}: {who} by {_num(t.value)}{unit}{shared}"
+    if t.key == "closest":
+        return f"• {t.title}: {who} by {_num(t.value)}{unit}{shared}"
+    if t.key in ("luckiest", "unluckiest"):
+        verb = "won" if t.key == "luckiest" else "lost"
+        recs = ", ".join(recap.all_play[i].text() for i in t.team_ids)
+        return (f"• {t.title}: {who} {verb} with a {recs} all-play record "
+                f"(against every team's score){shared}")
+    if t.key == "best_manager":
+        return f"• {t.title}: {who}, {t.value * 100:.1f}% of the best possible lineups{shared}"
+    if t.key == "worst_manager":
+        eff = recap.efficiency[t.team_ids[0]]
+        left = (f"{_num(eff.left_on_bench)} points sat on the bench" if eff.unit == "points"
+                else f"{_num(eff.left_on_bench)} more games could have been started")
+        return f"• {t.title}: {who}, {t.value * 100:.1f}%: {left}{shared}"
+    return f"• {t.title}: {who}"
+
+
+def recap_text(recap: Recap, first_day: date, last_day: date) -> str:
+    """The weekly recap post: results, trophies and manager efficiency."""
+    head = (f"**Matchup {recap.period} recap** · {month_day_text(first_day)} – "
+            f"{month_day_text(last_day)}")
+    if not recap.finished:
+        head += " (games still to play: results so far)"
+    lines = [head, "", "**Results**"]
+    for r in recap.results:
+        h = recap.team_names.get(r.home_id, f"Team {r.home_id}")
+        a = recap.team_names.get(r.away_id, f"Team {r.away_id}")
+        if recap.categories:
+            score = f"{h} {_num(r.home_score)}–{_num(r.away_score)}"
+            if r.tied_categories:
+                score += f"–{len(r.tied_categories)}"
+            line = f"• {score} {a}"
+            line += (f" ({h}: {_cats(recap, r.home_categories)}; "
+                     f"{a}: {_cats(recap, r.away_categories)})")
+        else:
+            line = f"• {h} {_num(r.home_score)} – {_num(r.away_score)} {a}"
+        if r.winner_id is None:
+            line += " · tie"
+        lines.append(line)
+    lines += ["", "**Trophies**"]
+    lines += [_trophy_line(recap, t) for t in recap.trophies]
+    what = ("games started of the most that could have been started" if recap.categories
+            else "points scored of the best possible lineups' points")
+    lines += ["", f"**Manager efficiency** ({what}, day by day, from each day's roster)"]
+    order = sorted(recap.efficiency.values(),
+                   key=lambda e: (-(e.pct if e.pct is not None else -1.0), e.team_id))
+    for e in order:
+        name = recap.team_names.get(e.team_id, f"Team {e.team_id}")
+        lines.append(f"• {name}: {e.pct_text()} ({_num(e.actual)} of {_num(e.optimal)})")
+    return "\n".join(lines)
