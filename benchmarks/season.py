@@ -1,85 +1,201 @@
-"""Season backtest: `python benchmarks/season.py` (issue 22, part 5).
+"""Season backtest: `python benchmarks/season.py` (issue 22, part 5; issue 30, parts 5-6).
 
-A walk-forward run over the demo league's recorded season in both scoring variants: each of
-the 12 teams in turn is the managed team over matchup periods 11-20, under three strategies
-(lineups only; the diligent human's streaming rule; FanVise's plan approved at the start of
-each matchup and mid-week). Every decision reads only what was known that morning
-(fantasy.backtest.knowledge); results come from the demo's box scores (fantasy.backtest.sim).
+Each of the 12 teams of the demo league in turn is the managed team over matchup periods
+11-19, in both scoring variants:
 
-Prints, per variant, each strategy's matchup win rate, season points (points) or category
-wins (9-cat) per team-season, acquisitions used per team-season and core (top-5) players
-dropped in all, then the targets and the last line:
+* FanVise: the product run (benchmarks/product_run.py): the team played through the chat
+  core as a member plays it (Scenario A and "Approve plan" at the start of each matchup and
+  on Thursday, `/advance` day by day with the daily scheduler), scored by the demo league's
+  own matchups. Its baseline, for the gain it delivered: the same team through the product
+  with lineups set every morning (`/link autolineup:on`) and no move.
+* the diligent human's streaming rule and lineups only, simulated walk-forward on what was
+  known each morning (fantasy.backtest), against the same opponents (the demo's lineups).
+
+Prints, per variant, each strategy's matchups won of played, season score and
+acquisitions per team-season, core (top-5) players dropped, the sign test of each baseline
+against FanVise (paired matchups), the product line
+
+    product: delivered +D of promised +P (R%), won W of N | streaming rule W of N | sign test p=…
+
+the streaming rule against an independent implementation of it (tests/backtest), the time
+the product run spent where, and the last line:
 
     season: fanvise W% | streaming rule W% | lineups only W% (matchup win rate, N team-seasons, both variants)
 
-Options: --variant points|categories|both, --teams 1,2 (default all), --periods 11-20,
---jobs N (processes, default 2), --compare (also run, for comparison and not in the last
-line: FanVise's plan as it was before issue 22, this matchup's value only with the top 3
-protected; and the season-aware plan with each move made on its day without the
-scheduler's check).
+Options: --variant points|categories|both, --teams 1,2 (default all), --periods 11-19,
+--jobs N (processes, default 2), --chat-run (also: Hoop Dreamers from the demo's today to
+the season's end, plans approved against doing nothing, both variants).
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from fantasy.backtest.data import VARIANTS, SeasonData, load_season  # noqa: E402
 from fantasy.backtest.knowledge import Knowledge  # noqa: E402
 from fantasy.backtest.run import (  # noqa: E402
-    EXTRA_STRATEGIES,
+    FANVISE,
     PERIODS,
     STRATEGIES,
     Summary,
     last_line,
     run_teams,
+    sign_test,
     summarise,
 )
-from fantasy.backtest.sim import TeamSeason  # noqa: E402
+from fantasy.backtest.sim import CORE_N, MadeMove, MatchupResult, TeamSeason  # noqa: E402
 
-TARGET_SECONDS = 600.0
-_WORKER: dict[str, tuple[SeasonData, Knowledge]] = {}
+TARGET_SECONDS = 900.0
+TARGET_DELIVERED = 0.6
 
 
-def _job(variant: str, team: int, periods: list[int], strategies: tuple[str, ...]
-         ) -> list[TeamSeason]:
-    """One managed team's seasons under every strategy (the season is loaded once per
-    process, and each morning built once per process)."""
-    if "season" not in _WORKER:
-        data = load_season()
-        _WORKER["season"] = (data, Knowledge(data))
-    data, know = _WORKER["season"]
-    out = run_teams(data, variant, [team], periods, strategies, know=know)
+def _season() -> tuple[SeasonData, Knowledge]:
+    """The season and its mornings, once per process (shared with the product runs)."""
+    from product_run import warm_season
+
+    return warm_season()
+
+
+def _sim_job(variant: str, team: int, periods: list[int]) -> list[TeamSeason]:
+    """One managed team's seasons under each simulated baseline (the season is loaded once
+    per process, and each morning built once per process)."""
+    data, know = _season()
+    out = run_teams(data, variant, [team], periods, know=know)
     for r in out:
         r.decisions.clear()  # not needed here; keeps the result small to send back
     return out
 
 
+def _independent_job(variant: str, team: int, periods: list[int]) -> list[float]:
+    """The independent streaming rule's results (tests/backtest/independent_streaming)."""
+    from tests.backtest.independent_streaming import streaming_season
+
+    data, know = _season()
+    return streaming_season(data, know, variant, team, periods)
+
+
+def _product_job(variant: str, team: int, periods: list[int], approve: bool,
+                 autolineup: bool, start: str = "") -> object:
+    """One product run (benchmarks/product_run.run_product) in this worker process."""
+    from datetime import date
+
+    from product_run import run_product
+
+    return asyncio.run(run_product(variant, team, periods, approve=approve,
+                                   autolineup=autolineup,
+                                   start=date.fromisoformat(start) if start else None))
+
+
+def as_team_season(run: object) -> TeamSeason:
+    """A product run as a row of the table: its served matchups, its moves (core: the drop
+    was in the roster's top CORE_N by that morning's per-game value)."""
+    data, know = _season()
+    out = TeamSeason(run.variant, run.team_id, FANVISE)
+    for m in run.matchups:
+        out.results.append(MatchupResult(m.period, m.opponent, m.mine, m.theirs, m.won))
+    roster = list(data.rosters[run.team_id])
+    added: dict[int, int] = {}
+    for mv in run.moves:
+        value = know.value(run.variant, mv.sp)
+        top = sorted(roster, key=lambda p: (-value[data.index[p]], p))[:CORE_N]
+        period = next((p for p in range(1, 23) if mv.sp in data.period_sps(run.variant, p)), 0)
+        streamer = added.get(mv.drop, -1) in data.period_sps(run.variant, period)
+        out.moves.append(MadeMove(mv.sp, mv.drop, mv.add, mv.drop in top and not mv.to_ir,
+                                  streamer, mv.to_ir))
+        if mv.drop in roster:
+            roster.remove(mv.drop)
+        if mv.add:
+            roster.append(mv.add)
+            added[mv.add] = mv.sp
+    return out
+
+
 def _periods(text: str) -> list[int]:
-    """'11-20' or '12' -> the matchup periods (argparse type)."""
+    """'11-19' or '12' -> the matchup periods (argparse type)."""
     a, _, b = text.partition("-")
     try:
         first, last = int(a), int(b or a)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"periods must look like 11-20, not {text!r}") from None
-    if not 1 <= first <= last <= 20:
-        raise argparse.ArgumentTypeError("the demo's matchup periods are 1-20")
+        raise argparse.ArgumentTypeError(f"periods must look like 11-19, not {text!r}") from None
+    if not 1 <= first <= last <= 19:
+        raise argparse.ArgumentTypeError("the demo scores matchup periods 1-19 whole (its "
+                                         "season ends on period 20's last day)")
     return list(range(first, last + 1))
 
 
 def _table(summaries: list[Summary]) -> list[str]:
-    lines = [f"{'variant':<11} {'strategy':<21} {'win rate':>8}  {'season score':<21} "
-             f"{'acquisitions':>12} {'core drops':>10} {'(streamers)':>11}"]
+    lines = [f"{'variant':<11} {'strategy':<15} {'won of played':>14} {'win rate':>8}  "
+             f"{'season score':<21} {'acquisitions':>12} {'core drops':>10}"]
     for s in summaries:
         unit = "pts" if s.variant == "points" else "cat wins"
-        lines.append(f"{s.variant:<11} {s.strategy:<21} {100 * s.win_rate:>7.1f}%  "
+        won = f"{s.wins:g} of {s.matchups}"
+        lines.append(f"{s.variant:<11} {s.strategy:<15} {won:>14} {100 * s.win_rate:>7.1f}%  "
                      f"{s.season_score:>9.1f} {unit:<11} {s.acquisitions:>12.1f} "
-                     f"{s.core_drops:>10d} {s.core_streamer_drops:>11d}")
+                     f"{s.core_drops:>10d}")
+    return lines
+
+
+def _pool_map(jobs: int, fn, calls: list[tuple]) -> list:
+    if jobs > 1 and len(calls) > 1:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            futures = [pool.submit(fn, *c) for c in calls]
+            return [f.result() for f in futures]
+    return [fn(*c) for c in calls]
+
+
+def _call(kind: str, *args: object) -> object:
+    """One job of any kind (one pool serves them all, each worker keeping its warm state)."""
+    return {"sim": _sim_job, "independent": _independent_job,
+            "product": _product_job}[kind](*args)
+
+
+def product_line(variant: str, runs: list, base: list, fv: list[TeamSeason],
+                 streaming: list[TeamSeason]) -> str:
+    """`product: delivered +D of promised +P (R%), won W of N | streaming rule W of N |
+    sign test p=…` of one variant."""
+    mine = [r for r in runs if r.variant == variant]
+    by_team = {r.team_id: r for r in base if r.variant == variant}
+    promised = sum(r.promised for r in mine)
+    delivered = sum(r.score - by_team[r.team_id].score for r in mine if r.team_id in by_team)
+    ratio = f"{100 * delivered / promised:.0f}%" if promised > 0 else "n/a"
+    f = [r for r in fv if r.variant == variant]
+    s = [r for r in streaming if r.variant == variant]
+    won, n = sum(x.won for r in f for x in r.results), sum(len(r.results) for r in f)
+    s_won, s_n = sum(x.won for r in s for x in r.results), sum(len(r.results) for r in s)
+    unit = "" if variant == "points" else " categories"
+    test = sign_test(f, s)
+    return (f"product: delivered {delivered:+.1f}{unit} of promised {promised:+.1f} ({ratio}), "
+            f"won {won:g} of {n} | streaming rule {s_won:g} of {s_n} | sign test p={test.p:.3f} "
+            f"({test.better} better, {test.worse} worse, {test.ties} even)")
+
+
+def chat_run(jobs: int) -> list[str]:
+    """Hoop Dreamers from the demo's today (Wed Jan 25) to the season's end (matchups
+    15-19), plans approved at each start and on Thursday, against doing nothing."""
+    calls = [("product", v, 1, list(range(15, 20)), approve, False, "2023-01-25")
+             for v in VARIANTS for approve in (True, False)]
+    out = _pool_map(jobs, _call, calls)
+    lines = ["chat run: Hoop Dreamers, Wed Jan 25 to the season's end (matchups 15-19)"]
+    for v in VARIANTS:
+        plan, nothing = [r for r in out if r.variant == v]
+        unit = "points" if v == "points" else "categories"
+        for name, r in (("plans approved", plan), ("doing nothing", nothing)):
+            lines.append(f"  {v:<10} {name:<15} {r.score:8.1f} {unit}, won "
+                         f"{r.wins:g} of {len(r.matchups)} "
+                         f"({', '.join(f'{m.mine:g}-{m.theirs:g}' for m in r.matchups)})"
+                         + (f"; promised {r.promised:+.1f}" if r.cards else ""))
+        ok = plan.score > nothing.score and plan.wins >= nothing.wins
+        lines.append(f"  target {v}: more {unit} and at least as many wins with the plans: "
+                     f"{'MET' if ok else 'NOT MET'}")
     return lines
 
 
@@ -88,11 +204,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--variant", choices=("points", "categories", "both"), default="both")
     ap.add_argument("--teams", default="", help="comma-separated team ids (default: all 12)")
     ap.add_argument("--periods", type=_periods, default=list(PERIODS),
-                    help="matchup periods, e.g. 11-20 (default)")
+                    help="matchup periods, e.g. 11-19 (default)")
     ap.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
-    ap.add_argument("--compare", action="store_true",
-                    help="also run the matchup-only plan (before issue 22) and the plan "
-                         "without the scheduler's check on each move's day")
+    ap.add_argument("--chat-run", action="store_true",
+                    help="also Hoop Dreamers from today to the season's end, plans approved "
+                         "against doing nothing")
     args = ap.parse_args(argv)
     variants = list(VARIANTS) if args.variant == "both" else [args.variant]
     periods = args.periods
@@ -106,33 +222,71 @@ def main(argv: list[str] | None = None) -> int:
     if bad:
         ap.error(f"no team {bad[0]} in the demo league (teams are {min(data.rosters)}-"
                  f"{max(data.rosters)})")
-    strategies = tuple(STRATEGIES) + (tuple(EXTRA_STRATEGIES) if args.compare else ())
-    jobs = [(v, t, periods, strategies) for v in variants for t in teams]
-    results: list[TeamSeason] = []
-    if args.jobs > 1 and len(jobs) > 1:
-        with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-            for out in pool.map(_job, *zip(*jobs, strict=True)):
-                results += out
-    else:
-        for job in jobs:
-            results += _job(*job)
+    # the product runs first (the long ones), then the simulations
+    calls = [("product", v, t, periods, approve, not approve) for v in variants
+             for t in teams for approve in (True, False)]
+    calls += [("sim", v, t, periods) for v in variants for t in teams]
+    calls += [("independent", v, t, periods) for v in variants for t in teams]
+    out = _pool_map(args.jobs, _call, calls)
+    n_prod = 2 * len(variants) * len(teams)
+    products, rest = out[:n_prod], out[n_prod:]
+    sims = [r for batch in rest[:len(variants) * len(teams)] for r in batch]
+    independent = rest[len(variants) * len(teams):]
+    runs = [r for r in products if r.approve]
+    base = [r for r in products if not r.approve]
+    fv = [as_team_season(r) for r in runs]
     elapsed = time.perf_counter() - t0
-    summaries = summarise(results)
+    summaries = summarise(fv + sims)
     print(f"Season backtest: demo league, teams {','.join(map(str, teams))}, matchup periods "
           f"{periods[0]}-{periods[-1]}, {args.jobs} process(es)")
     print("\n".join(_table(summaries)))
     print("(season score and acquisitions: mean per team-season; core drops: players in the "
           "roster's top 5 by per-game value on the morning they were dropped, all "
-          "team-seasons; streamers: of those, players added in the same matchup)")
-    fv = {s.variant: s for s in summaries if s.strategy == "fanvise"}
+          "team-seasons)")
+    streaming = [r for r in sims if r.strategy == "streaming rule"]
     for v in variants:
-        others = [s for s in summaries if s.variant == v and s.strategy in STRATEGIES
-                  and s.strategy != "fanvise"]
-        if v in fv and others:
-            ahead = all(fv[v].win_rate > s.win_rate for s in others)
-            print(f"target {v}: fanvise ahead of both: {'MET' if ahead else 'NOT MET'}; "
-                  f"no core drop: {'MET' if fv[v].core_drops == 0 else 'NOT MET'} "
-                  f"({fv[v].core_drops})")
+        print(f"{v}:")
+        print("  " + product_line(v, runs, base, fv, streaming))
+        f = [r for r in fv if r.variant == v]
+        for name in STRATEGIES:
+            rows = [r for r in sims if r.variant == v and r.strategy == name]
+            t = sign_test(f, rows)
+            won = sum(x.won for r in rows for x in r.results)
+            n = sum(len(r.results) for r in rows)
+            print(f"  {name}: won {won:g} of {n} ({100 * won / max(n, 1):.1f}%); FanVise "
+                  f"against it: {t.text()}")
+        ind = [x for (kind, vv, *_), res in zip(calls[n_prod + len(variants) * len(teams):],
+                                                independent, strict=True)
+               if vv == v for x in res]
+        s_rows = [r for r in streaming if r.variant == v]
+        s_rate = sum(x.won for r in s_rows for x in r.results) / max(
+            sum(len(r.results) for r in s_rows), 1)
+        i_rate = sum(ind) / max(len(ind), 1)
+        print(f"  streaming rule {100 * s_rate:.1f}% vs an independent implementation "
+              f"{100 * i_rate:.1f}% ({sum(ind):g} of {len(ind)}): "
+              f"{'within 3 points' if abs(s_rate - i_rate) <= 0.03 else 'NOT within 3 points'}")
+        r_v = [r for r in runs if r.variant == v]
+        b_v = {r.team_id: r for r in base if r.variant == v}
+        prom = sum(r.promised for r in r_v)
+        deliv = sum(r.score - b_v[r.team_id].score for r in r_v if r.team_id in b_v)
+        s_won = sum(x.won for r in s_rows for x in r.results)
+        f_won = sum(x.won for r in f for x in r.results)
+        if v == "points":
+            print(f"  target points: delivered >= {100 * TARGET_DELIVERED:.0f}% of promised: "
+                  f"{'MET' if prom > 0 and deliv >= TARGET_DELIVERED * prom else 'NOT MET'}")
+        print(f"  target {v}: product wins >= streaming rule wins: "
+              f"{'MET' if f_won >= s_won else 'NOT MET'}")
+    spent: dict[str, float] = {}
+    for r in products:
+        for k, s in r.seconds.items():
+            spent[k] = spent.get(k, 0.0) + s
+        for e in r.errors:
+            print(f"note: team {r.team_id} {r.variant}: {e}")
+    print("product run time (all runs, summed over processes): "
+          + ", ".join(f"{k} {s:.0f} s" for k, s in sorted(spent.items(), key=lambda kv: -kv[1])))
+    if args.chat_run:
+        print("\n".join(chat_run(args.jobs)))
+        elapsed = time.perf_counter() - t0
     print(f"time: {elapsed:.1f} s (target < {TARGET_SECONDS:.0f} s on 2 cores): "
           f"{'MET' if elapsed < TARGET_SECONDS else 'NOT MET'}")
     print(last_line(summaries))
@@ -140,5 +294,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    assert set(STRATEGIES) == {"fanvise", "streaming rule", "lineups only"}
     raise SystemExit(main())

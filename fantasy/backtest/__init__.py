@@ -5,5 +5,7 @@
 * `knowledge`: what a manager knows on a morning (`Morning`): projections from box scores
   before the day, the day's injury statuses without return dates, who is on waivers;
 * `sim`: the day-by-day simulation of one managed team under one strategy;
-* `strategies`: lineups only, the diligent human's streaming rule, FanVise's plan.
+* `strategies`: the baselines (lineups only, the diligent human's streaming rule); FanVise
+  itself is measured through the product (benchmarks/product_run.py), never simulated;
+* `run`: the baselines' runs, summaries and the sign test.
 """

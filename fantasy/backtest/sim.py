@@ -2,18 +2,21 @@
 
 Each morning the strategy sees a `Day` (what is known that morning, nothing later) and names
 its moves for the day; the simulator makes those that are legal (the drop is on the roster,
-the add is free, an acquisition is left in the matchup), then sets every team's lineup with
-the project's exact daily lineup (`lineup.solve_day`; points: expected fantasy points that
+the add is free, an acquisition is left in the matchup), then sets the managed team's lineup
+with the project's exact daily lineup (`lineup.solve_day`; points: expected fantasy points that
 day; 9-cat: OptimizerService.daily_lineup's values, the gradient of expected categories won
 against the opponent) and scores the starters with that day's box scores.
 
 Choices (the same for every strategy):
-* the other teams keep their rosters; their lineups are set the same way every day;
+* the other teams keep their rosters; each morning their manager sets his exact best lineup
+  on what is known then (per-game value x chance to play, in both variants:
+  `League.lineup` with no opponent), the same whatever the managed team does: FanVise's
+  product run (benchmarks/product_run.py) sets the same lineups for its opponent in the demo
+  league (`League.lineup_slots`), so every strategy faces the same opponents;
 * a player on waivers that morning (the demo's waiver list, or dropped by the managed team in
   the last two days) may be added, but his claim clears the next day: he cannot start on the
   day he is added;
-* an OUT player may be moved to the free IR slot (FanVise's plan does; the streaming rule
-  never does): he stays owned and starts nowhere; the morning he is no longer OUT he returns
+* an OUT player may be moved to the free IR slot: he stays owned and starts nowhere; the morning he is no longer OUT he returns
   and the lowest-valued player outside the top 5 is released for him (no acquisition);
 * the acquisition limit is the league's per matchup (points 7, 9-cat 4); the demo's recorded
   acquisitions of earlier weeks are not counted against the managed team.
@@ -196,6 +199,20 @@ class League:
         self.cats = None if self.settings.is_points else categories(self.settings)
         self._days: dict[tuple, tuple[tuple[int, ...], np.ndarray]] = {}
 
+    def lineup_slots(self, player_ids: Sequence[int], sp: int) -> dict[int, int]:
+        """An other manager's lineup on sp as ESPN takes it ({player id: slot id}, the
+        bench for the rest): `lineup` with no opponent, on the morning's values."""
+        rows = [self.data.index[p] for p in player_ids]
+        starters = set(self.lineup(rows, sp)[0])
+        v = (self.know.value(self.variant, sp) * self.know.playing(sp, sp))[sorted(starters)]
+        order = sorted(starters)
+        _, assign = solve_day([float(x) for x in v], [self.masks[r] for r in order],
+                              self.layout.caps, [self.data.ids[r] for r in order])
+        out = {p: SLOT_BENCH for p in player_ids}
+        for r, a in zip(order, assign, strict=True):
+            out[self.data.ids[r]] = self.layout.slot_ids[a] if a >= 0 else SLOT_BENCH
+        return out
+
     def lineup(self, roster: Sequence[int], sp: int, barred: frozenset[int] = frozenset(),
                against: Versus | None = None) -> tuple[tuple[int, ...], np.ndarray]:
         """(starters, their summed box score) of a roster on sp: the exact optimal lineup on
@@ -348,9 +365,7 @@ def simulate(league: League, team_id: int, periods: Sequence[int], strategy: Str
             st_me, s_me = league.lineup(roster, sp, frozenset(barred),
                                         Versus(tuple(opp), tuple(sps[k:]), mine.copy(),
                                                theirs.copy()))
-            st_op, s_op = league.lineup(opp, sp, frozenset(),
-                                        Versus(tuple(roster), tuple(sps[k:]), theirs.copy(),
-                                               mine.copy()))
+            st_op, s_op = league.lineup(opp, sp)
             mine += s_me
             theirs += s_op
             out.decisions[sp] = (tuple(made), tuple(data.ids[r] for r in st_me),
