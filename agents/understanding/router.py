@@ -4,9 +4,10 @@
     router.rank("is {player} playing tonight")   # [(Intent.PLAYER_RESEARCH, 0.83), ...]
 
 The bank (agents/understanding/bank/<intent>.txt, one utterance a line, player names written
-as {player}) is embedded once with the bundled MiniLM (storage.minilm, numpy only) and the
-vectors are cached on disk keyed by the bank's hash (FANVISE_CACHE_DIR, default
-~/.cache/fanvise), so later starts load them in milliseconds. An intent's score for a
+as {player}) is embedded with the bundled MiniLM (storage.minilm, numpy only) when FanVise is
+installed, into a store beside the bank (agents.understanding.vectors); a start reads it in
+milliseconds, and embeds (then caches under FANVISE_CACHE_DIR, default ~/.cache/fanvise) only
+lines the store lacks. An intent's score for a
 message is the mean cosine similarity of its K nearest bank utterances.
 """
 
@@ -16,7 +17,6 @@ import hashlib
 import logging
 import os
 import re
-import tempfile
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -26,6 +26,7 @@ import numpy as np
 
 from agents.understanding.lexicon import CATEGORIES
 from agents.understanding.request import Intent
+from agents.understanding.vectors import STORE_NAME, Notice, bank_vectors, installed_path, missing
 from storage.minilm import MiniLMEncoder, default_encoder
 
 log = logging.getLogger(__name__)
@@ -90,12 +91,21 @@ class SemanticRouter:
     """Nearest-neighbour intent scores over the embedded utterance bank."""
 
     def __init__(self, bank: Sequence[tuple[Intent, str]] | None = None,
-                 encoder: MiniLMEncoder | None = None, *, cache: Path | None = None) -> None:
+                 encoder: MiniLMEncoder | None = None, *, cache: Path | None = None,
+                 installed: Path | None = None) -> None:
+        """`cache`: folder of the user's vector store (default `cache_dir()`); `installed`:
+        the store built at install, read first (default: the one beside the bank, unless
+        `cache` is given)."""
         self._bank = list(bank) if bank is not None else load_bank()
         if not self._bank:
             raise ValueError("the utterance bank is empty")
         self._encoder = encoder or default_encoder()
         self._cache = cache if cache is not None else cache_dir()
+        self._installed = installed if installed is not None or cache is not None \
+            else installed_path()
+        #: told once, before a start embeds bank lines no store holds (how many, about how
+        #: long); the console and the bots' warm-up set it
+        self.notice: Notice | None = None
         self._lock = threading.Lock()
         self._vectors: np.ndarray | None = None
         self.intents = sorted({i for i, _ in self._bank}, key=lambda i: i.value)
@@ -121,25 +131,24 @@ class SemanticRouter:
             if self._vectors is None:
                 self._vectors = self._load_vectors()
 
+    @property
+    def loaded(self) -> bool:
+        """True once the bank's vectors are in memory."""
+        return self._vectors is not None
+
+    def _stores(self) -> list[Path]:
+        return [p for p in (self._installed, self._cache / STORE_NAME) if p is not None]
+
+    def to_embed(self) -> int:
+        """Bank lines no vector store holds: what loading would embed (0 once loaded)."""
+        if self._vectors is not None:
+            return 0
+        return missing([t for _, t in self._bank], RECIPE, self._stores())
+
     def _load_vectors(self) -> np.ndarray:
-        path = self._cache / f"router-{self.hash}.npy"
-        try:
-            vecs = np.load(path)
-            if vecs.shape[0] == len(self._bank):
-                return vecs
-        except (OSError, ValueError):
-            pass
-        vecs = self._encoder.encode([t for _, t in self._bank]).astype(np.float32)
-        try:
-            self._cache.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=self._cache, suffix=".npy")
-            with os.fdopen(fd, "wb") as f:
-                np.save(f, vecs)
-            os.replace(tmp, path)
-        except OSError as exc:
-            log.info("router cache not written (%s); vectors kept in memory",
-                     type(exc).__name__)
-        return vecs
+        return bank_vectors([t for _, t in self._bank], self._encoder, RECIPE,
+                            read=self._stores(), write=[self._cache / STORE_NAME],
+                            notice=self.notice)
 
     def rank(self, text: str) -> list[tuple[Intent, float]]:
         """Every intent with its score for `text`, best first (a text embedded before, as

@@ -39,15 +39,17 @@ async def run_ask(question: str, *, settings: Any, session: str, user: str | Non
                   decide: str | None) -> int:
     """Ask one question through the chat core on the console; returns the exit code."""
     from bot.commands.run import _open_app
-    from bot.console.adapter import ConsoleSurface, run_console
+    from bot.console.adapter import ConsoleSurface, prepare_router, run_console
 
     app = await _open_app(settings)
     try:
         surface = ConsoleSurface(sys.stdout)
         app.core.rate_limit = False  # one local user on their own machine, like `chat`
-        await app.core.recover({"console": surface})
+        await prepare_router(surface, getattr(app.runtime, "offline", True))
+        # a request a restart interrupted is finished beside this one, not before it
         await run_console(app.core, stdin=sys.stdin, session=session, user_name=user,
-                          surface=surface, first=question, decide=decide)
+                          surface=surface, first=question, decide=decide,
+                          recover=lambda: app.core.recover({"console": surface}))
     finally:
         await app.close()
     return 0

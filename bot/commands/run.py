@@ -124,7 +124,7 @@ async def _serve(surface: Surface, settings: Any, *, session: str = "local",
     heartbeat = asyncio.create_task(heartbeat_loop(app, surface.value), name="fanvise-heartbeat")
     try:
         if surface is Surface.console:
-            from bot.console.adapter import ConsoleSurface, run_console
+            from bot.console.adapter import ConsoleSurface, prepare_router, run_console
 
             con = ConsoleSurface(sys.stdout)
             # One local user on their own machine; `printf '...' | fanvise chat` scripts ask
@@ -139,10 +139,12 @@ async def _serve(surface: Surface, settings: Any, *, session: str = "local",
                                            {"console": con}))
             app.core.on_schedule_change = scheduler.reload
             await scheduler.start()
-            await app.core.recover({"console": con})
+            con._write(_banner(app))
+            await prepare_router(con, getattr(app.runtime, "offline", True))
             takeover = _start_takeover(app, lambda: {"console": con}, settings)
+            # a request a restart interrupted is finished beside new input, not before it
             await run_console(app.core, stdin=sys.stdin, session=session, surface=con,
-                              banner=_banner(app))
+                              recover=lambda: app.core.recover({"console": con}))
             return 0
         stop = stop or asyncio.Event()
         _install_signals(stop)

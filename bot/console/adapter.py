@@ -21,6 +21,7 @@ import getpass
 import secrets
 import sys
 import threading
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import tzinfo
 from typing import Any, TextIO
@@ -207,15 +208,46 @@ def _stdin_reader(stream: TextIO, loop: asyncio.AbstractEventLoop,
     loop.call_soon_threadsafe(queue.put_nowait, None)
 
 
+async def prepare_router(surface: ConsoleSurface, offline: bool = True) -> float:
+    """Before the first question: the offline router's phrase vectors, read from the store
+    built at install (milliseconds). When a start must embed phrases no store holds, it says
+    so once, with about how long, and embeds them off the event loop. Returns the seconds
+    spent embedding (0 when nothing had to be)."""
+    if not offline:
+        return 0.0
+    from agents.understanding.router import default_router
+
+    router = default_router()
+    if router.loaded or not await asyncio.to_thread(router.to_embed):
+        return 0.0
+    loop = asyncio.get_running_loop()
+
+    def notice(count: int, seconds: float) -> None:
+        loop.call_soon_threadsafe(surface._write, (
+            f"First start: preparing the question router, {count:,} phrases to embed once "
+            f"(about {max(1, round(seconds))} s; `bash scripts/install.sh` does this at "
+            "install)…"))
+
+    router.notice = notice
+    t0 = loop.time()
+    await asyncio.to_thread(router.load)
+    return loop.time() - t0
+
+
 async def run_console(core: Any, *, stdin: TextIO | None = None, stdout: TextIO | None = None,
                       session: str = "local", user_name: str | None = None,
                       banner: str = "", surface: ConsoleSurface | None = None,
-                      first: str | None = None, decide: str | None = None) -> int:
+                      first: str | None = None, decide: str | None = None,
+                      recover: Callable[[], Awaitable[Any]] | None = None) -> int:
     """Chat on the console until EOF / quit. Returns the number of lines handled.
 
     `first` (`fanvise ask`): that question is handled first, then lines are read only while
     a card it drew waits for a decision; `decide` ("approve" / "decline", its --yes / --no)
-    answers that card with its approve-all / skip-all button instead."""
+    answers that card with its approve-all / skip-all button instead.
+
+    `recover` (the core's restart recovery) runs in the background while lines are read: a
+    request a restart interrupted is finished beside the member's new questions, never
+    before them; the console waits for it only before it exits."""
     stdin = stdin or sys.stdin
     surface = surface or ConsoleSurface(stdout)
     name = user_name or _user_name()
@@ -223,17 +255,26 @@ async def run_console(core: Any, *, stdin: TextIO | None = None, stdout: TextIO 
     thread = ThreadRef("console", "local", "console", session)
     if banner:
         surface._write(banner)
-    if first is not None:
-        return await _ask_once(core, surface, thread, user, first, stdin, decide)
-    pending = await core.db.pending_cards(thread.conversation_id)
-    for row in reversed(pending):
-        # the one card renderer (summary, progress facts, decisions, its own numbers)
-        await core.approvals.number_base(row)
-        drawn = core.approvals.card_message(row)
-        mid = row.message_id or f"restored-{row.card_id}"
-        surface._show(mid, OutgoingMessage("Still waiting for your decision:",
-                                           cards=drawn.cards))
-    return await _read_lines(core, surface, thread, user, stdin)
+    background: asyncio.Task[Any] | None = None
+    try:
+        if first is not None:
+            if recover is not None:
+                background = asyncio.create_task(recover(), name="fanvise-console-recovery")
+            return await _ask_once(core, surface, thread, user, first, stdin, decide)
+        pending = await core.db.pending_cards(thread.conversation_id)
+        for row in reversed(pending):
+            # the one card renderer (summary, progress facts, decisions, its own numbers)
+            await core.approvals.number_base(row)
+            drawn = core.approvals.card_message(row)
+            mid = row.message_id or f"restored-{row.card_id}"
+            surface._show(mid, OutgoingMessage("Still waiting for your decision:",
+                                               cards=drawn.cards))
+        if recover is not None:
+            background = asyncio.create_task(recover(), name="fanvise-console-recovery")
+        return await _read_lines(core, surface, thread, user, stdin)
+    finally:
+        if background is not None:
+            await background  # the interrupted request is finished, not dropped again
 
 
 async def _read_lines(core: Any, surface: ConsoleSurface, thread: ThreadRef, user: UserRef,
@@ -310,4 +351,4 @@ def _user_name() -> str:
         return "you"
 
 
-__all__ = ["ConsoleSurface", "format_card", "run_console"]
+__all__ = ["ConsoleSurface", "format_card", "prepare_router", "run_console"]

@@ -20,6 +20,7 @@ from agents.understanding.entities import extract_day, extract_entities
 from agents.understanding.league_context import understanding_context
 from agents.understanding.request import Intent, Request
 from agents.understanding.router import SemanticRouter, load_bank
+from agents.understanding.vectors import STORE_NAME
 from fantasy.demo import open_demo_client
 from storage.minilm import MiniLMEncoder, default_encoder
 from tests.agents.test_gemini_wire import FakeGemini
@@ -148,15 +149,18 @@ def test_router_caches_bank_vectors_by_hash(tmp_path: Path) -> None:
     first = SemanticRouter(bank, enc, cache=tmp_path)
     first.load()
     assert enc.texts == 40
-    assert (tmp_path / f"router-{first.hash}.npy").is_file()
+    assert (tmp_path / STORE_NAME).is_file()
     enc2 = CountingEncoder()
     again = SemanticRouter(bank, enc2, cache=tmp_path)
     again.load()
     assert enc2.texts == 0  # loaded from disk
-    changed = SemanticRouter(bank[:39], enc2, cache=tmp_path)
+    changed = SemanticRouter([*bank[:39], bank[0][:1] + ("a line new to the bank",)], enc2,
+                             cache=tmp_path)
     assert changed.hash != first.hash
+    assert changed.to_embed() == 1
     changed.load()
-    assert enc2.texts == 39
+    assert enc2.texts == 1  # only the new line: the other 39 come from the store
+    assert np.allclose(changed._vectors[:39], first._vectors[:39])
 
 
 def _gemini_reply(reading: dict[str, Any]) -> list[dict[str, Any]]:

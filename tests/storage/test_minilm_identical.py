@@ -172,10 +172,8 @@ def reference() -> Any:
 
     def encode(texts: Sequence[str], batch_size: int = minilm.DEFAULT_BATCH_SIZE) -> np.ndarray:
         out = np.zeros((len(texts), minilm.MINILM_DIM), dtype=np.float32)
-        if len(texts) <= minilm.SINGLE_THREAD_MAX_TEXTS:
-            with threadpool_limits(limits=1, user_api="blas"):
-                return run(list(texts), out, batch_size)
-        return run(list(texts), out, batch_size)
+        with threadpool_limits(limits=minilm.BLAS_THREADS, user_api="blas"):
+            return run(list(texts), out, batch_size)
 
     return encode
 
