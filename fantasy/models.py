@@ -313,7 +313,8 @@ class TransactionCounter(_JsonMixin):
 
 @dataclass
 class Team(_JsonMixin):
-    """A fantasy team. `owners` are display names when ESPN sends members, else member ids."""
+    """A fantasy team. `owners` are display names when ESPN sends members, else member ids;
+    `owner_ids` are ESPN's member ids (SWIDs, braced) of its owners: who may write to it."""
 
     id: int
     abbrev: str
@@ -327,6 +328,7 @@ class Team(_JsonMixin):
     division_id: int | None = None
     values_by_stat: dict[int, float] = field(default_factory=dict)
     waiver_rank: int | None = None   # ESPN waiverRank: 1 = first claim on a dropped player
+    owner_ids: list[str] = field(default_factory=list)
 
     @property
     def players(self) -> list[Player]:
@@ -362,6 +364,7 @@ class Team(_JsonMixin):
             division_id=d.get("division_id"),
             values_by_stat=_float_map(d.get("values_by_stat")),
             waiver_rank=d.get("waiver_rank"),
+            owner_ids=[str(o) for o in d.get("owner_ids") or []],
         )
 
 

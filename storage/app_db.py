@@ -466,11 +466,14 @@ class AppDB:
         # recovery's progress message of a decision it finishes (crash-safe too)
         await _add_column(db, "cards", "progress_id", "TEXT")
         await _add_column(db, "cards", "progress_at", "DOUBLE PRECISION")
-        for table in ("cards", "turns"):  # tables made before several processes
+        for table in ("cards", "turns", "prelock_fixes"):  # made before several processes
             await _add_column(db, table, "owner", "TEXT")
         await _add_column(db, "daily_schedules", "pin", "INTEGER NOT NULL DEFAULT 0")
         # lineup fix buttons beyond the pre-lock alert's: "today", "week" or "day:<iso>"
         await _add_column(db, "prelock_fixes", "scope", "TEXT NOT NULL DEFAULT 'today'")
+        # when ESPN last refused a member's cookies on a write (401/403): no write with them
+        # until they link again
+        await _add_column(db, "espn_write_prefs", "refused_at", "DOUBLE PRECISION")
         return cls(db, fernet=make_fernet(secret_key), clock=clock, owner=owner)
 
     def _orphans(self, takeover: bool = False) -> tuple[str, tuple[Any, ...]]:
@@ -909,6 +912,23 @@ class AppDB:
             "workspace_id=? AND user_id=?", (platform, workspace_id, user_id))
         return (bool(r["writes"]), bool(r["auto_lineup"])) if r else (False, False)
 
+    async def refuse_cookies(self, platform: str, workspace_id: str, user_id: str) -> None:
+        """ESPN refused this member's cookies on a write (401/403): FanVise writes no more
+        with them until they link again (`cookies_refused_at`)."""
+        await self.db.execute(
+            "INSERT INTO espn_write_prefs (platform, workspace_id, user_id, writes, "
+            "auto_lineup, updated_at, refused_at) VALUES (?,?,?,0,0,?,?) ON CONFLICT("
+            "platform, workspace_id, user_id) DO UPDATE SET refused_at=excluded.refused_at",
+            (platform, workspace_id, user_id, self._clock(), self._clock()))
+
+    async def cookies_refused_at(self, platform: str, workspace_id: str, user_id: str
+                                 ) -> float | None:
+        """When ESPN last refused this member's cookies on a write, or None."""
+        r = await self.db.fetchone(
+            "SELECT refused_at FROM espn_write_prefs WHERE platform=? AND workspace_id=? AND "
+            "user_id=?", (platform, workspace_id, user_id))
+        return float(r["refused_at"]) if r and r["refused_at"] is not None else None
+
     # ------------------------------------------------------------------ daily posts
 
     async def set_schedule(self, s: DailySchedule) -> None:
@@ -1039,13 +1059,34 @@ class AppDB:
         return dict(r) if r is not None else None
 
     async def claim_prelock_fix(self, fix_id: str, decided_by: str) -> bool:
-        """Take a pending fix (one caller wins, also across processes)."""
+        """Take a pending fix (one caller wins, also across processes); the row names this
+        instance while it is being applied."""
         return await self.db.execute(
-            "UPDATE prelock_fixes SET status='applying', decided_by=?, at=? "
-            "WHERE fix_id=? AND status='pending'", (decided_by, self._clock(), fix_id)) > 0
+            "UPDATE prelock_fixes SET status='applying', decided_by=?, at=?, owner=? "
+            "WHERE fix_id=? AND status='pending'",
+            (decided_by, self._clock(), self.owner, fix_id)) > 0
+
+    async def retake_prelock_fix(self, fix_id: str, *, takeover: bool = False) -> bool:
+        """Take over a fix left `applying` by a process that died (storage.backend.
+        orphan_filter: this instance's earlier incarnation, or another instance whose
+        heartbeat stopped): one caller wins. The caller makes sure it is not its own fix in
+        flight. Its write is then settled by reading back (`bot.core.prelock`)."""
+        where, params = self._orphans(takeover=takeover)
+        return await self.db.execute(
+            "UPDATE prelock_fixes SET owner=?, at=? WHERE fix_id=? AND status='applying'"
+            + where, (self.owner, self._clock(), fix_id, *params)) > 0
+
+    async def abandoned_prelock_fixes(self, *, takeover: bool = False) -> list[dict[str, Any]]:
+        """Fix rows left `applying` whose process died (see `retake_prelock_fix`), oldest
+        first: recovery settles them."""
+        where, params = self._orphans(takeover=takeover)
+        rows = await self.db.fetchall("SELECT * FROM prelock_fixes WHERE status='applying'"
+                                      + where + " ORDER BY at", params)
+        return [dict(r) for r in rows]
 
     async def finish_prelock_fix(self, fix_id: str, status: str) -> None:
-        """'applied', or 'pending' again when applying failed."""
+        """'applied', 'expired', or 'pending' again when applying failed (nothing made, or
+        an outcome the next tap settles by reading back)."""
         await self.db.execute("UPDATE prelock_fixes SET status=?, at=? WHERE fix_id=?",
                               (status, self._clock(), fix_id))
 

@@ -396,7 +396,10 @@ class PgCheckpointStore(RunsTable):
                         for stmt in [*translate_ddl(RUNS_DDL).split(";"), _LEASES_DDL,
                                      translate_ddl(PROCESSES_DDL),
                                      "ALTER TABLE fanvise_runs ADD COLUMN IF NOT EXISTS owner"
-                                     " TEXT NOT NULL DEFAULT ''"]:
+                                     " TEXT NOT NULL DEFAULT ''",
+                                     # which process holds a lease: dead with its heartbeat
+                                     "ALTER TABLE fanvise_leases ADD COLUMN IF NOT EXISTS"
+                                     " holder TEXT NOT NULL DEFAULT ''"]:
                             if stmt.strip():
                                 await conn.execute(stmt)
                 finally:
@@ -443,13 +446,26 @@ class PgCheckpointStore(RunsTable):
 
     async def try_lease(self, name: str, owner: str, ttl: float) -> bool:
         """Take (or renew) the lease `name` for `owner` for `ttl` seconds; False while
-        another owner holds an unexpired one. One atomic statement."""
+        another owner holds an unexpired one whose process is alive. One atomic statement.
+
+        A lease names the instance holding it (when this store beats the heartbeat): once
+        that instance's heartbeat is older than PROCESS_STALE_AFTER the lease is free at
+        once, whatever its ttl, so a host killed inside a decision is taken over within the
+        heartbeat timeout, not after the lease's two minutes. (A restart of the same
+        instance beats again at once: its previous life's leases keep their ttl.)"""
+        from storage.backend import PROCESS_STALE_AFTER
+
         now = time.time()
+        live = self._heartbeat is not None  # only a beating process is judged by its beat
         return await self._write(
-            "INSERT INTO fanvise_leases (name, owner, expires_at) VALUES (?, ?, ?)"
+            "INSERT INTO fanvise_leases (name, owner, expires_at, holder) VALUES (?, ?, ?, ?)"
             " ON CONFLICT (name) DO UPDATE SET owner = EXCLUDED.owner, expires_at ="
-            " EXCLUDED.expires_at WHERE fanvise_leases.expires_at < ? OR"
-            " fanvise_leases.owner = EXCLUDED.owner", (name, owner, now + ttl, now)) > 0
+            " EXCLUDED.expires_at, holder = EXCLUDED.holder WHERE"
+            " fanvise_leases.expires_at < ? OR fanvise_leases.owner = EXCLUDED.owner OR (fanvise_leases.holder <> '' AND"
+            " EXISTS (SELECT 1 FROM fanvise_processes p WHERE p.owner ="
+            " fanvise_leases.holder AND p.heartbeat < ?))",
+            (name, owner, now + ttl, self.owner if live else "", now,
+             now - PROCESS_STALE_AFTER)) > 0
 
     async def release_lease(self, name: str, owner: str) -> None:
         """Give the lease back (only if `owner` still holds it)."""

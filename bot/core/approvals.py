@@ -248,6 +248,12 @@ class Approvals:
         if card is None:
             await surface.ephemeral(thread, user, "This card is no longer available.")
             return
+        if not issued_form(cid):
+            # only the ids a card draws: "Approve plan" is `fv:approveall:<card>`, never
+            # with a move index (`fv:approveall:<card>:0` would approve the whole plan)
+            await surface.ephemeral(thread, user, "That button is not one of this card's: "
+                                    "nothing was changed.")
+            return
         if user.platform == card.platform and user.user_id == card.requester_id:
             # a card made before members had to link (for the default team): link first
             await self.core.link.require_team(surface, thread, user)
@@ -550,3 +556,13 @@ def card_thread(card: CardRow) -> ThreadRef:
 def _status_word(status: str) -> str:
     return {"approved": "approved", "declined": "declined", "partial": "partly approved",
             "failed": "approved but not applied"}.get(status, status)
+
+
+def issued_form(cid: Any) -> bool:
+    """Whether a parsed button id has a form a card issues (`bot.core.render`): the
+    whole-card actions (approveall / declineall) without a move index; a move's approve,
+    decline and pick with its index (an index-less approve / decline is the old cards'
+    whole-card button)."""
+    if cid.action.endswith("all"):
+        return cid.index is None and cid.value is None
+    return cid.index is None or cid.index >= 0

@@ -43,6 +43,9 @@ from fantasy.moves import text_of
 log = logging.getLogger(__name__)
 
 WAITING = "waiting"
+#: a move whose write was never sent: a read FanVise makes first failed
+NOT_MADE_READ = ("not made: ESPN did not answer FanVise's read before the change, so nothing "
+                 "was sent; approve it again later or make it on ESPN")
 #: card statuses that may hold moves waiting for ESPN
 DECIDED = ("approved", "partial")
 
@@ -84,18 +87,29 @@ def reconcile(league: Any, card: Any) -> tuple[dict[str, dict[str, Any]], list[H
 
 
 async def settle_claims(core: Any, card: Any) -> None:
-    """Read back the waiver claims FanVise put in for a card's moves (`make_card_moves`):
-    a claim ESPN failed or canceled makes its move not possible with ESPN's status; an
-    executed one is left to `reconcile` (the roster shows it). Never raises."""
+    """Read back what FanVise wrote for a card's waiting moves (`make_card_moves`): a
+    waiver claim ESPN failed or canceled makes its move not possible with ESPN's status (an
+    executed one is left to `reconcile`: the roster shows it); a write whose outcome was
+    unknown (no answer, no read back, or a crash mid-POST) is settled by reading the roster
+    back: done -> applied, nothing changed -> not made; still unclear -> left for the next
+    read. Never raises."""
     outs = (card.result or {}).get("outcomes") or {}
-    keys = {k: f"card:{card.card_id}:{o.get('move_id') or k}:claim" for k, o in outs.items()
+    base = {k: f"card:{card.card_id}:{o.get('move_id') or k}" for k, o in outs.items()
             if o.get("status") == WAITING}
-    if not keys or card.team_id is None:
+    if not base or card.team_id is None:
         return
     try:
-        rows = {k: await core.db.write_get(key) for k, key in keys.items()}
-        rows = {k: r for k, r in rows.items() if r is not None and r.status == "pending"}
-        if not rows:
+        from fantasy.espn.writes import SENDING, UNKNOWN
+        rows, unsure = {}, {}
+        for k, key in base.items():
+            claim = await core.db.write_get(f"{key}:claim")
+            if claim is not None and claim.status == "pending":
+                rows[k] = claim
+            for rec in (claim, await core.db.write_get(key)):
+                if rec is not None and rec.status in (SENDING, UNKNOWN):
+                    unsure[k] = rec
+                    break
+        if not rows and not unsure:
             return
         w = writes_of(core)
         access = await w.access(card.platform, card.workspace_id,
@@ -103,17 +117,35 @@ async def settle_claims(core: Any, card: Any) -> None:
         if not access.allowed:
             return
         league = await core.espn.get_league()
-        sps = list(range(min(r.scoring_period for r in rows.values()),
-                         league.current_scoring_period + 1))
         writer = w.writer(int(card.team_id), access)
+        changed = False
         try:
-            changed = False
-            for k, rec in rows.items():
-                rec = await writer.claim_result(rec.key, scoring_periods=sps)
-                if rec.status == "failed":
+            for k, rec in unsure.items():
+                got = await writer.settle(rec.key)
+                if got is None or got.status in (SENDING, UNKNOWN):
+                    continue
+                changed = True
+                if got.status == "failed":
                     outs[k] = {**outs[k], "status": "not_possible",
-                               "note": f"ESPN's waivers did not give him to you ({rec.error})"}
-                    changed = True
+                               "note": "not made: ESPN shows no change (read back after it "
+                                       "did not answer)"}
+                elif got.status == "pending":
+                    rows[k] = got
+                    outs[k] = {**outs[k], "note": "claim put in (read back)"}
+                else:
+                    outs[k] = {**outs[k], "status": "applied",
+                               "note": "done on ESPN (read back after it did not answer)",
+                               "steps": []}
+            if rows:
+                sps = list(range(min(r.scoring_period for r in rows.values()),
+                                 league.current_scoring_period + 1))
+                for k, rec in rows.items():
+                    rec = await writer.claim_result(rec.key, scoring_periods=sps)
+                    if rec.status == "failed":
+                        outs[k] = {**outs[k], "status": "not_possible",
+                                   "note": f"ESPN's waivers did not give him to you "
+                                           f"({rec.error})"}
+                        changed = True
         finally:
             await writer.aclose()
         if changed:
@@ -123,7 +155,7 @@ async def settle_claims(core: Any, card: Any) -> None:
                                       {k: MoveOutcome.of(v).to_json() for k, v in outs.items()})
             await core.db.finish_card(card.card_id, status=status, result=result)
     except Exception as exc:  # noqa: BLE001 - the next read tries again
-        log.warning("claim read back skipped: %s", type(exc).__name__)
+        log.warning("write read back skipped: %s", type(exc).__name__)
 
 
 def waiting(card: Any) -> bool:
@@ -156,14 +188,17 @@ async def check_handoffs(core: Any, surface: Any, thread: Any = None, *,
         return []
     done: list[HandoffChange] = []
     for card in cards:
+        before = json.dumps(card.result, sort_keys=True, default=str)
         await settle_claims(core, card)
         card = await core.db.get_card(card.card_id) or card
+        settled = json.dumps(card.result, sort_keys=True, default=str) != before
         outcomes, changes = reconcile(league, card)
-        if not changes:
+        if not changes and not settled:
             continue
-        result = {**(card.result or {}), "outcomes": outcomes}
-        status = plan_card_status(card.moves, card.decisions, outcomes)
-        await core.db.finish_card(card.card_id, status=status, result=result)
+        if changes:
+            result = {**(card.result or {}), "outcomes": outcomes}
+            status = plan_card_status(card.moves, card.decisions, outcomes)
+            await core.db.finish_card(card.card_id, status=status, result=result)
         for ch in changes:
             await core.db.audit(card_id=card.card_id, run_thread_id=card.run_thread_id,
                                 platform=card.platform, user_id=card.decided_by or "",
@@ -213,6 +248,8 @@ class WriteAccess:
     dry_run: bool = False
     actor: str = ""
     auto_lineup: bool = False
+    #: where the member is (platform, workspace, user): a refusal of their cookies is noted
+    member: tuple[str, str, str] = ("", "", "")
 
 
 @dataclass
@@ -294,8 +331,36 @@ class EspnWrites:
         if creds is None:
             return WriteAccess(False, "FanVise has no ESPN cookies of yours: link them "
                                "privately with `/link espn_s2=… swid=…`", actor=actor)
+        refused = await self.core.db.cookies_refused_at(platform, workspace_id, user_id)
+        if refused is not None and link.linked_at <= refused:
+            return WriteAccess(False, "ESPN refused your cookies on a write: link again "
+                               "privately with fresh `espn_s2` and `SWID` "
+                               f"(`{invocation('link', 'espn_s2=… swid=…', platform)}`)",
+                               actor=actor)
+        owner = await self.owner_check(team_id, creds[1])
+        if owner:
+            return WriteAccess(False, owner, actor=actor)
         return WriteAccess(True, credentials=Credentials(*creds), actor=actor,
-                           auto_lineup=auto, dry_run=self.config.dry_run)
+                           auto_lineup=auto, dry_run=self.config.dry_run,
+                           member=(platform, workspace_id, user_id))
+
+    async def owner_check(self, team_id: int, swid: str) -> str:
+        """"" when `swid` (a member's cookie) is one of the team's owners on ESPN (the
+        league's team `owners`), else why not, in words for the member (never the SWID)."""
+        try:
+            team = (await self.core.espn.get_league()).team(team_id)
+        except Exception as exc:  # noqa: BLE001 - no write without the check
+            log.info("owner check: no league read (%s)", type(exc).__name__)
+            return ("FanVise could not read the team's owners from ESPN to check your "
+                    "cookies: try again in a minute")
+        if team is None:
+            return f"team {team_id} is not in this league"
+        owners = {swid_key(o) for o in getattr(team, "owner_ids", None) or []}
+        if swid_key(swid) not in owners:
+            return (f"the ESPN cookies you linked are not those of an owner of {team.name} "
+                    "on ESPN (their SWID is not one of the team's owners): FanVise writes "
+                    "only with the team owner's own cookies")
+        return ""
 
     def writer(self, team_id: int, access: WriteAccess) -> EspnWriter:
         """The writer acting for `team_id` with `access`'s credentials (journaled in the app
@@ -323,13 +388,26 @@ class EspnWrites:
 
     async def make_move(self, access: WriteAccess, team_id: int, *, add_id: int,
                         add_name: str, drop_id: int | None, drop_name: str, key: str,
-                        drop_to_ir: bool = False) -> dict[str, Any]:
+                        drop_to_ir: bool = False,
+                        exclude: frozenset[int] | set[int] = frozenset()) -> dict[str, Any]:
         """Make one approved move today (`fantasy.espn.writes.make_move`); returns the
         outcome fields for a `MoveOutcome`: status applied / waiting (a claim put in, or
-        ESPN's answer unknown) / not_possible with ESPN's reason and the next best choice."""
+        ESPN's answer unknown) / not_possible with ESPN's reason and the next best choice
+        (never a player in `exclude`: the other adds of the same card; none when ESPN
+        refused the cookies, which any other move would need too). A move never sent (a
+        read before it failed) is "not made"."""
+        from fantasy.espn.errors import (
+            EspnCredentialsExpired,
+            EspnError,
+            EspnWriteNotSent,
+            EspnWriteOutcomeUnknown,
+        )
         from fantasy.espn.writes import make_move
         espn = self.core.espn
-        sp = (await espn.get_league()).current_scoring_period
+        try:
+            sp = (await espn.get_league()).current_scoring_period
+        except EspnError:
+            return {"status": "not_possible", "note": NOT_MADE_READ}
         writer = self.writer(team_id, access)
         writer.names.update({add_id: add_name, **({drop_id: drop_name} if drop_id else {})})
         try:
@@ -337,8 +415,8 @@ class EspnWrites:
                                   actor=access.actor, drop_to_ir=drop_to_ir)
         finally:
             await writer.aclose()
-        if res.status in ("done", "pending"):
-            await self.after_write()
+        if res.status in ("done", "pending") or isinstance(res.error, EspnWriteOutcomeUnknown):
+            await self.after_write()  # an unknown outcome too: the next read must be fresh
         if res.status == "done":
             return {"status": "applied", "note": "done on ESPN", "steps": []}
         if res.status == "pending":
@@ -349,13 +427,29 @@ class EspnWrites:
             body = "; ".join(json.dumps(o.body, separators=(",", ":")) for o in res.outcomes)
             return {"status": "waiting", "note": "dry run",
                     "steps": [f"Dry run: FanVise would send {body}"]}
-        from fantasy.espn.errors import EspnWriteOutcomeUnknown
         if isinstance(res.error, EspnWriteOutcomeUnknown):
             return {"status": "waiting", "note": "unknown",
                     "steps": [failure_text(res.error)]}
-        nxt = await self.next_best(team_id, exclude={add_id})
+        if isinstance(res.error, EspnWriteNotSent):
+            return {"status": "not_possible", "note": NOT_MADE_READ}
+        if isinstance(res.error, EspnCredentialsExpired):
+            # the next best would need the same cookies: none offered
+            await self.cookies_refused(access)
+            return {"status": "not_possible", "note": failure_text(res.error).rstrip(".")}
+        nxt = await self.next_best(team_id, exclude={add_id, *exclude})
         note = res.note.rstrip(".") + (f". Next best: {nxt}" if nxt else "")
         return {"status": "not_possible", "note": note}
+
+    async def cookies_refused(self, access: WriteAccess) -> None:
+        """ESPN refused the member's cookies (401/403): no later write with them (their
+        scheduled moves are handed to them) until they link again."""
+        platform, workspace, user = access.member
+        if access.demo or not user:
+            return
+        try:
+            await self.core.db.refuse_cookies(platform, workspace, user)
+        except Exception as exc:  # noqa: BLE001 - the write's own answer still says it
+            log.warning("could not note refused cookies: %s", type(exc).__name__)
 
     async def next_best(self, team_id: int, exclude: set[int]) -> str:
         """The optimizer's best move now for a team, other than with `exclude`d players."""
@@ -397,8 +491,13 @@ class EspnWrites:
             out.error = exc
         finally:
             await writer.aclose()
-            if out.changed and not out.dry_run:
+            from fantasy.espn.errors import EspnWriteOutcomeUnknown
+            if (out.changed and not out.dry_run) or isinstance(out.error,
+                                                                EspnWriteOutcomeUnknown):
                 await self.after_write()
+        from fantasy.espn.errors import EspnCredentialsExpired
+        if isinstance(out.error, EspnCredentialsExpired):
+            await self.cookies_refused(access)
         return out
 
 
@@ -418,12 +517,18 @@ async def make_card_moves(core: Any, card: Any, user: Any, outcomes: list[Any]) 
     if not access.allowed:
         return outcomes
     made: dict[str, Any] = {}
-    for o in waiting_now:
+    adds = card_adds(card)
+    for k, o in enumerate(waiting_now):
+        if k:  # ESPN may have refused the member's cookies: the rest stay with the member
+            access = await w.access(user.platform, card.workspace_id, user.user_id,
+                                    int(card.team_id))
+            if not access.allowed:
+                break
         res = await w.make_move(access, int(card.team_id), add_id=o.add.id, add_name=o.add.name,
                                 drop_id=o.drop.id if o.drop else None,
                                 drop_name=o.drop.name if o.drop else "",
                                 key=f"card:{card.card_id}:{o.move_id}",
-                                drop_to_ir=_to_ir(card, o.move_id))
+                                drop_to_ir=_to_ir(card, o.move_id), exclude=adds)
         made[o.move_id] = MoveOutcome.of({**o.to_json(), **res})
     return [made.get(o.move_id, o) for o in outcomes]
 
@@ -454,6 +559,22 @@ def revise_answers(final: list[Any], before: list[Any], after: list[Any]) -> lis
             for e in final]
 
 
+def card_adds(card: Any) -> frozenset[int]:
+    """The players a card's moves add (a next best never offers one of them)."""
+    out = set()
+    for m in card.moves or []:
+        try:
+            out.add(int(m["add"]["id"]))
+        except (KeyError, TypeError, ValueError):
+            continue
+    return frozenset(out)
+
+
+def swid_key(swid: str) -> str:
+    """A SWID as compared: no braces, no spaces, upper case."""
+    return str(swid or "").strip().strip("{}").strip().upper()
+
+
 def _to_ir(card: Any, move_id: str) -> bool:
     m = next((m for m in card.moves if str(m.get("move_id")) == move_id), None)
     return bool(m and m.get("drop_to_ir"))
@@ -477,6 +598,7 @@ def failure_text(exc: EspnWriteError) -> str:
         EspnPlayerUnavailable,
         EspnRosterFull,
         EspnStaleSlot,
+        EspnWriteNotSent,
         EspnWriteOutcomeUnknown,
         EspnWritesDisabled,
     )
@@ -485,7 +607,10 @@ def failure_text(exc: EspnWriteError) -> str:
         return f"ESPN says: {reason}. Today's lineup is locked; later days can still be set."
     if isinstance(exc, EspnCredentialsExpired):
         return (f"ESPN refused your cookies ({reason}): link again privately with fresh "
-                "`espn_s2` and `SWID`.")
+                "`espn_s2` and `SWID` (`/link espn_s2=… swid=…`).")
+    if isinstance(exc, EspnWriteNotSent):
+        return ("Not made: ESPN did not answer FanVise's read before the change, so nothing "
+                "was sent. Try again in a minute.")
     if isinstance(exc, EspnRosterFull):
         return f"ESPN says: {reason}. Drop someone (or move an injured player to IR) first."
     if isinstance(exc, EspnPlayerUnavailable):

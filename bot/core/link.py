@@ -395,6 +395,10 @@ class Linking:
                                    f"or `{invocation('link', 'writes:off', thread.platform)}` "
                                    "(autolineup the same). Nothing was changed.")
             vals["writes" if key == "writes" else "auto_lineup"] = word in _ON
+        if vals.get("writes") or vals.get("auto_lineup"):
+            why = await self._not_owner(thread, user)
+            if why:
+                raise InvalidInput(f"Writes stay off: {why}. Nothing was changed.")
         writes, auto = await self.core.db.set_write_prefs(
             user.platform, thread.workspace_id, user.user_id, **vals)
         if vals.get("auto_lineup") and not writes:
@@ -421,6 +425,19 @@ class Linking:
                 lines.append(f"Not yet in effect: {access.why}.")
         lines.append("ESPN's write endpoint is unofficial: it may change without notice.")
         await surface.ephemeral(thread, user, " ".join(lines))
+
+    async def _not_owner(self, thread: ThreadRef, user: UserRef) -> str:
+        """Why the member's linked cookies may not write to their team ("" when they may,
+        or when there are no cookies yet: the hand-off says so). A live league only: the
+        cookies' SWID must be one of the team's owners on ESPN (`EspnWrites.owner_check`)."""
+        if getattr(self.core.espn, "demo", None) is not None or self.core.espn is None:
+            return ""
+        link = await self.core.db.get_link(user.platform, thread.workspace_id, user.user_id)
+        creds = link.cookies() if link is not None else None
+        if link is None or creds is None:
+            return ""
+        from bot.core.handoff import writes_of
+        return await writes_of(self.core).owner_check(link.team_id, creds[1])
 
     async def click(self, surface: ChatSurface, thread: ThreadRef, user: UserRef,
                     team_id: int) -> None:
@@ -526,6 +543,9 @@ class Linking:
             from fantasy.redact import register_secret
             register_secret(cookies[0])
             register_secret(cookies[1])
+        if target is not user:  # an admin's link never writes for the member: they opt in
+            await self.core.db.set_write_prefs(target.platform, ws, target.user_id,
+                                               writes=False, auto_lineup=False)
         who = "you" if target is user else f"<@{target.user_id}>"
         text = (f"Linked {who} to **{name}** (team {team_id}) in ESPN league {league_id} "
                 f"({season or 'current season'}).")

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -34,7 +35,8 @@ from bot.core.handoff import LineupWrite, failure_text, writes_of
 from bot.core.models import Button, Card, OutgoingMessage, ThreadRef, UserRef
 from bot.core.render import clip, parse_custom_id
 from bot.core.surface import ChatSurface
-from fantasy.espn.errors import EspnError
+from fantasy.constants import STARTING_SLOTS, slot_name
+from fantasy.espn.errors import EspnError, EspnWriteOutcomeUnknown
 from fantasy.formatting import day_text
 from fantasy.lineup_alerts import (
     LineupNews,
@@ -82,6 +84,8 @@ class Prelock:
         self.core = core
         self.minutes = minutes
         self._checked: set[tuple[str, str]] = set()
+        #: fix ids this process is setting now (a row `applying` not here is a dead one's)
+        self._inflight: set[str] = set()
 
     # ------------------------------------------------------------------ when
 
@@ -283,85 +287,174 @@ class Prelock:
 
     async def handle_click(self, surface: ChatSurface, thread: ThreadRef, user: UserRef,
                            custom_id: str, message_id: str) -> bool:
-        """A click on a pre-lock fix button: set the optimal lineup (demo league) for the
-        team's owner, once. False when the click is not a fix button (the caller goes on)."""
+        """A click on a lineup fix button: set the optimal lineup for the team's owner,
+        once. A fix a killed process left being set is settled first by reading ESPN back
+        (`_apply`). False when the click is not a fix button (the caller goes on)."""
         cid = parse_custom_id(custom_id)
         if cid is None or cid.action != "approve" or cid.index is not None:
             return False
         fix = await self.core.db.get_prelock_fix(cid.card_id)
         if fix is None:
             return False
-        platform, workspace, channel_id = str(fix["channel_key"]).split(":", 2)
+        platform, workspace, _ = str(fix["channel_key"]).split(":", 2)
         team_id = int(fix["team_id"])
         if not await self._may_fix(user, platform, workspace, team_id, str(fix["user_id"])):
             await surface.ephemeral(thread, user, "Only the member linked to that team can "
                                     "set its lineup.")
             return True
-        if fix["status"] != "pending" or not await self.core.db.claim_prelock_fix(
-                cid.card_id, user.key):
-            await surface.ephemeral(thread, user, "This lineup was already set.")
+        fix_id = cid.card_id
+        if not await self._take(fix, user.key):
+            now = await self.core.db.get_prelock_fix(fix_id) or fix
+            await surface.ephemeral(thread, user, {
+                "applied": "This lineup was already set.",
+                "applying": "This lineup is being set right now.",
+                "expired": "This lineup is no longer current: check `/lineup` for today's "
+                           "lineup."}.get(str(now["status"]), "This lineup was already set."))
             return True
+        settling = fix["status"] == "applying"
+        self._inflight.add(fix_id)
+        try:
+            done = await self._apply(fix, user.user_id, settling=settling, by=user.name)
+        finally:
+            self._inflight.discard(fix_id)
+        if done.message is not None:
+            await self._show(surface, thread, fix, done.message)
+        await surface.ephemeral(thread, user, done.reply)
+        return True
+
+    async def _take(self, fix: dict[str, Any], by: str) -> bool:
+        """Claim a pending fix, or take over one a dead process left `applying` (never one
+        this process is setting now)."""
+        fix_id = str(fix["fix_id"])
+        if fix["status"] == "pending":
+            return await self.core.db.claim_prelock_fix(fix_id, by)
+        if fix["status"] == "applying" and fix_id not in self._inflight:
+            return await self.core.db.retake_prelock_fix(fix_id)
+        return False
+
+    async def settle_abandoned(self, surfaces: dict[str, ChatSurface], *,
+                               takeover: bool = False) -> int:
+        """Recovery: every fix a killed process left `applying` is settled now (read back:
+        done, or sent once if it never happened, or the truth when ESPN cannot tell); an
+        alert's message shows the outcome. Returns how many were settled."""
+        n = 0
+        for fix in await self.core.db.abandoned_prelock_fixes(takeover=takeover):
+            fix_id = str(fix["fix_id"])
+            if fix_id in self._inflight or not await self.core.db.retake_prelock_fix(
+                    fix_id, takeover=takeover):
+                continue
+            user_id = str(fix.get("decided_by") or fix["user_id"]).split(":", 1)[-1]
+            self._inflight.add(fix_id)
+            try:
+                done = await self._apply(fix, user_id, settling=True)
+            except Exception as exc:  # noqa: BLE001 - the next tap settles it
+                log.error("could not settle a lineup fix: %s", type(exc).__name__)
+                await self.core.db.finish_prelock_fix(fix_id, "pending")
+                continue
+            finally:
+                self._inflight.discard(fix_id)
+            n += 1
+            surface = surfaces.get(str(fix["channel_key"]).split(":", 1)[0])
+            if surface is not None and done.message is not None:
+                await self._show(surface, None, fix, done.message)
+        return n
+
+    async def _show(self, surface: ChatSurface, thread: ThreadRef | None, fix: dict[str, Any],
+                    msg: OutgoingMessage) -> None:
+        """What a fix did, where its button was: the pre-lock alert becomes it; a
+        `/lineup` card gets it below (in the tap's thread); the digest, shared by several
+        owners, stays as it is."""
+        platform, workspace, channel_id = str(fix["channel_key"]).split(":", 2)
+        try:
+            if fix["message_id"] == SHARED_MESSAGE:
+                return
+            if not fix["message_id"]:
+                if thread is not None:
+                    await surface.post(thread, msg)
+                return
+            await surface.edit(ThreadRef(platform, workspace, channel_id, ""),
+                               str(fix["message_id"]), msg)
+        except Exception as exc:  # noqa: BLE001 - the lineup is set; the message is cosmetic
+            log.warning("could not update the lineup message: %s", type(exc).__name__)
+
+    async def _apply(self, fix: dict[str, Any], user_id: str, *, settling: bool,
+                     by: str = "") -> FixDone:
+        """Set a claimed fix's lineup for `user_id` and finish its row: applied, expired,
+        or pending again (nothing made, or an outcome the next tap reads back). The writes
+        are keyed by the fix (`fix:<id>:sp<period>`): a fix a crash left being set
+        (`settling`) is read back first by the writer, never sent twice."""
+        db = self.core.db
+        fix_id = str(fix["fix_id"])
+        platform, workspace, _ = str(fix["channel_key"]).split(":", 2)
+        team_id = int(fix["team_id"])
         if fix["day"] != self.core.league_today().isoformat():
-            await self.core.db.finish_prelock_fix(cid.card_id, "expired")
-            await surface.ephemeral(thread, user, "This lineup is no longer current: check "
-                                    "`/lineup` for today's lineup.")
-            return True
+            await db.finish_prelock_fix(fix_id, "expired")
+            return FixDone("This lineup is no longer current: check `/lineup` for today's "
+                           "lineup.")
         writes = writes_of(self.core)
-        access = await writes.access(user.platform, workspace, user.user_id, team_id)
+        access = await writes.access(platform, workspace, user_id, team_id)
         if not access.allowed:
-            await self.core.db.finish_prelock_fix(cid.card_id, "pending")
-            await surface.ephemeral(thread, user, f"FanVise cannot set it: {access.why}.")
-            return True
+            await db.finish_prelock_fix(fix_id, "pending")
+            return FixDone(f"FanVise cannot set it: {access.why}.")
         scope = str(fix.get("scope") or "today")
+        if settling:  # the cached league may predate the killed process's write
+            await writes.after_write()
         try:
             opt = await digest.league_optimizer(self.core.espn, team_id)
             days = fix_days(opt, scope)
             fixes = digest.fix_lines(opt.daily_lineup(team_id, days[0]).to_dict()) \
                 if days else []
-            done = await writes.set_lineups(access, team_id, key=f"fix:{cid.card_id}",
+            done = await writes.set_lineups(access, team_id, key=f"fix:{fix_id}",
                                             days=days, opt=opt) if days else LineupWrite()
         except (EspnError, LookupError) as exc:
-            await self.core.db.finish_prelock_fix(cid.card_id, "pending")
-            await surface.ephemeral(thread, user, f"Could not set the lineup: {exc}")
-            return True
+            await db.finish_prelock_fix(fix_id, "pending")
+            if settling:
+                return FixDone(await self._unsure(team_id))
+            return FixDone(f"Could not set the lineup (nothing was sent): {exc}")
         except BaseException:
-            await self.core.db.finish_prelock_fix(cid.card_id, "pending")
+            await db.finish_prelock_fix(fix_id, "pending")
             raise
         name = getattr(opt.league.team(team_id), "name", f"team {team_id}")
         if done.dry_run:
-            await self.core.db.finish_prelock_fix(cid.card_id, "pending")
-            await surface.ephemeral(thread, user, "Dry run: FanVise would send these to ESPN "
-                                    "(nothing was sent):\n" + done.payloads_text())
-            return True
+            await db.finish_prelock_fix(fix_id, "pending")
+            return FixDone("Dry run: FanVise would send these to ESPN (nothing was sent):\n"
+                           + done.payloads_text())
         lines = outcome_lines(done, fixes, scope)
+        if isinstance(done.error, EspnWriteOutcomeUnknown):
+            await db.finish_prelock_fix(fix_id, "pending")  # the next tap reads it back
+            return FixDone(await self._unsure(team_id))
         if done.error is not None:
-            await self.core.db.finish_prelock_fix(cid.card_id, "pending")
-            await surface.ephemeral(thread, user, "Could not set the lineup. "
-                                    + failure_text(done.error)
-                                    + ("\n" + "\n".join(lines) if done.changed else ""))
-            return True
-        await self.core.db.finish_prelock_fix(cid.card_id, "applied")
+            await db.finish_prelock_fix(fix_id, "pending")
+            return FixDone("Could not set the lineup. " + failure_text(done.error)
+                           + ("\n" + "\n".join(lines) if done.changed else ""))
+        await db.finish_prelock_fix(fix_id, "applied")
         where = "in the demo league" if access.demo else "on ESPN"
         what = "the rest of the week" if scope == "week" else "lineup"
-        try:
-            if fix["message_id"] == SHARED_MESSAGE:  # the digest: other owners' cards stay
-                raise _Shared
-            msg = OutgoingMessage(f"✅ {name}: {what} set.", cards=[Card(
-                title=f"Lineup set · {name}", text="\n".join(lines), color="green",
-                footer=f"Set by {user.name} {where}.")])
-            if not fix["message_id"]:  # a /lineup card: it keeps its other button
-                await surface.post(thread, msg)
-            else:  # the pre-lock alert: it becomes what was done
-                await surface.edit(ThreadRef(platform, workspace, channel_id, ""),
-                                   str(fix["message_id"]), msg)
-        except _Shared:
-            pass
-        except Exception as exc:  # noqa: BLE001 - the lineup is set; the message is cosmetic
-            log.warning("could not update the lineup message: %s", type(exc).__name__)
+        msg = OutgoingMessage(f"✅ {name}: {what} set.", cards=[Card(
+            title=f"Lineup set · {name}", text="\n".join(lines), color="green",
+            footer=f"Set by {by} {where}." if by else f"Set {where}.")])
         done_what = "the rest of the week" if scope == "week" else "today's lineup" \
             if scope == "today" else f"the lineup for {day_text(days[0])}"
-        await surface.ephemeral(thread, user, f"Done: {done_what} is set for {name} {where}.")
-        return True
+        return FixDone(f"Done: {done_what} is set for {name} {where}.", msg)
+
+    async def _unsure(self, team_id: int) -> str:
+        """The truth when ESPN cannot say whether a lineup write was made: the lineup as
+        ESPN shows it now (a fresh read), or where to look."""
+        head = "I could not tell whether your lineup was set (ESPN did not answer)"
+        url = espn_team_url(self.core.league_id, team_id, self.core.season)
+        try:
+            await writes_of(self.core).after_write()
+            league = await self.core.espn.get_league()
+            team = league.team(team_id)
+            starters = [f"• {slot_name(e.lineup_slot_id)}: {e.player.name}"
+                        for e in sorted(team.roster, key=lambda e: e.lineup_slot_id)
+                        if e.lineup_slot_id in STARTING_SLOTS]
+        except Exception as exc:  # noqa: BLE001 - then say where to look
+            log.info("lineup read after an unknown write failed: %s", type(exc).__name__)
+            return (f"{head}, and ESPN is not answering reads either: check it on your team "
+                    f"page ({url}). Tap again to have FanVise check with ESPN.")
+        return (f"{head}; here it is now on ESPN:\n" + "\n".join(starters)
+                + "\nTap again to have FanVise check with ESPN and set what is missing.")
 
     async def _may_fix(self, user: UserRef, platform: str, workspace: str, team_id: int,
                        alerted: str) -> bool:
@@ -372,6 +465,15 @@ class Prelock:
         link = await self.core.db.get_link(platform, workspace, user.user_id)
         return (link is not None and link.team_id == team_id
                 and (self.core.league_id is None or link.league_id == self.core.league_id))
+
+
+@dataclass(frozen=True)
+class FixDone:
+    """What setting a fix did: the member's private reply and, when it was set, the
+    message that shows it where the button was."""
+
+    reply: str
+    message: OutgoingMessage | None = None
 
 
 def _done_lines(fixes: Iterable[str]) -> list[str]:

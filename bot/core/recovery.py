@@ -52,7 +52,10 @@ class Recovery:
            crash tells the requester to ask again), so no request ends silently;
         6. scheduled moves a crash left being made are read back on their day's roster
            (`MoveSchedule.recover`): made or released, never made twice; their cards are
-           redrawn.
+           redrawn;
+        7. lineup fixes ("Set this lineup") a crash left being set are read back and
+           settled: done, sent once if never made, or left to the member's next tap
+           (`Prelock.settle_abandoned`).
 
         Only orphaned work is taken (storage.backend.orphan_filter): on a shared Postgres
         database, runs, cards and turns of another live process are left to it; on SQLite
@@ -112,6 +115,10 @@ class Recovery:
             await self.core.moves.recover(surfaces, takeover=takeover)
         except Exception as exc:  # noqa: BLE001
             log.error("recovery of scheduled moves failed: %s", type(exc).__name__)
+        try:  # lineup fixes a crash left being set: read back, sent once if never made
+            await self.core.prelock.settle_abandoned(surfaces, takeover=takeover)
+        except Exception as exc:  # noqa: BLE001
+            log.error("recovery of lineup fixes failed: %s", type(exc).__name__)
         return len(results)
 
     async def _recover_decision(self, surfaces: dict[str, ChatSurface], card: CardRow,

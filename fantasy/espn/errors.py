@@ -95,6 +95,11 @@ class EspnWriteOutcomeUnknown(EspnWriteError):
     the change was made: nothing is sent again until a read settles it."""
 
 
+class EspnWriteNotSent(EspnWriteError):
+    """A read FanVise makes before a write (the roster, the league) failed: nothing was
+    sent, so nothing changed."""
+
+
 class EspnWritesDisabled(EspnWriteError):
     """Writes are off (deployment setting or the member's opt-in): nothing was sent."""
 
@@ -104,5 +109,5 @@ __all__ = [
     "EspnLineupLocked", "EspnMalformedResponse", "EspnMovesLimitReached", "EspnNotFound",
     "EspnPlayerUnavailable", "EspnRateLimited", "EspnRosterFull", "EspnServerError",
     "EspnStaleSlot", "EspnTimeout", "EspnWriteError", "EspnWriteOutcomeUnknown",
-    "EspnWriteRefused", "EspnWritesDisabled",
+    "EspnWriteNotSent", "EspnWriteRefused", "EspnWritesDisabled",
 ]

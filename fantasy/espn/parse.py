@@ -312,6 +312,7 @@ def parse_team(team: JSON, season: int, *, members: dict[str, str] | None = None
         abbrev=team.get("abbrev", ""),
         name=name or f"Team {tid}",
         owners=[members.get(o, o) for o in team.get("owners") or []],
+        owner_ids=[str(o) for o in team.get("owners") or [] if o],
         record=TeamRecord(
             wins=int(overall.get("wins", 0)),
             losses=int(overall.get("losses", 0)),

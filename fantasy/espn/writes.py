@@ -51,6 +51,7 @@ from fantasy.espn.errors import (
     EspnRosterFull,
     EspnStaleSlot,
     EspnWriteError,
+    EspnWriteNotSent,
     EspnWriteOutcomeUnknown,
     EspnWriteRefused,
     EspnWritesDisabled,
@@ -479,7 +480,10 @@ class EspnWriter:
         tx_type = LINEUP if scoring_period == current_period else FUTURE_ROSTER
         out: WriteOutcome | None = None
         for attempt in range(2):
-            current = await self.roster_slots(team_id, scoring_period)
+            try:
+                current = await self.roster_slots(team_id, scoring_period)
+            except EspnWriteOutcomeUnknown as exc:
+                raise await self._read_failed(key, exc) from None
             wanted = assignment if assignment is not None else plan_lineup(
                 current, starters or {}, slot_caps or {})
             items, skipped = lineup_items(current, wanted, future=tx_type == FUTURE_ROSTER,
@@ -667,6 +671,18 @@ class EspnWriter:
         log.info("write %s: earlier attempt not made (read back); sending", rec.key)
         return None
 
+    async def _read_failed(self, key: str, exc: EspnWriteOutcomeUnknown) -> EspnWriteError:
+        """The error of a read before a write that failed: nothing sent now, so "not sent"
+        unless an earlier attempt of `key` (a crash, a timeout) may have been made."""
+        rec = await self.journal.write_get(key)
+        if rec is not None and rec.status in (SENDING, UNKNOWN):
+            return EspnWriteOutcomeUnknown(
+                "reading the roster back could not tell whether the earlier attempt was "
+                "made: nothing sent", code="UNSETTLED", reason="ESPN did not answer the read")
+        return EspnWriteNotSent(f"could not read the roster before the change ({exc}): "
+                                "nothing was sent", status=exc.status, view=exc.view,
+                                code="NOT_SENT", reason="ESPN did not answer the roster read")
+
     async def _stale_or_locked(self, tx: Transaction, err: EspnStaleSlot) -> EspnWriteError:
         """A bare "Invalid Input" on today's lineup: stale slots, or the lineup is locked
         (ESPN says the same for both). Read again: slots unchanged -> locked."""
@@ -679,6 +695,23 @@ class EspnWriter:
                                     "started)", status=err.status, view=err.view,
                                     code=LINEUP_LOCKED, reason="today's lineup is locked")
         return err
+
+    async def settle(self, key: str) -> WriteRecord | None:
+        """Settle a journaled write left "sending" (a crash) or "unknown" (no answer, no
+        read) by reading ESPN back: done when the roster (or the league's claims) shows it,
+        failed ("not made") when it shows none of it, unchanged when the read cannot tell.
+        Never sends anything. Returns the record (None: no such write)."""
+        rec = await self.journal.write_get(key)
+        if rec is None or rec.status not in (SENDING, UNKNOWN):
+            return rec
+        tx = transaction_of(rec)
+        happened = await self._read_back(rec, tx, None)
+        if happened is True:
+            rec.status, rec.error = (PENDING if tx.type == WAIVER else DONE), ""
+        elif happened is False:
+            rec.status, rec.error = FAILED, "not made (read back: ESPN shows no change)"
+        await self.journal.write_put(rec)
+        return rec
 
     async def claim_result(self, key: str, *, scoring_periods: Sequence[int]) -> WriteRecord:
         """Read a pending claim's fate from the league's transactions of `scoring_periods`
@@ -756,6 +789,18 @@ async def make_move(writer: EspnWriter, team_id: int, add_id: int, drop_id: int 
     if any(o.status == DRY_RUN for o in outs):
         return MoveResult(DRY_RUN, "dry run: not sent", outs)
     return MoveResult(DONE, "done on ESPN", outs)
+
+
+def transaction_of(rec: WriteRecord) -> Transaction:
+    """The transaction a journaled write sent (from its masked body: the items are whole)."""
+    items = []
+    for i in rec.body.get("items") or []:
+        kind = str(i.get("type"))
+        items.append(TxItem(int(i["playerId"]), kind,
+                            int(i.get("toTeamId") or i.get("fromTeamId") or rec.team_id),
+                            i.get("fromLineupSlotId"), i.get("toLineupSlotId")))
+    return Transaction(rec.kind, int(rec.team_id), int(rec.scoring_period), tuple(items),
+                       bid_amount=rec.body.get("bidAmount"))
 
 
 def applied(tx: Transaction, slots: Mapping[int, int]) -> bool | None:
@@ -899,5 +944,6 @@ __all__ = [
     "ADD", "DROP", "ESPN_WRITES_BASE_URL", "FREEAGENT", "FUTURE_ROSTER", "LINEUP",
     "MIN_INTERVAL", "WAIVER", "Credentials", "EspnWriter", "MemoryJournal", "Transaction",
     "TxItem", "WriteJournal", "WriteOutcome", "WriteRecord", "applied", "classify",
-    "MoveResult", "lineup_items", "make_move", "masked_body", "plan_lineup", "writer_for",
+    "MoveResult", "lineup_items", "make_move", "masked_body", "plan_lineup", "transaction_of",
+    "writer_for",
 ]

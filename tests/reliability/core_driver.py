@@ -12,6 +12,9 @@ private reply as a JSON line (flushed), so the parent can rebuild the chat after
          | prelock-rows (the alerts' ledger rows and fix buttons)
          | daily (a pass of the daily scheduler, C1's digest due a minute ago: the ledger
            claim, the post, its id) | daily-rows (C1's digest ledger rows and fix buttons)
+         | lineup:USER (`/lineup`) | fix-click:USER:lineup|digest|alert (a tap on the newest
+           "Set this lineup" of `/lineup`'s card, the digest or the pre-lock alert)
+         | lineup-writes (the demo's lineup changes, the write journal, the fix rows)
 
 `$FANVISE_CRASH_AT` (storage.crashpoint) makes the process SIGKILL itself at a named point.
 Users are Discord users of guild G1 (ids as given); the conversation thread is T1, or a
@@ -113,11 +116,19 @@ class PrintingSurface:
 async def rule_out(app: FanViseApp, team_id: int) -> str:
     """Rule out a starter of `team_id` who plays today (as an injury report would, in
     this process's demo league); returns his name."""
+    return (await rule_out_player(app, team_id))[0]
+
+
+async def rule_out_player(app: FanViseApp, team_id: int, player_id: int | None = None
+                          ) -> tuple[str, int]:
+    """Rule out a starter of `team_id` who plays today (or `player_id`), as an injury
+    report would, in this process's demo league; returns his name and id."""
     opt = await league_optimizer(app.espn, team_id)
     playing = opt.schedule.teams_playing_on(opt.today)
     entry = next(e for e in opt.league.team(team_id).roster
-                 if e.lineup_slot_id in STARTING_SLOTS and e.player.pro_team_id in playing
-                 and e.player.injury_status not in OUT_STATUSES)
+                 if e.player.id == player_id or player_id is None and (
+                     e.lineup_slot_id in STARTING_SLOTS and e.player.pro_team_id in playing
+                     and e.player.injury_status not in OUT_STATUSES))
     demo = app.espn.demo
     players = dict(demo.base["players"])
     pid = str(entry.player.id)
@@ -126,7 +137,7 @@ async def rule_out(app: FanViseApp, team_id: int) -> str:
     demo.base = {**demo.base, "players": players}
     demo._player_objs.clear()
     await app.espn.invalidate_cache()
-    return entry.player.name
+    return entry.player.name, entry.player.id
 
 
 def user(uid: str) -> UserRef:
@@ -163,6 +174,13 @@ async def run_op(app: FanViseApp, surface: PrintingSurface, op: str) -> None:
         thread = CHANNEL.in_thread(row["thread_id"])
         cid = f"fv:{verb}:{row['card_id']}" + (f":{index}" if index else "")
         await core.handle_click(surface, thread, user(uid), cid, row["message_id"] or "")
+    elif name == "click-own":  # click-own:USER:ACTION: on the newest card USER asked for
+        uid, _, action = rest.partition(":")
+        row = await app.app_db.fetchone("SELECT card_id, message_id, thread_id FROM cards "
+                                        "WHERE requester_id=? ORDER BY created_at DESC LIMIT 1",
+                                        (uid,))
+        await core.handle_click(surface, CHANNEL.in_thread(row["thread_id"]), user(uid),
+                                f"fv:{action}:{row['card_id']}", row["message_id"] or "")
     elif name == "cards":
         for row in await app.app_db.fetchall("SELECT card_id FROM cards ORDER BY created_at"):
             card = await app.app_db.get_card(row["card_id"])
@@ -177,7 +195,9 @@ async def run_op(app: FanViseApp, surface: PrintingSurface, op: str) -> None:
     elif name == "digest":
         await core.post_daily(surface, SCHEDULE)
     elif name == "rule-out":
-        emit({"kind": "ruled-out", "name": await rule_out(app, int(rest))})
+        team, _, pid = rest.partition(":")  # rule-out:TEAM[:PLAYER ID]
+        who, pid_out = await rule_out_player(app, int(team), int(pid) if pid else None)
+        emit({"kind": "ruled-out", "name": who, "id": pid_out})
     elif name == "prelock":
         emit({"kind": "prelock", "sent": await core.prelock_check(surface, SCHEDULE)})
     elif name == "prelock-click":
@@ -185,6 +205,24 @@ async def run_op(app: FanViseApp, surface: PrintingSurface, op: str) -> None:
                                         "ORDER BY at DESC LIMIT 1")
         await core.handle_click(surface, CHANNEL, user(rest), f"fv:approve:{row['fix_id']}",
                                 row["message_id"] or "")
+    elif name == "lineup":
+        await core.handle_command(surface, CHANNEL, user(rest), "lineup", {})
+    elif name == "fix-click":  # fix-click:USER:lineup|digest|alert (its newest "today" fix)
+        uid, _, where = rest.partition(":")
+        on = {"lineup": "message_id IS NULL", "digest": "message_id = 'shared'",
+              "alert": "message_id IS NOT NULL AND message_id <> 'shared'"}[where]
+        row = await app.app_db.fetchone("SELECT fix_id, message_id FROM prelock_fixes WHERE "
+                                        f"scope='today' AND {on} ORDER BY at DESC LIMIT 1")
+        await core.handle_click(surface, CHANNEL, user(uid), f"fv:approve:{row['fix_id']}",
+                                row["message_id"] or "")
+    elif name == "lineup-writes":  # what the demo league holds: lineup changes, journal
+        changes = [c.__dict__ for c in app.espn.demo.changes if c.kind == "lineup"]
+        writes = [{"key": r.key, "status": r.status, "attempts": r.attempts}
+                  for r in await app.app_db.writes()]
+        fixes = await app.app_db.fetchall("SELECT fix_id, scope, message_id, status FROM "
+                                          "prelock_fixes ORDER BY at")
+        emit({"kind": "lineup-writes", "changes": changes, "writes": writes,
+              "fixes": [dict(r) for r in fixes]})
     elif name == "prelock-rows":
         ledger = await app.app_db.fetchall(
             "SELECT channel_key, status, message_id FROM daily_posts WHERE channel_key "
