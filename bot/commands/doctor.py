@@ -4,7 +4,8 @@ the fix for each failure (exit 1 when a check fails).
 Checks, in order: the installed parts (FanVise's packages and the MiniLM weights), the
 settings (env / .env, as `fanvise run` reads them), the ESPN league (reachable; its
 season, scoring type and size), the cookies (accepted, and whose team they own),
-FANVISE_TEAM_ID, stored-cookie encryption and ESPN writes, the chat tokens (format, then
+FANVISE_TEAM_ID, the members who turned ESPN writes on (their cookies own their team),
+stored-cookie encryption and ESPN writes, the chat tokens (format, then
 Discord's `GET /users/@me` and application flags, Slack's `auth.test` and
 `apps.connections.open`), the model and the database. Nothing secret is printed.
 
@@ -270,6 +271,9 @@ async def check_league(settings: Any, *, client_factory: Callable[[Any], Any] | 
                            f"{league.today}"))
         out.append(await _cookie_owner(client, league, settings, has_cookies))
         out.append(_team_finding(league, settings))
+        owners = await check_write_owners(settings, league)
+        if owners is not None:
+            out.append(owners)
     finally:
         await client.aclose()
     return out
@@ -300,6 +304,54 @@ async def _cookie_owner(client: Any, league: Any, settings: Any, has_cookies: bo
     names = ", ".join(f"{t.get('name') or league.team(int(t['id'])).name} (team {t['id']})"
                       for t in owned)
     return Finding("cookies", "ok", f"valid: {who or 'this member'}, owner of {names}")
+
+
+async def check_write_owners(settings: Any, league: Any) -> Finding | None:
+    """ESPN writes on: does each member who turned writes on write with cookies whose SWID
+    is one of their team's owners on ESPN (the check FanVise makes before every write)?
+    None when writes are off or no member database exists yet. Names members by their chat
+    id and team, never a cookie."""
+    key = settings.secret("secret_key")
+    if not getattr(settings, "espn_writes", False) or not key:
+        return None
+    from bot.core.handoff import swid_key
+    from storage.app_db import AppDB
+    from storage.backend import open_database
+
+    target: str | Path = settings.secret("database_url") or ""
+    if not target:
+        target = Path(settings.data_dir) / "fanvise.sqlite"
+        if not Path(target).exists():
+            return None
+    try:
+        db = await open_database(target)
+    except Exception as exc:  # noqa: BLE001 - the database check says what is wrong
+        return Finding("write owners", "warn", f"members not checked: the database did not "
+                       f"open ({type(exc).__name__})")
+    try:
+        app = await AppDB.open(db, secret_key=key)
+        bad, good = [], 0
+        for link in await app.links_for_league(league.league_id):
+            creds = link.cookies()
+            writes, _ = await app.write_prefs(link.platform, link.workspace_id, link.user_id)
+            if creds is None or not writes:
+                continue
+            team = league.team(link.team_id)
+            owners = {swid_key(o) for o in getattr(team, "owner_ids", None) or []}
+            if swid_key(creds[1]) in owners:
+                good += 1
+            else:
+                bad.append(f"{link.platform} member {link.user_id} on "
+                           f"{getattr(team, 'name', f'team {link.team_id}')}")
+    finally:
+        await db.close()
+    if bad:
+        return Finding("write owners", "warn", f"{len(bad)} member(s) with writes on linked "
+                       f"cookies that own no team of theirs on ESPN ({'; '.join(bad)}): "
+                       "FanVise refuses their writes", "each of them links their own ESPN "
+                       "cookies privately with /link espn_s2=… swid=…")
+    return Finding("write owners", "ok", f"{good} member(s) with writes on, each with cookies "
+                   "whose SWID owns their team on ESPN (checked before every write)")
 
 
 def _team_finding(league: Any, settings: Any) -> Finding:
@@ -551,6 +603,7 @@ def register(app: typer.Typer) -> None:
 
 
 __all__ = ["Finding", "MissingPart", "check_chat", "check_database", "check_discord",
-           "check_install", "check_league", "check_slack", "check_writes", "load_settings",
+           "check_install", "check_league", "check_slack", "check_write_owners", "check_writes",
+           "load_settings",
            "missing_parts", "require_parts", "run_doctor"]
 

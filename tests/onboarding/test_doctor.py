@@ -240,3 +240,39 @@ def test_a_dotenv_file_configures_doctor_and_the_league_commands(live_env, monke
     shown = CliRunner().invoke(build_app(("league",)), ["league", "show"])
     assert shown.exit_code == 0, shown.output
     assert "ESPN league 20230125" in shown.output and "private, cookies set" in shown.output
+
+
+def test_members_writing_with_cookies_that_own_no_team_of_theirs_are_named(
+        live_env, monkeypatch, tmp_path) -> None:
+    """Issue 34: with ESPN writes on, doctor checks each member who turned them on: their
+    linked cookies' SWID must be one of their team's owners on ESPN."""
+    import asyncio
+
+    from storage.app_db import AppDB
+    from storage.db import Database
+
+    monkeypatch.setenv("FANVISE_ESPN_WRITES", "1")
+
+    async def links() -> None:
+        (tmp_path / "data").mkdir(exist_ok=True)
+        db = await Database.open(tmp_path / "data" / "fanvise.sqlite")
+        app = await AppDB.open(db, secret_key="an onboarding test passphrase")
+        for user, team in (("alex", 1), ("sam", 2)):  # SWID owns team 1 only
+            await app.set_link(platform="discord", workspace_id="G1", user_id=user,
+                               league_id=int(live_env_league()), season=None, team_id=team,
+                               cookies=(ESPN_S2, SWID))
+            await app.set_write_prefs("discord", "G1", user, writes=True)
+        await db.close()
+    asyncio.run(links())
+    code, out = run()
+    assert code == 0, out
+    got = line(out, "owners")
+    assert got.startswith("warn") and "1 member(s)" in got and "member sam" in got, got
+    assert "member alex" not in got and SWID not in out and ESPN_S2 not in out
+    monkeypatch.delenv("FANVISE_ESPN_WRITES")
+    assert "owners" not in run()[1]  # writes off: nothing to check
+
+
+def live_env_league() -> str:
+    from tests.onboarding.conftest import LEAGUE_ID
+    return str(LEAGUE_ID)
