@@ -23,7 +23,7 @@ import gc
 import logging
 import uuid
 import weakref
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -149,6 +149,9 @@ class FanViseRuntime:
         self.my_team_id = my_team_id
         #: the chat's command list for help answers (FanViseRuntime.open's commands_text)
         self.commands_text = ""
+        #: team id -> its approved moves still to be made (set by the chat core: the app's
+        #: move schedule); every turn's deps carry it (`AgentDeps.scheduled`)
+        self.scheduled: Callable[[int], Awaitable[list[Any]]] | None = None
         self.player_names = player_names
         self._owns_espn = owns_espn
         self._optimizer_build = optimizer_graph_builder
@@ -321,7 +324,7 @@ class FanViseRuntime:
             # would delegate to it (a help turn does not import it)
             can_delegate=None if self._optimizer_build is None else True,
             understanding_model=None if self.offline else self.model,
-            commands_text=self.commands_text,
+            commands_text=self.commands_text, scheduled=self.scheduled,
             my_team_id=team_id if team_id is not None else self.my_team_id)
         if team_id is None and not default_team:
             deps.my_team_id = None  # team intents then get the supervisor's needs_team route

@@ -707,7 +707,14 @@ class MoveCard(BaseModel):
                  approve_all: bool = True, writes: bool = False) -> str:
         """How the pending card's controls work, in one line (every surface shows it).
         `approve_all`: the card has an approve-all button."""
-        if len(self.spots()) == 1:
+        spots = self.spots()
+        today = _today(self)
+        only = self.moves[self.pick(spots[0])] if len(spots) == 1 else None
+        if only is not None and schedule_later and only.day is not None \
+                and today is not None and only.day > today:
+            s = (f"Approve decides this card and schedules the move for "
+                 f"{weekday_text(only.day)} (re-checked that morning)")
+        elif only is not None:
             s = "Approve decides this card and makes the move now"
         elif self.is_plan:
             s = ("A menu only chooses the player for its move. Approve #k marks a move and "

@@ -181,6 +181,11 @@ class Plan(BaseModel):
     exact: bool = True  # False: category league (moves chosen on the linearised model)
     season_gain: float = 0.0  # the moves' effect on the rest of the season (sum of theirs)
     season_end: date | None = None
+    #: the approved moves still to be made (the week plan), fixed: the plan is made on top
+    #: of them, `base_value` is the value with them, each move's gain its part in order
+    scheduled: list[Move] = Field(default_factory=list)
+    #: the value with no move at all (only when moves are scheduled; else `base_value`)
+    nothing_value: float | None = None
 
     @property
     def gain(self) -> float:
@@ -258,12 +263,34 @@ class Plan(BaseModel):
         return (f"{label}: {m.add.name} {m.add_per_game:.1f} ({_games_left(m.add_games)}), "
                 f"{m.drop.name} {m.drop_per_game:.1f} ({_games_left(m.drop_games)})")
 
+    def scheduled_line(self) -> str:
+        """The moves already scheduled, as planned: 'Already scheduled (kept as planned):
+        Thu: drop Schroder, add Coby White: +44 fantasy points this week.' ('' when none)."""
+        if not self.scheduled:
+            return ""
+        return ("Already scheduled (kept as planned): "
+                + "; ".join(self.move_line(m) for m in self.scheduled) + ".")
+
     def totals_line(self) -> str:
-        """The plan against doing nothing and against the best single move."""
-        if self.scoring == "points":
+        """The plan against doing nothing (with moves scheduled: against the schedule alone
+        and doing nothing) and against the best single move."""
+        if self.scoring == "points" and self.scheduled:
+            nothing = self.nothing_value if self.nothing_value is not None else self.base_value
+            s = (f"Plan: {self.value_text(self.planned_value)} over the rest of the matchup vs "
+                 f"{whole(self.base_value)} with only your scheduled moves "
+                 f"({whole(self.gain, signed=True)}) and {whole(nothing)} doing nothing "
+                 f"({whole(self.planned_value - nothing, signed=True)})")
+        elif self.scoring == "points":
             s = (f"Plan: {self.value_text(self.planned_value)} over the rest of the matchup vs "
                  f"{whole(self.planned_value - self.gain)} doing nothing "
                  f"({whole(self.gain, signed=True)})")
+        elif self.scheduled:
+            what = (", ".join(self.focus_categories) if self.focus_categories
+                    else "categories")
+            nothing = self.nothing_value if self.nothing_value is not None else self.base_value
+            s = (f"Plan: expected {what} won vs your opponent {one_decimal(nothing)} doing "
+                 f"nothing, {one_decimal(self.base_value)} with your scheduled moves -> "
+                 f"{one_decimal(self.planned_value)} of {self.n_categories or 0}")
         else:
             what = (", ".join(self.focus_categories) if self.focus_categories
                     else "categories")
@@ -272,10 +299,12 @@ class Plan(BaseModel):
         if self.best_single is not None and self.best_single_value is not None and \
                 len(self.moves) > 1:
             bs = self.best_single_value - self.base_value
+            alone = ("the best single move on top of them" if self.scheduled
+                     else "the best single move alone")
             if self.scoring == "points":
-                s += f"; the best single move alone: {whole(bs, signed=True)}"
+                s += f"; {alone}: {whole(bs, signed=True)}"
             else:
-                s += f"; the best single move alone {categories_text(bs)}"
+                s += f"; {alone} {categories_text(bs)}"
         return s + "."
 
 

@@ -16,6 +16,7 @@ from agents.shared.deps import (
     LeagueContext,
     load_context,
     optimizer_for,
+    scheduled_moves,
     weekly_plan_of,
 )
 from agents.shared.tool_registry import league_players
@@ -140,13 +141,23 @@ async def answer_matchup_status(deps: AgentDeps, request: Request) -> Reply:
         return Reply(text=f"{me.name} has no head-to-head matchup this period.",
                      report={"matchup": None}, tool_calls=["get_matchup_details"])
     my_side, opp_side = m.side_for(me.id), m.opponent_side(me.id)
-    mine_plan = weekly_plan_of(svc, me.id)
+    free = {p.id for p in svc.free_agents}
+    planned = [mv for mv in await scheduled_moves(deps, me.id) if mv.add.id in free]
+    mine_plan = (svc.weekly_plan(me.id, moves=[(mv.drop.id, mv.add.id, mv.day)
+                                               for mv in planned])
+                 if planned else weekly_plan_of(svc, me.id))
     opp_plan = weekly_plan_of(svc, opp.id)
     day_word = ("last day" if days_left == 1 else f"{days_left} days left") if days_left \
         else "the matchup is over"
     report: dict[str, Any] = {"team": me.name, "opponent": opp.name, "days_left": days_left,
                               "matchup_period": league.current_matchup_period}
     lines: list[str] = []
+    with_moves = ""
+    if planned:  # the week plan: its moves count in the projection
+        with_moves = (" with your scheduled move" + ("s" if len(planned) != 1 else "") + " ("
+                      + "; ".join(f"{mv.weekday}: {mv.text()}" for mv in planned) + ")")
+        report["scheduled_moves"] = [{"day": mv.day.isoformat(), "drop": mv.drop.name,
+                                      "add": mv.add.name} for mv in planned]
     if league.settings.is_points:
         cur_me = my_side.points if my_side else 0.0
         cur_opp = opp_side.points if opp_side else 0.0
@@ -161,8 +172,8 @@ async def answer_matchup_status(deps: AgentDeps, request: Request) -> Reply:
             margin = proj_me - proj_opp
             verdict = ("a toss-up" if abs(margin) < 1 else
                        f"{'you win' if margin > 0 else 'you lose'} by {abs(margin):.0f}")
-            lines.append(f"Projected final (both lineups set optimally every day): "
-                         f"{proj_me:.0f} - {proj_opp:.0f}, {verdict}. Starts left in those "
+            lines.append(f"Projected final (both lineups set optimally every day"
+                         f"{with_moves}): {proj_me:.0f} - {proj_opp:.0f}, {verdict}. Starts left in those "
                          f"lineups: you {mine_plan.games_played}, {opp.name} {opp_plan.games_played}.")
         report.update(my_points=round(cur_me, 1), opponent_points=round(cur_opp, 1),
                       my_projected=round(proj_me, 1), opponent_projected=round(proj_opp, 1),
@@ -216,8 +227,8 @@ async def answer_matchup_status(deps: AgentDeps, request: Request) -> Reply:
                         f"{_wl(r['projected_result'])}")
             lines.append(now)
         if days_left:
-            lines.append(f"Projected final (both lineups set optimally every day): "
-                         f"{_wlt(pw, pl, pt)}. Starts left in those lineups: you "
+            lines.append(f"Projected final (both lineups set optimally every day"
+                         f"{with_moves}): {_wlt(pw, pl, pt)}. Starts left in those lineups: you "
                          f"{mine_plan.games_played}, "
                          f"{opp.name} {opp_plan.games_played}.")
         report.update(categories=rows, record=[w, lo, t], projected_record=[pw, pl, pt],

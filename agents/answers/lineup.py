@@ -14,10 +14,12 @@ from typing import Any
 
 from fantasy.constants import OUT_STATUSES
 from fantasy.formatting import categories_text, day_text, one_decimal, whole
-from fantasy.moves import text_of
+from fantasy.moves import Plan, text_of
 
 #: The footer when the day's result has no notes of its own.
 DEFAULT_FOOTER = "Set these on your ESPN team page."
+#: Moves of the plan a lineup answer lists (the card has them all).
+LINEUP_PLAN_MOVES = 3
 
 
 @dataclass
@@ -186,6 +188,20 @@ def _sitting_lines(bench: list[dict[str, Any]], unit: str,
     return lines
 
 
+def lineup_moves(plan: Plan) -> dict[str, Any]:
+    """What a lineup answer and the daily digest say about moves: the week plan's moves
+    already scheduled, as planned, then the plan card's moves with the card's own lines and
+    numbers (one computation: `OptimizerService.move_plan` with the scheduled moves fixed,
+    so no answer re-offers a scheduled move or drops a player already scheduled to go).
+    JSON: `plan_lines`, `scheduled_lines`, `best` (the first move's line), `message`."""
+    plan_lines = [plan.move_line(m) for m in plan.moves[:LINEUP_PLAN_MOVES]]
+    return {"plan_lines": plan_lines,
+            "scheduled_lines": [f"{plan.move_line(m)} (scheduled)" for m in plan.scheduled],
+            "best": plan_lines[0] if plan_lines else "",
+            "more": max(len(plan.moves) - LINEUP_PLAN_MOVES, 0),
+            "message": plan.message}
+
+
 def lineup_view(res: dict[str, Any], scan: dict[str, Any] | None = None, *,
                 team_name: str = "your team", asked: int | None = None) -> LineupView:
     """Word `DailyLineupResult.to_dict()` (+ `MoveScanResult.to_dict()`): every slot of the
@@ -217,7 +233,15 @@ def lineup_view(res: dict[str, Any], scan: dict[str, Any] | None = None, *,
             + (", starts anyway" if i.get("player_id") in playing else "")
             + (", no game that day" if i.get("player_id") in no_game else "") + ")"
             for i in injured)))
-    if scan is not None:
+    if scan is not None and scan.get("plan_lines") is not None:  # the plan's moves
+        lines = list(scan.get("scheduled_lines") or [])
+        lines += list(scan["plan_lines"])
+        if scan["plan_lines"]:
+            lines.append("Use /optimize to approve moves.")
+        elif scan.get("message"):
+            lines.append(str(scan["message"]))
+        fields.append(("Moves", "\n".join(lines)))
+    elif scan is not None:
         moves = scan.get("moves") or []
         if moves:
             gain_unit = str(scan.get("gain_unit") or unit)
@@ -260,4 +284,4 @@ def lineup_view(res: dict[str, Any], scan: dict[str, Any] | None = None, *,
 
 
 __all__ = ["DEFAULT_FOOTER", "LineupView", "change_lines", "day_ranks", "gain_label",
-           "lineup_view", "status_word"]
+           "lineup_moves", "lineup_view", "status_word"]

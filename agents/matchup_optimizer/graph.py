@@ -37,14 +37,14 @@ from langgraph.runtime import Runtime
 from langgraph.types import interrupt
 from pydantic import ValidationError
 
-from agents.answers.lineup import lineup_view
+from agents.answers.lineup import lineup_moves, lineup_view
 from agents.matchup_optimizer import prompts
 from agents.matchup_optimizer.state import (
     MatchupOptimizerInput,
     MatchupOptimizerOutput,
     MatchupOptimizerState,
 )
-from agents.shared.deps import AgentDeps, load_context, optimizer_for
+from agents.shared.deps import AgentDeps, load_context, optimizer_for, scheduled_moves
 from agents.shared.tool_registry import FanviseTools
 from agents.understanding.request import OPTIMIZER_INTENTS, Intent, Request
 from fantasy.constants import OUT_STATUSES, UNCERTAIN_STATUSES, parse_slot
@@ -367,10 +367,12 @@ async def plan_moves(state: MatchupOptimizerState,
     _progress("plan_moves", "Planning the best moves for the rest of the matchup..."
               if not refresh else "Re-planning the rest of your matchup...")
     keep, spare_core = _protection(state.get("request_obj"))
+    planned = await scheduled_moves(deps, team_id)  # the week plan's moves stay as planned
     plan = svc.move_plan(team_id, focus_categories=focus or (), keep=keep,
                          spare_core=spare_core,
                          hold=[m["drop"]["id"] for m in skipped],
-                         exclude_adds=[m["add"]["id"] for m in skipped], position=position)
+                         exclude_adds=[m["add"]["id"] for m in skipped], position=position,
+                         planned=planned)
     moves = plan_card_moves(plan)
     _progress("plan_moves",
               f"Exact plan: {len(plan.moves)} move(s), {plan.totals_line()[:-1]}...")
@@ -380,7 +382,8 @@ async def plan_moves(state: MatchupOptimizerState,
            "acquisitions": {**(state.get("acquisitions") or {}),
                             "remaining": plan.acquisitions_left}}
     if not refresh:  # the week before any move (a re-plan keeps it for the answer)
-        out["plan"] = _plan_summary(svc.weekly_plan(team_id).to_dict())
+        out["plan"] = _plan_summary(svc.weekly_plan(
+            team_id, moves=[(m.drop.id, m.add.id, m.day) for m in plan.scheduled]).to_dict())
     return out
 
 
@@ -573,12 +576,13 @@ async def compose_lineup(state: MatchupOptimizerState,
     if state.get("intent") == "lineup_optimization":
         res = await tools.compose_daily_lineup(state.get("day"))
         scan = None
-        if "error" not in res:  # the moves worth making, as the lineup card shows them
+        if "error" not in res:  # the moves worth making, as the plan card would offer them
             try:
                 svc = await optimizer_for(deps)
-                scan = svc.scan_moves(state["team"]["id"], top=LINEUP_MOVES).to_dict()
+                planned = await scheduled_moves(deps, state["team"]["id"])
+                scan = lineup_moves(svc.move_plan(state["team"]["id"], planned=planned))
             except (ValueError, LookupError, EspnError) as exc:
-                log.info("lineup: no move scan (%s)", type(exc).__name__)
+                log.info("lineup: no move plan (%s)", type(exc).__name__)
         return {"lineup": res, "lineup_scan": scan, "tool_calls": ["compose_daily_lineup"]}
     if state.get("plan"):
         return {}
@@ -621,6 +625,8 @@ async def present_and_confirm(state: MatchupOptimizerState) -> dict[str, Any]:
         how = prompts.PLAN_HOW_POINTS if plan.exact else prompts.PLAN_HOW_CATEGORIES
         summary = prompts.PLAN_SUMMARY.format(totals=plan.totals_line(), how=how, days=days,
                                               acq=acq_text)
+        if plan.scheduled:  # the week plan's moves, as planned (never offered again)
+            summary = f"{plan.scheduled_line()} {summary}"
         held = [f"{h.player.name} ({h.reason.removeprefix('HOLD: ')})" for h in plan.holds
                 if h.reason.startswith("HOLD:")]
         if held:  # injured players coming back soon stay on the roster

@@ -23,7 +23,7 @@ import asyncio
 import dataclasses
 import time
 import weakref
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import date
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -36,6 +36,7 @@ if TYPE_CHECKING:  # pragma: no cover - typing only
 
     from fantasy.espn.client import EspnClient
     from fantasy.models import League, Player, ProSchedule, Team
+    from fantasy.moves import Move
     from storage.news_store import NewsStore
 
 
@@ -67,6 +68,9 @@ class AgentDeps:
     today: Callable[[], date] = today_eastern
     untouchables: tuple[int, ...] = ()
     my_team_id: int | None = None
+    #: the team's approved moves still to be made (its week plan's open moves), read from
+    #: the app's schedule by whoever runs the agents (None: nothing is scheduled)
+    scheduled: Callable[[int], Awaitable[list[Move]]] | None = None
     _ctx: LeagueContext | None = field(default=None, init=False, repr=False, compare=False)
     _lock: asyncio.Lock | None = field(default=None, init=False, repr=False, compare=False)
     _tools: list[BaseTool] | None = field(default=None, init=False, repr=False, compare=False)
@@ -274,6 +278,15 @@ def weekly_plan_of(svc: Any, team_id: int) -> Any:
     """`svc.weekly_plan(team_id)` (no moves), computed once per service and team (shared:
     read it, do not change it)."""
     return per_snapshot(_PLANS, svc, team_id, lambda: svc.weekly_plan(team_id))
+
+
+async def scheduled_moves(deps: AgentDeps, team_id: int | None) -> list[Move]:
+    """The team's approved moves still to be made from today on (its week plan): every
+    answer about this week counts them (projection, best move, acquisitions left)."""
+    if deps.scheduled is None or team_id is None:
+        return []
+    today = deps.today_date()
+    return [m for m in await deps.scheduled(int(team_id)) if m.day >= today]
 
 
 def tools_for(deps: AgentDeps) -> list[BaseTool]:

@@ -29,7 +29,14 @@ from typing import Any
 from langchain_core.tools import BaseTool, StructuredTool
 from pydantic import BaseModel, Field, ValidationError
 
-from agents.shared.deps import AgentDeps, LeagueContext, load_context, optimizer_for, stale_line
+from agents.shared.deps import (
+    AgentDeps,
+    LeagueContext,
+    load_context,
+    optimizer_for,
+    scheduled_moves,
+    stale_line,
+)
 from fantasy.constants import (
     NINE_CAT_STATS,
     OUT_STATUSES,
@@ -646,7 +653,8 @@ class FanviseTools:
         ctx, team = await self._my_team()
         d = _parse_day(day, self.deps.today_date(), _window(self.deps, ctx.league))
         svc = await optimizer_for(self.deps)
-        res = svc.daily_lineup(team.id, d).to_dict()
+        planned = await scheduled_moves(self.deps, team.id)  # the lineup the plan will set
+        res = svc.daily_lineup(team.id, d, planned=planned).to_dict()
         res["weekday"] = WEEKDAYS[d.weekday()].title()
         res["players_with_games"] = len(res["starters"]) + sum(
             1 for b in res["bench"] if b["reason"] != "no game" and not

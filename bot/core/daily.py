@@ -133,7 +133,8 @@ class Daily:
                 for owner in owners:
                     entry = digest.owner_entry(
                         opt, owner, league_id=self.core.league_id, season=self.core.season,
-                        platform=schedule.platform, day=day)
+                        platform=schedule.platform, day=day,
+                        planned=await self.core.moves.planned(owner.team_id))
                     entry.auto_note = _auto_note(auto.get(owner.team_id))
                     entries.append(entry)
                 await self._fix_buttons(schedule, entries, day)

@@ -20,6 +20,7 @@ in its footer on Slack (Slack neutralises mentions in a card's text, not in its 
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
@@ -29,7 +30,7 @@ from bot.core.models import Button, Card, OutgoingMessage
 from fantasy.constants import OUT_STATUSES
 from fantasy.formatting import day_text
 from fantasy.lineup_alerts import LineupState, espn_team_url, lineup_state
-from fantasy.moves import text_of
+from fantasy.moves import Move
 
 log = logging.getLogger(__name__)
 
@@ -124,33 +125,33 @@ def fix_lines(res: dict[str, Any]) -> list[str]:
     return lines
 
 
-def best_move_line(scan: dict[str, Any] | None, unit: str, platform: str) -> str | None:
-    """The best move of a scan when it gains something, with how to approve it."""
-    from agents.answers.lineup import gain_label
-
-    moves = (scan or {}).get("moves") or []
-    if not moves or float(moves[0].get("expected_gain") or 0.0) <= 0:
+def best_move_line(moves: dict[str, Any] | None, platform: str) -> str | None:
+    """The plan's best move (`agents.answers.lineup.lineup_moves`: the card's first move, its
+    line and numbers, the week plan's scheduled moves fixed) with how to approve it."""
+    best = str((moves or {}).get("best") or "")
+    if not best:
         return None
-    m = moves[0]
-    gain = gain_label(m["expected_gain"], str((scan or {}).get("gain_unit") or unit))
-    return (f"Best move: {text_of(m)} ({gain} over the rest of the matchup): "
-            f"`{invocation('optimize', '', platform)}` to approve it")
+    return f"Best move: {best}: `{invocation('optimize', '', platform)}` to approve it"
 
 
 def owner_entry(opt: Any, owner: Owner, *, league_id: int | None, season: int | None,
-                platform: str, day: date | None = None) -> OwnerEntry:
-    """One team's digest entry (`opt` an OptimizerService of the league)."""
+                platform: str, day: date | None = None,
+                planned: Sequence[Move] = ()) -> OwnerEntry:
+    """One team's digest entry (`opt` an OptimizerService of the league; `planned`: the
+    team's scheduled moves, its week plan)."""
+    from agents.answers.lineup import lineup_moves
+
     team = opt.league.team(owner.team_id)
-    result = opt.daily_lineup(owner.team_id, day)
+    result = opt.daily_lineup(owner.team_id, day, planned=planned)
     res = result.to_dict()
     try:
-        scan = opt.scan_moves(owner.team_id, top=1).to_dict()
+        scan = lineup_moves(opt.move_plan(owner.team_id, planned=planned))
     except (ValueError, LookupError):
         scan = None
     return OwnerEntry(
         owner.team_id, owner.user_ids, getattr(team, "name", f"team {owner.team_id}"),
         ", ".join(getattr(team, "owners", None) or []), fix_lines(res),
-        best_move_line(scan, str(res.get("value_unit", "")), platform),
+        best_move_line(scan, platform),
         espn_team_url(league_id, owner.team_id, season),
         lineup_state(opt, owner.team_id, day, result=result))
 

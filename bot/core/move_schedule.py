@@ -47,7 +47,8 @@ from bot.core.render import mention
 from bot.core.surface import ChatSurface
 from fantasy.formatting import day_text, gain_text, season_effect_text
 from fantasy.move_card import MoveCard, MoveOutcome
-from fantasy.moves import move_text
+from fantasy.moves import Move, move_text
+from fantasy.moves import PlayerRef as MovePlayer
 from fantasy.optimizer.season import is_core_drop
 from fantasy.schedule import EASTERN
 from storage.app_db import MAKING, SCHEDULED, CardRow, ScheduledMove
@@ -102,6 +103,14 @@ def outcome_of(row: ScheduledMove) -> MoveOutcome:
         "expected_gain": row.expected_gain, "gain_unit": row.gain_unit})
 
 
+def as_move(row: ScheduledMove) -> Move:
+    """A scheduled move as a plan `Move` (its day, players and the gain its card gave it)."""
+    return Move(move_id=row.move_id, day=date.fromisoformat(row.day),
+                drop=MovePlayer(id=row.drop_id, name=row.drop_name),
+                add=MovePlayer(id=row.add_id, name=row.add_name),
+                gain=float(row.expected_gain or 0.0), drop_to_ir=bool(row.drop_to_ir))
+
+
 def rows_for(card: CardRow, outcomes: Iterable[MoveOutcome | Mapping[str, Any]]
              ) -> list[ScheduledMove]:
     """The schedule rows of a decided card's `scheduled` outcomes, in timeline order.
@@ -154,6 +163,13 @@ class MoveSchedule:
         stored = {r.plan_move_id: r for r in await self.core.db.scheduled_moves(card.card_id)}
         return [outcome_of(stored[o.plan_move_id or o.move_id])
                 if (o.plan_move_id or o.move_id) in stored else o for o in ocs]
+
+    async def planned(self, team_id: int) -> list[Move]:
+        """The team's approved moves still to be made, from today on, by day: what every
+        answer about this week counts as planned (`AgentDeps.scheduled`)."""
+        rows = await self.core.db.open_scheduled_moves(
+            int(team_id), from_day=self.league_day().isoformat())
+        return [as_move(r) for r in rows]
 
     # ------------------------------------------------------------------ the move job
 

@@ -108,6 +108,8 @@ class ChatCore:
         self.matchup = Matchup(self)
         self.moves = MoveSchedule(self)
         self.league_life = LeagueLife(self)
+        if runtime is not None and hasattr(runtime, "scheduled"):
+            runtime.scheduled = self.moves.planned  # every answer reads the week plan
         self._handlers: dict[str, Callable[..., Awaitable[None]]] = {
             "ask": self.turns.cmd_ask, "player": self.turns.cmd_player,
             "optimize": self.turns.cmd_optimize, "stream": self.turns.cmd_stream,

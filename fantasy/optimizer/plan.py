@@ -225,7 +225,8 @@ def best_plan(values: np.ndarray, masks: Sequence[int], caps: Sequence[int],
               prune: bool = True, time_limit: float | None = 30.0,
               keep_value: Sequence[float] | np.ndarray | None = None,
               ir_rows: Collection[int] = (), ir_slots: int = 0,
-              sticky_adds: Collection[int] = ()) -> PlanSolution:
+              sticky_adds: Collection[int] = (),
+              fixed: Sequence[PlanStep] = ()) -> PlanSolution:
     """Best plan with at most `max_adds` acquisitions on days first_day.. (module docstring).
 
     values: (players, days) projected value, 0 when he does not play or cannot (OUT);
@@ -239,21 +240,32 @@ def best_plan(values: np.ndarray, masks: Sequence[int], caps: Sequence[int],
     to_ir=True.  sticky_adds: free agents who, once added, stay to the end (core-level
     players, season.SeasonValues.core_adds).  The plan maximises total + keep_total; `gain` is this matchup's part,
     `season_gain` the rest of the season's; a plan is returned only when their sum is > 0.
+    fixed: moves already decided (an approved schedule), made on their days whatever the
+    plan: their drops and adds are neither planned nor offered again, they do not count
+    against `max_adds`, and `base_total` / `base_keep` are the values with them (the plan's
+    gain is over the schedule); the returned steps are the new moves only.
     """
     values = np.asarray(values, dtype=float)
-    roster, pool = list(roster), [y for y in pool if y not in set(roster)]
+    fixed = sorted((PlanStep(max(s.day, first_day), s.drop, s.add, s.to_ir) for s in fixed),
+                   key=lambda s: s.day)
+    fixed_rows = {r for s in fixed for r in (s.drop, s.add)}
+    roster = list(roster)
+    pool = [y for y in pool if y not in set(roster) and y not in fixed_rows]
+    protected = [i for i in protected if i not in fixed_rows]
+    ir_rows = [i for i in ir_rows if i not in fixed_rows]
     n_days = values.shape[1]
     kv = None if keep_value is None else np.asarray(keep_value, dtype=float)
     ir = [p for p in dict.fromkeys(ir_rows) if p in set(roster) and p not in set(protected)]
     ir_slots = max(int(ir_slots), 0) if ir else 0
     if not ir_slots:
         ir = []
-    base_members = [list(roster) for _ in range(n_days)]
+    base_members = apply_steps(roster, fixed, n_days)
     base_total, base_starts = evaluate_members(values, masks, caps, keys, base_members,
                                                slot_caps=slot_caps, games_cap=games_cap)
-    base_keep = terminal_value(roster, roster, kv, ir)
+    gone_ir = ir + [s.drop for s in fixed if s.to_ir]  # still owned, in the IR slot
+    base_keep = terminal_value(base_members[-1], roster, kv, gone_ir)
     max_adds = max(int(max_adds), 0)
-    droppable = [i for i in roster if i not in set(protected)]
+    droppable = [i for i in roster if i not in set(protected) and i not in fixed_rows]
     sticky = [y for y in sticky_adds if y in set(pool)]
     kept = (prune_pool(values, masks, pool, max_adds, first_day=first_day, keys=keys,
                        keep_value=kv, sticky=sticky) if prune else list(pool))
@@ -261,17 +273,19 @@ def best_plan(values: np.ndarray, masks: Sequence[int], caps: Sequence[int],
                        "NoMovesPossible", len(pool), len(kept), base_keep, base_keep)
     if max_adds == 0 or not kept or not droppable or first_day >= n_days:
         return out
-    if max_adds == 1 and not slot_caps and games_cap is None and kv is None and not ir:
+    if max_adds == 1 and not slot_caps and games_cap is None and kv is None and not ir \
+            and not fixed:
         sol = _best_single(values, masks, caps, keys, roster, droppable, kept, first_day)
     else:
         sol = _milp(values, masks, caps, roster, kept, max_adds, first_day, set(protected),
                     slot_caps, games_cap, None, time_limit, keep_value=kv, ir_rows=ir,
-                    ir_slots=ir_slots, sticky=sticky)
+                    ir_slots=ir_slots, sticky=sticky,
+                    forced=_forced(roster, fixed, n_days, first_day))
     if sol.status != "Optimal":
         out.status = sol.status
         return out
-    sol.keep_total = terminal_value(sol.members[-1], roster, kv, ir) if sol.members else \
-        base_keep
+    sol.keep_total = terminal_value(sol.members[-1], roster, kv, gone_ir) if sol.members \
+        else base_keep
     sol.base_keep = base_keep
     if sol.total + sol.keep_total <= base_total + base_keep + 1e-9 or not sol.steps:
         out.status = "Optimal"
@@ -315,9 +329,12 @@ def _milp(values: np.ndarray, masks: Sequence[int], caps: Sequence[int], roster:
           fixed_members: Sequence[Collection[int]] | None,
           time_limit: float | None, *, keep_value: np.ndarray | None = None,
           ir_rows: Sequence[int] = (), ir_slots: int = 0,
-          sticky: Collection[int] = ()) -> PlanSolution:
+          sticky: Collection[int] = (),
+          forced: Mapping[int, Sequence[bool]] | None = None) -> PlanSolution:
     """The time-indexed model.  With fixed_members, the rosters are given (evaluation only).
-    keep_value / ir_rows / ir_slots / sticky: best_plan's (the rest-of-season terms)."""
+    keep_value / ir_rows / ir_slots / sticky: best_plan's (the rest-of-season terms).
+    forced: rows whose presence is decided on every day (best_plan's `fixed` moves: the
+    dropped player on until his day, the added one from his): constants of the model."""
     n_days = values.shape[1]
     elig = [[t for t in range(len(caps)) if (m >> t) & 1 and caps[t] > 0] for m in masks]
     lb: list[float] = []
@@ -334,6 +351,7 @@ def _milp(values: np.ndarray, masks: Sequence[int], caps: Sequence[int], roster:
 
     # on[(i, d)]: a variable index, or the constant True (always on).  Absent = off.
     on: dict[tuple[int, int], int | bool] = {}
+    forced = dict(forced or {})
     if fixed_members is not None:
         for d, mem in enumerate(fixed_members):
             for i in mem:
@@ -342,12 +360,18 @@ def _milp(values: np.ndarray, masks: Sequence[int], caps: Sequence[int], roster:
     else:
         prot = set(protected)
         for i in roster:
+            if i in forced:
+                continue
             for d in range(n_days):
                 on[i, d] = True if (i in prot or d < first_day) else var(0, 1, -KEEP_ROSTER, True)
         for y in pool:
             for d in range(first_day, n_days):
                 on[y, d] = var(0, 1, -KEEP_ADDED, True)
-        members_all = roster + pool
+        for i, days in forced.items():  # absent = off
+            for d, there in enumerate(days):
+                if there:
+                    on[i, d] = True
+        members_all = roster + pool + [i for i in forced if i not in set(roster)]
     add: dict[tuple[int, int], int] = {}
     for y in pool:
         for d in range(first_day, n_days):
@@ -375,6 +399,8 @@ def _milp(values: np.ndarray, masks: Sequence[int], caps: Sequence[int], roster:
 
     inf = np.inf
     for i in roster:  # a rostered player leaves once, for good
+        if i in (forced or {}):
+            continue  # decided on every day: constants
         for d in range(first_day + 1, n_days):
             a, b = on[i, d], on[i, d - 1]
             if a is not True and b is not True:
@@ -393,8 +419,9 @@ def _milp(values: np.ndarray, masks: Sequence[int], caps: Sequence[int], roster:
         con([(j, 1.0) for j in add.values()], -inf, float(max_adds))
     if fixed_members is None:
         for d in range(first_day, n_days):  # the roster stays full: a drop needs an add
-            const = sum(1 for i in roster if on[i, d] is True)
-            terms = [(on[i, d], 1.0) for i in roster + pool if on[i, d] is not True]
+            const = sum(1 for i in members_all if on.get((i, d)) is True)
+            terms = [(on[i, d], 1.0) for i in roster + pool
+                     if (i, d) in on and on[i, d] is not True]
             if terms:
                 con(terms, float(len(roster) - const), float(len(roster) - const))
         last = n_days - 1
@@ -455,11 +482,25 @@ def _milp(values: np.ndarray, masks: Sequence[int], caps: Sequence[int], roster:
             starts += 1
     steps: list[PlanStep] = []
     if fixed_members is None:
+        mine = set(forced or {})  # the fixed moves' rows come and go on their own days
         for d in range(first_day, n_days):
             prev = set(roster) if d == 0 else set(members[d - 1])
             now = set(members[d])
-            steps += _pair(sorted(prev - now), sorted(now - prev), d, masks, set(ir_rows))
+            steps += _pair(sorted(prev - now - mine), sorted(now - prev - mine), d, masks,
+                           set(ir_rows))
     return PlanSolution(total, total, steps, members, starts, starts, "Optimal")
+
+
+def _forced(roster: Sequence[int], fixed: Sequence[PlanStep], n_days: int,
+            first_day: int) -> dict[int, list[bool]]:
+    """Each fixed move's rows, on or off on every day: the roster under the fixed moves
+    alone (each made on its day, none before the first plannable day)."""
+    if not fixed:
+        return {}
+    steps = [PlanStep(max(s.day, first_day), s.drop, s.add, s.to_ir) for s in fixed]
+    members = apply_steps(roster, steps, n_days)
+    rows = {r for s in steps for r in (s.drop, s.add)}
+    return {r: [r in set(m) for m in members] for r in rows}
 
 
 def _pair(drops: list[int], adds: list[int], day: int, masks: Sequence[int],

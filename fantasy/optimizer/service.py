@@ -38,7 +38,7 @@ from fantasy.constants import (
     stat_name,
 )
 from fantasy.formatting import day_text
-from fantasy.models import League, Player, ProSchedule, Team
+from fantasy.models import League, Player, ProSchedule, RosterEntry, Team
 from fantasy.moves import (
     CATEGORIES_UNIT,
     POINTS_UNIT,
@@ -611,11 +611,17 @@ class OptimizerService:
 
     # ------------------------------------------------------------------ public API
 
-    def daily_lineup(self, team_id: int, day: date | None = None) -> DailyLineupResult:
+    def daily_lineup(self, team_id: int, day: date | None = None,
+                     planned: Sequence[Move] = ()) -> DailyLineupResult:
         """Exact optimal lineup for `day` (default today) with reasons for every benched player,
-        injured players in ESPN's current lineup, and the changes from the current lineup."""
+        injured players in ESPN's current lineup, and the changes from the current lineup.
+        planned: the team's scheduled moves; those made by `day` change its roster (the
+        lineup the week plan will set that day)."""
         day = day or self.today
         team = self._team(team_id)
+        made = [m for m in sorted(planned, key=lambda m: m.day) if m.day <= day]
+        if made:
+            team = self._team_after(team, made)
         players = [e.player for e in team.roster]
         playing = self.schedule.teams_playing_on(day)
         notes = []
@@ -660,11 +666,31 @@ class OptimizerService:
         changes = _lineup_changes(team.roster, new_slot, val, playing, self.layout)
         if day != self.today:
             notes.append("current ESPN slots are today's; the diff compares with them")
+        if made:
+            notes.append("with your scheduled moves made by then: " + "; ".join(
+                f"{m.weekday} {m.text()}" for m in made))
         sp = self.schedule.scoring_period_for(day)
         slots = [slot_name(sid) for sid, cap in zip(self.layout.slot_ids, self.layout.caps,
                                                      strict=True) for _ in range(cap)]
         return DailyLineupResult(team_id, day, sp, unit, starters, bench, lineup.total, cur_total,
                                  injured, changes, notes, slots)
+
+    def _team_after(self, team: Team, made: Sequence[Move]) -> Team:
+        """The team's roster once scheduled moves are made: each drop leaves (an IR move
+        goes to the IR slot), each add joins on the bench (as ESPN puts him)."""
+        fa = {p.id: p for p in self.free_agents}
+        roster = list(team.roster)
+        for m in made:
+            add = fa.get(m.add.id)
+            if add is None:
+                continue  # not a free agent any more: the move cannot be made as planned
+            out = next((e for e in roster if e.player.id == m.drop.id), None)
+            if out is not None:
+                roster.remove(out)
+                if m.drop_to_ir:
+                    roster.append(dataclasses.replace(out, lineup_slot_id=SLOT_IR))
+            roster.append(RosterEntry(player=add, lineup_slot_id=SLOT_BENCH))
+        return dataclasses.replace(team, roster=roster)
 
     def weekly_plan(self, team_id: int, moves: Iterable[Any] = ()) -> WeeklyPlanResult:
         """Optimal lineups for every remaining day, optionally with moves applied from the
@@ -1206,19 +1232,21 @@ class OptimizerService:
                   focus_categories: Sequence[str] = (), alternatives: int = 2,
                   hold: Iterable[int] = (), exclude_adds: Iterable[int] = (),
                   position: int | None = None, spare_core: bool = False,
-                  keep: Iterable[int] = ()) -> Plan:
+                  keep: Iterable[int] = (), planned: Sequence[Move] = ()) -> Plan:
         """`_move_plan` (below), solved once per service, team and arguments: a service is
         one league snapshot (league, schedule, free agents, today), so every member asking
         for a card on unchanged data gets the same plan without solving it again; each
-        caller gets its own deep copy."""
+        caller gets its own deep copy. planned: the team's approved moves still to be made
+        (its week plan), fixed: the plan is made on top of them."""
+        fixed = tuple((m.drop.id, m.add.id, m.day, m.drop_to_ir) for m in planned)
         key = (team_id, max_moves, tuple(focus_categories), alternatives, tuple(hold),
-               tuple(exclude_adds), position, spare_core, tuple(keep))
+               tuple(exclude_adds), position, spare_core, tuple(keep), fixed)
         hit = self._plans.get(key)
         if hit is None:
             hit = self._move_plan(team_id, max_moves=max_moves,
                                   focus_categories=key[2], alternatives=alternatives,
                                   hold=key[4], exclude_adds=key[5], position=position,
-                                  spare_core=spare_core, keep=key[8])
+                                  spare_core=spare_core, keep=key[8], planned=planned)
             if len(self._plans) >= 32:
                 self._plans.clear()
             self._plans[key] = hit
@@ -1287,12 +1315,13 @@ class OptimizerService:
 
     def _plan_inputs(self, team_id: int, *, focus_categories: Sequence[str] = (),
                      exclude_adds: Iterable[int] = (), position: int | None = None,
-                     spare_core: bool = False) -> _PlanInputs:
+                     spare_core: bool = False, extra: Iterable[int] = ()) -> _PlanInputs:
         """What a plan is solved on: the universe (active roster + the free agents that may
         be added), the per-day values in the plan's unit, the rest-of-season values, the IR
-        candidates, the display per-game values."""
+        candidates, the display per-game values. extra: free agents in the universe but not
+        in the pool (the adds of moves already scheduled)."""
         team = self._team(team_id)
-        excluded = set(exclude_adds)
+        excluded = set(exclude_adds) | set(extra)
         notes = [self.window_note] if self.window_note else []
         active = self._active(team)
         roster_ids = {e.player.id for e in team.roster}
@@ -1300,17 +1329,19 @@ class OptimizerService:
                 if p.id not in roster_ids and p.injury_status not in OUT_STATUSES
                 and p.id not in excluded
                 and (position is None or position in p.eligible_slots)]
+        wanted = set(extra) - roster_ids
+        fixed_adds = [p for p in self.free_agents if p.id in wanted]
         focus = [c.upper() for c in focus_categories]
         cats: list[Category] = []
         m = None
         if self.is_points:
-            u = self._universe(active + pool)
+            u = self._universe(active + pool + fixed_adds)
             values = self._values_points(u)
             per_game = {p.id: float(u.per_game_value[i]) for i, p in enumerate(u.players)}
             season_pg = np.asarray(u.per_game_value, dtype=float)
             label = "projected fantasy points per game"
         else:
-            _, _, u, m, note = self._cat_context(team_id, pool)
+            _, _, u, m, note = self._cat_context(team_id, pool + fixed_adds)
             if note:
                 notes.append(note)
             cats = self.cats
@@ -1332,7 +1363,9 @@ class OptimizerService:
             label = "category value per game (sum of z-scores)"
         roster_rows = [u.index[p.id] for p in active]
         pool_rows = [u.index[p.id] for p in pool]
-        season = self._season(u, season_pg, roster_rows, pool_rows, spare_core=spare_core,
+        season = self._season(u, season_pg, roster_rows,
+                              pool_rows + [u.index[p.id] for p in fixed_adds],
+                              spare_core=spare_core,
                               rank_per_game=None if self.is_points else np.array(
                                   [per_game[p.id] for p in u.players]))
         ir_players, ir_free = self._ir_candidates(team)
@@ -1373,7 +1406,7 @@ class OptimizerService:
                    focus_categories: Sequence[str], alternatives: int,
                    hold: Iterable[int], exclude_adds: Iterable[int],
                    position: int | None, spare_core: bool = False,
-                   keep: Iterable[int] = ()) -> Plan:
+                   keep: Iterable[int] = (), planned: Sequence[Move] = ()) -> Plan:
         """The exact best plan (fantasy.optimizer.plan) for the rest of the matchup AND the
         season: at most the acquisitions left (and `max_moves`, default MAX_PLAN_MOVES)
         drop/add moves, each with its day, streaming chains included.  A move's value is its
@@ -1390,21 +1423,31 @@ class OptimizerService:
         and day.  hold: rostered ids not to drop (moves the member skipped, players he asked
         to keep); exclude_adds: free agents not to add; position: only free agents eligible
         for this ESPN slot id; spare_core: everyone above replacement is held; keep: rostered
-        ids the member asked to keep ('keep X')."""
+        ids the member asked to keep ('keep X').
+
+        planned: the approved moves still to be made (the week plan), fixed on their days:
+        never re-planned nor offered again, their acquisitions counted (`acquisitions_left`
+        is net of them); `base_value` is the value with them, `nothing_value` with no move
+        at all, and `scheduled` lists them with what each adds in order."""
         x = self._plan_inputs(team_id, focus_categories=focus_categories,
                               exclude_adds=exclude_adds, position=position,
-                              spare_core=spare_core)
+                              spare_core=spare_core, extra=[mv.add.id for mv in planned])
         team, u, values, m, cats, focus = x.team, x.u, x.values, x.m, x.cats, x.focus
         per_game, label, notes, sv = x.per_game, x.label, x.notes, x.season
         budget = acquisition_budget(self.settings, team, self.league.current_matchup_period)
+        fixed = self._fixed_steps(u, planned)
+        left = None if budget.remaining is None else max(budget.remaining - len(fixed), 0)
         cap = MAX_PLAN_MOVES if max_moves is None else max(int(max_moves), 0)
-        k = cap if budget.remaining is None else min(cap, budget.remaining)
+        k = cap if left is None else min(cap, left)
         keep_ids = set(keep)
         hold = tuple(hold) + tuple(keep_ids)
         prot = protected_players(team, per_game, self.today,
                                  untouchable=self.untouchable | set(hold))
         roster_rows, pool_rows = x.roster_rows, x.pool_rows
-        ir_rows = [r for r in x.ir_rows if u.players[r].id not in self.untouchable | set(hold)]
+        fixed_ids = {u.players[r].id for st in fixed for r in (st.drop, st.add)}
+        ir_rows = [r for r in x.ir_rows
+                   if u.players[r].id not in self.untouchable | set(hold) | fixed_ids]
+        ir_free = max(x.ir_free - sum(1 for st in fixed if st.to_ir), 0)
         ir_ids = {u.players[r].id for r in ir_rows}
         prot = {pid: pr for pid, pr in prot.items() if pid not in ir_ids}
         core_rows = [r for r in sv.core if r not in set(ir_rows)]
@@ -1415,14 +1458,18 @@ class OptimizerService:
             notes.append("games-played limits applied")
         sol = best_plan(values, u.masks, self.layout.caps, u.keys, roster_rows, pool_rows, k,
                         first_day=self.first_day, protected=prot_rows, slot_caps=slot_caps,
-                        keep_value=keep_value, ir_rows=ir_rows, ir_slots=x.ir_free,
-                        sticky_adds=sv.core_adds)
+                        keep_value=keep_value, ir_rows=ir_rows, ir_slots=ir_free,
+                        sticky_adds=sv.core_adds, fixed=fixed)
         single = sol if k <= 1 else best_plan(
             values, u.masks, self.layout.caps, u.keys, roster_rows, pool_rows, 1,
             first_day=self.first_day, protected=prot_rows, slot_caps=slot_caps,
-            keep_value=keep_value, ir_rows=ir_rows, ir_slots=x.ir_free,
-            sticky_adds=sv.core_adds)
+            keep_value=keep_value, ir_rows=ir_rows, ir_slots=ir_free,
+            sticky_adds=sv.core_adds, fixed=fixed)
         n_days = len(self.dates)
+
+        def members_of(steps: Sequence[PlanStep]) -> list[list[int]]:
+            """The rosters by day with the scheduled moves and `steps` made."""
+            return apply_steps(roster_rows, [*fixed, *steps], n_days)
 
         # each distinct (day, roster) lineup solved once over the plan, its alternatives
         # and its prefixes (the same lineups and sums as solving each plan alone)
@@ -1437,10 +1484,26 @@ class OptimizerService:
                                        lineups=lineups, stat_sums=stat_sums)
             return v, starts
 
-        def season_of(members: list[list[int]]) -> float:
-            return terminal_value(members[-1], roster_rows, keep_value, ir_rows)
+        gone_ir = ir_rows + [st.drop for st in fixed if st.to_ir]
 
-        base_members = apply_steps(roster_rows, [], n_days)
+        def season_of(members: list[list[int]]) -> float:
+            return terminal_value(members[-1], roster_rows, keep_value, gone_ir)
+
+        nothing_value = value_of(apply_steps(roster_rows, [], n_days))[0] if fixed else None
+        scheduled: list[Move] = []
+        prev = (nothing_value, season_of(apply_steps(roster_rows, [], n_days)))
+        for j, st in enumerate(fixed):  # each scheduled move's part, in order
+            mem = apply_steps(roster_rows, fixed[:j + 1], n_days)
+            v, kk = value_of(mem)[0], season_of(mem)
+            mv = self._plan_move(u, st, v - prev[0], 0, per_game,
+                                 chain={s.add for s in fixed[:j]}, season=sv,
+                                 season_gain=kk - prev[1])
+            src = planned[j] if j < len(planned) else None
+            if src is not None:
+                mv.move_id = src.move_id
+            scheduled.append(mv)
+            prev = (v, kk)
+        base_members = members_of([])
         base_value, base_starts = value_of(base_members)
         base_keep = season_of(base_members)
         steps = sorted(sol.steps, key=lambda s: (s.day, u.keys[s.drop]))
@@ -1449,7 +1512,7 @@ class OptimizerService:
         for j in range(len(steps)):
             best, ranked = self._alternatives(u, values, steps, j, pool_rows, used,
                                               alternatives, value_of, per_game, roster_rows,
-                                              season_of, sv.core_adds)
+                                              season_of, sv.core_adds, fixed=fixed)
             if best is not None:  # categories: exact value beats the linearised pick
                 used = (used - {steps[j].add}) | {best}
                 steps = [PlanStep(s.day, best if (i > j and s.drop == steps[j].add) else s.drop,
@@ -1459,7 +1522,7 @@ class OptimizerService:
         prev_v, prev_s, prev_k = base_value, base_starts, base_keep
         moves: list[Move] = []
         for j, st in enumerate(steps):
-            mem = apply_steps(roster_rows, steps[:j + 1], n_days)
+            mem = members_of(steps[:j + 1])
             v, starts = value_of(mem)
             kk = season_of(mem)
             mv = self._plan_move(u, st, v - prev_v, starts - prev_s, per_game,
@@ -1473,10 +1536,11 @@ class OptimizerService:
         if single.steps:
             s0 = single.steps[0]
             better, _ = self._alternatives(u, values, [s0], 0, pool_rows, {s0.add}, 1,
-                                           value_of, per_game, roster_rows, season_of)
+                                           value_of, per_game, roster_rows, season_of,
+                                           fixed=fixed)
             if better is not None:
                 s0 = PlanStep(s0.day, s0.drop, better, s0.to_ir)
-            mem1 = apply_steps(roster_rows, [s0], n_days)
+            mem1 = members_of([s0])
             v1, s1 = value_of(mem1)
             best_single = self._plan_move(u, s0, v1 - base_value, s1 - base_starts, per_game,
                                           chain=set(), season=sv,
@@ -1489,7 +1553,12 @@ class OptimizerService:
         if k == 0:
             msg = (f"Acquisition limit reached ({budget.used} of {budget.limit} used this "
                    "matchup): no add is possible until the next matchup."
-                   if budget.remaining == 0 else "No moves requested.")
+                   if budget.remaining == 0 else
+                   f"Acquisition limit reached: {budget.used} of {budget.limit} used this "
+                   f"matchup and your {len(fixed)} scheduled move"
+                   f"{'s' if len(fixed) != 1 else ''} use{'s' if len(fixed) == 1 else ''} "
+                   "the rest: no other add is possible." if left == 0 and fixed
+                   else "No moves requested.")
         elif sol.status not in ("Optimal", "NoMovesPossible"):
             msg = f"The optimizer did not finish ({sol.status}); no plan."
         elif not moves:
@@ -1497,7 +1566,9 @@ class OptimizerService:
                    "more over the rest of the season.")
         else:
             msg = (f"{len(moves)} move{'s' if len(moves) != 1 else ''}; "
-                   + budget.describe())
+                   + (budget.describe() if not fixed or left is None else
+                      f"{left} of {budget.limit} acquisitions left this matchup after your "
+                      f"{len(fixed)} scheduled move{'s' if len(fixed) != 1 else ''}"))
         skipped = set(hold) - self.untouchable
         holds = [MoveHold(player=MovePlayer(id=pid, name=self._name(team, pid)),
                           reason="you asked to keep him" if pid in keep_ids else
@@ -1514,11 +1585,27 @@ class OptimizerService:
                     best_single_value=best_single_value, best_single=best_single,
                     base_starts=base_starts, planned_starts=planned_starts,
                     n_categories=None if self.is_points else len(cats),
-                    focus_categories=focus, acquisitions_left=budget.remaining,
+                    focus_categories=focus, acquisitions_left=left,
+                    scheduled=scheduled, nothing_value=nothing_value,
                     acquisition_limit=budget.limit, max_moves=k, holds=holds, notes=notes,
                     message=msg, per_game_label=label, exact=self.is_points,
                     ranks={} if self.is_points else self._cat_ranks(u),
                     season_gain=planned_keep - base_keep, season_end=self.season_end())
+
+    def _fixed_steps(self, u: _Universe, planned: Sequence[Move]) -> list[PlanStep]:
+        """The scheduled moves as plan steps on `u`, in day order: those the league can
+        still make (the add a free agent in `u`, the drop on the roster or added by an
+        earlier one); a day before the planning window counts from its first day."""
+        out: list[PlanStep] = []
+        for mv in sorted(planned, key=lambda mv: mv.day):
+            d, a = u.index.get(mv.drop.id), u.index.get(mv.add.id)
+            if d is None or a is None:
+                continue
+            day = sum(1 for x in self.dates if x < mv.day)
+            if day >= len(self.dates):
+                continue
+            out.append(PlanStep(day, d, a, bool(mv.drop_to_ir)))
+        return out
 
     def _plan_move(self, u: _Universe, st: PlanStep, gain: float, games: int,
                    per_game: dict[int, float], chain: set[int],
@@ -1552,7 +1639,8 @@ class OptimizerService:
     def _alternatives(self, u: _Universe, values: np.ndarray, steps: list[PlanStep], j: int,
                       pool_rows: list[int], used: set[int], n: int, value_of,
                       per_game: dict[int, float], roster_rows: list[int], season_of=None,
-                      sticky: Collection[int] = ()) -> tuple[int | None, list[Alternative]]:
+                      sticky: Collection[int] = (), fixed: Sequence[PlanStep] = ()
+                      ) -> tuple[int | None, list[Alternative]]:
         """The best other free agents for step j's spot and day, the rest of the plan
         unchanged (a later step that drops j's add drops the alternative instead).  Exact
         dominance pruning keeps the candidates that can be among the best n + 1.
@@ -1570,7 +1658,7 @@ class OptimizerService:
         for y in cands:
             alt = [PlanStep(s.day, y if (k > j and s.drop == st.add) else s.drop,
                             y if k == j else s.add, s.to_ir) for k, s in enumerate(steps)]
-            mem = apply_steps(roster_rows, alt, n_days)
+            mem = apply_steps(roster_rows, [*fixed, *alt], n_days)
             v, _ = value_of(mem)
             sv = season_of(mem) if season_of is not None else 0.0
             scored.append((v + sv, u.keys[y], y, v, sv))
@@ -1580,7 +1668,8 @@ class OptimizerService:
                 [t[2] for t in scored].index(st.add)][0] + MIN_GAIN_CATS:
             better = scored[0][2]
         out = []
-        base_season = season_of(apply_steps(roster_rows, [], n_days)) if season_of else 0.0
+        base_season = (season_of(apply_steps(roster_rows, list(fixed), n_days))
+                       if season_of else 0.0)
         for _, _, y, v, sv in scored[:n + 1]:
             p = u.players[y]
             out.append(Alternative(add=MovePlayer(id=p.id, name=p.name), plan_value=float(v),
