@@ -1060,6 +1060,9 @@ def _compose_answer(state: MatchupOptimizerState) -> tuple[str, dict[str, Any]]:
             why = (why + f" Searched {rounds} times with a wider pool each time.").strip()
         if intent != "injury_reevaluation" or not state.get("injury_targets"):
             lines.append(prompts.NO_MOVE.format(focus=focus_txt, why=why).strip())
+        mp = state.get("move_plan")
+        if mp and mp.get("scheduled"):  # the week plan's moves, as planned
+            lines.append(Plan.model_validate(mp).scheduled_line())
         lines.append(_plan_line(state.get("plan")))
     for n in state.get("notes") or []:
         lines.append(n)

@@ -630,7 +630,9 @@ class OptimizerService:
             val = {p.id: self._per_game_points(p) * play_probability(p, day) for p in players}
         else:
             unit = "category value (linearised expected categories won)"
-            _, _, u, m, note = self._cat_context(team_id)
+            real = {e.player.id for e in self._team(team_id).roster}
+            _, _, u, m, note = self._cat_context(
+                team_id, [p for p in players if p.id not in real])  # + the scheduled adds
             if note:
                 notes.append(note)
             roster_rows = [u.index[p.id] for p in self._active(team)]
