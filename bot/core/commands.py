@@ -136,6 +136,9 @@ COMMANDS: tuple[Command, ...] = (
             "finished one, e.g. `{recap 14}`)",
             options=(Option("period", "Matchup period number (default: the last finished)",
                             positional=True),)),
+    Command("powerrankings", "Power rankings: the formula, each team's parts and movement",
+            "", "power rankings: season, last three matchups and projected rest of season "
+            "all-play, with the formula"),
     Command("alerts", "League posts in this channel: feed, recap, preview (admins)",
             "[setup|<post> on|off|HH:MM|timezone <Area/City>]",
             "this channel's league posts: `{alerts setup}` switches them on (admins); "

@@ -117,6 +117,7 @@ class ChatCore:
             "daily": self.daily.cmd_daily, "help": self._cmd_help,
             "matchup": self.matchup.cmd_matchup, "advance": self.moves.cmd_advance,
             "recap": self.league_life.cmd_recap, "alerts": self.league_life.cmd_alerts,
+            "powerrankings": self.league_life.cmd_powerrankings,
         }
 
     # ------------------------------------------------------------------ properties

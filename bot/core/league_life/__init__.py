@@ -91,9 +91,44 @@ class LeagueLife:
         sps = league.settings.matchup_periods[period]
         text = recap_text(recap, league.calendar.date_for(sps[0]),
                           league.calendar.date_for(sps[-1]))
+        if period == league.current_matchup_period - 1:  # the latest recap: the race now
+            text += "\n\n" + (await self.rankings(league))[2]
         return league, recap, text
 
+    async def rankings(self, league: League | None = None) -> tuple[League, list[Any], str]:
+        """The power rankings now: league, rows (`fantasy.league_life.rankings`), text."""
+        from bot.core.league_life.render import rankings_text
+        from fantasy.league_life.projection import (
+            league_projector,
+            projected_scores,
+            served_scores,
+        )
+        from fantasy.league_life.rankings import power_rankings
+        league = league or await self.core.espn.get_league()
+        cur = league.current_matchup_period
+        last = league.settings.regular_season_matchup_periods or max(
+            league.settings.matchup_periods)
+        finished = [served_scores(league, p) for p in range(1, min(cur, last + 1))]
+        projector = await league_projector(self.core.espn, league)
+        projected = [projected_scores(projector.period_all(p), league)
+                     for p in range(cur, last + 1)]
+        pf = {t.id: t.record.points_for for t in league.teams}
+        rows = power_rankings(finished, projected, pf, categories=league.settings.categories,
+                              reverse=league.settings.reverse_categories,
+                              teams=[t.id for t in league.teams])
+        names = {t.id: t.name for t in league.teams}
+        return league, rows, rankings_text(rows, names, min(cur, last + 1) - 1)
+
     # ------------------------------------------------------------------ commands
+
+    async def cmd_powerrankings(self, surface: ChatSurface, thread: ThreadRef, user: UserRef,
+                                args: dict[str, Any]) -> None:
+        """`/powerrankings`: the power rankings with their formula, parts and movement."""
+        _, _, text = await self.rankings()
+        if getattr(surface, "start_thread", None) is not None:  # Discord: a command thread
+            thread = await self.core.turns.ensure_thread(
+                surface, thread, user, "/powerrankings", "Power rankings")
+        await self.core.turns.post_split(surface, thread, OutgoingMessage(text))
 
     async def cmd_recap(self, surface: ChatSurface, thread: ThreadRef, user: UserRef,
                         args: dict[str, Any]) -> None:

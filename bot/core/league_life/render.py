@@ -80,3 +80,29 @@ def recap_text(recap: Recap, first_day: date, last_day: date) -> str:
         name = recap.team_names.get(e.team_id, f"Team {e.team_id}")
         lines.append(f"• {name}: {e.pct_text()} ({_num(e.actual)} of {_num(e.optimal)})")
     return "\n".join(lines)
+
+
+def _pct(p: float | None) -> str:
+    return "—" if p is None else f"{p * 100:.1f}%"
+
+
+def rankings_text(rows: list, names: dict[int, str], after_period: int) -> str:
+    """The power rankings with the formula, each team's three parts (all-play records and
+    percentages) and movement since the rankings before matchup `after_period`."""
+    from fantasy.league_life.rankings import RECENT_PERIODS, WEIGHTS
+    ws, wr, wp = WEIGHTS
+    lines = [f"**Power rankings** · after matchup {after_period}",
+             f"power = {ws} × season all-play % + {wr} × all-play % over the last "
+             f"{RECENT_PERIODS} matchups + {wp} × projected all-play % for the rest of the "
+             "season (all-play: each week's score against every other team's); ties: "
+             "points for"]
+    for r in rows:
+        move = r.movement
+        arrow = "" if move is None else " (=)" if move == 0 else \
+            f" (▲{move})" if move > 0 else f" (▼{-move})"
+        lines.append(
+            f"{r.rank}. {names.get(r.team_id, f'Team {r.team_id}')} {r.score * 100:.1f}{arrow}: "
+            f"season {r.season.text()} {_pct(r.season.pct)} · last {RECENT_PERIODS} "
+            f"{r.recent.text()} {_pct(r.recent.pct)} · projected {r.projected.text()} "
+            f"{_pct(r.projected.pct)}" + (f" · PF {r.points_for:,.0f}" if r.points_for else ""))
+    return "\n".join(lines)
