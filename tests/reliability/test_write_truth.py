@@ -218,3 +218,55 @@ async def test_a_button_id_counts_only_in_the_form_the_card_issued(tmp_path):
         assert (await app.app_db.get_card("c0ffee0000a6")).status == "pending"
     finally:
         await app.close()
+
+
+async def test_a_lineup_whose_outcome_is_unknown_is_told_truly_then_settled(tmp_path):
+    """"Set this lineup": ESPN makes the change but its answer is lost, and so is the read
+    back. The member reads "I could not tell whether your lineup was set; here it is now"
+    with the lineup ESPN shows (not "already set", not a made-up success); the next tap
+    reads ESPN back and settles it as done without sending it again."""
+    from bot.core.app import FanViseApp
+    from bot.settings import Settings
+    app = await FanViseApp.open(Settings(data_dir=tmp_path))  # the demo's endpoint
+    demo = app.espn.demo
+
+    class Lost(Wire):
+        lose = True
+        fail_reads = 0
+
+        async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+            self.seen.append(request)
+            if self.lose and request.method == "POST":
+                await super(Wire, self).handle_async_request(request)
+                self.fail_reads = 1
+                raise httpx.ReadTimeout("lost")
+            if self.fail_reads:
+                self.fail_reads -= 1
+                raise httpx.ConnectError("down")
+            return await super(Wire, self).handle_async_request(request)
+    wire = Lost(demo)
+    app.core.writes_config = WritesConfig(transport=wire)
+    try:
+        await link(app, "alex", 1, cookies=False)
+        fix = await app.app_db.create_prelock_fix(
+            channel_key=f"discord:{WS}:C1", day=app.core.league_today().isoformat(),
+            team_id=1, user_id="alex")
+        before = dict(demo.roster_now(1))
+        rec = Recorder()
+        thread = ThreadRef("discord", WS, "C1", "T1")
+        await app.core.handle_click(rec, thread, ALEX, f"fv:approve:{fix}", "")
+        told = rec.private[-1][1]
+        assert told.startswith("I could not tell whether your lineup was set"), told
+        assert "here it is now" in told and "PG:" in told
+        assert dict(demo.roster_now(1)) != before  # ESPN did make it
+        wire.lose = False
+        await app.core.handle_click(rec, thread, ALEX, f"fv:approve:{fix}", "")
+        assert rec.private[-1][1].startswith("Done: today's lineup is set"), rec.private
+        [row] = await app.app_db.writes()
+        assert row.status == "done" and row.verification["read"] == "mRoster"
+        assert len(_posts(wire)) == 1  # settled by reading back, never sent twice
+        assert (await app.app_db.get_prelock_fix(fix))["status"] == "applied"
+        await app.core.handle_click(rec, thread, ALEX, f"fv:approve:{fix}", "")
+        assert rec.private[-1][1] == "This lineup was already set."
+    finally:
+        await app.close()
