@@ -158,6 +158,47 @@ async def settle_claims(core: Any, card: Any) -> None:
         log.warning("write read back skipped: %s", type(exc).__name__)
 
 
+async def settle_scheduled(core: Any, surface: Any, mine: Any) -> int:
+    """Scheduled moves made on their day whose write's outcome was unknown (no answer and
+    no read back: the row is `waiting`) are settled by reading ESPN back: made -> applied,
+    nothing changed -> not possible ("not made"); unclear -> left for the next read. Their
+    cards are redrawn. Returns how many were settled. Never raises."""
+    from fantasy.espn.writes import SENDING, UNKNOWN
+    settled = 0
+    try:
+        for row in await core.db.scheduled_moves_in(WAITING):
+            key = f"card:{row.card_id}:{row.move_id}"
+            rec = await core.db.write_get(key)
+            if rec is None or rec.status not in (SENDING, UNKNOWN):
+                continue  # a hand-off, or a write whose outcome is known
+            card = await core.db.get_card(row.card_id)
+            if card is None or card.team_id is None or not mine(card):
+                continue
+            w = writes_of(core)
+            access = await w.access(card.platform, card.workspace_id,
+                                    card.decided_by or card.requester_id, int(card.team_id))
+            if not access.allowed:
+                continue
+            writer = w.writer(int(card.team_id), access)
+            try:
+                got = await writer.settle(key)
+            finally:
+                await writer.aclose()
+            if got is None or got.status in (SENDING, UNKNOWN):
+                continue
+            status, note = (("applied", "made (read back after ESPN did not answer)")
+                            if got.status == "done" else
+                            ("not_possible", "not made: ESPN shows no change (read back "
+                             "after it did not answer)"))
+            await core.db.finish_scheduled_move(row.card_id, row.plan_move_id, status=status,
+                                                note=note)
+            await core.moves.redraw(surface, card.card_id)
+            settled += 1
+    except Exception as exc:  # noqa: BLE001 - the next read tries again
+        log.warning("scheduled write read back skipped: %s", type(exc).__name__)
+    return settled
+
+
 def waiting(card: Any) -> bool:
     """True when a decided card has moves waiting for ESPN."""
     outs = (card.result or {}).get("outcomes") or {}
@@ -177,6 +218,7 @@ async def check_handoffs(core: Any, surface: Any, thread: Any = None, *,
         if workspace is not None:
             return (c.platform, c.workspace_id) == workspace
         return c.conversation_id == thread.conversation_id
+    await settle_scheduled(core, surface, mine)
     try:
         cards = [c for status in DECIDED for c in await core.db.cards_by_status(status)
                  if mine(c) and waiting(c)]
@@ -628,5 +670,6 @@ def failure_text(exc: EspnWriteError) -> str:
 
 
 __all__ = ["EspnWrites", "HandoffChange", "LineupWrite", "WriteAccess", "WritesConfig",
-           "check_handoffs", "failure_text", "lineup_starters", "make_card_moves", "revise_answers", "settle_claims", "reconcile", "waiting",
+           "check_handoffs", "failure_text", "lineup_starters", "make_card_moves", "revise_answers",
+           "settle_claims", "settle_scheduled", "reconcile", "waiting",
            "writes_of"]

@@ -270,3 +270,45 @@ async def test_a_lineup_whose_outcome_is_unknown_is_told_truly_then_settled(tmp_
         assert rec.private[-1][1] == "This lineup was already set."
     finally:
         await app.close()
+
+
+async def test_a_scheduled_move_whose_outcome_was_unknown_is_settled_by_the_next_read(
+        tmp_path):
+    """A move made on its day by the scheduler got no answer and no read back (its row
+    `waiting`, its journal row `unknown`); the next league read of that conversation reads
+    ESPN back and the card says it was made."""
+    from bot.core.app import FanViseApp
+    from bot.settings import Settings
+    from fantasy.espn.writes import UNKNOWN
+    from storage.app_db import CardRow, ScheduledMove
+    app = await FanViseApp.open(Settings(data_dir=tmp_path))  # the demo's endpoint
+    demo = app.espn.demo
+    try:
+        await link(app, "alex", 1, cookies=False)
+        move = _move(demo, 1, "m0")
+        card = CardRow("c0ffee0000a7", "run", "int", "discord:G1:C1:T1", "discord", WS, "C1",
+                       "T1", "m1", "alex", "Alex", 1, "plan", "", [move], {"0": "approve"},
+                       "approved", decided_by="alex")
+        await app.app_db.create_card(card)
+        row = ScheduledMove(card.card_id, "m0", "m0", 0, 1,
+                            app.core.league_today().isoformat(), move["drop"]["id"],
+                            move["drop"]["name"], move["add"]["id"], move["add"]["name"])
+        await app.app_db.schedule_moves([row])
+        w = writes_of(app.core)
+        access = await w.access("discord", WS, "alex", 1)
+        res = await w.make_move(access, 1, add_id=row.add_id, add_name=row.add_name,
+                                drop_id=row.drop_id, drop_name=row.drop_name,
+                                key=f"card:{card.card_id}:m0")
+        assert res["status"] == "applied"  # made on ESPN; then its answer is "lost":
+        rec = await app.app_db.write_get(f"card:{card.card_id}:m0")
+        rec.status = UNKNOWN
+        await app.app_db.write_put(rec)
+        await app.app_db.finish_scheduled_move(card.card_id, "m0", status="waiting",
+                                               note="ESPN did not answer")
+        rec = Recorder()
+        await check_handoffs(app.core, rec, ThreadRef("discord", WS, "C1", "T1"))
+        [after] = await app.app_db.scheduled_moves(card.card_id)
+        assert after.status == "applied" and "read back" in after.note, after
+        assert (await app.app_db.write_get(f"card:{card.card_id}:m0")).status == "done"
+    finally:
+        await app.close()
