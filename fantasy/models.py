@@ -703,6 +703,9 @@ class LeagueSettings(_JsonMixin):
     matchup_periods: dict[int, list[int]] = field(default_factory=dict)
     regular_season_matchup_periods: int = 0
     playoff_team_count: int = 0
+    #: ESPN `playoffSeedingRule`: the tie-break after record ("H2H_RECORD",
+    #: "TOTAL_POINTS_SCORED", ...; "" when not served)
+    playoff_seeding_rule: str = ""
     acquisition: AcquisitionSettings = field(default_factory=AcquisitionSettings)
     lineup_slot_stat_limits: dict[int, SlotStatLimit] = field(default_factory=dict)
     lineup_lock_type: str = "INDIVIDUAL_GAME"
@@ -784,6 +787,7 @@ class LeagueSettings(_JsonMixin):
                              for k, v in (d.get("matchup_periods") or {}).items()},
             regular_season_matchup_periods=int(d.get("regular_season_matchup_periods", 0)),
             playoff_team_count=int(d.get("playoff_team_count", 0)),
+            playoff_seeding_rule=str(d.get("playoff_seeding_rule") or ""),
             acquisition=AcquisitionSettings.from_dict(d.get("acquisition") or {}),
             lineup_slot_stat_limits={int(k): SlotStatLimit.from_dict(v)
                                      for k, v in (d.get("lineup_slot_stat_limits") or {}).items()},

@@ -139,6 +139,8 @@ COMMANDS: tuple[Command, ...] = (
     Command("powerrankings", "Power rankings: the formula, each team's parts and movement",
             "", "power rankings: season, last three matchups and projected rest of season "
             "all-play, with the formula"),
+    Command("odds", "Playoff odds: simulated shares, clinched and eliminated",
+            "", "playoff odds from 10,000 simulations of the rest of the regular season"),
     Command("alerts", "League posts in this channel: feed, recap, preview (admins)",
             "[setup|<post> on|off|HH:MM|timezone <Area/City>]",
             "this channel's league posts: `{alerts setup}` switches them on (admins); "

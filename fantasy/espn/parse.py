@@ -274,6 +274,7 @@ def parse_settings(settings: JSON, status: JSON | None = None) -> LeagueSettings
         matchup_periods=matchup_periods_to_scoring_periods(weeks, final_sp),
         regular_season_matchup_periods=int(sched.get("matchupPeriodCount") or 0),
         playoff_team_count=int(sched.get("playoffTeamCount") or 0),
+        playoff_seeding_rule=str(sched.get("playoffSeedingRule") or ""),
         acquisition=AcquisitionSettings(
             acquisition_type=acq.get("acquisitionType", "FREEAGENCY"),
             season_limit=int(acq.get("acquisitionLimit", -1)),

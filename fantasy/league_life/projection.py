@@ -92,6 +92,7 @@ class Projector:
         self.points = self.settings.is_points
         self.columns = raw_stat_columns(self.settings.categories) if not self.points else []
         self._proj: dict[int, Projection] = {}
+        self._periods: dict[tuple[int, int], PeriodProjection] = {}
 
     def _projection(self, p: Player) -> Projection:
         if p.id not in self._proj:
@@ -104,6 +105,12 @@ class Projector:
     def period(self, team_id: int, period: int) -> PeriodProjection:
         """A team's projection of one matchup period (actual so far from ESPN's served
         matchup when the period has started)."""
+        key = (team_id, period)
+        if key not in self._periods:
+            self._periods[key] = self._period(team_id, period)
+        return self._periods[key]
+
+    def _period(self, team_id: int, period: int) -> PeriodProjection:
         sps = self.settings.matchup_periods[period]
         days = [self.league.calendar.date_for(sp) for sp in sps]
         days = [d for d in days if d >= self.today]
@@ -180,11 +187,14 @@ class Projector:
             if sd <= 1e-9:
                 return (1.0, 0.0) if diff > 0 else (0.0, 0.0) if diff < 0 else (0.0, 1.0)
             return 0.5 * (1.0 + math.erf(diff / (sd * math.sqrt(2.0)))), 0.0
+        return match_probability(self.category_probabilities(a, b))
+
+    def category_probabilities(self, a: PeriodProjection, b: PeriodProjection) -> list[float]:
+        """P(a wins each category) of a matchup (category leagues; the optimizer's model)."""
         cats = self.categories()
         vec = lambda d: np.array([d.get(c, 0.0) for c in self.columns])  # noqa: E731
         cm = CatMatchup(vec(a.actual_stats), vec(b.actual_stats), vec(b.remaining_stats))
-        probs = win_probabilities(cats, vec(a.remaining_stats), cm)
-        return match_probability(list(map(float, probs)))
+        return [float(x) for x in win_probabilities(cats, vec(a.remaining_stats), cm)]
 
 
 def match_probability(category_probs: Sequence[float]) -> tuple[float, float]:

@@ -54,6 +54,7 @@ async def test_slack_alerts_setup_advance_posts_one_recap(fake_slack, tmp_path: 
         assert "Trophies" in recaps[0]["text"] and "Manager efficiency" in recaps[0]["text"]
         assert "Power rankings** · after matchup 15" in recaps[0]["text"] or \
             "Power rankings* · after matchup 15" in recaps[0]["text"]
+        assert sum("Playoff odds" in (b.get("text") or "") for b in _slack_posts(fake_slack)) == 1
         surface = SlackSurface(AsyncWebClient(token="xoxb-test", base_url=fake_slack.base_url))
         assert await run.app.core.league_life.run_due({"slack": surface}) == 0
     finally:
@@ -92,6 +93,7 @@ async def test_discord_alerts_setup_advance_posts_one_recap(fake_discord, tmp_pa
         assert len(recaps) == 1 and "Closest win" in recaps[0]
         # the recap's second message (Discord's 2,000 characters): the rankings after it
         assert sum("Power rankings** · after matchup 15" in t for t in channel_texts()) == 1
+        assert sum("Playoff odds** (regular season)" in t for t in channel_texts()) == 1
         assert len([t for t in channel_texts() if "League alerts are on" in t]) == 1
         assert await app.core.league_life.run_due({"discord": bot.surface}) == 0
     finally:

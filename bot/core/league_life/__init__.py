@@ -93,6 +93,7 @@ class LeagueLife:
                           league.calendar.date_for(sps[-1]))
         if period == league.current_matchup_period - 1:  # the latest recap: the race now
             text += "\n\n" + (await self.rankings(league))[2]
+            text += "\n\n" + (await self.odds(league))[2]
         return league, recap, text
 
     async def rankings(self, league: League | None = None) -> tuple[League, list[Any], str]:
@@ -119,7 +120,33 @@ class LeagueLife:
         names = {t.id: t.name for t in league.teams}
         return league, rows, rankings_text(rows, names, min(cur, last + 1) - 1)
 
+    async def odds(self, league: League | None = None, *, seed: int | None = None
+                   ) -> tuple[League, Any, str]:
+        """The playoff odds now: league, `PlayoffOdds`, text (seeded by the league and its
+        date unless `seed` is given: the same day gives the same odds)."""
+        from bot.core.league_life.render import odds_text
+        from fantasy.league_life.odds import default_seed, league_inputs, simulate
+        from fantasy.league_life.projection import league_projector
+        league = league or await self.core.espn.get_league()
+        projector = await league_projector(self.core.espn, league)
+        records, h2h, games = league_inputs(league, projector)
+        if seed is None:
+            seed = default_seed(league.league_id, league.season, league.today.isoformat())
+        result = simulate(records, games, league.settings.playoff_team_count, h2h=h2h,
+                          rule=league.settings.playoff_seeding_rule, seed=seed)
+        names = {t.id: t.name for t in league.teams}
+        return league, result, odds_text(result, names, records)
+
     # ------------------------------------------------------------------ commands
+
+    async def cmd_odds(self, surface: ChatSurface, thread: ThreadRef, user: UserRef,
+                       args: dict[str, Any]) -> None:
+        """`/odds`: the playoff odds table."""
+        _, _, text = await self.odds()
+        if getattr(surface, "start_thread", None) is not None:  # Discord: a command thread
+            thread = await self.core.turns.ensure_thread(
+                surface, thread, user, "/odds", "Playoff odds")
+        await self.core.turns.post_split(surface, thread, OutgoingMessage(text))
 
     async def cmd_powerrankings(self, surface: ChatSurface, thread: ThreadRef, user: UserRef,
                                 args: dict[str, Any]) -> None:

@@ -106,3 +106,29 @@ def rankings_text(rows: list, names: dict[int, str], after_period: int) -> str:
             f"{r.recent.text()} {_pct(r.recent.pct)} · projected {r.projected.text()} "
             f"{_pct(r.projected.pct)}" + (f" · PF {r.points_for:,.0f}" if r.points_for else ""))
     return "\n".join(lines)
+
+
+def odds_text(odds: object, names: dict[int, str], records: dict) -> str:
+    """The playoff odds table: how they are made, then each team's record and odds."""
+    from fantasy.league_life.odds import PlayoffOdds, pct_text
+    assert isinstance(odds, PlayoffOdds)
+    head = "**Playoff odds** (regular season)"
+    if not odds.computable:
+        return (f"{head}: not computable: no regular-season games remain, the standings "
+                "are final.")
+    rule = {"H2H_RECORD": "head-to-head record", "TOTAL_POINTS_SCORED": "points for"}.get(
+        odds.rule.upper(), "points for")
+    lines = [head,
+             f"{odds.simulations:,} simulations (seed {odds.seed}) of the {odds.games_left} "
+             f"remaining matchups, each decided by the preview's win probability; top "
+             f"{odds.spots} by record make it (ties: {rule}, then points for). \"Clinched\" "
+             "and \"eliminated\" are certain; the rest are simulated shares."]
+    for k, t in enumerate(odds.teams, 1):
+        r = records[t.team_id]
+        rec = f"{r.wins:g}-{r.losses:g}" + (f"-{r.ties:g}" if r.ties else "")
+        best = max(range(len(t.seeds)), key=lambda i: t.seeds[i]) if any(t.seeds) else None
+        seed = (f" · most likely seed {best + 1} ({pct_text(t.seeds[best])})"
+                if best is not None and not t.eliminated else "")
+        lines.append(f"{k}. {names.get(t.team_id, f'Team {t.team_id}')} ({rec}): "
+                     f"{t.text()}{seed}")
+    return "\n".join(lines)
