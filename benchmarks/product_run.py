@@ -119,6 +119,15 @@ class DemoMove:
     to_ir: bool = False
 
 
+@dataclass(frozen=True)
+class Benched:
+    """A game an added player played on the managed team's bench (fantasy points)."""
+
+    day: date
+    name: str
+    points: float
+
+
 @dataclass
 class ProductSeason:
     """One managed team's product run: the served matchups, the cards, the timings."""
@@ -130,6 +139,7 @@ class ProductSeason:
     matchups: list[ServedMatchup] = field(default_factory=list)
     cards: list[CardPromise] = field(default_factory=list)
     moves: list[DemoMove] = field(default_factory=list)
+    benched: list[Benched] = field(default_factory=list)
     seconds: dict[str, float] = field(default_factory=dict)
     errors: list[str] = field(default_factory=list)
 
@@ -241,6 +251,26 @@ class Member:
                 to_ir = [p for p, s in (c.slots or {}).items() if s == SLOT_IR]
                 out.append(DemoMove(c.sp, int(to_ir[0] if to_ir else c.drop or 0),
                                     int(c.add or 0), bool(to_ir)))
+        return out
+
+    def benched_adds(self, periods: Sequence[int]) -> list[Benched]:
+        """Each game an added player played while not in the starting lineup (the bench or
+        an empty starting slot elsewhere), over `periods`: what an approved plan lost when
+        no lineup was set after its moves."""
+        from fantasy.constants import STARTING_SLOTS
+
+        demo, team_id = self.demo, self.core.default_team_id
+        added = {m.add for m in self.moves_made() if m.add}
+        out = []
+        for period in periods:
+            for sp in demo.period_sps[period]:
+                if sp >= demo.today_sp:
+                    break
+                for pid, slot in demo.lineup_on(team_id, sp).items():
+                    g = demo.base["players"][str(pid)]["by_sp"].get(sp)
+                    if pid in added and g and slot not in STARTING_SLOTS:
+                        out.append(Benched(demo.calendar.date_for(sp), demo.player_name(pid),
+                                           round(demo._points(g[1]), 1)))
         return out
 
     def _now(self) -> datetime:
@@ -367,6 +397,7 @@ async def run_product(variant: str, team_id: int, periods: Sequence[int], *,
                 out.timed("advance", time.perf_counter() - t)
                 out.matchups.append(await member.served(period))
             out.moves = member.moves_made()
+            out.benched = member.benched_adds(periods)
         finally:
             await app.close()
     finally:
@@ -394,6 +425,8 @@ def main() -> None:
               [(c.day, round(c.promised, 1), c.moves) for c in r.cards], r.errors,
               {k: round(v, 1) for k, v in r.seconds.items()},
               f"{time.perf_counter() - t:.1f}s")
+        for b in r.benched:
+            print(f"  benched after its add: {b.day:%a %b %d} {b.name} {b.points:g} fpts")
 
 
 if __name__ == "__main__":

@@ -266,6 +266,10 @@ def main(argv: list[str] | None = None) -> int:
               f"{100 * i_rate:.1f}% ({sum(ind):g} of {len(ind)}): "
               f"{'within 3 points' if abs(s_rate - i_rate) <= 0.03 else 'NOT within 3 points'}")
         r_v = [r for r in runs if r.variant == v]
+        benched = [b for r in r_v for b in r.benched]
+        print(f"  added players' games on the bench: {len(benched)} ({sum(b.points for b in benched):.0f} "
+              "fantasy points)" + (": " + ", ".join(f"{b.day:%a %b %d} {b.name} {b.points:g}"
+                                                    for b in benched[:8]) if benched else ""))
         b_v = {r.team_id: r for r in base if r.variant == v}
         prom = sum(r.promised for r in r_v)
         deliv = sum(r.score - b_v[r.team_id].score for r in r_v if r.team_id in b_v)

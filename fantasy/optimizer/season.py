@@ -140,12 +140,12 @@ def season_values(per_game: Sequence[float] | np.ndarray,
 
 def is_core_drop(drop: int, add: int, *, to_ir: bool, core: Collection[int],
                  per_game: Mapping[int, float]) -> bool:
-    """The season rule of a move's day check (the scheduler, `bot.core.move_schedule`, and
-    the season backtest's mirror of it): a planned move whose drop is core on the morning it
-    is due is not made, whatever it gains this week, since values move between the plan and
-    the move's day (a big game makes a bench player a top-5 one).  Two moves are never
-    refused for this: a move to the IR slot (it releases nobody) and an upgrade (the add is
-    worth at least as much per game as the drop, in `per_game`'s unit)."""
+    """The season rule of a move's day check (the scheduler, `bot.core.move_schedule`): a
+    planned move whose drop is core on the morning it is due is not made, whatever it gains
+    this week, since values move between the plan and the move's day (a big game makes a
+    bench player a top-5 one).  Two moves are never refused for this: a move to the IR slot
+    (it releases nobody) and an upgrade (the add is worth at least as much per game as the
+    drop, in `per_game`'s unit)."""
     if to_ir or drop not in core:
         return False
     return per_game.get(add, 0.0) < per_game.get(drop, 0.0)

@@ -1,5 +1,6 @@
 """The season backtest's FanVise row is the product run: the chat core, the scheduler and the
-demo league, one team over one matchup (benchmarks/season.py, benchmarks/product_run.py)."""
+demo league, one team over one matchup (benchmarks/season.py, benchmarks/product_run.py).
+Slow (two product runs of a week through the chat core)."""
 
 from __future__ import annotations
 
@@ -29,8 +30,10 @@ def test_season_benchmark_runs_fanvise_through_the_product(monkeypatch, capsys):
     going through the product path (no turn, no click, no advance, or scores not served)."""
     from bot.core.move_schedule import MoveSchedule
     from bot.core.service import ChatCore
+    from fantasy.constants import STARTING_SLOTS
 
-    calls: dict[str, list] = {"message": [], "click": [], "advance": [], "league": []}
+    calls: dict[str, list] = {"message": [], "click": [], "advance": [], "league": [],
+                              "demo": [], "moves": []}
     msg, click, adv = ChatCore.handle_message, ChatCore.handle_click, MoveSchedule.advance
 
     async def on_message(self, surface, thread, user, text, *a, **k):
@@ -54,6 +57,15 @@ def test_season_benchmark_runs_fanvise_through_the_product(monkeypatch, capsys):
     async def on_served(self, period):
         m = await served(self, period)
         calls["league"].append(m)
+        # the served score is the demo league's own: its starters' box scores of each day
+        demo, total = self.demo, 0.0
+        for sp in demo.period_sps[period]:
+            for pid, slot in demo.lineup_on(self.core.default_team_id, sp).items():
+                g = demo.base["players"][str(pid)]["by_sp"].get(sp)
+                if slot in STARTING_SLOTS and g:
+                    total += demo._points(g[1])
+        calls["demo"].append(total)
+        calls["moves"].append(len(self.moves_made()))
         return m
 
     monkeypatch.setattr(product.Member, "served", on_served)
@@ -65,6 +77,9 @@ def test_season_benchmark_runs_fanvise_through_the_product(monkeypatch, capsys):
     assert any(c.startswith("fv:approveall:") for c in calls["click"])
     assert len(calls["advance"]) >= 2 * 7  # both runs, every day of the matchup
     assert len(calls["league"]) == 2  # the plan run and its baseline, each served once
+    assert [m.mine for m in calls["league"]] == pytest.approx(calls["demo"], abs=0.1)
+    assert calls["moves"][0] > 0, "the approved plan's moves were made in the demo league"
+    assert calls["moves"][1] == 0, "the baseline makes no move"
     line = next(x for x in out if x.strip().startswith("product:"))
     assert re.fullmatch(r"product: delivered [+-]\d+\.\d of promised [+-]\d+\.\d "
                         r"\((-?\d+%|n/a)\), won [\d.]+ of 1 \| streaming rule [\d.]+ of 1 \| "
@@ -74,28 +89,3 @@ def test_season_benchmark_runs_fanvise_through_the_product(monkeypatch, capsys):
     assert f"{plan.won:g} of 1" in fanvise
     assert re.fullmatch(r"season: fanvise \d+% \| streaming rule \d+% \| lineups only \d+% "
                         r"\(matchup win rate, 1 team-seasons, points variant\)", out[-1])
-
-
-@pytest.mark.parametrize("variant", ["points"])
-def test_product_run_scores_are_the_demos_own(variant, tmp_path):
-    """A product run's matchup score is what the demo league's own matchup shows: the sum of
-    the team's starters' box scores of each day, read back from the demo's saved state."""
-    import asyncio
-
-    from fantasy.constants import STARTING_SLOTS
-    from fantasy.demo.league import DemoLeague
-
-    product = _load("product_run")
-    run = asyncio.run(product.run_product(variant, 1, [15], approve=True, data_dir=tmp_path))
-    assert run.cards and all(c.approved for c in run.cards)
-    assert run.cards[0].promised > 0
-    demo = DemoLeague(variant, state_path=tmp_path / f"demo-state-{variant}.json")
-    assert any(c.kind == "move" and c.team_id == 1 for c in demo.changes), \
-        "the approved plan's moves were made in the demo league"
-    total = 0.0
-    for sp in demo.period_sps[15]:
-        for pid, slot in demo.lineup_on(1, sp).items():
-            g = demo.base["players"][str(pid)]["by_sp"].get(sp)
-            if slot in STARTING_SLOTS and g:
-                total += demo._points(g[1])
-    assert run.matchups[0].mine == pytest.approx(total, abs=0.1)
