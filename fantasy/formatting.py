@@ -33,6 +33,12 @@ def month_day_text(d: date | datetime) -> str:
     return f"{d:%b} {d.day}"
 
 
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """A count with its word in the right number: "1 day", "5 days", "2 games" (`many`
+    for an irregular plural), never "day(s)"."""
+    return f"{n} {word if n == 1 else (many or word + 's')}"
+
+
 def whole(x: float, *, signed: bool = False) -> str:
     """A number rounded to a whole: "67", "+67" (`signed`), "0" (never "-0" or "+0")."""
     n = round(float(x))

@@ -62,7 +62,7 @@ fi
 "$PY" -m pip install --quiet -e ".[test]"
 # The offline router's phrase vectors, embedded once here (about 30 s of CPU) into the
 # store beside the bank, so no first question waits for them, whatever the home directory.
-"$PY" -m agents.understanding.vectors
+"$PY" -m agents.understanding.build_vectors
 
 if [ "$PY" = "$VENV/bin/python" ] && [ "${VIRTUAL_ENV:-}" != "$PWD/$VENV" ]; then
     echo "FanVise is installed in $VENV: run \`source scripts/activate.sh\` (then \`fanvise" \

@@ -91,7 +91,9 @@ class AgentDeps:
                 from fantasy.demo import DEMO_USER_TEAM_ID
                 my_team_id = DEMO_USER_TEAM_ID
         else:
-            today = today_eastern
+            # the league's own day (ESPN's scoring period), as `fanvise league show` and
+            # the doctor read it: one clock
+            today = getattr(espn, "league_today", None) or today_eastern
         return cls(espn=espn, news=news, model=model, today=today,
                    untouchables=tuple(untouchables), my_team_id=my_team_id, **settings)
 

@@ -9,7 +9,7 @@ Two places are read, in this order:
 
 - the installed store, `agents/understanding/bank/router-vectors.npz` beside the bank
   itself: `scripts/install.sh` and the Docker image build it (`python -m
-  agents.understanding.vectors`), so every home directory, user and new container of that
+  agents.understanding.build_vectors`), so every home directory, user and new container of that
   install finds it;
 - the user's cache, `router-vectors.npz` in FANVISE_CACHE_DIR (default ~/.cache/fanvise),
   written when a start had to embed lines the installed store lacks (or it is read-only).
@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import logging
 import os
-import sys
 import tempfile
 import time
 from collections.abc import Callable, Sequence
@@ -151,19 +150,6 @@ def build(path: Path | None = None) -> Path:
         return target
     bank_vectors(texts, default_encoder(), RECIPE, read=[target, cache], write=[target, cache])
     return target if VectorStore.read(target, RECIPE) is not None else cache
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """`python -m agents.understanding.vectors [PATH]`: build the store (install step)."""
-    args = list(sys.argv[1:] if argv is None else argv)
-    t0 = time.perf_counter()
-    written = build(Path(args[0]) if args else None)
-    print(f"router vectors ready: {written} ({time.perf_counter() - t0:.1f} s)")
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
 
 
 __all__ = ["CHUNK", "STORE_NAME", "VectorStore", "bank_vectors", "build", "installed_path",

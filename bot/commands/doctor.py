@@ -266,9 +266,13 @@ async def check_league(settings: Any, *, client_factory: Callable[[Any], Any] | 
         if s.categories and not s.is_points:
             from fantasy.constants import stat_name
             scoring += " (" + ", ".join(stat_name(c) for c in s.categories) + ")"
+        from fantasy.formatting import day_text, plural
+
+        # the league's day, as chat reads it (EspnClient.league_today: one clock)
+        left = plural(len(league.remaining_dates()), "day")
         out.append(Finding("season", "ok", f"{league.season}{season_note}, scoring {scoring},"
                            f" matchup period {league.current_matchup_period}, today "
-                           f"{league.today}"))
+                           f"{day_text(league.today)}, {left} left in the matchup"))
         out.append(await _cookie_owner(client, league, settings, has_cookies))
         out.append(_team_finding(league, settings))
         owners = await check_write_owners(settings, league)

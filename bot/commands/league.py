@@ -36,7 +36,7 @@ from fantasy.constants import (
     stat_name,
 )
 from fantasy.espn.client import EspnClient
-from fantasy.formatting import day_text
+from fantasy.formatting import day_text, plural
 from fantasy.models import League, LeagueSettings, Player, ProSchedule
 
 league_app = typer.Typer(no_args_is_help=True, help="League overview.")
@@ -108,9 +108,9 @@ def _header(console: Console, league: League, source: LeagueSource) -> None:
         f"{s.scoring_type.value} ({', '.join(stat_name(c) for c in s.categories)})")
     console.print(f"[bold]{escape(s.name)}[/]  ({escape(source.describe())})", highlight=False)
     console.print(
-        f"{s.size} teams - scoring {escape(scoring)} - today {league.today} (scoring period "
-        f"{league.current_scoring_period}) - matchup period {league.current_matchup_period}, "
-        f"{len(left)} day(s) left", highlight=False)
+        f"{s.size} teams - scoring {escape(scoring)} - today {day_text(league.today)} (scoring "
+        f"period {league.current_scoring_period}) - matchup period "
+        f"{league.current_matchup_period}, {plural(len(left), 'day')} left", highlight=False)
 
 
 async def _schedule_or_none(client: EspnClient) -> ProSchedule | None:

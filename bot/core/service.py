@@ -136,10 +136,11 @@ class ChatCore:
         return int(s) if s is not None else None
 
     def league_today(self) -> date:
-        """The league's current date (the demo league has its own clock)."""
-        demo = getattr(self.espn, "demo", None)
-        if demo is not None:
-            return demo.today
+        """The league's current date, from the one clock (`EspnClient.league_today`: the
+        demo's own date, or the day of ESPN's current scoring period)."""
+        today = getattr(self.espn, "league_today", None)
+        if today is not None:
+            return today()
         from fantasy.schedule import today_eastern
         return today_eastern()
 

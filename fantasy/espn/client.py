@@ -261,6 +261,8 @@ class EspnClient:
         self.last_fetch_info: FetchInfo | None = None
         self._calendar: ScoringCalendar | None = None
         self._status: dict[str, Any] = {}
+        #: the league's date as of the last league read (`league_today`)
+        self._league_today: date | None = None
         self._player_names: dict[int, str] = {}
         #: Parsed objects whose player names are in `_player_names` already (by identity;
         #: a cached parse is handed out again and again while its row is unchanged).
@@ -618,6 +620,15 @@ class EspnClient:
         assert self._calendar is not None
         return self._calendar
 
+    def league_today(self) -> date:
+        """The league's "today": the one clock of chat, the commands and the doctor. The
+        demo league's own date; for a live league the date of ESPN's current scoring period
+        as of the last league read (US/Eastern today before the first one), so every answer
+        reads the day the league itself is on."""
+        if self.demo is not None:
+            return self.demo.today
+        return self._league_today or self._today()
+
     async def get_league(self) -> League:
         """League settings, teams, rosters, standings and all matchups (cached 45 s)."""
         token = self._begin()
@@ -636,6 +647,7 @@ class EspnClient:
                 lambda: parse.parse_league(resp.data, league_id=self.league_id,
                                            season=self.season, calendar=cal, today=today,
                                            memo=self._player_memo))
+            self._league_today = league.today
             self._status = {"scoring_period": league.current_scoring_period,
                             "matchup_period": league.current_matchup_period,
                             "final_scoring_period": league.settings.final_scoring_period}

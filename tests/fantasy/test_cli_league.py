@@ -39,7 +39,7 @@ def test_league_show_demo(app, runner) -> None:
     assert r.exit_code == 0, r.output
     assert "FanVise Demo League (Points)" in r.output and "Standings" in r.output
     assert "Hoop Dreamers" in r.output and "Matchup period 15" in r.output
-    assert "5 day(s) left" in r.output
+    assert "5 days left" in r.output
 
 
 def test_team_show_demo(app, runner) -> None:
@@ -57,7 +57,7 @@ def test_free_agents_demo(app, runner) -> None:
     assert r.exit_code == 0, r.output
     assert "Free agents at PG" in r.output and "Seth Curry" in r.output
     r2 = runner.invoke(app, ["free-agents", "--slot", "C", "--demo-today", "2022-12-01"])
-    assert r2.exit_code == 0 and "today 2022-12-01" in r2.output
+    assert r2.exit_code == 0 and "today Thu Dec 1" in r2.output
 
 
 def test_bad_input_is_a_clean_error(app, runner) -> None:

@@ -37,6 +37,8 @@ def test_a_good_live_configuration_passes(live_env) -> None:
     assert line(out, "league").startswith("ok") and "'FanVise Demo League" in out
     season = line(out, "season")
     assert season.startswith("ok") and "2023" in season and "POINTS" in season
+    # the league's day and the matchup's days, from the clock chat reads (tests/bot/test_one_clock.py)
+    assert "today Wed Jan 25, 5 days left in the matchup" in season, season
     cookies = line(out, "cookies")
     assert cookies.startswith("ok") and "Alex Rivera" in cookies and "Hoop Dreamers" in cookies
     assert line(out, "team").startswith("ok") and line(out, "database").startswith("ok")
