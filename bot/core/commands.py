@@ -141,6 +141,8 @@ COMMANDS: tuple[Command, ...] = (
             "all-play, with the formula"),
     Command("odds", "Playoff odds: simulated shares, clinched and eliminated",
             "", "playoff odds from 10,000 simulations of the rest of the regular season"),
+    Command("preview", "This matchup's projected finals and win probabilities",
+            "", "every matchup's projected final, games left and win probability"),
     Command("alerts", "League posts in this channel: feed, recap, preview (admins)",
             "[setup|<post> on|off|HH:MM|timezone <Area/City>]",
             "this channel's league posts: `{alerts setup}` switches them on (admins); "

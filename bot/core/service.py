@@ -118,7 +118,7 @@ class ChatCore:
             "matchup": self.matchup.cmd_matchup, "advance": self.moves.cmd_advance,
             "recap": self.league_life.cmd_recap, "alerts": self.league_life.cmd_alerts,
             "powerrankings": self.league_life.cmd_powerrankings,
-            "odds": self.league_life.cmd_odds,
+            "odds": self.league_life.cmd_odds, "preview": self.league_life.cmd_preview,
         }
 
     # ------------------------------------------------------------------ properties

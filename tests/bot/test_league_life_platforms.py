@@ -55,6 +55,8 @@ async def test_slack_alerts_setup_advance_posts_one_recap(fake_slack, tmp_path: 
         assert "Power rankings** · after matchup 15" in recaps[0]["text"] or \
             "Power rankings* · after matchup 15" in recaps[0]["text"]
         assert sum("Playoff odds" in (b.get("text") or "") for b in _slack_posts(fake_slack)) == 1
+        assert sum("Matchup 16 preview" in (b.get("text") or "")
+                   for b in _slack_posts(fake_slack)) == 1
         surface = SlackSurface(AsyncWebClient(token="xoxb-test", base_url=fake_slack.base_url))
         assert await run.app.core.league_life.run_due({"slack": surface}) == 0
     finally:
@@ -64,6 +66,8 @@ async def test_slack_alerts_setup_advance_posts_one_recap(fake_slack, tmp_path: 
         surface = SlackSurface(AsyncWebClient(token="xoxb-test", base_url=fake_slack.base_url))
         assert await run.app.core.league_life.run_due({"slack": surface}) == 0
         assert len([b for b in _slack_posts(fake_slack) if RECAP in (b.get("text") or "")]) == 1
+        assert sum("Matchup 16 preview" in (b.get("text") or "")
+                   for b in _slack_posts(fake_slack)) == 1
     finally:
         await run.close()
 
@@ -87,13 +91,16 @@ async def test_discord_alerts_setup_advance_posts_one_recap(fake_discord, tmp_pa
                                    for t in ephemerals(fake_discord)))
         ev.send(bot, fake_discord, ev.slash("advance", REQUESTER, {"days": "2023-01-30"},
                                             admin=True))
-        await wait_for(lambda: any(RECAP in t for t in channel_texts()), timeout=60)
+        # the last post of the advance: the new matchup's preview
+        await wait_for(lambda: any("Matchup 16 preview" in t for t in channel_texts()),
+                       timeout=90)
         await wait_for(lambda: app.espn.demo.today.isoformat() == "2023-01-30")
         recaps = [t for t in channel_texts() if RECAP in t]
         assert len(recaps) == 1 and "Closest win" in recaps[0]
         # the recap's second message (Discord's 2,000 characters): the rankings after it
         assert sum("Power rankings** · after matchup 15" in t for t in channel_texts()) == 1
         assert sum("Playoff odds** (regular season)" in t for t in channel_texts()) == 1
+        assert sum("Matchup 16 preview" in t for t in channel_texts()) == 1
         assert len([t for t in channel_texts() if "League alerts are on" in t]) == 1
         assert await app.core.league_life.run_due({"discord": bot.surface}) == 0
     finally:
@@ -104,6 +111,8 @@ async def test_discord_alerts_setup_advance_posts_one_recap(fake_discord, tmp_pa
         assert await app.core.league_life.run_due({"discord": bot.surface}) == 0
         assert len([m for m in fake_discord.channel_messages(fd.CHANNEL_ID)
                     if RECAP in fd.message_text(m)]) == 1
+        assert len([m for m in fake_discord.channel_messages(fd.CHANNEL_ID)
+                    if "Matchup 16 preview" in fd.message_text(m)]) == 1
     finally:
         await bot.close()
         await app.close()

@@ -105,3 +105,24 @@ async def test_odds_command(tmp_path: Path) -> None:
         assert sum(t.playoff for t in first.teams) == pytest.approx(4.0)
     finally:
         await app.close()
+
+
+@pytest.mark.parametrize("variant", ["points", "categories"])
+async def test_preview_command(tmp_path: Path, variant: str) -> None:
+    app = await FanViseApp.open(Settings(_env_file=None, data_dir=tmp_path,
+                                         demo_variant=variant))
+    try:
+        out = io.StringIO()
+        await app.core.handle_command(ConsoleSurface(out, live=False), THREAD, USER,
+                                      "preview", {})
+        text = out.getvalue()
+        assert "Matchup 15 preview · Jan 23 – Jan 29" in text
+        lines = [x for x in text.splitlines() if x.startswith("• ")]
+        assert len(lines) == 6 and all("games left" in x for x in lines)
+        if variant == "points":
+            assert "• Hoop Dreamers 1,442 vs 1,717 Full Court Press · 26 vs 34 games left" in text
+        else:
+            assert "Hoop Dreamers 2–7 Full Court Press in categories" in text
+        assert " 0% " not in text and "100%" not in text
+    finally:
+        await app.close()

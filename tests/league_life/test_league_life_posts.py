@@ -86,7 +86,9 @@ async def test_alerts_setup_then_advance_posts_one_recap_and_a_restart_adds_noth
         assert "games still to play" not in text and "Matchup 14 recap" not in text
         posts = await app.core.league_life.store.posts(THREAD.channel_key)
         assert [(p["post_key"], p["status"]) for p in posts] == [
-            ("setup", "posted"), ("recap:2023:15", "posted")]
+            ("setup", "posted"), ("recap:2023:15", "posted"), ("preview:2023:16", "posted")]
+        assert text.count("Matchup 16 preview · Jan 30 – Feb 5") == 1
+        assert text.index("Matchup 15 recap") < text.index("Matchup 16 preview")
         assert await app.core.league_life.run_due({"console": surface}) == 0
     finally:
         await app.close()
@@ -106,6 +108,7 @@ async def test_alerts_setup_then_advance_posts_one_recap_and_a_restart_adds_noth
         await app.core.handle_command(again, other, ADMIN, "alerts", {"text": "setup"})
         assert await app.core.league_life.run_due({"console": again}) == 1  # its announcement
         assert "Matchup 15 recap" not in out2.getvalue()
+        assert "Matchup 16 preview" not in out2.getvalue()  # it started on its setup day
     finally:
         await app.close()
 

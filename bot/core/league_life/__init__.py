@@ -137,7 +137,52 @@ class LeagueLife:
         names = {t.id: t.name for t in league.teams}
         return league, result, odds_text(result, names, records)
 
+    async def preview(self, period: int | None = None) -> tuple[League, int, str]:
+        """The preview of `period` (default: the current one): league, period, text."""
+        from bot.core.league_life.render import preview_text
+        from fantasy.league_life.projection import league_projector
+        league = await self.core.espn.get_league()
+        last = league.settings.regular_season_matchup_periods or max(
+            league.settings.matchup_periods)
+        period = period or league.current_matchup_period
+        if not league.current_matchup_period <= period <= last:
+            raise InvalidInput(f"Matchup {period} is not ahead: previews are for matchups "
+                               f"{league.current_matchup_period} to {last}.")
+        projector = await league_projector(self.core.espn, league)
+        names = {t.id: t.name for t in league.teams}
+        lines = []
+        for m in league.matchups:
+            if m.matchup_period != period or m.away is None:
+                continue
+            h = projector.period(m.home.team_id, period)
+            a = projector.period(m.away.team_id, period)
+            win, tie = projector.win_probability(h, a)
+            line: dict[str, Any] = {
+                "home": names.get(h.team_id, str(h.team_id)),
+                "away": names.get(a.team_id, str(a.team_id)),
+                "final_home": h.final_points, "final_away": a.final_points,
+                "games_home": h.games_left, "games_away": a.games_left,
+                "p_home": win, "p_away": max(0.0, 1.0 - win - tie), "cats": None}
+            if not league.settings.is_points:
+                probs = projector.category_probabilities(h, a)
+                cats = [STATS_MAP.get(c, str(c)) for c in league.settings.categories]
+                line["cats"] = ([c for c, p in zip(cats, probs, strict=True) if p > 0.5],
+                                [c for c, p in zip(cats, probs, strict=True) if p < 0.5])
+            lines.append(line)
+        sps = league.settings.matchup_periods[period]
+        return league, period, preview_text(period, league.calendar.date_for(sps[0]),
+                                            league.calendar.date_for(sps[-1]), lines)
+
     # ------------------------------------------------------------------ commands
+
+    async def cmd_preview(self, surface: ChatSurface, thread: ThreadRef, user: UserRef,
+                          args: dict[str, Any]) -> None:
+        """`/preview`: this matchup's projected finals, games left and win probabilities."""
+        _, period, text = await self.preview()
+        if getattr(surface, "start_thread", None) is not None:  # Discord: a command thread
+            thread = await self.core.turns.ensure_thread(
+                surface, thread, user, "/preview", f"Matchup {period} preview")
+        await self.core.turns.post_split(surface, thread, OutgoingMessage(text))
 
     async def cmd_odds(self, surface: ChatSurface, thread: ThreadRef, user: UserRef,
                        args: dict[str, Any]) -> None:
@@ -306,6 +351,11 @@ class LeagueLife:
                 key = f"recap:{league.season}:{period}"
                 sent += await self._post_once(surfaces[a.platform], a, key,
                                               lambda p=period: self.recap(p))
+            period = self._preview_due(league, a, today, now, demo)
+            if period is not None:
+                sent += await self._post_once(surfaces[a.platform], a,
+                                              f"preview:{league.season}:{period}",
+                                              lambda p=period: self.preview(p))
         return sent
 
     async def _announce(self, a: ChannelAlerts) -> tuple[None, None, str]:
@@ -332,8 +382,30 @@ class LeagueLife:
             out.append(period)
         return out
 
+    @staticmethod
+    def _preview_due(league: League, a: ChannelAlerts, today: date, now: datetime,
+                     demo: bool) -> int | None:
+        """The current period when its preview is due: it started after the channel's
+        setup day, at the preview time of its first day (demo: on its first day)."""
+        if not a.on("preview"):
+            return None
+        period = league.current_matchup_period
+        sps = league.settings.matchup_periods.get(period)
+        last = league.settings.regular_season_matchup_periods or max(
+            league.settings.matchup_periods)
+        if not sps or period > last:
+            return None
+        first = league.calendar.date_for(sps[0])
+        if first <= date.fromisoformat(a.since) or first > today:
+            return None
+        if not demo:
+            hh, mm = (int(x) for x in a.posts["preview"].hhmm.split(":"))
+            if now < datetime.combine(first, time(hh, mm), tzinfo=zoneinfo.ZoneInfo(a.tz)):
+                return None
+        return period
+
     async def _post_once(self, surface: ChatSurface, a: ChannelAlerts, key: str,
-                         make: Any) -> int:
+                         make: Any) -> int:  # make() -> (_, _, text)
         """Claim `key` in the channel's ledger, then post what `make()` returns (its text
         is the third item). A claim a killed process left is taken over: what it posted
         since is adopted (`Daily._posted_since`), only the rest goes out."""

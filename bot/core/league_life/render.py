@@ -132,3 +132,39 @@ def odds_text(odds: object, names: dict[int, str], records: dict) -> str:
         lines.append(f"{k}. {names.get(t.team_id, f'Team {t.team_id}')} ({rec}): "
                      f"{t.text()}{seed}")
     return "\n".join(lines)
+
+
+#: a matchup is close when its favourite's win probability is at most this
+CLOSE_AT = 0.65
+
+
+def _prob(p: float) -> str:
+    """A win probability as shown: whole percent, never a flat 0% or 100%."""
+    return "<1%" if p < 0.005 else ">99%" if p > 0.995 else f"{p:.0%}"
+
+
+def preview_text(period: int, first_day: date, last_day: date, lines: list[dict]) -> str:
+    """The matchup preview: each matchup's projected finals (or categories), games left per
+    side and win probability; close matchups flagged. `lines`: one dict per matchup with
+    home/away names, finals, games, win probabilities and (category leagues) the
+    categories each side is favoured in."""
+    out = [f"**Matchup {period} preview** · {month_day_text(first_day)} – "
+           f"{month_day_text(last_day)}",
+           "Projected finals from each team's best daily lineups with no moves (games left, "
+           f"win probability); close: the favourite at {CLOSE_AT:.0%} or less."]
+    for m in lines:
+        fav = max(m["p_home"], m["p_away"])
+        close = " · **close**" if fav <= CLOSE_AT else ""
+        if m.get("cats") is not None:
+            hc, ac = m["cats"]
+            out.append(f"• {m['home']} {len(hc)}–{len(ac)} {m['away']} in categories "
+                       f"({m['home']}: {' '.join(hc) or 'none'}; {m['away']}: "
+                       f"{' '.join(ac) or 'none'}) · {m['games_home']:.0f} vs "
+                       f"{m['games_away']:.0f} games left · {_prob(m['p_home'])} vs "
+                       f"{_prob(m['p_away'])}{close}")
+        else:
+            out.append(f"• {m['home']} {_num(round(m['final_home']))} vs "
+                       f"{_num(round(m['final_away']))} {m['away']} · {m['games_home']:.0f} vs "
+                       f"{m['games_away']:.0f} games left · {_prob(m['p_home'])} vs "
+                       f"{_prob(m['p_away'])}{close}")
+    return "\n".join(out)
