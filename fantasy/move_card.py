@@ -302,14 +302,16 @@ class MoveCard(BaseModel):
 
     @classmethod
     def from_payload(cls, payload: dict[str, Any]) -> MoveCard:
-        """The card of an interrupt payload ({"type": "move_approval", "card": {...}} or the
-        older {"title", "summary", "moves": [...]})."""
+        """The card of an interrupt payload ({"type": "move_approval", "card": {...}}, or the
+        card's own JSON with "type": its moves and, for a plan card, its "plan")."""
         if isinstance(payload.get("card"), dict):
             return cls.model_validate(payload["card"])
+        plan = Plan.model_validate(payload["plan"]) if isinstance(payload.get("plan"), dict) \
+            else None
         return cls.from_moves(payload.get("moves") or [], title=str(payload.get("title") or ""),
                               summary=str(payload.get("summary") or ""),
                               requester_id=str(payload.get("requester_id") or ""),
-                              round=int(payload.get("round") or 1))
+                              round=int(payload.get("round") or 1), plan=plan)
 
     def with_state(self, decisions: dict[str, str] | None,
                    outcomes: dict[str, Any] | None = None) -> MoveCard:

@@ -150,6 +150,12 @@ class WeekPlan(BaseModel):
     baseline_total: float = 0.0
     writes: bool = False
     notes: list[str] = Field(default_factory=list)
+    #: a category card's focus (its totals are expected wins of these categories only)
+    focus_categories: list[str] = Field(default_factory=list)
+    #: who approved it last, where (whose writes set the lineups; where reminders go)
+    platform: str = ""
+    workspace_id: str = ""
+    member_id: str = ""
 
     # ------------------------------------------------------------------ reading
 
@@ -162,6 +168,33 @@ class WeekPlan(BaseModel):
     def gain(self) -> float:
         """The plan against doing nothing, as projected when it was made."""
         return self.projected_total - self.baseline_total
+
+    @property
+    def last_day(self) -> date | None:
+        """The plan's last day (None: no day left)."""
+        return max(self.dates) if self.dates else None
+
+    def next_move_day(self, after: date) -> date | None:
+        """The first day after `after` with a move still to make (None: none)."""
+        days = [m.day for m in self.moves if m.open and m.day > after]
+        return min(days) if days else None
+
+    def lineup_days(self, today: date) -> list[date]:
+        """The days whose lineup can be set now: today and each later day before the next
+        move still to make (the lineups after it are set once it is made)."""
+        stop = self.next_move_day(today)
+        return [lu.day for lu in self.lineups
+                if lu.day >= today and (stop is None or lu.day < stop)]
+
+    def roster_on(self, day: date, today_roster: Iterable[int], today: date) -> set[int]:
+        """The active roster the plan leads to on `day` from `today_roster` (today's, after
+        today's moves): the open moves dated after today up to `day` applied."""
+        out = set(today_roster)
+        for m in sorted(self.moves, key=lambda m: m.day):
+            if m.open and today < m.day <= day:
+                out.discard(m.drop.id)
+                out.add(m.add.id)
+        return out
 
     def moves_on(self, day: date) -> list[WeekMove]:
         """The plan's moves of a day, in timeline order (any status)."""
@@ -236,19 +269,16 @@ class WeekPlan(BaseModel):
     def replan(self, new: WeekPlan) -> WeekPlan:
         """The team's plan after a later card of the same matchup was decided: the moves of
         this plan that were made or are still to make, then the new card's moves (a new move
-        of the same spot replaces the old one), the new lineups and totals. The projected
-        total is the new one; doing nothing stays this plan's (what the week started from,
-        when the same day), else the new card's."""
+        of the same spot replaces the old one), the new lineups and the new card's totals
+        (from the day of the re-plan, against doing nothing more)."""
         if new.team_id != self.team_id or new.matchup_period != self.matchup_period:
             return new
         fresh = {(m.card_id, m.plan_move_id) for m in new.moves}
         kept = [m for m in self.moves if (m.card_id, m.plan_move_id) not in fresh
-                and m.status != "skipped"]
+                and m.counts]
         cards = list(dict.fromkeys([*self.card_ids, *new.card_ids]))
-        base = self.baseline_total if new.planned_on == self.planned_on else new.baseline_total
         return new.model_copy(update={
-            "moves": sorted([*kept, *new.moves], key=lambda m: m.day),
-            "card_ids": cards, "baseline_total": base})
+            "moves": sorted([*kept, *new.moves], key=lambda m: m.day), "card_ids": cards})
 
     def to_json(self) -> dict[str, object]:
         return self.model_dump(mode="json")
@@ -259,7 +289,9 @@ class WeekPlan(BaseModel):
     def build(cls, *, team_id: int, matchup_period: int, scoring: Literal["points", "categories"],
               unit: str, planned_on: date, card_id: str, moves: Iterable[WeekMove],
               lineups: Iterable[DayLineup], projected_total: float, baseline_total: float,
-              writes: bool, notes: Iterable[str] = ()) -> WeekPlan:
+              writes: bool, notes: Iterable[str] = (), platform: str = "",
+              workspace_id: str = "", member_id: str = "",
+              focus_categories: Iterable[str] = ()) -> WeekPlan:
         """A plan from a decided card: its moves (each with the status the decision gave it)
         and the lineups of the remaining days under them (the optimizer's weekly plan of the
         roster the moves make), with the totals the card promised."""
@@ -269,7 +301,9 @@ class WeekPlan(BaseModel):
                    card_ids=[card_id] if card_id else [],
                    moves=sorted(moves, key=lambda m: m.day), lineups=lus,
                    projected_total=float(projected_total),
-                   baseline_total=float(baseline_total), writes=writes, notes=list(notes))
+                   baseline_total=float(baseline_total), writes=writes, notes=list(notes),
+                   platform=platform, workspace_id=workspace_id, member_id=member_id,
+                   focus_categories=list(focus_categories))
 
 
 __all__ = ["DayLineup", "LineupNeed", "LineupSlot", "LineupStatus", "MoveStatus", "WeekMove",

@@ -281,6 +281,9 @@ class CardRow:
     #: set out to post it (bot.core.recovery: a second crash takes it over)
     progress_id: str | None = None
     progress_at: float | None = None
+    #: the optimizer's plan the card shows (`fantasy.moves.Plan` as JSON; None: a card of
+    #: ranked moves): its totals are what the card promises (`fantasy.week_plan`)
+    plan: dict[str, Any] | None = None
 
 
 @dataclass
@@ -391,6 +394,7 @@ CREATE TABLE IF NOT EXISTS week_plans (
     team_id INTEGER NOT NULL,
     matchup_period INTEGER NOT NULL,
     card_id TEXT NOT NULL DEFAULT '',
+    last_day TEXT NOT NULL DEFAULT '',
     plan TEXT NOT NULL,
     created_at REAL NOT NULL,
     updated_at REAL NOT NULL,
@@ -457,6 +461,7 @@ class AppDB:
         await db.executescript(SCHEMA)
         await db.executescript(MOVE_SCHEDULE_SCHEMA)
         await db.executescript(WEEK_PLAN_SCHEMA)
+        await _add_column(db, "week_plans", "last_day", "TEXT NOT NULL DEFAULT ''")
         await _add_column(db, "move_schedule", "drop_to_ir", "INTEGER NOT NULL DEFAULT 0")
         # a cards table made before crash-safe posting
         await _add_column(db, "cards", "shown", "INTEGER NOT NULL DEFAULT 1")
@@ -466,6 +471,7 @@ class AppDB:
         # recovery's progress message of a decision it finishes (crash-safe too)
         await _add_column(db, "cards", "progress_id", "TEXT")
         await _add_column(db, "cards", "progress_at", "DOUBLE PRECISION")
+        await _add_column(db, "cards", "plan", "TEXT")  # the optimizer's plan of the card
         for table in ("cards", "turns", "prelock_fixes"):  # made before several processes
             await _add_column(db, table, "owner", "TEXT")
         await _add_column(db, "daily_schedules", "pin", "INTEGER NOT NULL DEFAULT 0")
@@ -515,11 +521,12 @@ class AppDB:
             "INSERT INTO cards (card_id, run_thread_id, interrupt_id, conversation_id, platform,"
             " workspace_id, channel_id, thread_id, message_id, requester_id, requester_name,"
             " team_id, title, summary, moves, decisions, status, created_at, updated_at, shown,"
-            " owner) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            " owner, plan) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             (row.card_id, row.run_thread_id, row.interrupt_id, row.conversation_id, row.platform,
              row.workspace_id, row.channel_id, row.thread_id, row.message_id, row.requester_id,
              row.requester_name, row.team_id, row.title, row.summary, json.dumps(row.moves),
-             json.dumps(row.decisions), row.status, now, now, int(row.shown), self.owner))
+             json.dumps(row.decisions), row.status, now, now, int(row.shown), self.owner,
+             json.dumps(row.plan) if row.plan is not None else None))
 
     async def mark_card_shown(self, card_id: str, message_id: str | None = None) -> None:
         """The card's message is drawn (in `message_id` when given)."""
@@ -1188,11 +1195,12 @@ class AppDB:
         of now; reading the plan takes the schedule's."""
         now = self._clock()
         await self.db.execute(
-            "INSERT OR REPLACE INTO week_plans (team_id, matchup_period, card_id, plan,"
-            " created_at, updated_at) VALUES (?,?,?,?,"
+            "INSERT OR REPLACE INTO week_plans (team_id, matchup_period, card_id, last_day,"
+            " plan, created_at, updated_at) VALUES (?,?,?,?,?,"
             " COALESCE((SELECT created_at FROM week_plans WHERE team_id=? AND"
             " matchup_period=?), ?), ?)",
             (int(plan.team_id), int(plan.matchup_period), plan.card_id,
+             plan.last_day.isoformat() if plan.last_day else "",
              json.dumps(plan.to_json(), separators=(",", ":")), int(plan.team_id),
              int(plan.matchup_period), now, now))
 
@@ -1217,6 +1225,19 @@ class AppDB:
             for r in await self.scheduled_moves(card_id):
                 statuses[(r.card_id, r.plan_move_id)] = (r.status, r.note)
         return plan.with_move_status(statuses) if statuses else plan
+
+    async def week_plans_through(self, day: str) -> list[WeekPlan]:
+        """Every team's week plan that has a day on or after `day` (ISO): the plans whose
+        lineups the scheduler still sets (scheduled moves' status as `current_week_plan`)."""
+        rows = await self.db.fetchall(
+            "SELECT team_id, matchup_period FROM week_plans WHERE last_day>=?"
+            " ORDER BY team_id, matchup_period", (day,))
+        out = []
+        for r in rows:
+            plan = await self.current_week_plan(int(r["team_id"]), int(r["matchup_period"]))
+            if plan is not None:
+                out.append(plan)
+        return out
 
     # ------------------------------------------------------------------ events / rate limits
 
@@ -1276,7 +1297,8 @@ def _card(r: Any) -> CardRow:
         shown=bool(r["shown"]) if "shown" in r.keys() else True,
         posting_at=r["posting_at"] if "posting_at" in r.keys() else None,
         progress_id=r["progress_id"] if "progress_id" in r.keys() else None,
-        progress_at=r["progress_at"] if "progress_at" in r.keys() else None)
+        progress_at=r["progress_at"] if "progress_at" in r.keys() else None,
+        plan=json.loads(r["plan"]) if "plan" in r.keys() and r["plan"] else None)
 
 
 def _scheduled(r: Any) -> ScheduledMove:

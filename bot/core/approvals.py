@@ -102,7 +102,8 @@ class Approvals:
                 message_id=message_id, requester_id=requester.user_id,
                 requester_name=requester.name, team_id=team_id, title=title,
                 summary=with_context(req.summary, context), moves=req.card.move_dicts(),
-                decisions={}, status="pending", shown=False)
+                decisions={}, status="pending", shown=False,
+                plan=req.card.plan.to_json() if req.card.plan is not None else None)
             await self.core.db.create_card(card)
             crash_point("card:stored")
             card = await self.core.db.get_card(card.card_id) or card
@@ -491,6 +492,10 @@ class Approvals:
                                                        for k, o in mc.outcomes.items()},
                                           "answer": (answer.text[:1000] if answer else "")})
         crash_point("click:card-finished")
+        if outcomes and getattr(self.core, "week_plans", None) is not None:
+            # the team's one week plan: these moves and the lineups they assume, whose
+            # lineups FanVise sets from now on (bot.core.week_plan)
+            await self.core.week_plans.record(card, outcomes)
         await self._audit_moves(card, user, "", made,
                                 scheduled={o.move_id for o in outcomes or []
                                            if o.status == "scheduled"})

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
@@ -508,10 +509,14 @@ class EspnWrites:
         return ""
 
     async def set_lineups(self, access: WriteAccess, team_id: int, *, key: str,
-                          days: list[date] | None = None, opt: Any = None) -> LineupWrite:
+                          days: list[date] | None = None, opt: Any = None,
+                          planned: Mapping[date, Mapping[int, int]] | None = None
+                          ) -> LineupWrite:
         """Write the optimal lineup of each of `days` (default: the league's today): LINEUP
         today, FUTURE_ROSTER later, each built from the slots ESPN has for that day. Stops
-        at the first refusal (`error`, ESPN's reason); days already written stay written."""
+        at the first refusal (`error`, ESPN's reason); days already written stay written.
+        `planned`: the starters ({player id: slot id}) a week plan assumes on some of the
+        days (`fantasy.week_plan`), written as they are instead of solving the day again."""
         from bot.core.digest import league_optimizer
         if opt is None:
             opt = await league_optimizer(self.core.espn, team_id)
@@ -525,7 +530,11 @@ class EspnWrites:
         try:
             for day in days:
                 sp = opt.schedule.scoring_period_for(day)
-                starters, caps = lineup_starters(opt, team_id, day)
+                if planned is not None and day in planned:
+                    starters = dict(planned[day])
+                    caps = dict(zip(opt.layout.slot_ids, opt.layout.caps, strict=True))
+                else:
+                    starters, caps = lineup_starters(opt, team_id, day)
                 out.outcomes.append(await writer.set_lineup(
                     team_id, starters=starters, slot_caps=caps, scoring_period=sp,
                     current_period=current, key=f"{key}:sp{sp}", actor=access.actor))

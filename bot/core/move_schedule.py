@@ -195,7 +195,29 @@ class MoveSchedule:
     async def run_due(self, surfaces: Mapping[str, ChatSurface], *,
                       now: datetime | None = None) -> list[MadeMove]:
         """Make every move due today (and any whose day passed unmade: not made blindly, the
-        owner hears) on the cards of the given platforms, in day and timeline order."""
+        owner hears) on the cards of the given platforms, in day and timeline order; then
+        set the lineups the teams' week plans assume from today (`bot.core.week_plan`)."""
+        done = await self._run_due_moves(surfaces, now=now)
+        await self._lineups(now)
+        return done
+
+    async def _lineups(self, now: datetime | None) -> None:
+        """Today's lineups of the week plans, once today's moves are due (and made)."""
+        plans = getattr(self.core, "week_plans", None)
+        if plans is None:
+            return
+        today = self.league_day()
+        try:
+            if not await self.core.db.week_plans_through(today.isoformat()):
+                return
+            if not await self.due_now(now):
+                return
+            await plans.run_due(today)
+        except Exception as exc:  # noqa: BLE001 - the next pass sets them
+            log.warning("week plan lineups not set: %s: %s", type(exc).__name__, exc)
+
+    async def _run_due_moves(self, surfaces: Mapping[str, ChatSurface], *,
+                             now: datetime | None = None) -> list[MadeMove]:
         today = self.league_day()
         rows = await self.core.db.due_moves(today.isoformat(), orphaned_only=True)
         if not rows:

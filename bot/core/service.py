@@ -50,6 +50,7 @@ from bot.core.progress import WorkspaceBudget
 from bot.core.recovery import Recovery
 from bot.core.surface import ChatSurface
 from bot.core.turns import MAX_QUESTION, Turns
+from bot.core.week_plan import WeekPlans
 from fantasy.espn.client import espn_turn
 from fantasy.redact import looks_like_credentials
 from storage.app_db import AppDB, CardRow, DailySchedule
@@ -110,6 +111,7 @@ class ChatCore:
         self.league_life = LeagueLife(self)
         if runtime is not None and hasattr(runtime, "scheduled"):
             runtime.scheduled = self.moves.planned  # every answer reads the week plan
+        self.week_plans = WeekPlans(self)
         self._handlers: dict[str, Callable[..., Awaitable[None]]] = {
             "ask": self.turns.cmd_ask, "player": self.turns.cmd_player,
             "optimize": self.turns.cmd_optimize, "stream": self.turns.cmd_stream,
