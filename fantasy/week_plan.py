@@ -150,6 +150,9 @@ class WeekPlan(BaseModel):
     baseline_total: float = 0.0
     writes: bool = False
     notes: list[str] = Field(default_factory=list)
+    #: where FanVise may not write: the lineup changes the member makes on ESPN, by day
+    #: (`changes_text` from the roster's slots when the plan was made); "" otherwise
+    member_lineups: str = ""
     #: a category card's focus (its totals are expected wins of these categories only)
     focus_categories: list[str] = Field(default_factory=list)
     #: who approved it last, where (whose writes set the lineups; where reminders go)
@@ -224,28 +227,46 @@ class WeekPlan(BaseModel):
         """The plan's lineups from `today` on."""
         return [lu for lu in self.lineups if lu.day >= today]
 
+    def lineup_changes(self, first: Mapping[int, int] | None = None) -> list[LineupNeed]:
+        """The lineup changes the plan's total needs, day by day: each day, every planned
+        starter not already in that slot the day before (the plan's lineup of the day before;
+        for the first day, `first`: the slots the roster has then, {player id: slot id})."""
+        out: list[LineupNeed] = []
+        before = dict(first or {})
+        for lu in self.lineups:
+            for s in lu.starters:
+                if before.get(s.player.id) != s.slot_id:
+                    out.append(LineupNeed(day=lu.day, player=s.player, slot_id=s.slot_id))
+            before = lu.assignment()
+        return out
+
     def lineup_needs(self, day: date, current: Mapping[int, int] | None = None
                      ) -> list[LineupNeed]:
-        """The lineup changes the plan's total needs on `day`: each planned starter not
-        already in a starting slot of `current` ({player id: slot id}, the roster's slots
-        that day; None: every starter who was added by the plan)."""
+        """The lineup changes the plan's total needs on `day`: each planned starter not in
+        his slot in `current` ({player id: slot id}, the roster's slots that day), or, with
+        no `current`, not in that slot in the plan's lineup of the day before."""
         lu = self.lineup_on(day)
         if lu is None:
             return []
-        from fantasy.constants import STARTING_SLOTS
-        added = self.added_ids()
-        out = []
-        for s in lu.starters:
-            if current is None:
-                if s.player.id in added:
-                    out.append(LineupNeed(day=day, player=s.player, slot_id=s.slot_id))
-            elif current.get(s.player.id) not in STARTING_SLOTS:
-                out.append(LineupNeed(day=day, player=s.player, slot_id=s.slot_id))
-        return out
+        if current is not None:
+            return [LineupNeed(day=day, player=s.player, slot_id=s.slot_id)
+                    for s in lu.starters if current.get(s.player.id) != s.slot_id]
+        return [n for n in self.lineup_changes() if n.day == day and
+                (self.lineups[0].day != day or n.player.id in self.added_ids())]
 
     def needs_text(self, day: date, current: Mapping[int, int] | None = None) -> str:
         """'start Coby White at G on Thu; start Tyus Jones at PG on Thu' ('' when none)."""
         return "; ".join(n.text() for n in self.lineup_needs(day, current))
+
+    def changes_text(self, first: Mapping[int, int] | None = None, *, limit: int = 12
+                     ) -> str:
+        """Every lineup change of the plan, in one line ('start Coby White at G on Thu;
+        start ...'), at most `limit` of them ('; and 3 more')."""
+        needs = self.lineup_changes(first)
+        text = "; ".join(n.text() for n in needs[:limit])
+        if len(needs) > limit:
+            text += f"; and {len(needs) - limit} more"
+        return text
 
     # ------------------------------------------------------------------ changing
 

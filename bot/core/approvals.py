@@ -407,6 +407,9 @@ class Approvals:
         deletion is stored there), else `message_id`. A message that is gone (or none) is
         replaced by a new one, crash-safe (`post_card_message`)."""
         await self.number_base(card)
+        lineups = (card.result or {}).get("lineups") if card.status != "pending" else ""
+        if lineups and not result_text:
+            result_text = f"Lineups this plan's total needs (set them on ESPN): {lineups}."
         msg = self.card_message(card, decided_by=decided_by, result_text=result_text)
         message_id = card.message_id or message_id
         try:
@@ -494,8 +497,13 @@ class Approvals:
         crash_point("click:card-finished")
         if outcomes and getattr(self.core, "week_plans", None) is not None:
             # the team's one week plan: these moves and the lineups they assume, whose
-            # lineups FanVise sets from now on (bot.core.week_plan)
-            await self.core.week_plans.record(card, outcomes)
+            # lineups FanVise sets from now on (bot.core.week_plan); where it may not write,
+            # the card says which lineup changes the plan's total needs, on which day
+            plan = await self.core.week_plans.record(card, outcomes)
+            if plan is not None and plan.member_lineups:
+                fresh = await self.core.db.get_card(card.card_id) or card
+                await self.core.db.finish_card(card.card_id, status=fresh.status, result={
+                    **(fresh.result or {}), "lineups": plan.member_lineups})
         await self._audit_moves(card, user, "", made,
                                 scheduled={o.move_id for o in outcomes or []
                                            if o.status == "scheduled"})

@@ -446,8 +446,25 @@ class MoveSchedule:
         lines += [f"{k}. {s}" for k, s in enumerate(oc.steps, start=1)]
         if oc.espn_link:
             lines.append(oc.espn_link)
+        needs = await self._lineup_needs(card, date.fromisoformat(row.day))
+        if needs:
+            lines.append(f"Then set today's lineup as your plan assumes: {needs}.")
         await self._post(surface, card, OutgoingMessage(
             "\n".join(lines), mentions=(card.requester_id,) if who.startswith("<@") else ()))
+
+    async def _lineup_needs(self, card: CardRow, day: date) -> str:
+        """The lineup changes the team's week plan needs on `day` when FanVise does not set
+        its lineups ("" when it does, or there is no plan)."""
+        if card.team_id is None:
+            return ""
+        try:
+            plan = await self.core.db.current_week_plan(int(card.team_id))
+        except Exception as exc:  # noqa: BLE001 - the move's reminder goes out anyway
+            log.warning("no week plan for the reminder: %s", type(exc).__name__)
+            return ""
+        if plan is None or plan.writes:
+            return ""
+        return plan.needs_text(day)
 
     async def _post(self, surface: ChatSurface, card: CardRow, msg: OutgoingMessage) -> None:
         from bot.core.approvals import card_thread

@@ -213,16 +213,20 @@ class WeekPlans:
         if access is None:
             access = await self._writes(plan.platform, plan.workspace_id, plan.member_id,
                                         plan.team_id)
-        if not access.allowed or access.dry_run:
-            for d in days:
-                plan = plan.with_lineup_status(d, "member", plan.needs_text(d))
-            plan = plan.model_copy(update={"writes": False})
-            await self.core.db.put_week_plan(plan)
-            return plan
         if svc is None:
             svc = await self._optimizer(plan.team_id, ())
         from fantasy.constants import SLOT_IR
         team = svc.league.team(plan.team_id)
+        if not access.allowed or access.dry_run:
+            slots = {e.player.id: e.lineup_slot_id for e in team.roster}
+            for d in days:
+                plan = plan.with_lineup_status(d, "member", plan.needs_text(
+                    d, slots if d == today else None))
+            if plan.planned_on == today:
+                plan = plan.model_copy(update={"member_lineups": plan.changes_text(slots)})
+            plan = plan.model_copy(update={"writes": False})
+            await self.core.db.put_week_plan(plan)
+            return plan
         active = {e.player.id for e in team.roster if e.lineup_slot_id != SLOT_IR}
         # the roster of each day before the next move is today's: the plan's lineup when it
         # is the roster the plan assumed, else the day is solved again (the default)

@@ -11,7 +11,9 @@ optimizer graph, app DB and demo league (offline model):
   says why, the owner gets a message in the card's thread with the optimizer's best choice
   now, and a later move of its chain is not possible either;
 - a live league gets a reminder in the card's thread on the move's day (hand-off steps and
-  the add-page link), and `/advance` is refused there with one clear line;
+  the add-page link, then the lineup changes the week plan needs that day), the decided card
+  lists the plan's lineup changes by day, and `/advance` is refused there with one clear
+  line;
 - Slack (real slack-bolt over the fake Web API): approve, `/fanvise advance`, the card's
   message updated in place.
 """
@@ -248,6 +250,13 @@ async def test_advance_input_and_live_league(tmp_path: Path, monkeypatch) -> Non
         surface2, out2, row, _svc, plan = await _approve_plan_live(app, monkeypatch)
         later = [m for m in plan.moves if m.day > demo.today]
         assert demo.changes == []  # FanVise wrote nothing
+        # FanVise may not set the lineups: the card says which ones the total needs, when
+        week = await app.app_db.current_week_plan(1)
+        assert week is not None and not week.writes and week.member_lineups
+        assert f"Lineups this plan's total needs (set them on ESPN): {week.member_lineups}" \
+            in out2.getvalue()
+        assert re.search(r"start [A-Z][\w.' -]+ at (PG|SG|SF|PF|C|G|F|UT) on \w{3}",
+                         week.member_lineups)
         day = later[0].day
         monkeypatch.setattr(deps_module, "today_eastern", lambda: day)
         monkeypatch.setattr(schedule_module, "today_eastern", lambda: day)
@@ -263,6 +272,8 @@ async def test_advance_input_and_live_league(tmp_path: Path, monkeypatch) -> Non
         assert f"today ({day:%a %b} {day.day}) is the day for this move: " \
                f"{later[0].text()}" in text
         assert f"playerId={later[0].add.id}" in text and "then Submit." in text
+        needs = week.needs_text(day)  # that day's lineup changes come with its moves
+        assert needs and f"Then set today's lineup as your plan assumes: {needs}." in text
         assert demo.changes == []
         # once only
         app.espn.demo = None

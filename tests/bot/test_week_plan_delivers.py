@@ -97,8 +97,6 @@ async def test_approved_plan_beats_doing_nothing_in_the_served_score(
         await _advance_into_next_matchup(app, surface)
         final = await app.app_db.current_week_plan(TEAM, period)
         assert final is not None
-        print("DBG", [(lu.day.isoformat(), lu.status, lu.note) for lu in final.lineups],
-              [(m.text(), m.day.isoformat(), m.status) for m in final.moves])
         assert all(m.status == "applied" for m in final.moves), \
             [(m.text(), m.status, m.note) for m in final.moves]
         # every day: each added player with a game starts unless the plan benches him,
