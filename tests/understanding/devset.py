@@ -10,10 +10,19 @@ questions in the same message, in order; without it the row must read as one que
 "players" (full names that must
 resolve, in order), "not_found" (words of invented / non-league names), "ambiguous" (words
 that match several league players), "day" (null, "today", "tomorrow", a weekday or "week"),
-"categories" (ESPN names), "position"}. A key left out is not checked.
+"categories" (ESPN names), "position", "after" (earlier messages of the thread, read first:
+the row is a follow-up), "move" ({"drop", "add"}: the full name each side must resolve to, or
+"not_found"), "limit" (Request.limit: what FanVise will not do), "help" (Request.help_topics),
+"family" (a label for the report)}. A key left out is not checked.
 
-The dev set is written separately from the router's utterance bank (agents/understanding/bank)
-and must never be fed into it: it measures how the router does on words it has not seen.
+Two sets, both written separately from the router's utterance bank (agents/understanding/bank)
+and never fed into it:
+
+- the tuning set (devset.jsonl): the team's rows, which changes to understanding were
+  checked against;
+- the fresh set (fresh.jsonl): rows written before a family of changes and never tuned to,
+  so it measures how understanding does on words nobody adjusted it for.
+
 Used by tests/understanding/test_devset.py and benchmarks/understanding.py.
 """
 
@@ -26,12 +35,15 @@ import time
 import unicodedata
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
 DEVSET = Path(__file__).with_name("devset.jsonl")
+FRESH = Path(__file__).with_name("fresh.jsonl")
+#: The sets benchmarks/understanding.py reports, by name.
+SETS = {"tuning": DEVSET, "fresh": FRESH}
 
 INTENTS = ("help", "player_research", "player_form", "player_decision", "free_agent_scan",
            "streaming", "matchup_status", "matchup_analysis", "lineup_optimization",
@@ -39,7 +51,8 @@ INTENTS = ("help", "player_research", "player_form", "player_decision", "free_ag
            "general_advice", "out_of_scope", "league_settings", "player_owner", "past_matchup",
            "league_activity", "team_box_score", "category_outlook")
 KEYS = frozenset({"text", "intent", "players", "not_found", "ambiguous", "day", "categories",
-                  "position", "also"})
+                  "position", "also", "after", "move", "limit", "help", "family"})
+LIMITS = frozenset({"auto_accept", "mass_drop", "commissioner", "credentials"})
 NAME_KEYS = ("players", "not_found", "ambiguous")
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 DAYS = frozenset({"today", "tomorrow", "week", *WEEKDAYS})
@@ -112,6 +125,17 @@ def validate(rows: Sequence[dict[str, Any]], *, min_rows: int = MIN_ROWS,
             problems.append(f"{where}: unknown categories {row['categories']!r}")
         if "position" in row and row["position"] is not None and row["position"] not in POSITIONS:
             problems.append(f"{where}: unknown position {row['position']!r}")
+        if "limit" in row and row["limit"] not in LIMITS:
+            problems.append(f"{where}: unknown limit {row['limit']!r}")
+        if "after" in row and not (isinstance(row["after"], list) and row["after"]):
+            problems.append(f"{where}: after must be a list of earlier messages")
+        if "move" in row and not (isinstance(row["move"], dict)
+                                  and set(row["move"]) <= {"drop", "add"}):
+            problems.append(f"{where}: move must be {{'drop', 'add'}}")
+        if names is not None:
+            for side in (row.get("move") or {}).values():
+                if side != "not_found" and side not in names:
+                    problems.append(f"{where}: move {side!r} is not a league player")
     if len(rows) < min_rows:
         problems.append(f"{len(rows)} rows, need at least {min_rows}")
     counts = Counter(r.get("intent") for r in rows)
@@ -201,6 +225,13 @@ class RowResult:
     got_categories: list[str] = field(default_factory=list)
     position_ok: bool | None = None
     got_position: str | None = None
+    move_ok: bool | None = None
+    got_move: dict[str, str | None] = field(default_factory=dict)
+    limit_ok: bool | None = None
+    got_limit: str | None = None
+    help_ok: bool | None = None
+    got_help: list[str] = field(default_factory=list)
+    family: str = ""
     ms: float = 0.0
     error: str | None = None
 
@@ -239,7 +270,8 @@ def score_row(row: dict[str, Any], req: Any, today: date, ms: float = 0.0) -> Ro
         res.substituted = [n for n in resolved if n not in row["players"]]
     for w in row.get("not_found", []):
         hits = [f"{p.words} -> {p.name}" for p in refs
-                if p.status == "resolved" and _overlaps(w, p.words)]
+                if p.status == "resolved" and _overlaps(w, p.words)
+                and p.name not in row.get("players", [])]  # "jarrett allen or ray allen"
         res.invented_statuses += hits
     if "day" in row:
         label, got = predicted_day(req.day, today)
@@ -255,7 +287,38 @@ def score_row(row: dict[str, Any], req: Any, today: date, ms: float = 0.0) -> Ro
     if "position" in row:
         res.got_position = req.position
         res.position_ok = (req.position or None) == row["position"]
+    res.family = str(row.get("family", ""))
+    if "move" in row:
+        move = getattr(req, "move", None)
+        res.got_move = {side: _side(getattr(move, side, None) if move is not None else None)
+                        for side in ("drop", "add")}
+        res.move_ok = all(res.got_move[side] == want for side, want in row["move"].items()) \
+            and all(res.got_move[side] is None for side in ("drop", "add")
+                    if side not in row["move"])
+    if "limit" in row or row["intent"] == "out_of_scope":
+        res.got_limit = getattr(req, "limit", None)
+        res.limit_ok = res.got_limit == row.get("limit")
+    if "help" in row:
+        res.got_help = list(getattr(req, "help_topics", []) or [])
+        res.help_ok = res.got_help == list(row["help"])
     return res
+
+
+def _side(ref: Any) -> str | None:
+    """A move side as the fresh set writes it: the resolved name, "not_found" (or the status)."""
+    if ref is None:
+        return None
+    if ref.status == "resolved" and ref.name:
+        return str(ref.name)
+    return str(ref.status)
+
+
+def row_correct(r: RowResult) -> bool:
+    """Everything the row checks is right: the intents, the names, the day, categories,
+    position, the move, the limit and the how-to topics."""
+    return r.intent_ok and r.names_ok is not False and not r.invented_statuses \
+        and not r.substituted and False not in (r.day_ok, r.categories_ok, r.position_ok,
+                                                 r.move_ok, r.limit_ok, r.help_ok)
 
 
 def _pct(values: Sequence[float], q: float) -> float:
@@ -298,9 +361,30 @@ def summarize(results: Sequence[RowResult], *, variant: str = "", startup_ms: fl
                       ("position", "position_ok")):
         en, eok, eacc = _share(getattr(r, attr) for r in results)
         entity[key] = {"n": en, "correct": eok, "accuracy": eacc}
+    families: dict[str, dict[str, int]] = {}
+    for r in results:
+        if r.family:
+            f = families.setdefault(r.family, {"n": 0, "correct": 0})
+            f["n"] += 1
+            f["correct"] += row_correct(r)
     return {
         "variant": variant,
         "rows": len(results),
+        "rows_correct": sum(row_correct(r) for r in results),
+        "row_accuracy": sum(row_correct(r) for r in results) / len(results) if results else 1.0,
+        "families": families,
+        "row_failures": [{"text": r.text[:160], "family": r.family, "want": r.intent,
+                          "got": r.got_intent,
+                          **({"players": r.got_players, "not_found": r.got_not_found}
+                             if r.names_ok is False or r.substituted else {}),
+                          **({"day": r.got_day} if r.day_ok is False else {}),
+                          **({"categories": r.got_categories} if r.categories_ok is False
+                             else {}),
+                          **({"position": r.got_position} if r.position_ok is False else {}),
+                          **({"move": r.got_move} if r.move_ok is False else {}),
+                          **({"limit": r.got_limit} if r.limit_ok is False else {}),
+                          **({"help": r.got_help} if r.help_ok is False else {})}
+                         for r in results if not row_correct(r)],
         "per_intent": per_intent,
         "intent_accuracy": acc,
         "intent_correct": ok,
@@ -348,9 +432,21 @@ def run_rows(rows: Sequence[dict[str, Any]], understand: Callable[[str, Any], An
         understand(text, ctx)
     out = []
     for row in rows:
+        try:
+            row_ctx = ctx
+            for earlier in row.get("after", []):
+                # the thread's earlier turns: each read with the one before as the last turn
+                row_ctx = replace(row_ctx, last=understand(earlier, row_ctx), last_list=[])
+        except Exception as exc:  # noqa: BLE001 - reported with the row, as below
+            row_ctx = ctx
+            earlier_error = f"{type(exc).__name__}: {exc}"
+        else:
+            earlier_error = None
         t0 = time.perf_counter()
         try:
-            req = understand(row["text"], ctx)
+            if earlier_error is not None:
+                raise RuntimeError(f"an earlier turn failed: {earlier_error}")
+            req = understand(row["text"], row_ctx)
         except Exception as exc:  # noqa: BLE001 - a crash is a miss, reported with its text
             out.append(RowResult(text=row["text"], intent=row["intent"], got_intent="<error>",
                                  intent_ok=False, names_checked=any(row.get(k) for k in
@@ -364,7 +460,7 @@ def run_rows(rows: Sequence[dict[str, Any]], understand: Callable[[str, Any], An
 
 
 async def evaluate(variant: str = "points", rows: Sequence[dict[str, Any]] | None = None,
-                   today: date | None = None) -> dict[str, Any]:
+                   today: date | None = None, *, name: str = "tuning") -> dict[str, Any]:
     """Run the dev set through the offline understanding on the embedded demo league
     (team 1, the demo's today unless given) and summarise. Start-up (the league context, the
     router's first load) is timed separately from the per-message latency."""
@@ -374,7 +470,7 @@ async def evaluate(variant: str = "points", rows: Sequence[dict[str, Any]] | Non
     from agents.understanding.league_context import understanding_context
     from fantasy.demo import open_demo_client
 
-    rows = list(rows) if rows is not None else load()
+    rows = list(rows) if rows is not None else load(SETS[name])
     client = open_demo_client(variant, today=today)
     try:
         deps = AgentDeps.for_client(client, OfflineChatModel())
@@ -386,6 +482,7 @@ async def evaluate(variant: str = "points", rows: Sequence[dict[str, Any]] | Non
     finally:
         await client.aclose()
     report = summarize(results, variant=variant, startup_ms=startup)
+    report["set"] = name
     report["results"] = [asdict(r) for r in results]
     return report
 
@@ -406,8 +503,8 @@ def _mark(ok: bool) -> str:
 def format_report(report: dict[str, Any], *, failures: int = 0) -> str:
     """The benchmark's text report: figures next to their targets."""
     met = meets_targets(report)
-    lines = [f"FanVise understanding dev set ({report['rows']} rows, demo league "
-             f"{report['variant']}, offline)", "",
+    lines = [f"FanVise understanding, {report.get('set', 'tuning')} set ({report['rows']} rows, "
+             f"demo league {report['variant']}, offline)", "",
              f"{'intent':<22}{'n':>5}{'correct':>9}{'%':>8}{'clarify':>9}"]
     for intent, v in report["per_intent"].items():
         lines.append(f"{intent:<22}{v['n']:>5}{v['correct']:>9}{v['accuracy'] * 100:>7.1f}%"
@@ -437,6 +534,11 @@ def format_report(report: dict[str, Any], *, failures: int = 0) -> str:
     lines.append(f"latency per message    p50 {lat['p50']:.1f} ms, p95 {lat['p95']:.1f} ms, "
                  f"max {lat['max']:.1f} ms (start-up {lat['startup']:.0f} ms)  target p50 < "
                  f"{TARGETS['latency_p50_ms']:.0f} ms: {_mark(met['latency_p50_ms'])}")
+    lines.append(f"rows fully right       {report['row_accuracy'] * 100:6.1f}%  "
+                 f"({report['rows_correct']}/{report['rows']}: intent, names, day, "
+                 "categories, position, move, limit, how-to)")
+    for fam, v in report["families"].items():
+        lines.append(f"  {fam:<20}{v['correct']:>4}/{v['n']:<4}")
     if report["errors"]:
         lines.append(f"errors                 {len(report['errors'])} (first: "
                      f"{report['errors'][0]['text']!r}: {report['errors'][0]['error']})")
@@ -450,7 +552,8 @@ def format_report(report: dict[str, Any], *, failures: int = 0) -> str:
         lines += [f"  {x['text']!r}: {', '.join(x['resolved'])}"
                   for x in report["invented_rows"]]
     if failures:
-        for title, key in (("player-resolution misses", "name_failures"),
+        for title, key in (("rows not fully right", "row_failures"),
+                           ("player-resolution misses", "name_failures"),
                            ("spurious names", "spurious_names"),
                            ("entity misses", "entity_failures")):
             items = report[key][:failures]
@@ -461,6 +564,6 @@ def format_report(report: dict[str, Any], *, failures: int = 0) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["CATEGORIES", "DAYS", "DEVSET", "INTENTS", "POSITIONS", "RowResult", "TARGETS",
+__all__ = ["CATEGORIES", "DAYS", "DEVSET", "FRESH", "LIMITS", "SETS", "row_correct", "INTENTS", "POSITIONS", "RowResult", "TARGETS",
            "day_date", "evaluate", "format_report", "load", "meets_targets", "norm",
            "predicted_day", "run_rows", "score_row", "summarize", "validate"]
