@@ -65,6 +65,9 @@ TYPO_SCORE = 84.0
 TYPO_MARGIN = 5.0
 #: Fuzzy score of a surname close enough to suggest ("durand" -> Durant).
 SUGGEST_SCORE = 80.0
+#: Fuzzy score of a given name close enough to a league player's to be a typo of it
+#: ("jaylen" / Jalen, "steven" / Stephen).
+FIRST_NAME_TYPO = 70.0
 #: Fuzzy score of a 2-3 word span against a full name ("jordan pool").
 FULL_SCORE = 88.0
 #: Shortest word read as a one-edit typo (a letter changed, added, dropped or two swapped:
@@ -119,6 +122,17 @@ def first_names() -> frozenset[str]:
     return _word_list("first_names.txt")
 
 
+@lru_cache(maxsize=1)
+def not_players() -> frozenset[str]:
+    """Names of people who are no current NBA player (fantasy/lexicon/not_players.txt: retired
+    NBA players, other sports' athletes), normalised, words joined by spaces."""
+    out: set[str] = set()
+    for line in (DATA / "not_players.txt").read_text(encoding="utf-8").splitlines():
+        if line.strip() and not line.startswith("#"):
+            out.add(" ".join(w for w in name_key(line.replace("'", "")).split("_") if w))
+    return frozenset(out)
+
+
 def surnames() -> frozenset[str]:
     """Common surnames of people (fantasy/lexicon/surnames.txt): a word of it that is no league
     player's surname names someone else, never a typo of a league surname."""
@@ -150,6 +164,9 @@ class NameMatch:
     score: float = 0.0
     start: int = 0
     end: int = 0
+    #: not found because the name is someone known who is no current NBA player (a retired
+    #: star, another sport's athlete: fantasy/lexicon/not_players.txt)
+    outside: bool = False
 
     @property
     def resolved(self) -> bool:
@@ -247,6 +264,9 @@ class PlayerResolver:
             pid = names.get(name_key(full).replace("_", " "))
             if pid is not None:
                 ix.alias[name_key(alias).replace("_", " ")].append(pid)
+        #: people who are no league player ("michael jordan", "kobe"), unless one is
+        self._others = frozenset(n for n in not_players() if n not in ix.full
+                                 and n not in ix.alias)
         self._common = common_words() | CHAT_WORDS
         self._vocab = frozenset(w for w in (vocabulary or ()) if w.isalpha())
         self._vocab_list = sorted(self._vocab)
@@ -277,6 +297,13 @@ class PlayerResolver:
     def player(self, player_id: int) -> Player | None:
         """The pool's player with that ESPN id."""
         return self._ix.by_id.get(player_id)
+
+    def name_word(self, word: str) -> bool:
+        """True when `word` (lower case) is a league player's first or last name or a
+        nickname word ("brunson", "jalen", "kd"): spelling fixes leave it alone."""
+        ix = self._ix
+        return word in ix.last or word in ix.first or word in ix.alias \
+            or any(word in a.split() for a in ix.alias if " " in a)
 
     def resolve(self, query: str) -> NameMatch:
         """A name given alone (a /player argument, a tool argument, an ESPN id)."""
@@ -313,7 +340,9 @@ class PlayerResolver:
         hit = next((m for m in found if m.status != "not_found"), None)
         if hit is not None and hit.end - hit.start >= len(q.strip()) * 0.5:
             return NameMatch(q, hit.status, hit.player, hit.candidates, hit.score, 0, len(q))
-        return NameMatch(q, "not_found", None, self._close(q), 0.0, 0, len(q))
+        outside = next((m.outside for m in found if m.outside), False)
+        return NameMatch(q, "not_found", None, () if outside else self._close(q), 0.0, 0,
+                         len(q), outside=outside)
 
     # ------------------------------------------------------------------ scanning
 
@@ -388,6 +417,9 @@ class PlayerResolver:
                 return self._match(ix.full[words], raw, 100.0, a, b), k
             if words in ix.alias:
                 return self._match(ix.alias[words], raw, 95.0, a, b), k
+            if words in self._others:  # "michael jordan": someone, but no league player
+                return NameMatch(raw, "not_found", None, (), 0.0, a.start, b.end,
+                                 outside=True), k
         if i + 1 < len(toks):
             a, b = toks[i], toks[i + 1]
             raw = text[a.start:b.end]
@@ -402,12 +434,29 @@ class PlayerResolver:
             if self._someone_else(a, b):
                 return NameMatch(raw, "not_found", None, self._close(raw), 0.0, a.start,
                                  b.end), 2
-            # a misspelt full name: "jalen brunsen", "jayson tatem"
+            # a short form of one league player's given name and his surname ("cam johnson"
+            # with Cameron Johnson, "mike conley"): him, not every Johnson
+            if b.text in ix.last and a.text not in self._common and len(a.text) >= 2:
+                ids = [pid for pid in dict.fromkeys(ix.last[b.text])
+                       if _same_given_name(a.text, _name_parts(ix.by_id[pid].name)[1])]
+                if len(ids) == 1:
+                    return self._match(ids, raw, 92.0, a, b), 2
+            # a misspelt full name: "jalen brunsen", "jayson tatem"; a surname that is a
+            # league surname with letters added is another name ("lebron jamesson")
             if a.text in ix.first and a.text not in self._common and len(b.text) >= 3:
                 hit = self._fuzzy_full(f"{a.text} {b.text}")
                 if hit is not None:
+                    surname = _name_parts(ix.by_id[hit[0]].name)[2]
+                    if b.text.startswith(surname) and len(b.text) - len(surname) >= 2:
+                        return NameMatch(raw, "not_found", None, self._close(raw), 0.0,
+                                         a.start, b.end), 2
                     return NameMatch(raw, "resolved", ix.by_id[hit[0]], (), hit[1], a.start,
                                      b.end), 2
+            # a given name and a league surname that no league player has with a given name
+            # like it ("seth brunson", "darius collins"): someone else, never that player
+            if self._other_first_name(a, b):
+                return NameMatch(raw, "not_found", None, self._close(raw), 0.0, a.start,
+                                 b.end), 2
             # a first name and a surname that is no league player's with that first name
             # ("terrell winslowe", "cortez ambrose"): not found, never a surname typo
             if self._first_then_surname(a, b):
@@ -417,6 +466,9 @@ class PlayerResolver:
         w = t.text
         if len(w) < 2 or w.isdigit():
             return None
+        if w in self._others and w not in ix.last and w not in ix.first:
+            return NameMatch(t.raw, "not_found", None, (), 0.0, t.start, t.end,
+                             outside=True), 1  # "kobe"
         common = w in self._common
         if common and not self._cued(toks, i, text, alone):
             return None
@@ -519,6 +571,21 @@ class PlayerResolver:
             return not self._english(last) and not self._typo_of_word(last)
         return not self._english(last) or last in self._vocab and not self._morph_only(last)
 
+    def _other_first_name(self, a: _Token, b: _Token) -> bool:
+        """`a b` is a given name (no league player's surname or nickname) and a league surname
+        whose players all have another given name: not its short form ("cam" / Cameron), not
+        a typo of it ("jaylen" / Jalen)."""
+        ix = self._ix
+        first, last = a.text, b.text
+        if first not in self._first_lex or first in ix.last or first in ix.alias \
+                or last not in ix.last or f"{first} {last}" in ix.full:
+            return False
+        for pid in ix.last[last]:
+            given = _name_parts(ix.by_id[pid].name)[1]
+            if _same_given_name(first, given):
+                return False
+        return True
+
     def _someone_else(self, a: _Token, b: _Token) -> bool:
         """`a b` is a given name and a real surname that is no league player's: a surname of
         the census list, not an ordinary word (or, if the encoder knows it as a word, a league
@@ -585,7 +652,15 @@ class PlayerResolver:
                                  a.start, b.end), run
         if t.text in self._first_lex and t.text not in self._ix.first_names \
                 and t.text not in self._ix.last and self._cued(toks, i, text, alone=False):
-            # a given name no league player has, in a player's place ("start lorenzo")
+            # a given name no league player has, in a player's place ("start lorenzo"),
+            # with the surname after it ("for tony bradley": not Bradley Beal)
+            nxt = toks[i + 1] if i + 1 < len(toks) else None
+            if nxt is not None and nxt.start - t.end <= 1 and nxt.text not in self._common \
+                    and (nxt.text in self._surnames or nxt.text in self._ix.first
+                         or nxt.text in self._ix.last):
+                words = text[t.start:nxt.end]
+                return NameMatch(words, "not_found", None, self._close(words), 0.0, t.start,
+                                 nxt.end), 2
             return NameMatch(t.raw, "not_found", None, (), 0.0, t.start, t.end), 1
         if self._is_word(t.text) and t.text not in self._ix.first_names:
             return None
@@ -631,6 +706,30 @@ class PlayerResolver:
                     if p not in out:
                         out.append(p)
         return tuple(out[:3])
+
+
+#: Short forms of given names that do not start like the name ("tony" / Anthony).
+GIVEN_SHORT_FORMS: Mapping[str, frozenset[str]] = {
+    "tony": frozenset({"anthony", "antonio"}), "bob": frozenset({"robert"}),
+    "bobby": frozenset({"robert"}), "rob": frozenset({"robert"}),
+    "bill": frozenset({"william"}), "billy": frozenset({"william"}),
+    "will": frozenset({"william"}), "jim": frozenset({"james"}),
+    "jimmy": frozenset({"james"}), "larry": frozenset({"lawrence"}),
+    "rick": frozenset({"richard"}), "ricky": frozenset({"richard"}),
+    "ted": frozenset({"edward", "theodore"}), "hank": frozenset({"henry"}),
+    "jack": frozenset({"john", "jackson"}), "sandy": frozenset({"alexander"}),
+}
+
+
+def _same_given_name(written: str, given: str) -> bool:
+    """`written` can be `given` as members type it: a short form ("cam" / Cameron, "mike" /
+    Michael, "tony" / Anthony), a longer form, or a typo ("jaylen" / Jalen)."""
+    if given.startswith(written) or written.startswith(given):
+        return True
+    if given in GIVEN_SHORT_FORMS.get(written, ()) or written in GIVEN_SHORT_FORMS.get(given, ()):
+        return True
+    ratio = fuzz.ratio(written, given)
+    return ratio >= FIRST_NAME_TYPO or (written[:2] == given[:2] and ratio >= 50)
 
 
 def _ending_differs(a: str, b: str) -> bool:

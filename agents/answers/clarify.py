@@ -82,6 +82,9 @@ def unresolved_reply(request: Request, refs: list[PlayerRef],
                 cand = resolved_candidates.get(name)
                 if cand is not None:
                     offers.append(Offer(label=name, request=_with_player(request, ref, cand)))
+        elif ref.outside:
+            lines.append(f"I can't find a player called \"{ref.words}\" in this league: I "
+                         "only know this season's NBA players, so I have nothing on him.")
         else:
             line = f"I can't find a player called \"{ref.words}\" in this league"
             close = [n for n in ref.candidates if n in resolved_candidates][:3]

@@ -4,6 +4,8 @@ question asks for (Request.help_topics: "how do i approve a move", "how do i lin
 
 from __future__ import annotations
 
+import re
+
 from agents.answers.types import Offer, Reply
 from agents.understanding.request import Intent, Request, SmallTalk
 
@@ -33,6 +35,7 @@ COMMANDS_TEXT = """Commands:
 - `/stream [position or categories]`: streaming pickups for this week
 - `/link team=<id> [league=<id>] [season=<year>] [espn_s2=… swid=…]`: link your ESPN team
 - `/daily HH:MM <Area/City>` (admins): a daily lineup post in this channel
+- `/matchup`: your matchup this week: score, projection, categories
 - `/help`: this text. In a thread, just write: follow-ups continue the conversation."""
 
 #: How-to topics: (name, the answer); the words that pick one are understanding's
@@ -54,28 +57,50 @@ TOPICS: tuple[tuple[str, str], ...] = (
      "player as a claim, a later day's move on its day. Otherwise I link you to ESPN's page "
      "to make it there and confirm it on the next league read. In the demo league the move "
      "is made right away. Decline keeps your roster as it is."),
-    ("link",
-     "Link your ESPN team with `/link team=<id>` (add `league=<id>` and `season=<year>` for "
-     "another league). For a private league add your cookies: `/link team=<id> espn_s2=… "
-     "swid=…`; send that privately (a DM or an ephemeral command), the cookies are stored "
-     "encrypted and never shown. `/link` shows your link, `/link off` removes it. Your team id "
-     "is the `teamId=` number in your ESPN team page's address."),
-    ("daily",
-     "An admin can turn on a daily lineup post in a channel: `/daily 09:30 America/New_York` "
-     "(time and time zone). `/daily` shows the setting, `/daily off` stops it. The post "
-     "mentions each linked owner whose lineup needs a change."),
-    ("lineup",
-     "Ask \"who do i start tomorrow?\" or use `/lineup [today|tomorrow|YYYY-MM-DD]`: I compute "
-     "the best lineup for that day and list the changes against your ESPN lineup."),
-    ("stream",
-     "Ask \"best free agents?\" for a ranked list (games left x value per game), or \"who do "
-     "i stream for blocks?\" / `/stream [position or categories]` for pickups with the exact "
-     "gain; you approve each move on its card."),
-    ("optimize",
-     "Ask \"review my matchup\" or use `/optimize [categories]`: I scan every drop/add pair "
-     "with the exact lineup optimizer and show the best moves on a card to approve."),
     ("commands", COMMANDS_TEXT),
 )
+
+#: How-to topics answered by a command: (topic, the command's name in the command table, one
+#: line of how). The answer is the command's line of the chat's command list (the bot's
+#: command table, in the platform's syntax) and this line.
+COMMAND_TOPICS: tuple[tuple[str, str, str], ...] = (
+    ("link", "link",
+     "Send it privately (a DM or an ephemeral command); your team id for `/link team=<id>` is "
+     "the `teamId=` number in your ESPN team page's address."),
+    ("daily", "daily",
+     "An admin types it in the channel the post should go to."),
+    ("lineup", "lineup",
+     "Or just ask \"who do i start tomorrow?\": the day's best lineup and the changes "
+     "against your ESPN lineup."),
+    ("stream", "stream",
+     "Or ask \"who do i stream for blocks?\"; you approve each pickup on its card."),
+    ("optimize", "optimize",
+     "Or ask \"review my matchup\": the best drop/add moves come on a card to approve."),
+    ("player", "player",
+     "Or just ask \"is brunson playing tonight?\"."),
+    ("matchup", "matchup",
+     "Or ask \"am i winning this week?\"."),
+)
+
+#: What FanVise will not do (Request.limit), why, and what it does instead; nothing changes.
+LIMIT_ANSWERS: dict[str, str] = {
+    "auto_accept":
+        "I won't make moves on my own: every drop/add waits for your Approve on its card, so "
+        "nothing changes on your roster without you. What I can do: `/optimize` puts the "
+        "week's best moves on one card, and with `/link writes:on` an approved move is made "
+        "on ESPN for you on its day.",
+    "mass_drop":
+        "I won't drop your whole roster: I make only the moves you approve, one card at a "
+        "time. For a shake-up, `/optimize` shows the drops and adds that gain you the most "
+        "this week.",
+    "commissioner":
+        "I can't act as the commissioner: vetoes, reversing trades and league settings are "
+        "your league manager's, on ESPN. I can show what changed in the league (\"any trades "
+        "lately?\") and its rules (\"when is the trade deadline?\").",
+    "credentials":
+        "I never share passwords or ESPN cookies, anyone's. Each member links their own team "
+        "privately with `/link` (cookies are stored encrypted and never shown).",
+}
 
 
 def acknowledgement(kind: SmallTalk | None) -> str | None:
@@ -88,10 +113,24 @@ def acknowledgement(kind: SmallTalk | None) -> str | None:
             "or say \"help\" for everything I can do.")
 
 
+def command_line(name: str, commands: str) -> str | None:
+    """Command `name`'s line of the command list `commands` (its usage and what it does), as
+    the list writes it, without the list's bullet."""
+    for line in commands.splitlines():
+        if re.match(rf"^\W*`/{re.escape(name)}\b", line):
+            return re.sub(r"^[\s•*-]+", "", line)
+    return None
+
+
 def help_text(topic: str | None = None, commands: str = "") -> str:
-    """The answer of a how-to topic, or the whole help (about + commands). `commands`: the
-    chat's command list (the bot's command table), else COMMANDS_TEXT."""
+    """The answer of a how-to topic (a command topic: the command's line of the command list
+    and one line of how), or the whole help (about + commands). `commands`: the chat's
+    command list (the bot's command table), else COMMANDS_TEXT."""
     commands = commands or COMMANDS_TEXT
+    for name, command, how in COMMAND_TOPICS:
+        if name == topic:
+            line = command_line(command, commands) or command_line(command, COMMANDS_TEXT)
+            return f"Use {line}\n{how}" if line else how
     for name, answer in TOPICS:
         if name == topic:
             return commands if name == "commands" else answer
@@ -119,12 +158,16 @@ async def answer_help(deps: object, request: Request) -> Reply:
 
 
 async def answer_out_of_scope(deps: object, request: Request) -> Reply:
-    """A polite no: what FanVise does instead. No league data."""
+    """A polite no: what FanVise will not do and why (Request.limit), or that the question is
+    outside fantasy basketball, and what it does instead. No league data; nothing changes."""
+    if request.limit is not None:
+        return Reply(text=LIMIT_ANSWERS[request.limit] + " Nothing was changed.",
+                     report={"out_of_scope": True, "limit": request.limit})
     text = ("Sorry, that's outside what I do: I'm FanVise, and I only help with this ESPN "
             "fantasy-basketball league (players, your matchup, lineups, moves, free agents and "
             "standings); say \"help\" to see how.")
     return Reply(text=text, report={"out_of_scope": True})
 
 
-__all__ = ["ABOUT", "COMMANDS_TEXT", "TOPICS", "acknowledgement", "answer_help",
+__all__ = ["ABOUT", "COMMANDS_TEXT", "COMMAND_TOPICS", "LIMIT_ANSWERS", "TOPICS", "command_line", "acknowledgement", "answer_help",
            "answer_out_of_scope", "help_text"]

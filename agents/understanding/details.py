@@ -9,12 +9,13 @@ from __future__ import annotations
 import re
 
 from agents.understanding import lexicon as lx
-from agents.understanding.request import SmallTalk
+from agents.understanding.request import Limit, SmallTalk
 
 
 def help_topics(text: str) -> list[str]:
-    """Names of the how-to topics a question asks about (best first, at most 2; [] for plain
-    help or a question that is not a how-to)."""
+    """Names of the how-to topics a question asks about (the best, or the two best when they
+    tie; [] for plain help or a question that is not a how-to). "commands" (the whole list)
+    only when no command's own topic is asked ("which command sets my lineup": lineup)."""
     t = " " + re.sub(r"[^a-z0-9_ ]+", " ", (text or "").lower()) + " "
     howto = any(w in t for w in lx.HOWTO_WORDS)
     scores = []
@@ -24,8 +25,28 @@ def help_topics(text: str) -> list[str]:
             scores.append((-hits, k, name))
     if not scores or not (howto or len(t.split()) <= 4):
         return []
-    scores.sort()
-    return [name for _, _, name in scores[:2]]
+    own = [x for x in scores if x[2] != "commands"]
+    scores = sorted(own or scores)
+    return [name for hits, _, name in scores[:2] if hits == scores[0][0]]
+
+
+def asks_howto(text: str) -> bool:
+    """True when the message asks how to use FanVise itself ("how can i have the lineup
+    posted every morning", "what's the command to look a player up"), not how to do
+    something in the league ("how can i win blocks")."""
+    low = (text or "").lower().replace("’", "'")
+    return bool(lx.HOWTO_FORM.search(low) and lx.HOWTO_FANVISE.search(low)
+                and help_topics(text))
+
+
+def asked_limit(text: str) -> Limit | None:
+    """What the message asks FanVise to do that it will not (lexicon.LIMITS): accept moves
+    by itself, drop a whole roster, act as commissioner, hand out ESPN credentials."""
+    low = (text or "").lower().replace("’", "'")
+    for kind, pattern in lx.LIMITS:
+        if pattern.search(low):
+            return kind  # type: ignore[return-value]
+    return None
 
 
 def small_talk(text: str) -> SmallTalk | None:
@@ -67,5 +88,5 @@ def about_me(text: str) -> bool:
     return bool(lx.ABOUT_ME.search((text or "").lower()))
 
 
-__all__ = ["about_me", "asked_setting", "asked_statuses", "help_topics", "include_injured",
+__all__ = ["about_me", "asked_limit", "asks_howto", "asked_setting", "asked_statuses", "help_topics", "include_injured",
            "small_talk"]

@@ -83,7 +83,7 @@ def player_ref(match: NameMatch) -> PlayerRef:
         return PlayerRef(words=match.words, status="resolved", player_id=match.player.id,
                          name=match.player.name)
     return PlayerRef(words=match.words, status=match.status,
-                     candidates=[p.name for p in match.candidates])
+                     candidates=[p.name for p in match.candidates], outside=match.outside)
 
 
 def extract_day(low: str, today: date) -> DayRef | None:
@@ -105,6 +105,9 @@ def extract_day(low: str, today: date) -> DayRef | None:
             return DayRef(word=m.group(0), date=d.isoformat())
         except ValueError:
             pass
+    named = _named_date(low, today)
+    if named is not None:
+        return named
     found: list[tuple[int, DayRef]] = []
     for w in lx.TOMORROW_WORDS:
         m = re.search(rf"\b{re.escape(w)}\b", low)
@@ -140,6 +143,46 @@ def extract_day(low: str, today: date) -> DayRef | None:
     for w in lx.WEEK_WORDS:
         if re.search(rf"\b{re.escape(w)}\b", low):
             return DayRef(word=w, week=True)
+    return None
+
+
+def _named_date(low: str, today: date) -> DayRef | None:
+    """A day named by its date or counted from today: "jan 27", "the 27th of january", "on
+    the 27th" (this month's, or next month's once it is two weeks past), "the day after
+    tomorrow", "in two days", "3 days from now"."""
+    m = lx.DAYS_FROM_TODAY.search(low)
+    if m:
+        n_word = m.group("n") or m.group("n2")
+        n = 2 if n_word is None else (int(n_word) if n_word.isdigit()
+                                      else 1 if n_word in ("a", "one")
+                                      else lx.NUMBER_WORDS.get(n_word, 1))
+        return DayRef(word=m.group(0), date=(today + timedelta(days=n)).isoformat())
+    m = lx.MONTH_DATE.search(low)
+    if m:
+        month = lx.MONTHS[m.group("m1") or m.group("m2")]
+        day = int(m.group("d1") or m.group("d2"))
+        try:
+            d = date(today.year, month, day)
+        except ValueError:
+            d = None
+        if d is not None:
+            if d < today - timedelta(days=180):
+                d = d.replace(year=today.year + 1)
+            elif d > today + timedelta(days=180):
+                d = d.replace(year=today.year - 1)
+            return DayRef(word=m.group(0), date=d.isoformat())
+    m = lx.MONTH_DAY.search(low)
+    if m:
+        day = int(m.group("d"))
+        year, month = today.year, today.month
+        for _ in range(2):
+            try:
+                d = date(year, month, day)
+            except ValueError:
+                d = None
+            if d is not None and d >= today - timedelta(days=14):
+                return DayRef(word=m.group(0), date=d.isoformat())
+            year, month = (year + 1, 1) if month == 12 else (year, month + 1)
     return None
 
 
@@ -407,8 +450,9 @@ _MOVE_PRONOUN = re.compile(r"\b(?:him|he|that guy|this guy|dude)\b")
 
 def pronoun_move(text: str, ctx: UnderstandingContext, him: PlayerRef) -> MoveRef | None:
     """An explicit move in which a pronoun is the previous turn's player `him`: "drop him for
-    coby white", "swap him for X", "drop X and pick him up". None when the message makes no
-    move with the pronoun in it."""
+    coby white", "swap him for X", "drop X and pick him up", or someone for his place ("who do
+    i get in his place": he is dropped, the add is the optimizer's choice). None when the
+    message makes no move with the pronoun in it."""
     raw_low = (text or "").replace("’", "'").lower()
     matches = [(m, player_ref(m)) for m in ctx.resolver.find(text or "", limit=6)]
     for m in _MOVE_PRONOUN.finditer(raw_low):
@@ -417,6 +461,9 @@ def pronoun_move(text: str, ctx: UnderstandingContext, him: PlayerRef) -> MoveRe
                                       end=m.end()), him))
     matches.sort(key=lambda x: x[0].start)
     move = extract_move(raw_low, matches, extract_list_ref(fold(text)))
+    if (move is None or him not in (move.drop, move.add)) and lx.REPLACE_HIM.search(raw_low) \
+            and not any(r.resolved for _, r in matches if r is not him):
+        return MoveRef(drop=him)  # "who do i get in his place": the best add for his spot
     if move is None or him not in (move.drop, move.add):
         return None
     return move

@@ -109,6 +109,50 @@ STRONG_FOLLOWUP = re.compile(rf"{_LEAD}(?:{_STRONG})\b")
 FOLLOWUP_OPENERS = re.compile(rf"{_LEAD}(?:{_STRONG}|what\s+if|{_ACK}|now|then|for|only|just)\b")
 #: A day counted from the previous turn's day: "two days later", "the day after", "a day
 #: earlier", "the next day".
+#: The words members type about their league, which misspellings are corrected into
+#: (agents.understanding.spelling): "shoud" -> should, "strat" -> start, "mathcup" -> matchup.
+CHAT_VOCABULARY: frozenset[str] = frozenset("""
+should would could what who when where which start starting starter starters sit bench drop
+dropping pick pickup pickups playing play plays played tonight tomorrow today yesterday week
+weekend matchup matchups winning losing lineup free agent agents waiver waivers wire center
+centers guard guards forward forwards injured injury injuries hurt healthy games game left
+doing score standings roster team teams stream streaming streamer streamers trade trades
+available best worst better rebounds assists steals blocks points threes turnovers categories
+category player players status news update recommend think league playoffs playoff schedule
+optimize moves move add adding questionable minutes stats average averaging season opponent
+winning against ahead behind many much right now still keep hold replace someone anyone whos whats hows doin
+""".split())
+#: Someone to take the previous turn's player's place ("who do i get in his place", "find a
+#: replacement for him", "pick someone up instead of him"): a move that drops him.
+REPLACE_HIM = re.compile(r"\b(?:instead of (?:him|he)|in place of him|in his (?:place|spot)|"
+                         r"for his (?:spot|place|slot|roster spot)|(?:a |his )?replacement "
+                         r"(?:for him)?|replac\w* (?:him|he)\b|someone (?:else )?for him)")
+#: A message that corrects the previous turn ("cut X instead", "no, add Y", "actually Z").
+CORRECTION = re.compile(r"\binstead\b|^\W*(?:no|nah|nope|actually|wait|sorry|rather|make it|"
+                        r"scratch that|i meant|i mean|change (?:it|that))\b|\brather\b")
+#: Days counted from today inside any message: "the day after tomorrow", "in two days",
+#: "3 days from now".
+DAYS_FROM_TODAY = re.compile(
+    r"\b(?:(?:the\s+)?day\s+after\s+(?:tomorrow|tmrw|tmr|tomorow|tommorow|2morrow)|overmorrow"
+    r"|in\s+(?P<n>a|one|two|three|four|five|six|\d)\s+days?"
+    r"|(?P<n2>a|one|two|three|four|five|six|\d)\s+days?\s+(?:from\s+(?:now|today)|out))\b")
+#: Month names and their short forms -> month number ("jan 27", "27th of january").
+MONTHS: dict[str, int] = {
+    "january": 1, "jan": 1, "february": 2, "feb": 2, "march": 3, "mar": 3, "april": 4,
+    "apr": 4, "may": 5, "june": 6, "jun": 6, "july": 7, "jul": 7, "august": 8, "aug": 8,
+    "september": 9, "sept": 9, "sep": 9, "october": 10, "oct": 10, "november": 11, "nov": 11,
+    "december": 12, "dec": 12}
+_MONTH = "|".join(sorted(MONTHS, key=len, reverse=True))
+#: A date by month name: "jan 27", "january 27th", "27 jan", "the 27th of january".
+MONTH_DATE = re.compile(
+    rf"\b(?:(?P<m1>{_MONTH})\.?\s+(?P<d1>[0-3]?\d)(?:st|nd|rd|th)?"
+    rf"|(?:the\s+)?(?P<d2>[0-3]?\d)(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<m2>{_MONTH}))\b")
+#: A day of this month by its ordinal ("on the 27th", "for the 3rd"), not a rank ("the 3rd
+#: best guy", "the 2nd one").
+MONTH_DAY = re.compile(
+    r"\bthe\s+(?P<d>[0-3]?\d)(?:st|nd|rd|th)\b(?!\s+(?:one|ones|guy|guys|option|pick|player|"
+    r"best|worst|man|name|spot|place|ranked|overall|most|highest|lowest|team|week|round|"
+    r"quarter|game|\w+est)\b)")
 RELATIVE_DAY = re.compile(
     r"\b(?:(?P<n>a|an|one|two|three|four|five|six|\d)\s+days?\s+(?P<dir>later|after(?:wards)?|"
     r"from then|past that|out|on|earlier|before)|the\s+(?:next|following)\s+day|"
@@ -259,10 +303,13 @@ SPARE_CORE = re.compile(
     r"|\bminimal (?:changes|moves)\b|\blight touch\b|\bsmall (?:tweaks|changes) only\b")
 
 #: Where one message holds a second question: a question mark with more after it, ";", "+",
-#: "&", "also", or "and" before a question word ("am i ahead and who's hurt").
+#: "&", "also", "(and) then", "and after that", or "and" before a question word ("am i ahead
+#: and who's hurt").
 _QWORD = (r"(?:am|are|is|was|who|whos|who's|what|whats|what's|when|whens|when's|where|how|"
           r"hows|how's|which|do|does|did|can|could|should|will|would|any|give|show|tell|list)")
 SECOND_QUESTION = re.compile(rf"\?+\s+(?=\S)|\s*;\s*|\s+\+\s*|\s+&\s+|,?\s+(?:and\s+)?also\s+|"
+                             r",?\s+(?:and\s+)?then\s+(?=(?:my|the|show|give|tell|list|who|what|how)\b)|"
+                             r",?\s+and\s+after\s+that\s+|"
                              rf",?\s+(?:and|plus|n)\s+(?={_QWORD}\b)",
                              re.IGNORECASE)
 
@@ -314,19 +361,67 @@ SETTING_WORDS: tuple[tuple[str, str], ...] = (
 #: The member speaks about himself ("what did I add"), not the whole league.
 ABOUT_ME = re.compile(r"\b(?:i|i've|ive|my|me|mine)\b")
 #: How-to help topics: (name, words that pick it), in the order of the help answers.
+#: What FanVise will not do, by kind (Request.limit): accept moves by itself, empty a roster,
+#: act as the league's commissioner, hand out anyone's ESPN credentials.
+LIMITS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("auto_accept", re.compile(
+        r"\bauto[- ]?(?:accept|approv|confirm|execut|apply)\w*"
+        # on its own (automatically, without asking) + accepting/making + the moves
+        r"|^(?=.*\b(?:automatic(?:ally)?|without (?:asking|checking|confirming|my (?:ok|okay|"
+        r"approval))|by (?:your|it)self|on (?:your|its) own)\b)"
+        r"(?=.*\b(?:accept|approv|take|make|execut|apply|confirm|do)\w*\b)"
+        r"(?=.*\b(?:moves?|suggestions?|recommendations?|trades?|pickups?|adds?|drops?|"
+        r"everything|all of them)\b)")),
+    ("mass_drop", re.compile(
+        r"\b(?:drop|cut|release|waive|dump|clear|wipe|nuke|gut|empty|get rid of)\w*\s+(?:out\s+)?"
+        r"(?:my|the|our)\s+(?:whole|entire|full|complete)\s+(?:roster|team|squad|bench)"
+        r"|\b(?:drop|cut|release|waive|dump|get rid of)\w*\s+(?:every(?:one|body| player|"
+        r" single player| guy)|all\s+(?:of\s+)?(?:my\s+)?(?:players|guys|\d+))"
+        r"|\b(?:wipe|clear|empty)\w*\s+(?:out\s+)?my\s+(?:roster|team)\b")),
+    ("commissioner", re.compile(
+        r"(?:^|\b(?:you|u|fanvise|bot|pls|please|can|could|go)\s+)veto(?:es|ed)?\b"
+        r"|\bveto\s+(?:the|that|this|his|her|their)\s+trade"
+        r"|\b(?:reverse|undo|cancel|block|overturn|void)\s+(?:the|that|this|his|her|their)\s+"
+        r"trade"
+        r"|\bas (?:the )?(?:commish|commissioner|league manager|lm)\b"
+        r"|\b(?:kick|boot|remove)\s+\w+(?:\s+\w+)?\s+(?:out of|from) the league\b"
+        r"|\b(?:change|edit)\s+(?:the\s+)?(?:league(?:'s)?\s+)?(?:scoring|settings|rules)\s+"
+        r"(?:for us|to|so)\b")),
+    ("credentials", re.compile(
+        r"\b(?:what(?:'s|s| is| are)|give|send|tell|show|share|leak|find|get|dm)\b[^?.!]{0,30}"
+        r"\b(?:password|passwd|pw|login|log-in|log in info|credentials|espn_s2|swid|cookies?)"
+        r"\b")),
+)
+#: A how-to question ("how do i ...", "which command ...", "is there a slash command ...").
+HOWTO_FORM = re.compile(r"\b(?:how (?:do|can|would|should|does) (?:i|we|u|you|one)|how to|"
+                        r"what(?:'s|s| is) the (?:command|way)|which command|what command|"
+                        r"is there (?:a|any|some)\b|where do i|can i (?:get|have|make|set|turn))")
+#: ...about FanVise's own workings: a command, a post, a link, a button, getting it to do a
+#: thing ("how can i have the lineup posted every morning", "what command looks a player up").
+HOWTO_FANVISE = re.compile(r"\b(?:commands?|slash|/[a-z]+|(?:get|make|have|tell|ask)s?\s+"
+                           r"(?:you|u|fanvise|the bot|it)\b|post(?:ed|s|ing)?\b|every (?:morning|"
+                           r"day)|each (?:morning|day)|daily|turn (?:it )?(?:on|off)|set (?:it )?up|"
+                           r"hook|link|connect|unlink|buttons?|approve|decline|fanvise|this bot|"
+                           r"the bot)")
 HELP_TOPICS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("decline", ("decline", "reject", "say no", "don't want", "dont want", "undo", "cancel",
                  "turn down", "refuse", "not make the move", "skip the move", "no to")),
     ("approve", ("approve", "approval", "accept", "confirm", "button",
                  "card", "execute", "make the move", "apply")),
     ("link", ("link", "connect", "team id", "my team", "espn_s2", "swid", "cookie", "private",
-              "unlink", "league id", "hook up", "own league", "my league", "my own", "set up my",
-              "real league", "instead of the demo")),
-    ("daily", ("daily", "every day", "morning", "post", "posts", "schedule a", "alert",
-               "reminder", "stop the", "turn off")),
+              "unlink", "league id", "hook up", "hook", "espn team", "own league", "my league",
+              "my own", "set up my", "real league", "instead of the demo")),
+    ("daily", ("daily", "every day", "morning", "post", "posts", "posted", "schedule a", "alert",
+               "reminder", "stop the", "turn off", "each day")),
     ("lineup", ("lineup", "start", "who sits", "bench")),
-    ("stream", ("stream", "waiver", "free agent", "pick up", "pickup")),
+    ("stream", ("stream", "streaming", "streamer", "streamers", "waiver", "free agent",
+                "pick up", "pickup", "pickups")),
     ("optimize", ("optimize", "optimise", "moves", "review my matchup")),
+    ("player", ("look up", "looking up", "lookup", "look a player", "look someone",
+                "look players", "player lookup",
+                "player report", "injury report", "a player s status", "check on a player",
+                "research a player")),
+    ("matchup", ("score", "matchup score", "am i winning", "projection")),
     ("commands", ("command", "slash", "commands")),
 )
 #: Words of a how-to question ("how do i ...", "what's the command").
@@ -345,12 +440,13 @@ ACK_WORDS = THANKS_WORDS | ACK_FILLER | frozenset({
     "lol", "haha", "yep", "yup", "np", "fine", "solid", "love", "helpful", "very", "super"})
 
 __all__ = [
-    "ABOUT_ME", "ACK_FILLER", "ACK_WORDS", "HELP_TOPICS", "HOWTO_WORDS", "INCLUDE_INJURED",
+    "ABOUT_ME", "ACK_FILLER", "ACK_WORDS", "HELP_TOPICS", "HOWTO_FANVISE", "HOWTO_FORM",
+    "HOWTO_WORDS", "LIMITS", "INCLUDE_INJURED",
     "SETTING_WORDS", "STATUS_WORDS", "THANKS_WORDS",
     "ACTIONS", "ADD_VERBS", "KEEP_AFTER", "KEEP_BEFORE", "SPARE_CORE", "OTHER_SPORT", "HELP_ME", "SECOND_QUESTION", "QUESTION_START", "RELATIVE_DAY", "THEIR", "GAME_WORDS", "PAST_CUE", "RULES_CUE", "ACTIVITY_CUE", "GENERAL_CUE", "CATEGORY_CUE", "REPLACE_CUE", "GAMES_FILTER", "CATEGORIES", "DAY_LEAD", "DROP_VERBS", "FILLER",
     "FOLLOWUP_OPENERS", "FOLLOWUP_TAIL", "INJURY",
     "LIST_REF", "NBA_TEAMS", "NBA_TEAM_CUE", "NBA_TEAM_WORDS", "NUMBER_WORDS", "OPPONENT", "ORDINALS", "POSITIONS", "PRONOUNS",
     "SHORT_WEEKDAYS", "STRONG_FOLLOWUP", "TODAY_WORDS", "TOMORROW_WORDS", "WEEKDAYS",
-    "YESTERDAY_WORDS",
+    "YESTERDAY_WORDS", "CHAT_VOCABULARY", "CORRECTION", "REPLACE_HIM", "DAYS_FROM_TODAY", "MONTHS", "MONTH_DATE", "MONTH_DAY",
     "WEEK_WORDS",
 ]

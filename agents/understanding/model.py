@@ -93,9 +93,10 @@ async def understand_with_model(text: str, ctx: UnderstandingContext, model: Any
                                 timeout: float = MODEL_TIMEOUT) -> Request:
     """One structured-output call; the offline router answers on error or timeout."""
     offline = understand(text, ctx)
-    if offline.followup or offline.list_ref is not None or offline.more:
+    if offline.followup or offline.list_ref is not None or offline.more \
+            or offline.limit is not None:
         return offline  # the previous turn is the context (or the message holds several
-        # questions): the router already read each
+        # questions, or asks what FanVise will not do): the offline reading stands
     try:
         structured = _one_attempt(model).with_structured_output(ModelReading)
         reading = await asyncio.wait_for(structured.ainvoke(

@@ -68,6 +68,9 @@ Source = Literal["command", "semantic", "model", "context", "rules", "clarified"
 Action = Literal["drop", "start", "sit", "hold", "add", "trade", "stream"]
 #: A message that only thanks ("thx!") or only acknowledges ("ok cool").
 SmallTalk = Literal["thanks", "ack"]
+#: What FanVise will not do (the out-of-scope answer says which and why): accept moves by
+#: itself, drop a whole roster, act as the league's commissioner, give out credentials.
+Limit = Literal["auto_accept", "mass_drop", "commissioner", "credentials"]
 
 
 class PlayerRef(BaseModel):
@@ -79,6 +82,7 @@ class PlayerRef(BaseModel):
     name: str | None = None
     candidates: list[str] = Field(default_factory=list)  # ambiguous / not found: close names
     carried: bool = False   # neither named nor pointed at ("he") in this message: carried over
+    outside: bool = False   # not found: someone known who is no current NBA player ("kobe")
 
     @property
     def resolved(self) -> bool:
@@ -145,6 +149,7 @@ class Request(BaseModel):
     statuses: list[str] = Field(default_factory=list)  # ESPN injury statuses asked ("is out")
     setting: str | None = None         # the league settings line asked ("Trade deadline")
     about_me: bool = False             # the member speaks about himself ("did I add")
+    limit: Limit | None = None         # what it asks that FanVise will not do ("veto that trade")
 
     @classmethod
     def command(cls, intent: Intent, **fields: object) -> Request:
@@ -165,5 +170,5 @@ class Request(BaseModel):
         return [p for p in self.players if not p.resolved]
 
 
-__all__ = ["Ask", "Subject", "When", "Action", "DayRef", "Intent", "MoveRef", "OPTIMIZER_INTENTS", "PlayerRef",
+__all__ = ["Ask", "Subject", "When", "Action", "DayRef", "Intent", "Limit", "MoveRef", "OPTIMIZER_INTENTS", "PlayerRef",
            "Request", "ResolutionStatus", "SmallTalk", "Source", "TEAM_INTENTS", "TeamRef"]

@@ -31,6 +31,7 @@ from agents.understanding.request import (
     TeamRef,
 )
 from agents.understanding.router import SemanticRouter, default_router
+from agents.understanding.spelling import fix_typos
 
 #: Intents about the players a message names.
 PLAYER_INTENTS = frozenset({Intent.PLAYER_RESEARCH, Intent.PLAYER_FORM, Intent.PLAYER_DECISION,
@@ -233,6 +234,33 @@ def _pronoun_move(text: str, ents: Entities, ctx: UnderstandingContext) -> MoveR
     return pronoun_move(text, ctx, last_players[0])
 
 
+def _corrected_move(text: str, ents: Entities, ctx: UnderstandingContext) -> MoveRef | None:
+    """The previous turn's move with the one side this message corrects ("cut Y instead"
+    changes only the drop, "no, pick up Z" only the add; a player named without a verb is
+    the drop when he is on my team, else the add). None when the message corrects no move."""
+    last = ctx.last
+    if last is None or last.move is None or (last.move.drop is None and last.move.add is None):
+        return None
+    low = fold(text)
+    if not lx.CORRECTION.search(low) or len(ents.players) != 1:
+        return None
+    ref = ents.players[0]
+    move = ents.move
+    side: str | None = None
+    if move is not None and (move.drop is None) != (move.add is None):
+        side = "drop" if move.drop is not None else "add"
+    elif re.search(rf"\b{lx.DROP_VERBS}\b", low):
+        side = "drop"
+    elif re.search(rf"\b{lx.ADD_VERBS}\b", low):
+        side = "add"
+    else:
+        side = "drop" if ref.player_id in ctx.my_roster else "add"
+    update: dict[str, object] = {side: ref}
+    if side == "add":
+        update["add_list_index"] = None
+    return last.move.model_copy(update=update)
+
+
 def _carried_players(ents: Entities, last: Request | None, content: list[str]
                      ) -> list[PlayerRef]:
     """The previous turn's players when a follow-up points at them ("is he playing?",
@@ -337,12 +365,42 @@ PART_SCORE = 0.45
 MAX_PARTS = 3
 
 
+#: A message longer than this (a pasted group chat) is read for its question.
+LONG_MESSAGE = 400
+#: A question this short that points at someone ("is he ok?") is read with the sentence
+#: before it.
+SHORT_QUESTION_WORDS = 6
+
+
+def question_of(text: str) -> str:
+    """The question of a long message: its last sentence with a question mark (else its last
+    sentence), with the sentence before when the question is short and says only "he"."""
+    sentences = [x.strip() for x in re.split(r"(?<=[.!?])\s+|\n+", text or "") if x.strip()]
+    if len(sentences) < 2:
+        return text
+    asked = [i for i, x in enumerate(sentences) if "?" in x]
+    i = asked[-1] if asked else len(sentences) - 1
+    out = sentences[i]
+    if i > 0 and lx.PRONOUNS.search(fold(out)) and \
+            len(re.findall(r"[a-z']+", fold(out))) <= SHORT_QUESTION_WORDS:
+        out = sentences[i - 1] + " " + out
+    return out
+
+
 def understand(text: str, ctx: UnderstandingContext, *,
                router: SemanticRouter | None = None) -> Request:
     """One message -> one typed Request (offline: rules for entities, router for intent).
     A message holding several questions ("am i ahead and who's hurt") is the first one, with
     the others in `Request.more`, in the order asked."""
+    if len(text or "") > LONG_MESSAGE:
+        asked = question_of(text)
+        if asked != text:
+            # a long paste (a group chat, a story) ending in a question: the question is the
+            # request, the rest is context
+            return understand(asked, ctx, router=router)
     whole = understand_one(text, ctx, router=router)
+    if whole.limit is not None:
+        return whole  # "drop my whole roster and veto that trade": one honest no
     parts = split_questions(text, ctx, whole, router=router)
     return parts[0].model_copy(update={"more": parts[1:]}) if len(parts) > 1 else whole
 
@@ -395,10 +453,13 @@ def understand_one(text: str, ctx: UnderstandingContext, *,
                    router: SemanticRouter | None = None) -> Request:
     """One question -> one typed Request."""
     original = (text or "").strip()
-    text = clean_markup(original)
+    text = fix_typos(clean_markup(original), is_name=ctx.resolver.name_word)
     ents = extract_entities(text, ctx)
     router = router or default_router()
     him_move = _pronoun_move(text, ents, ctx)
+    corrected = _corrected_move(text, ents, ctx) if him_move is None else None
+    if corrected is not None:
+        him_move = corrected  # "cut Y instead": the proposed move with its drop changed
     followup = him_move is not None or is_followup(text, ents, ctx)
     last = ctx.last if followup else None
 
@@ -495,6 +556,17 @@ def understand_one(text: str, ctx: UnderstandingContext, *,
             hold_or_replace=hold_or_replace(fold(text), ents, has_player=has_player))
         if composed != intent:
             intent, clarify = composed, False
+    asked = asked_details(original)
+    if corrected is not None:
+        intent, clarify, move = Intent.EXPLICIT_MOVE, False, corrected
+    elif him_move is not None and him_move.add is None and him_move.add_list_index is None:
+        intent, clarify = Intent.EXPLICIT_MOVE, False  # someone for his place: drop him
+    if asked["limit"] is not None:
+        # what FanVise will not do (accept every move, drop the roster, veto, passwords) gets
+        # one honest answer, whatever else the words look like
+        intent, clarify, move = Intent.OUT_OF_SCOPE, False, None
+    elif details.asks_howto(original):
+        intent, clarify = Intent.HELP, False  # how to use FanVise: the command and how
     return Request(
         text=original, intent=intent, confidence=round(max(best_score, 0.0), 4),
         source="context" if inherited else "semantic", players=players, team=team,
@@ -504,17 +576,18 @@ def understand_one(text: str, ctx: UnderstandingContext, *,
         alternatives=[i for i in alternatives if i != intent], clarify=clarify,
         ask=frame.ask, subject=frame.subject, time=frame.time,
         keep=keep, spare_core=spare_core, asks_game=bool(lx.GAME_WORDS.search(fold(text))),
-        **asked_details(original))
+        **asked)
 
 
 def asked_details(text: str) -> dict[str, object]:
     """The Request fields read from the words of the message as written (Request.text):
-    help topics, small talk, injured included, injury statuses, the settings line, about me."""
+    help topics, small talk, injured included, injury statuses, the settings line, about me,
+    what FanVise will not do."""
     return {"help_topics": details.help_topics(text), "small_talk": details.small_talk(text),
             "include_injured": details.include_injured(text),
             "statuses": details.asked_statuses(text), "setting": details.asked_setting(text),
-            "about_me": details.about_me(text)}
+            "about_me": details.about_me(text), "limit": details.asked_limit(text)}
 
 
-__all__ = ["asked_details", "split_questions", "understand_one", "CLARIFY_MARGIN", "CONFIDENT_SCORE", "FOLLOWUP_WORDS", "KEEP_INTENT_MARGIN",
+__all__ = ["LONG_MESSAGE", "asked_details", "question_of", "split_questions", "understand_one", "CLARIFY_MARGIN", "CONFIDENT_SCORE", "FOLLOWUP_WORDS", "KEEP_INTENT_MARGIN",
            "PLAYER_INTENTS", "UNKNOWN_SCORE", "is_followup", "understand"]
