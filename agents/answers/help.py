@@ -34,7 +34,7 @@ COMMANDS_TEXT = """Commands:
 - `/lineup [today|tomorrow|YYYY-MM-DD]`: optimal starters vs your ESPN lineup
 - `/stream [position or categories]`: streaming pickups for this week
 - `/link team=<id> [league=<id>] [season=<year>] [espn_s2=… swid=…]`: link your ESPN team
-- `/daily HH:MM <Area/City>` (admins): a daily lineup post in this channel
+- `/daily HH:MM <Area/City>` (admins): a daily lineup post in this channel; `/daily off` stops it
 - `/matchup`: your matchup this week: score, projection, categories
 - `/help`: this text. In a thread, just write: follow-ups continue the conversation."""
 

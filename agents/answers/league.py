@@ -386,6 +386,9 @@ async def answer_free_agents(deps: AgentDeps, request: Request) -> Reply:
         except ValueError:
             slot, pos = None, None
     healthy_only = not request.include_injured
+    # "a center who plays friday": only players whose team has a game that day
+    on_day = _asked_date(request, today)
+    playing = ctx.schedule.teams_playing_on(on_day) if on_day is not None else None
     asked = [r for r in request.resolved_players() if not r.carried]
     if asked:
         return _free_agent_or_not(ctx, val, asked, pool)
@@ -400,6 +403,8 @@ async def answer_free_agents(deps: AgentDeps, request: Request) -> Reply:
             continue
         if request.min_games and val.games(p) < request.min_games:
             continue  # "centers with 3 games left": a filter, not how many to list
+        if playing is not None and p.pro_team_id not in playing:
+            continue
         rows.append((val.rest_value(p), val.games(p), p))
     rows.sort(key=lambda r: (-r[0], -r[1], r[2].name))
     n = max(1, min(request.count or FA_COUNT, FA_MAX))
@@ -412,6 +417,8 @@ async def answer_free_agents(deps: AgentDeps, request: Request) -> Reply:
         head += " for " + ", ".join(cats)
     if request.min_games:
         head += f" with {request.min_games}+ games left"
+    if on_day is not None:
+        head += f" with a game {on_day:%a %b} {on_day.day}"
     head += f"** (ranked by value for the {week_word}: games left x "
     head += ("projected fantasy points per game" if val.by_points else
              ("per-game " + "/".join(cats) if cats else
@@ -451,8 +458,20 @@ async def answer_free_agents(deps: AgentDeps, request: Request) -> Reply:
     return Reply(text="\n".join(lines), listed=listed, offers=offers,
                  report={"free_agents": report_rows, "position": pos, "categories": cats,
                          "min_games": request.min_games,
+                         "day": on_day.isoformat() if on_day is not None else None,
                          "healthy_only": healthy_only, "dates": [d.isoformat() for d in dates]},
                  tool_calls=["get_free_agents"])
+
+
+def _asked_date(request: Request, today: date) -> date | None:
+    """The one day a free-agent question asks about (today or later), else None (the week)."""
+    if request.day is None or request.day.week or not request.day.date:
+        return None
+    try:
+        d = date.fromisoformat(request.day.date)
+    except ValueError:
+        return None
+    return d if d >= today else None
 
 
 def _free_agent_or_not(ctx: LeagueContext, val: Valuer, refs: list[PlayerRef],

@@ -59,3 +59,30 @@ def test_a_retired_star_is_not_found_and_no_one_is_suggested(
     reply = unresolved_reply(req, [ref], {})
     assert reply.text.startswith("I can't find a player called \"Michael Jordan\"")
     assert "this season's NBA players" in reply.text and not reply.offers
+
+
+async def test_free_agents_asked_for_a_day_all_play_that_day(
+        league: UnderstandingContext) -> None:
+    from datetime import date
+
+    from agents.answers.league import answer_free_agents
+    from agents.shared.deps import AgentDeps
+    from agents.shared.llm import OfflineChatModel
+    from agents.understanding.league_context import load_context
+    from fantasy.demo import open_demo_client
+
+    client = open_demo_client("points")
+    try:
+        deps = AgentDeps.for_client(client, OfflineChatModel())
+        req = understand("any free agent centers who play on saturday", league)
+        assert req.day is not None and req.position == "C"
+        reply = await answer_free_agents(deps, req)
+        ctx = await load_context(deps)
+        saturday = date(2023, 1, 28)
+        teams = ctx.schedule.teams_playing_on(saturday)
+        rows = reply.report["free_agents"]
+        assert rows and "with a game Sat Jan 28" in reply.text
+        pool = {p.id: p for p in ctx.free_agents or []}
+        assert all(pool[r["id"]].pro_team_id in teams for r in rows)
+    finally:
+        await client.aclose()
