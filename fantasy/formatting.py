@@ -23,6 +23,19 @@ def day_text(d: date | datetime) -> str:
     return f"{d:%a} {d:%b} {d.day}"
 
 
+def day_text_of(value: str | date | datetime | None) -> str:
+    """`day_text` of a date or an ISO date string ("2023-02-04" -> "Sat Feb 4"); text that
+    is not a date is returned as it is ("" for None)."""
+    if value is None:
+        return ""
+    if isinstance(value, date):
+        return day_text(value)
+    try:
+        return day_text(date.fromisoformat(str(value)[:10]))
+    except ValueError:
+        return str(value)
+
+
 def weekday_text(d: date | datetime) -> str:
     """The weekday alone: "Thu"."""
     return f"{d:%a}"

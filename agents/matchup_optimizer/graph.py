@@ -53,6 +53,7 @@ from fantasy.espn.messages import espn_trouble
 from fantasy.formatting import (
     POINTS,
     categories_text,
+    day_text_of,
     gain_text,
     one_decimal,
     season_effect_text,
@@ -784,7 +785,7 @@ def _handoff(deps: AgentDeps, rec: dict[str, Any], m: CardMove) -> MoveOutcome:
     own cookies (bot.core.handoff.make_card_moves, writes on). The outcome says how (steps,
     the add page link) and waits for the next league read."""
     link = ESPN_PLAYER_ADD_URL.format(league_id=deps.espn.league_id, player_id=m.add.id)
-    when = f" on {m.day.isoformat()}" if m.day else ""
+    when = f" on {day_text_of(m.day)}" if m.day else ""
     steps = [f"Open the link to {m.add.name}'s add page in your ESPN league{when}.",
              f"Click + next to {m.add.name}.",
              f"Choose {m.drop.name} to drop, then Submit."]
@@ -993,7 +994,8 @@ def _compose_answer(state: MatchupOptimizerState) -> tuple[str, dict[str, Any]]:
     if hurt and intent in ("matchup_analysis", "injury_reevaluation"):
         lines.append("Injuries: " + ", ".join(
             f"{h['name']} {h['status'].replace('_', '-').lower()}"
-            + (f" (back {h['expected_return']})" if h.get("expected_return") else "")
+            + (f" (back {day_text_of(h['expected_return'])})" if h.get("expected_return")
+               else "")
             for h in hurt) + ".")
     if intent == "injury_reevaluation":
         holds = {h["player"]["id"]: h["reason"] for h in state.get("holds") or []}

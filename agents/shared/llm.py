@@ -34,6 +34,7 @@ from pydantic import Field
 from agents.answers.lineup import lineup_view
 from agents.shared.tool_registry import TEAM_TOOLS, TOOL_NAMES
 from agents.understanding.request import Intent, Request
+from fantasy.formatting import day_text_of
 
 log = logging.getLogger(__name__)
 
@@ -280,7 +281,8 @@ def _render_status(r: dict[str, Any]) -> str:
     where = r.get("fantasy_team") or "a free agent"
     if r.get("on_my_team"):
         where = "on your team"
-    ret = f", expected back {r['expected_return']}" if r.get("expected_return") else ""
+    ret = (f", expected back {day_text_of(r['expected_return'])}" if r.get("expected_return")
+           else "")
     pg = r.get("per_game") or {}
     stats = ", ".join(f"{k} {_fmt_num(v)}" for k, v in list(pg.items())[:5])
     out = (f"{r.get('name')} ({r.get('team')}, {'/'.join(r.get('positions') or [])}): "
@@ -352,7 +354,8 @@ def _render_roster(r: dict[str, Any]) -> str:
     if hurt:
         out += " Injured: " + ", ".join(
             f"{p['name']} ({p['injury_status']}"
-            + (f", back {p['expected_return']}" if p.get("expected_return") else "") + ")"
+            + (f", back {day_text_of(p['expected_return'])}" if p.get("expected_return")
+               else "") + ")"
             for p in hurt) + "."
     else:
         out += " Nobody is injured."

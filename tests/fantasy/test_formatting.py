@@ -9,8 +9,10 @@ import pytest
 from fantasy.formatting import (
     categories_text,
     day_text,
+    day_text_of,
     gain_text,
     one_decimal,
+    plural,
     points_text,
     season_value_text,
     whole,
@@ -51,3 +53,15 @@ def test_no_optimizer_units_in_category_wording() -> None:
             assert "." not in text.replace("0.", "").rstrip(".")  # at most one decimal
     assert season_value_text(1.15) == "stronger for the rest of the season"
     assert season_value_text(-1.15) == "weaker for the rest of the season"
+
+
+def test_day_text_of_reads_iso_dates_and_leaves_other_text() -> None:
+    assert day_text_of("2023-02-04") == "Sat Feb 4"
+    assert day_text_of("2023-02-04T00:00:00") == "Sat Feb 4"
+    assert day_text_of(date(2023, 1, 26)) == "Thu Jan 26"
+    assert day_text_of("day to day") == "day to day" and day_text_of(None) == ""
+
+
+def test_plural_never_writes_a_maybe_plural() -> None:
+    assert [plural(n, "day") for n in (0, 1, 5)] == ["0 days", "1 day", "5 days"]
+    assert plural(2, "injury", "injuries") == "2 injuries"
