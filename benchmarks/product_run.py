@@ -140,6 +140,8 @@ class ProductSeason:
     cards: list[CardPromise] = field(default_factory=list)
     moves: list[DemoMove] = field(default_factory=list)
     benched: list[Benched] = field(default_factory=list)
+    #: the days Scenario A drew no card, with what FanVise answered
+    no_card: list[str] = field(default_factory=list)
     seconds: dict[str, float] = field(default_factory=dict)
     errors: list[str] = field(default_factory=list)
 
@@ -286,14 +288,14 @@ class Member:
         if self.scheduler is not None:
             await self.scheduler.run_due()
 
-    async def plan_and_approve(self, approve: bool = True) -> CardPromise | None:
-        """Scenario A, then "Approve plan" on the card it drew (None: no card)."""
+    async def plan_and_approve(self, approve: bool = True) -> CardPromise | str:
+        """Scenario A, then "Approve plan" on the card it drew (no card: what FanVise said)."""
         before = {c.card_id for c in await self.core.db.pending_cards(self.thread.conversation_id)}
-        await self.say(SCENARIO_A)
+        said = await self.say(SCENARIO_A)
         new = [c for c in await self.core.db.pending_cards(self.thread.conversation_id)
                if c.card_id not in before]
         if not new:
-            return None
+            return " / ".join(t.strip().replace("\n", " ")[:240] for t in said if t.strip())
         card = new[-1]
         plan = await self._plan_of(card)
         if approve:
@@ -303,7 +305,7 @@ class Member:
             await self.core.handle_click(self.surface, self.thread, self.user,
                                          f"fv:declineall:{card.card_id}", card.message_id or "")
         if plan is None:
-            return None
+            return "a card without a plan"
         return CardPromise(self.demo.today, float(plan.planned_value),
                            float(plan.planned_value - plan.gain), len(plan.moves), approve)
 
@@ -384,8 +386,10 @@ async def run_product(variant: str, team_id: int, periods: Sequence[int], *,
                         t = time.perf_counter()
                         card = await member.plan_and_approve()
                         out.timed("plan+approve", time.perf_counter() - t)
-                        if card is not None:
+                        if isinstance(card, CardPromise):
                             out.cards.append(card)
+                        else:
+                            out.no_card.append(f"{day:%a %b %d}: {card}")
                 # the matchup is over once its last day is played: the next morning
                 nxt = days[-1] + timedelta(days=1)
                 if nxt > member.demo.last_day:
@@ -425,6 +429,8 @@ def main() -> None:
               [(c.day, round(c.promised, 1), c.moves) for c in r.cards], r.errors,
               {k: round(v, 1) for k, v in r.seconds.items()},
               f"{time.perf_counter() - t:.1f}s")
+        for text in r.no_card:
+            print(f"  no card on {text}")
         for b in r.benched:
             print(f"  benched after its add: {b.day:%a %b %d} {b.name} {b.points:g} fpts")
 

@@ -266,6 +266,9 @@ def main(argv: list[str] | None = None) -> int:
               f"{100 * i_rate:.1f}% ({sum(ind):g} of {len(ind)}): "
               f"{'within 3 points' if abs(s_rate - i_rate) <= 0.03 else 'NOT within 3 points'}")
         r_v = [r for r in runs if r.variant == v]
+        missing = [t for r in r_v for t in r.no_card]
+        if missing:
+            print(f"  Scenario A drew no card on {len(missing)} day(s): " + " | ".join(missing[:3]))
         benched = [b for r in r_v for b in r.benched]
         print(f"  added players' games on the bench: {len(benched)} ({sum(b.points for b in benched):.0f} "
               "fantasy points)" + (": " + ", ".join(f"{b.day:%a %b %d} {b.name} {b.points:g}"
