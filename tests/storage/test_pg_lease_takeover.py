@@ -47,9 +47,9 @@ async def test_a_host_killed_inside_a_decision_is_taken_over_within_seconds(
         for k, (point, member) in enumerate(zip(POINTS, MEMBERS, strict=True)):
             a = _bot(url, data, f"click-own:{member}:approveall",
                      env={"FANVISE_INSTANCE": f"host-a{k}", "FANVISE_CRASH_AT": point, **fast})
-            a.communicate(timeout=240)
+            _, err = a.communicate(timeout=240)
             died = time.time()
-            assert a.returncode == -signal.SIGKILL, f"{point} was never reached"
+            assert a.returncode == -signal.SIGKILL, f"{point} was never reached: {err[-1500:]}"
             finished = await _decided(url, member, 60)
             took[point] = finished - died
         time.sleep(3 * every)  # more passes: nothing is applied again
