@@ -906,12 +906,16 @@ class ActivityItem(_JsonMixin):
     action: str
     player_id: int | None = None
     player_name: str = ""
+    #: ESPN's id of the transaction (the activity topic): every part of one add/drop or
+    #: trade shares it
+    transaction_id: str = ""
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> ActivityItem:
         """Inverse of `to_dict`."""
         return cls(date=_date(d.get("date")), team_id=d.get("team_id"), action=d["action"],
-                   player_id=d.get("player_id"), player_name=d.get("player_name", ""))
+                   player_id=d.get("player_id"), player_name=d.get("player_name", ""),
+                   transaction_id=str(d.get("transaction_id") or ""))
 
 
 __all__ = [

@@ -143,6 +143,10 @@ COMMANDS: tuple[Command, ...] = (
             "", "playoff odds from 10,000 simulations of the rest of the regular season"),
     Command("preview", "This matchup's projected finals and win probabilities",
             "", "every matchup's projected final, games left and win probability"),
+    Command("feed", "The league's adds, drops and trades of the last 24 hours", "recent",
+            "the league's adds, drops and trades of the last 24 hours",
+            options=(Option("when", "recent: the last 24 hours", positional=True,
+                            choices=("recent",)),)),
     Command("alerts", "League posts in this channel: feed, recap, preview (admins)",
             "[setup|<post> on|off|HH:MM|timezone <Area/City>]",
             "this channel's league posts: `{alerts setup}` switches them on (admins); "

@@ -1149,14 +1149,18 @@ class DemoLeague:
         """`kona_league_communication`: the moves made in this demo state, newest first."""
         limit = int((flt.get("topics") or {}).get("limit") or 25)
         topics = []
-        for i, c in enumerate(reversed([c for c in self.changes if c.kind == "move"])):
+        # a move's id is its place among the changes (they are only ever appended) with
+        # its day, team and player: stable while the state lives, new after a reset
+        moves = [(k, c) for k, c in enumerate(self.changes) if c.kind == "move"]
+        for k, c in reversed(moves):
             when = int((self.calendar.date_for(c.sp).toordinal() - 719163) * 86400000
                        + 17 * 3600000)
             msgs = [{"messageTypeId": 178, "targetId": c.add, "to": c.team_id, "date": when}]
             if c.drop is not None:  # a move to IR releases nobody
                 msgs.append({"messageTypeId": 179, "targetId": c.drop, "to": c.team_id,
                              "date": when})
-            topics.append({"id": f"demo-{i}", "type": "ACTIVITY_TRANSACTIONS", "date": when,
+            topics.append({"id": f"demo-{c.sp}-{k}-{c.team_id}-{c.add}",
+                           "type": "ACTIVITY_TRANSACTIONS", "date": when,
                            "messages": msgs})
         return {"topics": topics[:limit]}
 

@@ -505,6 +505,7 @@ def parse_activity(data: JSON, player_names: dict[int, str] | None = None) -> li
                 action=action,
                 player_id=int(pid) if pid is not None else None,
                 player_name=names.get(int(pid), "") if pid is not None else "",
+                transaction_id=str(topic.get("id") or ""),
             ))
     return out
 

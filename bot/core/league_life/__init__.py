@@ -48,6 +48,7 @@ log = logging.getLogger(__name__)
 
 ADMINS_ONLY = ("Only a server admin (Manage Server) or the workspace admin who installed "
                "FanVise can change this channel's league alerts.")
+FEED_EVERY = 600.0  # seconds between two reads of the activity view per channel
 _TIME_RE = re.compile(r"^([01]?\d|2[0-3])[:h.]?([0-5]\d)$")
 _LABELS = {"feed": "Transaction feed", "recap": "Weekly recap", "preview": "Matchup preview",
            "close": "Close-matchup alert"}
@@ -61,6 +62,7 @@ class LeagueLife:
     def __init__(self, core: ChatCore) -> None:
         self.core = core
         self.store = LeagueLifeStore(core.db.db, core.db._clock)
+        self._feed_read: dict[str, float] = {}
 
     # ------------------------------------------------------------------ the math
 
@@ -347,6 +349,8 @@ class LeagueLife:
         for a in channels:
             sent += await self._post_once(surfaces[a.platform], a, "setup",
                                           lambda a=a: self._announce(a))
+            if a.on("feed") and self._feed_due(a.channel_key, demo):
+                sent += await self._feed(surfaces[a.platform], a, league)
             for period in self._recaps_due(league, a, today, now, demo):
                 key = f"recap:{league.season}:{period}"
                 sent += await self._post_once(surfaces[a.platform], a, key,
@@ -381,6 +385,65 @@ class LeagueLife:
                     continue
             out.append(period)
         return out
+
+    def _feed_due(self, channel_key: str, demo: bool) -> bool:
+        """The feed is read every 10 minutes per channel (each pass on the demo)."""
+        import time as _time
+        now = _time.monotonic()
+        last = self._feed_read.get(channel_key)
+        if not demo and last is not None and now - last < FEED_EVERY:
+            return False
+        self._feed_read[channel_key] = now
+        return True
+
+    async def _feed(self, surface: ChatSurface, a: ChannelAlerts, league: League) -> int:
+        """Post each new transaction once. The channel's first read only records what is
+        there (nothing from before the setup is posted)."""
+        from bot.core.league_life.feed import transaction_text, transactions
+        txs = transactions(await self.core.espn.get_recent_activity(50))
+        if await self.store.claim(a.channel_key, "feed:baseline"):
+            for tx in txs:
+                if await self.store.claim(a.channel_key, f"tx:{tx.transaction_id}"):
+                    await self.store.finish(a.channel_key, f"tx:{tx.transaction_id}", ok=True)
+            await self.store.finish(a.channel_key, "feed:baseline", ok=True)
+            return 0
+        sent = 0
+        for tx in txs:
+            async def make(tx: Any = tx) -> tuple[None, None, str]:
+                return None, None, await transaction_text(tx, league, self.core.espn)
+            sent += await self._post_once(surface, a, f"tx:{tx.transaction_id}", make)
+        return sent
+
+    async def recent_feed(self, hours: int = 24) -> str:
+        """`/feed recent`: the transactions of the last day (the league's today and
+        yesterday)."""
+        from datetime import timedelta
+
+        from bot.core.league_life.feed import transaction_text, transactions
+        league = await self.core.espn.get_league()
+        since = league.today - timedelta(hours=hours)
+        txs = [t for t in transactions(await self.core.espn.get_recent_activity(50))
+               if t.day is not None and t.day >= since]
+        if not txs:
+            return "No adds, drops or trades in the last 24 hours."
+        lines = ["**Transactions, last 24 hours**"]
+        lines += [await transaction_text(t, league, self.core.espn) for t in txs]
+        return "\n".join(lines)
+
+    async def cmd_feed(self, surface: ChatSurface, thread: ThreadRef, user: UserRef,
+                       args: dict[str, Any]) -> None:
+        """`/feed recent`: the league's transactions of the last 24 hours."""
+        _, pos = split_args(args)
+        word = " ".join(pos).strip().lower() or "recent"
+        if word != "recent":
+            ex = invocation("feed", "recent", thread.platform)
+            raise InvalidInput(f"Use `{ex}` for the last 24 hours of adds, drops and "
+                               "trades; `/alerts feed on|off` switches the channel's feed.")
+        text = await self.recent_feed()
+        if getattr(surface, "start_thread", None) is not None:  # Discord: a command thread
+            thread = await self.core.turns.ensure_thread(
+                surface, thread, user, "/feed recent", "Transactions")
+        await self.core.turns.post_split(surface, thread, OutgoingMessage(text))
 
     @staticmethod
     def _preview_due(league: League, a: ChannelAlerts, today: date, now: datetime,
