@@ -277,7 +277,7 @@ class MoveCard(BaseModel):
                     gain_unit=plan.unit,
                     games=m.games_added, notes=list(alt.notes), alternative_of=m.move_id,
                     vs_pick=round_(diff),
-                    vs_pick_text=plan.alternative_vs_text(a),
+                    vs_pick_text=plan.alternative_vs_text(a, m.add.name),
                     line=plan.alternative_line(m, a),
                     per_game=plan.per_game_text(alt), replaces_added=alt.replaces_added,
                     drop_to_ir=alt.drop_to_ir, scoring=plan.scoring))

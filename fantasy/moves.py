@@ -223,15 +223,18 @@ class Plan(BaseModel):
         this matchup plus the rest of the season (the plan maximises both)."""
         return (a.plan_value - self.planned_value) + (a.season_gain - self.season_gain)
 
-    def alternative_vs_text(self, a: Alternative) -> str:
-        """An alternative against the plan's pick, short (a spot's menu): '-7.1 fantasy
-        points' or, when their rest of the season differs, '+13 fantasy points this week,
-        -90 fantasy points rest of season'."""
+    def alternative_vs_text(self, a: Alternative, pick: str = "") -> str:
+        """An alternative against the plan's pick, short (a spot's menu), saying what it is
+        relative to: 'vs Kelly Olynyk: -7 fantasy points' or, when their rest of the season
+        differs, 'vs Kelly Olynyk: +13 fantasy points this week, -90 fantasy points rest of
+        season' (the whole plan with him instead of `pick`)."""
         week = a.plan_value - self.planned_value
         season = a.season_gain - self.season_gain
         if abs(season) < 0.05:
-            return self.gain_text(week).replace(" this week", "")
-        return f"{self.gain_text(week)}, {self.season_text(season)}"
+            diff = self.gain_text(week).replace(" this week", "")
+        else:
+            diff = f"{self.gain_text(week)}, {self.season_text(season)}"
+        return f"vs {pick}: {diff}" if pick else diff
 
     def alternative_line(self, m: Move, a: Alternative) -> str:
         """The timeline line of move m with alternative a picked instead: 'Wed: drop Hayward,

@@ -152,3 +152,27 @@ def test_outcome_wording_and_footer() -> None:
     assert MoveOutcome.of({"move_id": "x", "status": "declined"}).status == "skipped"
     sched = MoveOutcome(move_id="x", status="scheduled", day=TODAY)
     assert sched.text().startswith("Scheduled for ")
+
+
+def test_a_single_move_dated_later_says_approve_schedules_it() -> None:
+    """A card whose only move is on a later day: its line and its confirmation both say the
+    click schedules the move for that day (the click does), never 'makes the move now'."""
+    league, schedule, fas = make_snapshot(0)
+    plan = OptimizerService(league, schedule, fas, today=TODAY).move_plan(1)
+    later = next(m for m in plan.moves if m.day > plan.dates[0])
+    one = plan.model_copy(update={"moves": [later]})
+    card = MoveCard.from_plan(one, title="t", summary="s", requester_id="u1")
+    how = card.how_text(schedule_later=True)
+    assert "schedules the move for" in how and "makes the move now" not in how
+    confirm = card.confirm_text("approve", card.spots()[0].index, schedule_later=True)
+    assert "schedules the move" in confirm and " now (" not in confirm
+
+
+def test_menu_alternatives_say_what_they_are_relative_to() -> None:
+    """A spot's other players carry the difference to the plan's pick, named."""
+    card = _card(0)
+    alts = [m for m in card.moves if m.alternative_of]
+    assert alts
+    picks = {m.move_id: m.add.name for m in card.moves if not m.alternative_of}
+    for a in alts:
+        assert a.vs_pick_text.startswith(f"vs {picks[a.alternative_of]}: ")
