@@ -495,18 +495,19 @@ class EspnWrites:
             log.warning("could not note refused cookies: %s", type(exc).__name__)
 
     async def next_best(self, team_id: int, exclude: set[int]) -> str:
-        """The optimizer's best move now for a team, other than with `exclude`d players."""
+        """The optimizer's best move now for a team, other than with `exclude`d players: the
+        first move of its plan with the team's other scheduled moves fixed (never one of
+        them again, never a drop of a player they already drop)."""
         from bot.core.digest import league_optimizer
         try:
             opt = await league_optimizer(self.core.espn, team_id)
-            scan = opt.scan_moves(team_id, top=5).to_dict()
+            planned = [m for m in await self.core.moves.planned(team_id)
+                       if m.add.id not in exclude]
+            plan = opt.move_plan(team_id, planned=planned, exclude_adds=sorted(exclude))
         except Exception as exc:  # noqa: BLE001 - the failure reason is enough on its own
             log.info("no next best move: %s", type(exc).__name__)
             return ""
-        for m in scan.get("moves") or []:
-            if int(m["add"]["id"]) not in exclude and float(m.get("expected_gain") or 0) > 0:
-                return text_of(m)
-        return ""
+        return plan.moves[0].text() if plan.moves else ""
 
     async def set_lineups(self, access: WriteAccess, team_id: int, *, key: str,
                           days: list[date] | None = None, opt: Any = None,
