@@ -444,8 +444,25 @@ class FanViseRuntime:
                                      for o in values.get("offers") or []],
                              offers_id=str(values.get("offers_id") or ""))
                 return
+        # the message's other questions, answered by the supervisor: before the run when
+        # they were asked first ("am i winning, and who do i start on the 27th"), after it
+        # otherwise
+        told = str(values.get("answer") or "")
+        first = bool(delegate.get("answer_first"))
+        if told and first:
+            yield self._told(told, values, deps)
         async for ev in self._start_run(conversation_id, delegate, deps, user_id):
             yield ev
+        if told and not first:
+            yield self._told(told, values, deps)
+
+    def _told(self, text: str, values: dict[str, Any], deps: AgentDeps) -> Answer:
+        """The supervisor's answer to the questions of a message the optimizer run does not
+        answer."""
+        return Answer(text=with_stale_note(text, deps), intent=str(values.get("intent") or ""),
+                      report=values.get("report"),
+                      offline=self.offline or bool(values.get("model_fallback")),
+                      tool_calls=list(values.get("tool_calls") or []))
 
     async def _start_run(self, conversation_id: str, delegate: dict[str, Any],
                          deps: AgentDeps, user_id: str) -> AsyncIterator[Event]:

@@ -300,23 +300,42 @@ async def answer_node(state: SupervisorState,
     if text:
         runtime.stream_writer({"stage": "answer", "text": text})
     reply = await answer_for(request.intent)(runtime.context, request)
-    extra = await more_answers(request, runtime.context)
+    extra, later = await more_answers(request, runtime.context)
     if extra:
         reply = reply.model_copy(update={"text": "\n\n".join([reply.text, *extra])})
-    return reply_update(reply)
+    return {**reply_update(reply), **later_run(state, later)}
 
 
-async def more_answers(request: Request, deps: SupervisorContext) -> list[str]:
+def later_run(state: SupervisorState, part: Request | None) -> dict[str, Any]:
+    """The state update that has the runtime start the optimizer for a later question of the
+    message (`part`, e.g. "... and who do i start on the 27th") after this answer."""
+    if part is None:
+        return {}
+    return {"delegate": {"workflow": "matchup_optimizer", "intent": part.intent.value,
+                         "requester_id": state.get("user_id", ""),
+                         "request_obj": part.model_dump(mode="json"), "answer_first": True}}
+
+
+async def more_answers(request: Request, deps: SupervisorContext
+                       ) -> tuple[list[str], Request | None]:
     """The answers to the further questions of a message (`Request.more`), in order, each
     from its own path: a deterministic answer, the research graph, or the reply that asks
-    about a name. A question that needs a card or the open-question agent is named, to be
-    asked on its own (one card per message)."""
+    about a name; and the first further question the matchup optimizer answers (a lineup, a
+    move, streamers), which the runtime runs after this turn's answer (one card per
+    message). Another question for the optimizer or the open-question agent is named, to be
+    asked on its own."""
     out: list[str] = []
+    later: Request | None = None
     for part in request.more:
-        route = route_for(part, team_linked=deps.my_team_id is not None, can_delegate=False,
+        route = route_for(part, team_linked=deps.my_team_id is not None,
+                          can_delegate=(later is None and part.intent in OPTIMIZER_INTENTS
+                                        and request.intent not in OPTIMIZER_INTENTS
+                                        and _can_delegate(deps)),
                           can_research=deps.use_workflows and research_subgraph() is not None
                           and part.intent == Intent.PLAYER_RESEARCH)
-        if route == "answer":
+        if route == "delegate":
+            later = part
+        elif route == "answer":
             out.append((await answer_for(part.intent)(deps, part)).text)
         elif route == "research":
             graph = research_subgraph()
@@ -335,7 +354,7 @@ async def more_answers(request: Request, deps: SupervisorContext) -> list[str]:
             out.append(NEEDS_TEAM_ANSWER)
         else:
             out.append(f"For \"{part.text}\": ask me that on its own and I'll work it out.")
-    return [t for t in out if t]
+    return [t for t in out if t], later
 
 
 async def research(state: SupervisorState,
@@ -362,19 +381,30 @@ async def research(state: SupervisorState,
                 log.info("schedule unavailable for %s: %s", ref.name, type(exc).__name__)
         if lines:
             answer = "\n".join(lines) + "\n" + answer
-    extra = await more_answers(request, deps)
+    extra, later = await more_answers(request, deps)
     if extra:
         answer = "\n\n".join([answer, *extra])
-    return {"messages": [AIMessage(content=answer)], "answer": answer,
+    return {**later_run(state, later), "messages": [AIMessage(content=answer)],
+            "answer": answer,
             "report": out.get("report"), "tool_calls": list(out.get("tool_calls") or []),
             "llm_calls": int(out.get("llm_calls") or 0)}
 
 
-async def delegate(state: SupervisorState) -> dict[str, Any]:
-    return {"delegate": {
+async def delegate(state: SupervisorState,
+                   runtime: Runtime[SupervisorContext]) -> dict[str, Any]:
+    """Hand the request to the matchup optimizer (the runtime starts its run); the message's
+    further questions are answered here and shown after the run's card or answer."""
+    request = _request(state)
+    extra, _ = await more_answers(request, runtime.context)
+    out: dict[str, Any] = {"delegate": {
         "workflow": "matchup_optimizer", "intent": state.get("intent", ""),
-        "requester_id": state.get("user_id", ""), "request_obj": state.get("request")},
+        "requester_id": state.get("user_id", ""), "request_obj": state.get("request"),
+        "answer_first": False},
         "last_request": state.get("request")}
+    if extra:
+        text = "\n\n".join(extra)
+        out.update({"answer": text, "messages": [AIMessage(content=text)]})
+    return out
 
 
 async def agent(state: SupervisorState,

@@ -45,3 +45,27 @@ async def test_both_answers_in_one_reply(tmp_path: Path) -> None:
     score = text.find("Full Court Press**: you're")
     hurt = text.find("is OUT")
     assert 0 <= score < hurt, text
+
+
+async def test_a_lineup_asked_second_is_answered_after_the_first(tmp_path: Path) -> None:
+    """The lineup of the second question comes from the optimizer run, after the score."""
+    app = await open_app(tmp_path)
+    try:
+        text = await Chat(app).ask("am i ahead, and who should i start on the 27th")
+    finally:
+        await app.close()
+    score = text.find("Full Court Press**: you're")
+    lineup = text.find("Fri Jan 27")
+    assert 0 <= score < lineup, text
+    assert "ask me that on its own" not in text
+
+
+async def test_a_question_after_a_lineup_is_answered_after_the_lineup(tmp_path: Path) -> None:
+    app = await open_app(tmp_path)
+    try:
+        text = await Chat(app).ask("who do i start tomorrow and who's hurt on my team")
+    finally:
+        await app.close()
+    lineup = text.find("Thu Jan 26")
+    hurt = text.find("is OUT")
+    assert 0 <= lineup < hurt, text
