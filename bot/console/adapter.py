@@ -31,6 +31,9 @@ from bot.core.models import Card, OutgoingMessage, ThreadRef, UserRef
 from bot.core.timestamps import to_plain
 
 QUIT_WORDS = {"quit", "exit", "/quit", "/exit", ":q", "bye"}
+#: Seconds a start waits for restart recovery before reading input (it then goes on in the
+#: background): long enough for cards and recorded decisions, short beside a replayed turn.
+RECOVERY_WAIT = 2.0
 _PROGRESS_MARKS = ("⏳", "✓")
 
 
@@ -245,9 +248,10 @@ async def run_console(core: Any, *, stdin: TextIO | None = None, stdout: TextIO 
     a card it drew waits for a decision; `decide` ("approve" / "decline", its --yes / --no)
     answers that card with its approve-all / skip-all button instead.
 
-    `recover` (the core's restart recovery) runs in the background while lines are read: a
-    request a restart interrupted is finished beside the member's new questions, never
-    before them; the console waits for it only before it exits."""
+    `recover` (the core's restart recovery) starts first; when it is not done within
+    RECOVERY_WAIT (a request a restart interrupted is being answered again), it goes on in
+    the background, said once, while lines are read: it is finished beside the member's new
+    questions, never before them; the console waits for it only before it exits."""
     stdin = stdin or sys.stdin
     surface = surface or ConsoleSurface(stdout)
     name = user_name or _user_name()
@@ -257,9 +261,14 @@ async def run_console(core: Any, *, stdin: TextIO | None = None, stdout: TextIO 
         surface._write(banner)
     background: asyncio.Task[Any] | None = None
     try:
+        if recover is not None:
+            background = asyncio.create_task(recover(), name="fanvise-console-recovery")
+            try:  # quick recovery (cards, decisions) before the pending cards are drawn
+                await asyncio.wait_for(asyncio.shield(background), RECOVERY_WAIT)
+            except TimeoutError:
+                surface._write("A request interrupted by a restart is being finished in "
+                               "the background; you can ask meanwhile.")
         if first is not None:
-            if recover is not None:
-                background = asyncio.create_task(recover(), name="fanvise-console-recovery")
             return await _ask_once(core, surface, thread, user, first, stdin, decide)
         pending = await core.db.pending_cards(thread.conversation_id)
         for row in reversed(pending):
@@ -269,8 +278,6 @@ async def run_console(core: Any, *, stdin: TextIO | None = None, stdout: TextIO 
             mid = row.message_id or f"restored-{row.card_id}"
             surface._show(mid, OutgoingMessage("Still waiting for your decision:",
                                                cards=drawn.cards))
-        if recover is not None:
-            background = asyncio.create_task(recover(), name="fanvise-console-recovery")
         return await _read_lines(core, surface, thread, user, stdin)
     finally:
         if background is not None:

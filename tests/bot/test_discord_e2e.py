@@ -20,6 +20,7 @@ from tests.bot.harness import discord_events as ev
 from tests.bot.harness import fake_discord as fd
 from tests.bot.harness.links import link
 from tests.bot.harness.servers import wait_for
+from tests.reliability.test_gemini_faults import FakeGemini
 
 TOKEN = "fake.discord.token"
 REQUESTER = 510000000000000001
@@ -172,7 +173,9 @@ async def test_refused_commands_leave_no_thread_and_no_header(fake_discord, tmp_
     """Bad input, a too-long question and the rate limit are refused privately BEFORE a
     thread exists: no empty thread, no "<user> asked" header left in the channel."""
     settings = Settings(_env_file=None, data_dir=tmp_path, llm_burst=1, llm_per_minute=1)
-    app = await FanViseApp.open(settings)
+    # the limit protects the model: a configured one (Gemini, faked at the wire)
+    gemini = FakeGemini(["Start your five best players today."])
+    app = await FanViseApp.open(settings, model=gemini.model(retries=0))
     await link(app.core, "discord", fd.GUILD_ID, REQUESTER, 1)
     bot = build_discord_bot(app.core, settings, application_id=fd.APP_ID, sync_commands=False)
     await bot.login(TOKEN)

@@ -22,6 +22,7 @@ from tests.bot.harness import slack_requests as sr
 from tests.bot.harness.links import link
 from tests.bot.harness.servers import wait_for
 from tests.bot.slack_golden_harness import Running, start
+from tests.reliability.test_gemini_faults import FakeGemini
 
 
 def actions(msg: dict[str, Any]) -> list[dict[str, Any]]:
@@ -153,8 +154,10 @@ async def test_slack_card_after_decline_and_per_move_decisions(fake_slack, tmp_p
 async def test_slack_refused_commands_leave_no_orphan_message(fake_slack, tmp_path):
     """Real core: bad /fanvise player, a too-long question and the rate limit are refused
     privately (response_url) before any "<user> asked" root is posted."""
+    # the limit protects the model: a configured one (Gemini, faked at the wire)
+    gemini = FakeGemini(["Start your five best players today."])
     app = await FanViseApp.open(Settings(_env_file=None, data_dir=tmp_path, llm_burst=1,
-                                         llm_per_minute=1))
+                                         llm_per_minute=1), model=gemini.model(retries=0))
     await link(app.core, "slack", sr.TEAM, "U_REQ", 1)
     client = AsyncWebClient(token="xoxb-test", base_url=fake_slack.base_url)
     bolt = build_slack_app(app.core, app.settings, client=client, signing_secret=sr.SECRET,

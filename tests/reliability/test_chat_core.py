@@ -19,6 +19,7 @@ from bot.settings import Settings
 from tests.bot.harness.links import link
 from tests.reliability.runtime_driver import slow_optimizer_for
 from tests.reliability.surface import FaultySurface
+from tests.reliability.test_gemini_faults import FakeGemini
 
 THREAD = ThreadRef("discord", "G1", "C1", "T1")
 ALICE = UserRef("discord", "100", "Alice")
@@ -138,8 +139,26 @@ async def test_new_message_never_discards_a_pending_card(app: FanViseApp, tmp_pa
     assert len(applied(tmp_path)) == 1 and "Applied: drop Jordan Poole" in s.all_text()
 
 
-async def test_llm_commands_are_rate_limited_per_user(tmp_path: Path) -> None:
+async def test_offline_questions_are_never_rate_limited(tmp_path: Path) -> None:
+    """No model is called offline: the limit that protects it never stops a member."""
     app = await open_app(tmp_path, llm_per_minute=6.0, llm_burst=3.0)
+    try:
+        s = FaultySurface()
+        for _ in range(5):
+            await app.core.handle_command(s, THREAD, BOB, "ask", {"text": "hello"})
+        assert not [t for t in s.ephemeral_for(BOB.user_id) if "asking quickly" in t]
+    finally:
+        await app.close()
+
+
+async def test_llm_commands_are_rate_limited_per_user(tmp_path: Path) -> None:
+    gemini = FakeGemini(["Hello! Ask me about your league."])  # the model, at the wire
+    app = await FanViseApp.open(
+        Settings(data_dir=tmp_path, llm_per_minute=6.0, llm_burst=3.0,
+                 slack_updates_per_minute=1e6, secret_key="test passphrase"),
+        model=gemini.model(retries=0), edit_interval=0.0,
+        runtime_kwargs={"optimizer_graph_builder": slow_optimizer_for(tmp_path)})
+    await link(app.core, "discord", THREAD.workspace_id, ALICE.user_id, 1)
     try:
         s = FaultySurface()
         for _ in range(5):
@@ -153,6 +172,8 @@ async def test_llm_commands_are_rate_limited_per_user(tmp_path: Path) -> None:
         assert "FanVise commands" in s.ephemeral_for(BOB.user_id)[-1]
     finally:
         await app.close()
+        gemini.httpd.shutdown()
+        gemini.httpd.server_close()
 
 
 # --------------------------------------------------------------------------- chat-side faults
