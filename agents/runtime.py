@@ -31,7 +31,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, HumanMessage
 from langgraph.types import Command
 
-from agents.shared.deps import AgentDeps, with_stale_note
+from agents.shared.deps import AgentDeps, WriterFactory, with_stale_note
 from agents.shared.llm import OfflineChatModel, is_offline, make_model, with_offline_note
 from agents.shared.tool_registry import player_pool
 from agents.shared.types import (
@@ -152,6 +152,8 @@ class FanViseRuntime:
         #: team id -> its approved moves still to be made (set by the chat core: the app's
         #: move schedule); every turn's deps carry it (`AgentDeps.scheduled`)
         self.scheduled: Callable[[int], Awaitable[list[Any]]] | None = None
+        #: the deployment's ESPN writer (AgentDeps.writer), handed in by the chat core
+        self.writers: WriterFactory | None = None
         self.player_names = player_names
         self._owns_espn = owns_espn
         self._optimizer_build = optimizer_graph_builder
@@ -325,6 +327,7 @@ class FanViseRuntime:
             can_delegate=None if self._optimizer_build is None else True,
             understanding_model=None if self.offline else self.model,
             commands_text=self.commands_text, scheduled=self.scheduled,
+            writer=self.writers,
             my_team_id=team_id if team_id is not None else self.my_team_id)
         if team_id is None and not default_team:
             deps.my_team_id = None  # team intents then get the supervisor's needs_team route

@@ -73,6 +73,9 @@ class MoveOutcome(BaseModel):
     expected_gain: float | None = None
     gain_unit: str = ""
     drop_to_ir: bool = False  # the leaving player went to the IR slot (nobody released)
+    #: the key of the write that made it (fantasy.espn.writes; None when nothing was
+    #: sent): a claim put in is read back under it (`<key>:claim`)
+    write_key: str | None = None
 
     @classmethod
     def of(cls, data: dict[str, Any] | MoveOutcome) -> MoveOutcome:

@@ -29,9 +29,10 @@ only after an explicit "approve" for its move_id. No valid move -> no interrupt.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any
 
-from langgraph.config import get_stream_writer
+from langgraph.config import get_config, get_stream_writer
 from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 from langgraph.types import interrupt
@@ -724,26 +725,31 @@ async def apply_moves(state: MatchupOptimizerState,
             continue
         if demo is None:
             out.append(_handoff(deps, rec, m))
-        elif demo.move_made(team_id, m.day or deps.today_date(), m.drop.id, m.add.id,
-                            to_ir=to_ir):
-            # made already on its day (a racing click, a recovery); read on that day's
-            # roster, so a later move dropping the player again hides nothing
+            continue
+        key = _write_key(state, m)
+        res = await _make_through_endpoint(
+            deps, team_id, m, to_ir, key=key,
+            actor=f"member:{state.get('requester_id') or 'unknown'}",
+            made=lambda m=m, to_ir=to_ir: demo.move_made(
+                team_id, m.day or deps.today_date(), m.drop.id, m.add.id, to_ir=to_ir))
+        if res is None:
+            # made already on its day (a racing click); read on that day's roster, so a
+            # later move dropping the player again hides nothing
             out.append(MoveOutcome(**rec, status="applied", note="already applied"))
-        else:
-            res = await _make_through_endpoint(deps, team_id, m, to_ir)
-            if res.status == "pending":  # a waiver player: a claim, made when waivers process
-                out.append(MoveOutcome(**rec, status="waiting", note=res.note, steps=[
-                    f"Claim put in for {m.add.name}: made when waivers process, if he is "
-                    "still there."]))
-                not_made.add(st.spot.add.id)
-                continue
-            if res.status != "done":
-                out.append(MoveOutcome(**rec, status="not_possible",
-                                       note=_why_not(demo, team_id, m, ValueError(res.note))))
-                not_made.add(st.spot.add.id)
-                continue
-            changed = True
-            out.append(MoveOutcome(**rec, status="applied", note="applied"))
+            continue
+        if res.status == "pending":  # a waiver player: a claim, made when waivers process
+            out.append(MoveOutcome(**rec, status="waiting", note=res.note, write_key=key,
+                                   steps=[f"Claim put in for {m.add.name}: made when "
+                                          "waivers process, if he is still there."]))
+            not_made.add(st.spot.add.id)
+            continue
+        if res.status != "done":
+            out.append(MoveOutcome(**rec, status="not_possible", write_key=key,
+                                   note=_why_not(demo, team_id, m, ValueError(res.note))))
+            not_made.add(st.spot.add.id)
+            continue
+        changed = True
+        out.append(MoveOutcome(**rec, status="applied", note="applied", write_key=key))
     records = [o.to_json() for o in out]
     get_stream_writer()({"stage": OUTCOMES_STAGE, "outcomes": records})
     if changed:
@@ -752,20 +758,41 @@ async def apply_moves(state: MatchupOptimizerState,
 
 
 async def _make_through_endpoint(deps: AgentDeps, team_id: int, m: CardMove,
-                                 to_ir: bool) -> Any:
+                                 to_ir: bool, *, key: str, actor: str,
+                                 made: Callable[[], bool]) -> Any:
     """Make a demo move through ESPN's transaction endpoint, which the demo league serves
-    with ESPN's rules: the write path a live league uses (fantasy.espn.writes.make_move).
-    A free agent is added at once, a waiver player claimed; ESPN's refusal is the note."""
-    from fantasy.espn.writes import make_move
+    with ESPN's rules: the write path a live league uses (fantasy.espn.writes.make_move)
+    with the deployment's writer (`deps.writer`: the app DB's `espn_writes` journal and the
+    crash points). A free agent is added at once, a waiver player claimed; ESPN's refusal
+    is the note. `key` is the move's write key: a re-run of the node after a crash finds
+    the write journaled and reads back instead of sending it again (a move journaled for
+    `key` is always settled through the writer, which reads back first). None: nothing of
+    this move is journaled and `made()` shows it made already (another path made it)."""
+    from fantasy.espn.writes import MemoryJournal, make_move
     demo = deps.espn.demo
-    writer = deps.espn.writer(team_id)
+    if deps.writer is not None:
+        writer = deps.writer(team_id, actor)
+    else:  # a runtime without a chat core (the eval runner, graph tests): no app DB
+        writer = deps.espn.writer(team_id, journal=MemoryJournal())
     writer.names.update({m.drop.id: m.drop.name, m.add.id: m.add.name})
     try:
+        journaled = [await writer.journal.write_get(k)
+                     for k in (key, f"{key}:ir", f"{key}:claim")]
+        if not any(journaled) and made():
+            return None
         return await make_move(writer, team_id, m.add.id, m.drop.id,
-                               scoring_period=demo.today_sp, actor="fanvise", drop_to_ir=to_ir,
-                               key=f"move:{team_id}:{demo.today_sp}:{m.drop.id}>{m.add.id}")
+                               scoring_period=demo.today_sp, actor=actor, drop_to_ir=to_ir,
+                               key=key)
     finally:
         await writer.aclose()
+
+
+def _write_key(state: MatchupOptimizerState, m: CardMove) -> str:
+    """The write key of a move approved in this run: its run thread, offer round and move
+    id (one approval, one write; the same after a crash re-runs the node, a new one for the
+    same move approved again in another run, e.g. after the demo was reset)."""
+    thread = str((get_config().get("configurable") or {}).get("thread_id") or "")
+    return f"run:{thread}:r{int(state.get('offer_rounds') or 0)}:{m.move_id}"
 
 
 def _why_not(demo: Any, team_id: int, m: CardMove, exc: Exception) -> str:
@@ -780,15 +807,25 @@ def _why_not(demo: Any, team_id: int, m: CardMove, exc: Exception) -> str:
     return str(exc)
 
 
+def handoff_steps(drop: str, add: str, when: str = "", *, to_ir: bool = False) -> list[str]:
+    """The steps of a move the member makes on ESPN (`when`: " on 2026-01-26" or ""); a
+    move to IR puts the leaving player in the IR slot first and drops nobody."""
+    if to_ir:
+        return [f"On your ESPN team page{when}, move {drop} to the IR slot.",
+                f"Open the link to {add}'s add page in your ESPN league.",
+                f"Click + next to {add} and Submit (nobody is dropped)."]
+    return [f"Open the link to {add}'s add page in your ESPN league{when}.",
+            f"Click + next to {add}.",
+            f"Choose {drop} to drop, then Submit."]
+
+
 def _handoff(deps: AgentDeps, rec: dict[str, Any], m: CardMove) -> MoveOutcome:
     """A live league: the member makes the move on ESPN unless the bot makes it with their
     own cookies (bot.core.handoff.make_card_moves, writes on). The outcome says how (steps,
     the add page link) and waits for the next league read."""
     link = ESPN_PLAYER_ADD_URL.format(league_id=deps.espn.league_id, player_id=m.add.id)
     when = f" on {day_text_of(m.day)}" if m.day else ""
-    steps = [f"Open the link to {m.add.name}'s add page in your ESPN league{when}.",
-             f"Click + next to {m.add.name}.",
-             f"Choose {m.drop.name} to drop, then Submit."]
+    steps = handoff_steps(m.drop.name, m.add.name, when, to_ir=bool(rec.get("drop_to_ir")))
     return MoveOutcome(**rec, status="waiting", espn_link=link, steps=steps,
                        note="waiting for ESPN: " + " ".join(steps))
 

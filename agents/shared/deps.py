@@ -35,6 +35,7 @@ if TYPE_CHECKING:  # pragma: no cover - typing only
     from langchain_core.tools import BaseTool
 
     from fantasy.espn.client import EspnClient
+    from fantasy.espn.writes import EspnWriter
     from fantasy.models import League, Player, ProSchedule, Team
     from fantasy.moves import Move
     from storage.news_store import NewsStore
@@ -57,6 +58,9 @@ class LeagueContext:
 
 _D = TypeVar("_D", bound="AgentDeps")
 
+#: `(team_id, actor) -> EspnWriter`: builds the writer acting for a team (AgentDeps.writer).
+WriterFactory = Callable[[int, str], "EspnWriter"]
+
 
 @dataclass
 class AgentDeps:
@@ -71,6 +75,11 @@ class AgentDeps:
     #: the team's approved moves still to be made (its week plan's open moves), read from
     #: the app's schedule by whoever runs the agents (None: nothing is scheduled)
     scheduled: Callable[[int], Awaitable[list[Move]]] | None = None
+    #: The one ESPN writer of the deployment for a run's approval-time writes:
+    #: `writer(team_id, actor)` -> `fantasy.espn.writes.EspnWriter`, journaled in the app
+    #: DB (`espn_writes`) with the crash points, as every other write (the chat core hands it
+    #: in; agents never build a writer of their own). None: a runtime without a chat core.
+    writer: WriterFactory | None = None
     _ctx: LeagueContext | None = field(default=None, init=False, repr=False, compare=False)
     _lock: asyncio.Lock | None = field(default=None, init=False, repr=False, compare=False)
     _tools: list[BaseTool] | None = field(default=None, init=False, repr=False, compare=False)
@@ -309,4 +318,4 @@ def describe_deps(deps: AgentDeps) -> dict[str, Any]:
 
 __all__ = ["AgentDeps", "LeagueContext", "describe_deps", "format_age", "load_context",
            "optimizer_for", "stale_line", "stale_note", "tools_for", "weekly_plan_of",
-           "with_stale_note"]
+           "with_stale_note", "WriterFactory"]

@@ -17,7 +17,8 @@ ESPN (the card shows the steps and a link to the player's add page) and its outc
 "waiting for ESPN". On the next league read this module compares each waiting move with the
 rosters and updates the card and the audit:
 
-- done: the added player is on the member's team and the dropped one is not -> applied ✅;
+- done: the added player is on the member's team and the dropped one is not (in the IR
+  slot, for a move to IR) -> applied ✅;
 - player taken: the added player is on another team -> "not possible: X was claimed by T";
 - still pending: nothing changed yet -> the card keeps waiting.
 
@@ -37,6 +38,7 @@ from typing import Any
 
 from bot.core.commands import invocation
 from bot.core.render import move_label, plan_card_status
+from fantasy.constants import SLOT_IR
 from fantasy.espn.errors import EspnWriteError
 from fantasy.espn.writes import DRY_RUN, Credentials, EspnWriter, WriteOutcome, writer_for
 from fantasy.moves import text_of
@@ -70,13 +72,16 @@ def reconcile(league: Any, card: Any) -> tuple[dict[str, dict[str, Any]], list[H
     if team is None:
         return outcomes, changes
     mine = {e.player.id for e in team.roster}
+    slots = {e.player.id: e.lineup_slot_id for e in team.roster}
     for i, m in enumerate(card.moves):
         mid = str(m.get("move_id"))
         oc = outcomes.get(mid)
         if not oc or oc.get("status") != WAITING:
             continue
         drop, add = int(m["drop"]["id"]), int(m["add"]["id"])
-        if add in mine and drop not in mine:
+        # a move to IR keeps the leaving player, in the IR slot
+        gone = (slots.get(drop) == SLOT_IR) if m.get("drop_to_ir") else drop not in mine
+        if add in mine and gone:
             oc.update(status="applied", note=f"done on ESPN: {text_of(m)}")
             changes.append(HandoffChange(card.card_id, i, mid, "done", oc["note"]))
             continue
@@ -95,8 +100,10 @@ async def settle_claims(core: Any, card: Any) -> None:
     back: done -> applied, nothing changed -> not made; still unclear -> left for the next
     read. Never raises."""
     outs = (card.result or {}).get("outcomes") or {}
-    base = {k: f"card:{card.card_id}:{o.get('move_id') or k}" for k, o in outs.items()
-            if o.get("status") == WAITING}
+    # the key of the write that made it (a claim the optimizer run put in on the demo), or
+    # the card's key of a move `make_card_moves` / the scheduler made
+    base = {k: o.get("write_key") or f"card:{card.card_id}:{o.get('move_id') or k}"
+            for k, o in outs.items() if o.get("status") == WAITING}
     if not base or card.team_id is None:
         return
     try:
@@ -422,6 +429,28 @@ class EspnWrites:
                           transport=cfg.transport, write_base_url=cfg.write_base_url,
                           crash=crash_point, shared_pace=shared_pace)
 
+    def run_writer(self, team_id: int, actor: str) -> EspnWriter:
+        """The writer of an optimizer run's approval-time moves (`AgentDeps.writer`): this
+        same construction (app DB journal, crash points, shared pacing) for the demo league,
+        whose team owner the demo writes as. A live league's approvals are made by
+        `make_card_moves` with the decider's own access, never by a run."""
+        if self.demo is None:
+            from fantasy.espn.errors import EspnWritesDisabled
+            raise EspnWritesDisabled("a run writes only to the demo league",
+                                     code="NOT_DEMO", reason="live moves need the owner's access")
+        return self.writer(team_id, WriteAccess(True, demo=True, actor=actor,
+                                                dry_run=self.config.dry_run))
+
+    async def settle_move(self, access: WriteAccess, team_id: int, key: str) -> None:
+        """Journal what ESPN did with the writes of a move a crash interrupted (`key`, its IR
+        step and its claim): read back, never sent again (`EspnWriter.settle`)."""
+        writer = self.writer(team_id, access)
+        try:
+            for k in (f"{key}:ir", key, f"{key}:claim"):
+                await writer.settle(k)
+        finally:
+            await writer.aclose()
+
     async def after_write(self) -> None:
         """Drop cached league reads so the next answer shows the change."""
         try:
@@ -561,7 +590,10 @@ async def make_card_moves(core: Any, card: Any, user: Any, outcomes: list[Any]) 
     the next best choice. Without access the hand-off stays. Each move is written at most
     once (key `card:<card id>:<move id>`, also after a crash or a second click)."""
     from fantasy.move_card import MoveOutcome
-    waiting_now = [o for o in outcomes if o.status == WAITING and o.add is not None]
+    # hand-offs only (nothing sent yet): a claim the run already put in (its `write_key`)
+    # is waiting for waivers, never made a second time
+    waiting_now = [o for o in outcomes if o.status == WAITING and o.add is not None
+                   and not o.write_key]
     if not waiting_now or card.team_id is None:
         return outcomes
     w = writes_of(core)
@@ -576,12 +608,12 @@ async def make_card_moves(core: Any, card: Any, user: Any, outcomes: list[Any]) 
                                     int(card.team_id))
             if not access.allowed:
                 break
+        key = f"card:{card.card_id}:{o.move_id}"
         res = await w.make_move(access, int(card.team_id), add_id=o.add.id, add_name=o.add.name,
                                 drop_id=o.drop.id if o.drop else None,
-                                drop_name=o.drop.name if o.drop else "",
-                                key=f"card:{card.card_id}:{o.move_id}",
+                                drop_name=o.drop.name if o.drop else "", key=key,
                                 drop_to_ir=_to_ir(card, o.move_id), exclude=adds)
-        made[o.move_id] = MoveOutcome.of({**o.to_json(), **res})
+        made[o.move_id] = MoveOutcome.of({**o.to_json(), **res, "write_key": key})
     return [made.get(o.move_id, o) for o in outcomes]
 
 

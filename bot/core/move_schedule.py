@@ -100,7 +100,8 @@ def outcome_of(row: ScheduledMove) -> MoveOutcome:
         "day": row.day, "note": row.note,
         "drop": {"id": row.drop_id, "name": row.drop_name},
         "add": {"id": row.add_id, "name": row.add_name}, "line": row.line,
-        "expected_gain": row.expected_gain, "gain_unit": row.gain_unit})
+        "expected_gain": row.expected_gain, "gain_unit": row.gain_unit,
+        "drop_to_ir": row.drop_to_ir})
 
 
 def as_move(row: ScheduledMove) -> Move:
@@ -428,9 +429,9 @@ class MoveSchedule:
         """The owner's message in the card's thread: not made, why, the best choice now."""
         day = date.fromisoformat(row.day)
         who = mention(card.platform, card.requester_id, card.requester_name)
+        what = move_text(row.drop_name, row.add_name, to_ir=row.drop_to_ir)
         text = (f"{who}, {day:%a}'s move was not made: "
-                f"{move_text(row.drop_name, row.add_name)}. {check.reason[:1].upper()}"
-                f"{check.reason[1:]}.")
+                f"{what}. {check.reason[:1].upper()}{check.reason[1:]}.")
         if check.best:
             text += f"\n{check.best}"
         await self._post(surface, card, OutgoingMessage(
@@ -440,9 +441,10 @@ class MoveSchedule:
         """A live league: today is the move's day; the owner makes it on ESPN."""
         oc = self._with_handoff(outcome_of(row))
         who = mention(card.platform, card.requester_id, card.requester_name)
+        what = move_text(row.drop_name, row.add_name, to_ir=row.drop_to_ir)
         lines = [f"{who}, today ({day_text(date.fromisoformat(row.day))}) is the day for "
-                 f"this move: {move_text(row.drop_name, row.add_name)}. FanVise cannot make "
-                 "it on ESPN for you; before the first game:"]
+                 f"this move: {what}. FanVise cannot make it on ESPN for you; before the "
+                 "first game:"]
         lines += [f"{k}. {s}" for k, s in enumerate(oc.steps, start=1)]
         if oc.espn_link:
             lines.append(oc.espn_link)
@@ -478,13 +480,11 @@ class MoveSchedule:
             return oc
         if not oc.note.startswith("due "):  # made through ESPN: a claim put in, a dry run
             return oc.model_copy(update={"steps": [oc.note]})
-        from agents.matchup_optimizer.graph import ESPN_PLAYER_ADD_URL
+        from agents.matchup_optimizer.graph import ESPN_PLAYER_ADD_URL, handoff_steps
 
         link = ESPN_PLAYER_ADD_URL.format(league_id=self.core.league_id, player_id=oc.add.id)
         when = f" on {day_text(oc.day)}" if oc.day else ""
-        steps = [f"Open the link to {oc.add.name}'s add page in your ESPN league{when}.",
-                 f"Click + next to {oc.add.name}.",
-                 f"Choose {oc.drop.name} to drop, then Submit."]
+        steps = handoff_steps(oc.drop.name, oc.add.name, when, to_ir=oc.drop_to_ir)
         return oc.model_copy(update={"espn_link": link, "steps": steps})
 
     # ------------------------------------------------------------------ the card
@@ -535,7 +535,8 @@ class MoveSchedule:
             made = await self._made_on_day(card, row)
             if made is None:
                 continue  # cannot tell: left claimed, never made blindly
-            if made:
+            if made:  # its write, if journaled unsettled, is read back (never resent)
+                await self._settle_write(card, row)
                 await self.core.db.finish_scheduled_move(
                     row.card_id, row.plan_move_id, status="applied",
                     note=f"made {day_text(date.fromisoformat(row.day))}")
@@ -548,6 +549,19 @@ class MoveSchedule:
                 await self.redraw(surfaces.get(card.platform), card_id)
         await self.run_due(surfaces)  # a released move of today: checked and made now
         return n
+
+    async def _settle_write(self, card: CardRow, row: ScheduledMove) -> None:
+        from bot.core.handoff import writes_of
+        writes = writes_of(self.core)
+        team = int(card.team_id or 0)
+        access = await writes.access(card.platform, card.workspace_id,
+                                     card.decided_by or card.requester_id, team)
+        if not access.allowed:
+            return
+        try:
+            await writes.settle_move(access, team, f"card:{card.card_id}:{row.move_id}")
+        except Exception as exc:  # noqa: BLE001 - the roster shows it made; the row stays
+            log.warning("scheduled move's write not settled: %s", type(exc).__name__)
 
     async def _made_on_day(self, card: CardRow, row: ScheduledMove) -> bool | None:
         """Was the move made? The team's roster on the move's day: the dropped player gone
@@ -600,9 +614,13 @@ class MoveSchedule:
         target = parse_target(" ".join(split_args(args)[1]) or str(args.get("days") or ""),
                               before, thread.platform)
         made = await self.advance(target, {thread.platform: surface})
+        # claims put in earlier processed on the days passed: their cards say what waivers did
+        from bot.core.handoff import check_handoffs
+        await check_handoffs(self.core, surface, workspace=(thread.platform,
+                                                            thread.workspace_id))
         lines = [f"Demo date: {day_text(demo.today)} (was {day_text(before)})."]
         for m in made:
-            what = move_text(m.row.drop_name, m.row.add_name)
+            what = move_text(m.row.drop_name, m.row.add_name, to_ir=m.row.drop_to_ir)
             day = date.fromisoformat(m.row.day)
             if m.outcome.status == "applied":
                 lines.append(f"{day:%a}: made: {what}.")

@@ -112,6 +112,9 @@ class ChatCore:
         if runtime is not None and hasattr(runtime, "scheduled"):
             runtime.scheduled = self.moves.planned  # every answer reads the week plan
         self.week_plans = WeekPlans(self)
+        if runtime is not None and hasattr(runtime, "writers"):  # approval-time writes: the one writer
+            from bot.core.handoff import writes_of
+            runtime.writers = writes_of(self).run_writer
         self._handlers: dict[str, Callable[..., Awaitable[None]]] = {
             "ask": self.turns.cmd_ask, "player": self.turns.cmd_player,
             "optimize": self.turns.cmd_optimize, "stream": self.turns.cmd_stream,

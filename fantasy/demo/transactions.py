@@ -23,8 +23,9 @@ Rules enforced (each answer is ESPN's shape; the codes are `fantasy.espn.writes`
   at the first game), answered like ESPN with a bare "Invalid Input.".
 
 The demo's clock (`DemoWrites.now`) stands at noon US/Eastern of the demo's today unless set
-(tests set it past the first game to see the locks). Claims and the transaction log live in
-a file next to the demo state (`<state>.transactions.json`), written atomically.
+(tests set it past the first game to see the locks). Claims and the transaction log (every
+accepted transaction: moves, claims, lineup changes and IR moves) live in a file next to the
+demo state (`<state>.transactions.json`), written atomically.
 """
 
 from __future__ import annotations
@@ -390,11 +391,14 @@ class DemoWrites:
                                w.ROSTER_FULL)
             slots[pid] = to
             moved[pid] = to
+        tx = DemoTx(uuid.uuid4().hex, kind, team_id, sp, items, "EXECUTED",
+                    proposed_sp=lg.today_sp)
         if moved:
             from fantasy.demo.league import _Change
             lg._commit(_Change("lineup", team_id, sp, slots=moved))
-        return DemoTx(uuid.uuid4().hex, kind, team_id, sp, items, "EXECUTED",
-                      proposed_sp=lg.today_sp)
+            self.state.log.append(tx)  # in the log like every change (an IR move's too)
+            self._save()
+        return tx
 
     def _roster_room_back(self, slots: dict[int, int], counts: dict[int, int]) -> bool:
         room = sum(v for k, v in counts.items() if k != SLOT_IR)

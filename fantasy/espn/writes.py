@@ -24,7 +24,9 @@ Every shape of that endpoint lives here (bodies, item types, error codes), so th
 - each write has a key and is journaled (`WriteJournal`, the app DB's `espn_writes` table)
   before the POST and after: who, what, the payload without secrets, ESPN's answer and the
   verification read. A key already done is never sent again; a key left "sending" by a crash
-  is settled by reading back first (`crash` names the points on both sides of the POST).
+  is settled by reading back first (`crash` names the points on both sides of the POST:
+  `espn_write:before_post` / `espn_write:after_post`, and the same with the transaction's
+  type, e.g. `espn_write:after_post:WAIVER`).
 """
 
 from __future__ import annotations
@@ -550,11 +552,13 @@ class EspnWriter:
             rec.status, rec.attempts = SENDING, rec.attempts + 1
             await self.journal.write_put(rec)
             self._crash("espn_write:before_post")
+            self._crash(f"espn_write:before_post:{tx.type}")
             try:
                 status, data = await self._post(body)
             except (httpx.TimeoutException, httpx.TransportError) as exc:
                 status, data = 0, {"messages": [f"no answer from ESPN ({type(exc).__name__})"]}
             self._crash("espn_write:after_post")
+            self._crash(f"espn_write:after_post:{tx.type}")
             if status == 200 and not _is_error_body(data):
                 return await self._succeeded(rec, tx, data)
             if status in (0, 429) or status >= 500:
@@ -769,13 +773,19 @@ async def make_move(writer: EspnWriter, team_id: int, add_id: int, drop_id: int 
                                                 current_period=scoring_period,
                                                 key=f"{key}:ir", actor=actor))
             drop_id = None
-        try:
-            outs.append(await writer.add_drop(team_id, add_id, drop_id,
-                                              scoring_period=scoring_period, key=key,
-                                              actor=actor))
-        except EspnPlayerUnavailable as exc:
-            if exc.code != PLAYER_ON_WAIVERS:
-                raise
+        # a claim journaled for this move (put in before a crash) is settled, not re-made:
+        # the free-agent add ESPN refused then (he is on waivers) is not sent again
+        on_waivers = await writer.journal.write_get(f"{key}:claim") is not None
+        if not on_waivers:
+            try:
+                outs.append(await writer.add_drop(team_id, add_id, drop_id,
+                                                  scoring_period=scoring_period, key=key,
+                                                  actor=actor))
+            except EspnPlayerUnavailable as exc:
+                if exc.code != PLAYER_ON_WAIVERS:
+                    raise
+                on_waivers = True
+        if on_waivers:
             claim = await writer.claim(team_id, add_id, drop_id, scoring_period=scoring_period,
                                        key=f"{key}:claim", actor=actor, bid=bid)
             outs.append(claim)

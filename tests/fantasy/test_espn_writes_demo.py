@@ -3,6 +3,7 @@ path (fantasy.espn.writes) drives it: the demo's moves and lineups are the live 
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import datetime, time, timedelta
 
 import pytest
@@ -262,3 +263,79 @@ async def test_claims_and_log_survive_a_restart(tmp_path) -> None:
     log = writes_for(again.demo).transactions_response(None)["transactions"]
     assert [t["status"] for t in log] == ["EXECUTED"] and add in again.demo.roster_now(TEAM)
     await again.aclose()
+
+
+async def test_an_ir_move_is_two_transactions_in_the_log(demo) -> None:
+    """A move to IR: the leaving player's lineup change to IR, then the add without a drop;
+    both are in the league's transaction log (ESPN's mTransactions2), each once."""
+    lg = demo.demo
+    w = writer(demo)
+    out_player = next(p for p in lg.roster_now(TEAM) if lg.injury_on(p, lg.today_sp)[0] == "OUT")
+    add = await free_agent(demo)
+    res = await make_move(w, TEAM, add, out_player, scoring_period=lg.today_sp, key="ir1",
+                          actor="t", drop_to_ir=True)
+    assert res.status == "done"
+    again = await make_move(w, TEAM, add, out_player, scoring_period=lg.today_sp, key="ir1",
+                            actor="t", drop_to_ir=True)
+    assert again.status == "done"
+    log = writes_for(lg).transactions_response(None)["transactions"]
+    assert [(t["type"], [(i["playerId"], i.get("toLineupSlotId")) for i in t["items"]])
+            for t in log] == [(LINEUP, [(out_player, SLOT_IR)]), ("FREEAGENT", [(add, None)])]
+    await w.aclose()
+
+
+async def test_a_claim_put_in_is_settled_and_never_sent_as_an_add_again(demo) -> None:
+    """A waiver player: ESPN refuses the free-agent add, the claim goes in. Made again with
+    the same key (a recovery re-running the approval), only reads happen: no second claim,
+    and the refused add is not sent again."""
+    lg = demo.demo
+    w = writer(demo)
+    add = await free_agent(demo, "WAIVERS")
+    res = await make_move(w, TEAM, add, bench(lg)[0], scoring_period=lg.today_sp, key="c1",
+                          actor="t")
+    assert res.status == "pending"
+    posts = len([r for r in w._http._transport.requests if r.method == "POST"])
+    assert posts == 2  # the refused add, then the claim
+    again = await make_move(w, TEAM, add, bench(lg)[0], scoring_period=lg.today_sp, key="c1",
+                            actor="t")
+    assert again.status == "pending"
+    assert len([r for r in w._http._transport.requests if r.method == "POST"]) == posts
+    claims = [t for t in writes_for(lg).transactions_response(None)["transactions"]
+              if t["type"] == "WAIVER"]
+    assert len(claims) == 1
+    await w.aclose()
+
+
+async def test_settle_reads_back_a_write_left_sending(demo) -> None:
+    """A write killed right after its POST is journaled "sending"; `settle` reads the roster
+    back and records it done without sending anything; one not made is recorded failed."""
+    from fantasy.espn.writes import DONE, FAILED, SENDING, MemoryJournal
+
+    class Killed(Exception):
+        pass
+
+    def crash(name: str) -> None:
+        if name == "espn_write:after_post":
+            raise Killed(name)
+
+    lg = demo.demo
+    journal = MemoryJournal()
+    w = writer(demo, journal=journal, crash=crash)
+    add, drop = await free_agent(demo), bench(lg)[0]
+    with pytest.raises(Killed):
+        await w.add_drop(TEAM, add, drop, scoring_period=lg.today_sp, key="s1", actor="t")
+    assert journal.rows["s1"].status == SENDING and add in lg.roster_now(TEAM)
+    fresh = writer(demo, journal=journal)
+    rec = await fresh.settle("s1")
+    assert rec is not None and rec.status == DONE
+    assert not [r for r in fresh._http._transport.requests if r.method == "POST"]
+    # a write recorded "sending" that never reached ESPN: read back, failed, nothing sent
+    other = await free_agent(demo)
+    journal.rows["s2"] = dataclasses.replace(journal.rows["s1"], key="s2", status=SENDING,
+                                             body={**journal.rows["s1"].body, "items": [
+                                                 {"playerId": other, "type": "ADD",
+                                                  "toTeamId": TEAM}]})
+    assert (await fresh.settle("s2")).status == FAILED
+    assert await fresh.settle("nothing") is None
+    await w.aclose()
+    await fresh.aclose()

@@ -15,6 +15,8 @@ private reply as a JSON line (flushed), so the parent can rebuild the chat after
          | lineup:USER (`/lineup`) | fix-click:USER:lineup|digest|alert (a tap on the newest
            "Set this lineup" of `/lineup`'s card, the digest or the pre-lock alert)
          | lineup-writes (the demo's lineup changes, the write journal, the fix rows)
+         | writes (the app DB's `espn_writes` journal) | demo-log (the transactions the
+           demo's endpoint accepted) | advance:N (`/advance N` by Alice)
 
 `$FANVISE_CRASH_AT` (storage.crashpoint) makes the process SIGKILL itself at a named point.
 Users are Discord users of guild G1 (ids as given); the conversation thread is T1, or a
@@ -248,6 +250,17 @@ async def run_op(app: FanViseApp, surface: PrintingSurface, op: str) -> None:
         emit({"kind": "daily-rows", "ledger": [
             {"status": r["status"], "message_id": r["message_id"]} for r in ledger],
               "fixes": [dict(r) for r in fixes]})
+    elif name == "writes":  # the journal: every write FanVise made (storage espn_writes)
+        emit({"kind": "writes", "rows": [
+            {"key": r.key, "kind": r.kind, "status": r.status, "sp": r.scoring_period,
+             "summary": r.summary, "attempts": r.attempts, "items": r.body.get("items")}
+            for r in await app.app_db.writes()]})
+    elif name == "demo-log":  # the transactions the demo's endpoint accepted
+        from fantasy.demo.transactions import writes_for
+        emit({"kind": "demo-log", "txs": writes_for(app.espn.demo).transactions_response(
+            None)["transactions"]})
+    elif name == "advance":  # /advance N (the demo's date, the scheduler's moves of each day)
+        await core.handle_command(surface, CHANNEL, user("100"), "advance", {"text": rest})
     elif name == "recover":
         await core.recover({"discord": surface})
     elif name == "roster":
