@@ -9,11 +9,13 @@ ChatCore, runtime, matchup optimizer graph, app DB, scheduler and the demo leagu
   plan's lineup of that day benches him for a better player) and no starting slot is left
   empty by a move to IR;
 - the finished matchup's score as the demo serves it (points, or categories won) beats the
-  same advance with nothing approved by at least half the gain the card promised.
+  same days played with nothing approved by at least half the gain the card promised (in a
+  category league: the card's focus categories won, and never fewer categories overall).
 """
 
 from __future__ import annotations
 
+import io
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -25,6 +27,7 @@ from bot.core.app import FanViseApp
 from bot.core.models import ThreadRef, UserRef
 from bot.settings import Settings
 from fantasy.constants import SLOT_IR, STARTING_SLOTS
+from fantasy.demo import open_demo_client
 
 USER = UserRef("console", "ann", "Ann", is_admin=True)
 THREAD = ThreadRef("console", "local", "console", "wk")
@@ -55,12 +58,12 @@ async def _advance_into_next_matchup(app: FanViseApp, surface: ConsoleSurface) -
         await app.core.handle_message(surface, THREAD, USER, "/advance")
 
 
-async def _served_score(app: FanViseApp, period: int, focus: list[str]) -> float:
+async def _served_score(espn: Any, period: int, focus: list[str]) -> float:
     """The team's score of a finished matchup as the league serves it: its points, or the
     categories it won (ties count half; only the `focus` categories when given)."""
     from fantasy.constants import stat_name
 
-    league = await app.espn.get_league()
+    league = await espn.get_league()
     m = next(m for m in league.matchups_for_period(period) if m.involves(TEAM))
     side = next(s for s in m.sides if s.team_id == TEAM)
     assert m.winner != "UNDECIDED", "the matchup is finished"
@@ -76,7 +79,7 @@ async def _served_score(app: FanViseApp, period: int, focus: list[str]) -> float
 @pytest.mark.parametrize("variant", ["points", "categories"])
 async def test_approved_plan_beats_doing_nothing_in_the_served_score(
         tmp_path: Path, variant: str) -> None:
-    io_out = __import__("io").StringIO()
+    io_out = io.StringIO()
     surface = ConsoleSurface(io_out, live=False)
     app = await _open(tmp_path / "plan", variant)
     try:
@@ -113,17 +116,19 @@ async def test_approved_plan_beats_doing_nothing_in_the_served_score(
             started = {p for p, s in slots.items() if s in STARTING_SLOTS}
             assert len(started) == sum(_starting_counts(demo).values()), \
                 (lu.day, "an empty starting slot", slots, lu.assignment())
-        with_plan = await _served_score(app, period, plan.focus_categories)
-        overall = await _served_score(app, period, [])
+        with_plan = await _served_score(app.espn, period, plan.focus_categories)
+        overall = await _served_score(app.espn, period, [])
     finally:
         await app.close()
-    app = await _open(tmp_path / "nothing", variant)
+    # doing nothing: the same days played in a fresh league (nothing is scheduled, so the
+    # scheduler has nothing to do on them), read through the same ESPN client
+    espn = open_demo_client(variant, state_path=tmp_path / "nothing" / "demo-state.json")
     try:
-        await _advance_into_next_matchup(app, ConsoleSurface(io_out, live=False))
-        nothing = await _served_score(app, period, plan.focus_categories)
-        overall_nothing = await _served_score(app, period, [])
+        espn.demo.advance_to(NEXT_MONDAY)
+        nothing = await _served_score(espn, period, plan.focus_categories)
+        overall_nothing = await _served_score(espn, period, [])
     finally:
-        await app.close()
+        await espn.aclose()
     promised = plan.gain
     delivered = with_plan - nothing
     print(f"{variant}: promised {promised:+.2f} {plan.unit}, delivered {delivered:+.2f} "
