@@ -258,11 +258,12 @@ class WeekPlan(BaseModel):
         """'start Coby White at G on Thu; start Tyus Jones at PG on Thu' ('' when none)."""
         return "; ".join(n.text() for n in self.lineup_needs(day, current))
 
-    def changes_text(self, first: Mapping[int, int] | None = None, *, limit: int = 12
-                     ) -> str:
-        """Every lineup change of the plan, in one line ('start Coby White at G on Thu;
-        start ...'), at most `limit` of them ('; and 3 more')."""
-        needs = self.lineup_changes(first)
+    def changes_text(self, first: Mapping[int, int] | None = None, *, limit: int = 12,
+                     only: Iterable[int] | None = None) -> str:
+        """The plan's lineup changes in one line ('start Coby White at G on Thu; start
+        ...'), at most `limit` of them ('; and 3 more'); `only`: those of these players."""
+        keep = set(only) if only is not None else None
+        needs = [n for n in self.lineup_changes(first) if keep is None or n.player.id in keep]
         text = "; ".join(n.text() for n in needs[:limit])
         if len(needs) > limit:
             text += f"; and {len(needs) - limit} more"

@@ -222,8 +222,14 @@ class WeekPlans:
             for d in days:
                 plan = plan.with_lineup_status(d, "member", plan.needs_text(
                     d, slots if d == today else None))
-            if plan.planned_on == today:
-                plan = plan.model_copy(update={"member_lineups": plan.changes_text(slots)})
+            if plan.planned_on == today:  # the card: the starts of the players it adds
+                added = plan.added_ids()
+                text = plan.changes_text(slots, only=added)
+                if text and any(n.player.id not in added for n in plan.lineup_changes(slots)):
+                    from bot.core.commands import invocation
+                    text += ("; and each day's best lineup ("
+                             f"{invocation('lineup', '', plan.platform or 'discord')} shows it)")
+                plan = plan.model_copy(update={"member_lineups": text})
             plan = plan.model_copy(update={"writes": False})
             await self.core.db.put_week_plan(plan)
             return plan
