@@ -431,6 +431,10 @@ def app_command(cmd: Command) -> app_commands.Command[Any, ..., None]:
     if suggested:
         app_commands.autocomplete(**suggested)(callback)
     app_commands.guild_only()(callback)
+    if cmd.admin_only:
+        # shown to server managers by default (server settings can grant it to others);
+        # the core still checks who may run it
+        app_commands.default_permissions(manage_guild=True)(callback)
     return app_commands.Command(name=cmd.name, description=cmd.summary, callback=callback)
 
 

@@ -74,6 +74,10 @@ async def test_registered_commands_equal_the_table(fake_discord):
         for synced, cmd in zip(put, COMMANDS, strict=True):
             assert synced["description"] == cmd.summary
             assert synced.get("contexts") == [0] or synced.get("dm_permission") is False
+            # admin commands (/daily, /alerts) are for server managers by default
+            perms = synced.get("default_member_permissions")
+            assert (str(perms) == str(discord.Permissions(manage_guild=True).value)) \
+                if cmd.admin_only else perms is None, (cmd.name, perms)
             want = sorted(cmd.options, key=lambda o: not o.required)  # Discord: required first
             got = synced.get("options") or []
             assert [o["name"] for o in got] == [o.name for o in want]
