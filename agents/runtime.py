@@ -154,6 +154,7 @@ class FanViseRuntime:
         self.scheduled: Callable[[int], Awaitable[list[Any]]] | None = None
         #: the deployment's ESPN writer (AgentDeps.writer), handed in by the chat core
         self.writers: WriterFactory | None = None
+        self.week_moves: Callable[..., Awaitable[list[Any]]] | None = None
         self.player_names = player_names
         self._owns_espn = owns_espn
         self._optimizer_build = optimizer_graph_builder
@@ -328,6 +329,7 @@ class FanViseRuntime:
             understanding_model=None if self.offline else self.model,
             commands_text=self.commands_text, scheduled=self.scheduled,
             writer=self.writers,
+            week_moves=self.week_moves,
             my_team_id=team_id if team_id is not None else self.my_team_id)
         if team_id is None and not default_team:
             deps.my_team_id = None  # team intents then get the supervisor's needs_team route

@@ -1122,14 +1122,20 @@ class AppDB:
             "SELECT * FROM move_schedule WHERE card_id=? ORDER BY seq", (card_id,))
         return [_scheduled(r) for r in rows]
 
-    async def open_scheduled_moves(self, team_id: int, *, from_day: str = ""
-                                   ) -> list[ScheduledMove]:
+    async def open_scheduled_moves(self, team_id: int, *, from_day: str = "",
+                                   every: bool = False) -> list[ScheduledMove]:
         """A team's approved moves still to be made (`scheduled`, or `making` right now) on
-        `from_day` (ISO) or later, by day and timeline order: its week plan's open moves."""
-        rows = await self.db.fetchall(
-            "SELECT * FROM move_schedule WHERE team_id=? AND status IN (?,?) AND day>=?"
-            " ORDER BY day, created_at, card_id, seq",
-            (int(team_id), SCHEDULED, MAKING, from_day))
+        `from_day` (ISO) or later, by day and timeline order: its week plan's open moves.
+        `every`: whatever their status (made, waiting, not possible...)."""
+        if every:
+            rows = await self.db.fetchall(
+                "SELECT * FROM move_schedule WHERE team_id=? AND day>=?"
+                " ORDER BY day, created_at, card_id, seq", (int(team_id), from_day))
+        else:
+            rows = await self.db.fetchall(
+                "SELECT * FROM move_schedule WHERE team_id=? AND status IN (?,?) AND day>=?"
+                " ORDER BY day, created_at, card_id, seq",
+                (int(team_id), SCHEDULED, MAKING, from_day))
         return [_scheduled(r) for r in rows]
 
     async def due_moves(self, day: str, *, orphaned_only: bool = False,

@@ -39,6 +39,7 @@ BUILDERS: dict[Intent, str] = {
     Intent.LEAGUE_ACTIVITY: "agents.answers.league_facts:answer_league_activity",
     Intent.TEAM_BOX_SCORE: "agents.answers.league_facts:answer_team_box_score",
     Intent.CATEGORY_OUTLOOK: "agents.answers.league_facts:answer_category_outlook",
+    Intent.WEEK_PLAN: "agents.answers.week:answer_week_plan",
 }
 
 

@@ -28,6 +28,7 @@ INTENT_LABELS: dict[Intent, str] = {
     Intent.LEAGUE_ACTIVITY: "Show what changed lately",
     Intent.TEAM_BOX_SCORE: "Show last night's box score",
     Intent.CATEGORY_OUTLOOK: "Show winnable categories",
+    Intent.WEEK_PLAN: "Show my plan for this week",
     Intent.GENERAL_ADVICE: "Answer it as an open question",
 }
 

@@ -38,6 +38,7 @@ if TYPE_CHECKING:  # pragma: no cover - typing only
     from fantasy.espn.writes import EspnWriter
     from fantasy.models import League, Player, ProSchedule, Team
     from fantasy.moves import Move
+    from fantasy.week_plan import WeekMove
     from storage.news_store import NewsStore
 
 
@@ -80,6 +81,9 @@ class AgentDeps:
     #: DB (`espn_writes`) with the crash points, as every other write (the chat core hands it
     #: in; agents never build a writer of their own). None: a runtime without a chat core.
     writer: WriterFactory | None = None
+    #: (team id, since) -> its approved moves dated since then, whatever their status (the
+    #: week plan's moves); None: none recorded
+    week_moves: Callable[[int, date], Awaitable[list[WeekMove]]] | None = None
     _ctx: LeagueContext | None = field(default=None, init=False, repr=False, compare=False)
     _lock: asyncio.Lock | None = field(default=None, init=False, repr=False, compare=False)
     _tools: list[BaseTool] | None = field(default=None, init=False, repr=False, compare=False)

@@ -39,6 +39,7 @@ class Intent(StrEnum):
     LEAGUE_ACTIVITY = "league_activity"            # what changed, recent adds/drops/trades
     TEAM_BOX_SCORE = "team_box_score"              # who did well for me last night
     CATEGORY_OUTLOOK = "category_outlook"          # which categories can I still win
+    WEEK_PLAN = "week_plan"                        # what's my plan this week, moves I approved
     GENERAL_ADVICE = "general_advice"              # open league question (model + tools)
     OUT_OF_SCOPE = "out_of_scope"                  # weather, poems, other sports
 
@@ -51,7 +52,8 @@ OPTIMIZER_INTENTS: frozenset[Intent] = frozenset({
 TEAM_INTENTS: frozenset[Intent] = frozenset({
     Intent.MATCHUP_ANALYSIS, Intent.STREAMING, Intent.LINEUP_OPTIMIZATION,
     Intent.EXPLICIT_MOVE, Intent.MATCHUP_STATUS, Intent.INJURY_REEVALUATION,
-    Intent.ROSTER, Intent.SCHEDULE, Intent.TEAM_BOX_SCORE, Intent.CATEGORY_OUTLOOK})
+    Intent.ROSTER, Intent.SCHEDULE, Intent.TEAM_BOX_SCORE, Intent.CATEGORY_OUTLOOK,
+    Intent.WEEK_PLAN})
 
 ResolutionStatus = Literal["resolved", "ambiguous", "not_found"]
 #: What is asked (agents.understanding.frame): a status, should-I, who/which, how many,

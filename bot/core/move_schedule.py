@@ -51,6 +51,7 @@ from fantasy.moves import Move, move_text
 from fantasy.moves import PlayerRef as MovePlayer
 from fantasy.optimizer.season import is_core_drop
 from fantasy.schedule import EASTERN
+from fantasy.week_plan import WeekMove
 from storage.app_db import MAKING, SCHEDULED, CardRow, ScheduledMove
 from storage.crashpoint import crash_point
 
@@ -171,6 +172,26 @@ class MoveSchedule:
         rows = await self.core.db.open_scheduled_moves(
             int(team_id), from_day=self.league_day().isoformat())
         return [as_move(r) for r in rows]
+
+    async def week_moves(self, team_id: int, since: date) -> list[WeekMove]:
+        """The team's approved moves dated `since` or later, whatever their status: its
+        stored week plan's moves when it has one, else its schedule's rows (the moves
+        approved for a later day)."""
+        stored = await self.core.db.current_week_plan(int(team_id))
+        if stored is not None and any(m.day >= since for m in stored.moves):
+            return [m for m in stored.moves if m.day >= since]
+        rows = await self.core.db.open_scheduled_moves(int(team_id),
+                                                       from_day=since.isoformat(), every=True)
+        out = []
+        for r in rows:
+            oc = outcome_of(r)
+            out.append(WeekMove(
+                card_id=r.card_id, plan_move_id=r.plan_move_id, move_id=r.move_id,
+                day=date.fromisoformat(r.day), drop=MovePlayer(id=r.drop_id, name=r.drop_name),
+                add=MovePlayer(id=r.add_id, name=r.add_name), drop_to_ir=r.drop_to_ir,
+                status=oc.status, note=r.note, expected_gain=r.expected_gain,
+                gain_unit=r.gain_unit, in_schedule=True))
+        return out
 
     # ------------------------------------------------------------------ the move job
 

@@ -109,9 +109,10 @@ class ChatCore:
         self.matchup = Matchup(self)
         self.moves = MoveSchedule(self)
         self.league_life = LeagueLife(self)
+        self.week_plans = WeekPlans(self)
         if runtime is not None and hasattr(runtime, "scheduled"):
             runtime.scheduled = self.moves.planned  # every answer reads the week plan
-        self.week_plans = WeekPlans(self)
+            runtime.week_moves = self.moves.week_moves
         if runtime is not None and hasattr(runtime, "writers"):  # approval-time writes: the one writer
             from bot.core.handoff import writes_of
             runtime.writers = writes_of(self).run_writer

@@ -128,3 +128,33 @@ async def test_answers_after_approving_show_the_schedule_and_never_contradict_it
         assert not _names(best, "add") & added
     finally:
         await app.close()
+
+
+async def test_asking_for_the_plan_gives_the_week_plan(tmp_path: Path) -> None:
+    """'what's the plan for this week?' after approving: the approved moves by day with their
+    status, the lineups they set, and the projection with the moves still to come."""
+    app = await FanViseApp.open(Settings(_env_file=None, data_dir=tmp_path,
+                                         llm_per_minute=600, llm_burst=50))
+    try:
+        out = io.StringIO()
+        surface = ConsoleSurface(out, live=False)
+        await app.core.handle_message(surface, THREAD, USER, "what's the plan for this week?")
+        assert "no approved moves" in out.getvalue()
+        await app.core.handle_message(surface, THREAD, USER, "Review my matchup")
+        first = (await app.app_db.pending_cards(THREAD.conversation_id))[0]
+        await app.core.handle_click(surface, THREAD, USER, _choice(surface, "Approve plan"),
+                                    first.message_id or "")
+        planned = await app.core.moves.planned(1)
+        assert planned
+        out.seek(0)
+        out.truncate(0)
+        await app.core.handle_message(surface, THREAD, USER, "what's the plan for this week?")
+        text = out.getvalue()
+        assert "your plan for matchup" in text
+        for m in planned:
+            assert f"{m.text()} (scheduled" in text
+        assert "Lineups the plan sets" in text
+        assert re.search(r"Projected for the rest of the matchup: \d+ fantasy points with the "
+                         r"moves still to come vs \d+ without them \(\+\d+\)", text)
+    finally:
+        await app.close()
