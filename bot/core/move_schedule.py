@@ -218,10 +218,26 @@ class MoveSchedule:
                       now: datetime | None = None) -> list[MadeMove]:
         """Make every move due today (and any whose day passed unmade: not made blindly, the
         owner hears) on the cards of the given platforms, in day and timeline order; then
-        set the lineups the teams' week plans assume from today (`bot.core.week_plan`)."""
+        set the lineups the teams' week plans assume from today (`bot.core.week_plan`). A
+        live league's day is ESPN's current scoring period: the league is read first (a
+        cached read), so a pass never works on the day of the last answer's read."""
+        await self._read_league_day()
         done = await self._run_due_moves(surfaces, now=now)
         await self._lineups(now)
         return done
+
+    async def _read_league_day(self) -> None:
+        """A live league: read the league (cached) so `league_day` is ESPN's day now; a
+        failed read keeps the day of the last read (the move job checks again next pass)."""
+        if self.is_demo:
+            return
+        get_league = getattr(self.core.espn, "get_league", None)
+        if get_league is None:
+            return
+        try:
+            await get_league()
+        except Exception as exc:  # noqa: BLE001 - ESPN down: the last read's day stands
+            log.warning("league read before the move job failed: %s", type(exc).__name__)
 
     async def _lineups(self, now: datetime | None) -> None:
         """Today's lineups of the week plans, once today's moves are due (and made)."""

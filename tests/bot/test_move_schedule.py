@@ -258,6 +258,9 @@ async def test_advance_input_and_live_league(tmp_path: Path, monkeypatch) -> Non
         assert re.search(r"start [A-Z][\w.' -]+ at (PG|SG|SF|PF|C|G|F|UT) on \w{3}",
                          week.member_lineups)
         day = later[0].day
+        # the live league's clock is ESPN's current scoring period (the one clock): the
+        # stand-in league serving the reads is on that day
+        demo.advance_to(day)
         monkeypatch.setattr(deps_module, "today_eastern", lambda: day)
         monkeypatch.setattr(schedule_module, "today_eastern", lambda: day)
         app.espn.demo = None

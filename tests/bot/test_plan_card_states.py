@@ -29,6 +29,7 @@ from bot.core.models import ThreadRef, UserRef
 from bot.core.render import parse_custom_id, plan_spots
 from bot.settings import Settings
 from fantasy.constants import SLOT_IR
+from fantasy.formatting import day_text_of
 from tests.bot.harness import discord_events as ev
 from tests.bot.harness import fake_discord as fd
 from tests.bot.harness import slack_requests as sr
@@ -222,7 +223,7 @@ async def test_live_league_handoff_waits_then_the_next_read_settles_it(tmp_path:
         a1, d1 = m1["add"]["name"], m1["drop"]["name"]
         assert f"⏳ 1. {m1['line'].split(':')[0]}" in text
         assert f"Waiting for ESPN: Open the link to {a1}'s add page in your ESPN " \
-               f"league on {m1['day']}." in text
+               f"league on {day_text_of(m1['day'])}." in text
         assert f"Choose {d1} to drop, then Submit." in text
         assert f"Add {a1} on ESPN: https://fantasy.espn.com/basketball/players/add?" \
                f"leagueId={app.espn.league_id}&playerId={m1['add']['id']}" in text
@@ -246,6 +247,7 @@ async def test_live_league_handoff_waits_then_the_next_read_settles_it(tmp_path:
         assert "espn:done" in audit
         # move 3's day: its player was claimed meanwhile, so it is not handed off
         day = date.fromisoformat(m3["day"])
+        demo.advance_to(day)  # the live league's clock: ESPN's current scoring period
         monkeypatch.setattr(schedule_module, "today_eastern", lambda: day)
         monkeypatch.setattr(deps_module, "today_eastern", lambda: day)
         await app.espn.invalidate_cache()
