@@ -729,7 +729,11 @@ def _same_given_name(written: str, given: str) -> bool:
     if given in GIVEN_SHORT_FORMS.get(written, ()) or written in GIVEN_SHORT_FORMS.get(given, ()):
         return True
     ratio = fuzz.ratio(written, given)
-    return ratio >= FIRST_NAME_TYPO or (written[:2] == given[:2] and ratio >= 50)
+    if ratio >= FIRST_NAME_TYPO:
+        return True
+    # a looser likeness for spellings that are no name of their own ("jalin" / Jalen); a
+    # given name of someone else ("jamal" / Jalen) is that other person, never a typo
+    return written[:2] == given[:2] and ratio >= 50 and written not in first_names()
 
 
 def _ending_differs(a: str, b: str) -> bool:

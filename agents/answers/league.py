@@ -20,6 +20,7 @@ from agents.shared.deps import (
     weekly_plan_of,
 )
 from agents.shared.tool_registry import league_players
+from agents.understanding.lexicon import NOW_WORDS
 from agents.understanding.request import Intent, MoveRef, PlayerRef, Request
 from fantasy.constants import (
     OUT_STATUSES,
@@ -467,6 +468,8 @@ def _asked_date(request: Request, today: date) -> date | None:
     """The one day a free-agent question asks about (today or later), else None (the week)."""
     if request.day is None or request.day.week or not request.day.date:
         return None
+    if request.day.word.strip().lower() in NOW_WORDS:
+        return None  # "right now": who is best as things stand, whatever day he plays
     try:
         d = date.fromisoformat(request.day.date)
     except ValueError:

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from agents.shared.types import Answer, ApprovalRequest
 from fantasy.schedule import today_eastern
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
@@ -183,12 +184,11 @@ def with_stale_note(item: _T, deps: AgentDeps) -> _T:
 
     if isinstance(item, str):
         return add(item)  # type: ignore[return-value]
-    if dataclasses.is_dataclass(item) and not isinstance(item, type):
-        names = {f.name for f in dataclasses.fields(item)}
-        if "summary" in names and "moves" in names:  # ApprovalRequest
-            return dataclasses.replace(item, summary=add(item.summary))  # type: ignore[attr-defined]
-        if "text" in names and "intent" in names:  # Answer
-            return dataclasses.replace(item, text=add(item.text))  # type: ignore[attr-defined]
+    if isinstance(item, ApprovalRequest):  # the card's summary says it
+        card = item.card.model_copy(update={"summary": add(item.card.summary)})
+        return dataclasses.replace(item, card=card)  # type: ignore[return-value]
+    if isinstance(item, Answer):
+        return dataclasses.replace(item, text=add(item.text))  # type: ignore[return-value]
     return item
 
 

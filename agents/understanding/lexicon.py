@@ -11,6 +11,9 @@ from fantasy.constants import OUT_STATUSES, UNCERTAIN_STATUSES
 
 #: Words for today / tomorrow as members type them.
 TODAY_WORDS = ("today", "tonight", "tonite", "tnight", "2night", "2day", "rn", "right now")
+#: today words that mean "as things stand", not "the games of today" ("best free agents
+#: right now" asks who is best now, not who plays today)
+NOW_WORDS = ("rn", "right now")
 TOMORROW_WORDS = ("tomorrow", "tmrw", "tmr", "tmrow", "tmw", "tomm", "tommorow", "tommorrow",
                   "tomorow", "2morrow", "2moro", "tomoro")
 #: The day before today ("how did he do last night").

@@ -51,7 +51,7 @@ def test_ask_draws_the_chat_card_and_numbers_from_stdin(tmp_path: Path,
     assert "stays pending" in res.output
     first = _card_choices(res.output)
     # the same card in the next session: the same numbers; a menu number only chooses
-    menu = next(n for label, n in first.items() if "(-" in label)
+    menu = next(n for label, n in first.items() if "(vs " in label)  # another player
     again = runner.invoke(app, ["chat", "--data-dir", str(tmp_path), "--session", "cli"],
                           input=f"{menu}\n")
     assert "Still waiting for your decision" in again.output, again.output

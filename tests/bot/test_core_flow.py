@@ -22,6 +22,7 @@ from bot.core.models import OutgoingMessage, ThreadRef, UserRef
 from bot.core.render import CUSTOM_ID_RE, plan_spots
 from bot.settings import Settings
 from tests.bot.harness.links import link
+from tests.reliability.test_gemini_faults import FakeGemini
 
 REQ = UserRef("slack", "U_REQ", "Ann")
 STRANGER = UserRef("slack", "U_X", "Stranger")
@@ -276,8 +277,10 @@ async def test_answers_split_and_bad_input_explained(tmp_path: Path) -> None:
 
 
 async def test_rate_limit_per_user(tmp_path: Path) -> None:
+    """The model's rate limit (Gemini faked at the wire; an offline build limits nobody)."""
     settings = Settings(data_dir=tmp_path, llm_per_minute=1, llm_burst=1)
-    app = await FanViseApp.open(settings)
+    gemini = FakeGemini(["Start your five best players today."] * 4)
+    app = await FanViseApp.open(settings, model=gemini.model(retries=0))
     s = RecordingSurface()
     thread = ThreadRef("console", "local", "console", "t")
     try:

@@ -262,11 +262,17 @@ async def test_live_league_handoff_waits_then_the_next_read_settles_it(tmp_path:
         await app.close()
 
 
+def _entry(player_id: int, slot: int = 12) -> Any:
+    """A roster entry as the league model has it: the player and his lineup slot (bench)."""
+    return type("E", (), {"player": type("P", (), {"id": player_id})(),
+                          "lineup_slot_id": slot})()
+
+
 def test_reconcile_still_pending_changes_nothing() -> None:
     class _T:
         def __init__(self, tid, ids):
             self.id, self.name = tid, f"T{tid}"
-            self.roster = [type("E", (), {"player": type("P", (), {"id": i})()})() for i in ids]
+            self.roster = [_entry(i) for i in ids]
 
     class _L:
         teams = [_T(1, [10, 11]), _T(2, [20])]
@@ -284,7 +290,7 @@ def test_reconcile_still_pending_changes_nothing() -> None:
                           "result": {"outcomes": {"d:10-30": {"status": "waiting"}}}})()
     outcomes, changes = reconcile(_L(), card)
     assert changes == [] and outcomes["d:10-30"]["status"] == "waiting"
-    _L.teams[1].roster.append(type("E", (), {"player": type("P", (), {"id": 30})()})())
+    _L.teams[1].roster.append(_entry(30))
     outcomes, changes = reconcile(_L(), card)
     assert [c.result for c in changes] == ["taken"] and "claimed by T2" in changes[0].note
 
