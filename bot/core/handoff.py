@@ -120,8 +120,7 @@ async def settle_claims(core: Any, card: Any) -> None:
         if not rows and not unsure:
             return
         w = writes_of(core)
-        access = await w.access(card.platform, card.workspace_id,
-                                card.decided_by or card.requester_id, int(card.team_id))
+        access = await w.card_access(card)
         if not access.allowed:
             return
         league = await core.espn.get_league()
@@ -183,8 +182,7 @@ async def settle_scheduled(core: Any, surface: Any, mine: Any) -> int:
             if card is None or card.team_id is None or not mine(card):
                 continue
             w = writes_of(core)
-            access = await w.access(card.platform, card.workspace_id,
-                                    card.decided_by or card.requester_id, int(card.team_id))
+            access = await w.card_access(card)
             if not access.allowed:
                 continue
             writer = w.writer(int(card.team_id), access)
@@ -353,6 +351,12 @@ class EspnWrites:
     @property
     def demo(self) -> Any:
         return getattr(self.core.espn, "demo", None)
+
+    async def card_access(self, card: Any) -> WriteAccess:
+        """`access` for a card's writes: its team, for the member who decided it (else the
+        requester)."""
+        return await self.access(card.platform, card.workspace_id,
+                                 card.decided_by or card.requester_id, int(card.team_id or 0))
 
     async def access(self, platform: str, workspace_id: str, user_id: str,
                      team_id: int) -> WriteAccess:

@@ -321,8 +321,7 @@ class MoveSchedule:
         from bot.core.handoff import writes_of
         writes = writes_of(self.core)
         team = int(card.team_id or 0)
-        access = await writes.access(card.platform, card.workspace_id,
-                                     card.decided_by or card.requester_id, team)
+        access = await writes.card_access(card)
         when = day_text(date.fromisoformat(row.day))
         if not access.allowed:
             return "waiting", f"due {when}", True
@@ -591,8 +590,7 @@ class MoveSchedule:
         from bot.core.handoff import writes_of
         writes = writes_of(self.core)
         team = int(card.team_id or 0)
-        access = await writes.access(card.platform, card.workspace_id,
-                                     card.decided_by or card.requester_id, team)
+        access = await writes.card_access(card)
         if not access.allowed:
             return
         try:
