@@ -40,6 +40,8 @@ BUILDERS: dict[Intent, str] = {
     Intent.TEAM_BOX_SCORE: "agents.answers.league_facts:answer_team_box_score",
     Intent.CATEGORY_OUTLOOK: "agents.answers.league_facts:answer_category_outlook",
     Intent.WEEK_PLAN: "agents.answers.week:answer_week_plan",
+    Intent.POWER_RANKINGS: "agents.answers.league_life:answer_power_rankings",
+    Intent.PLAYOFF_ODDS: "agents.answers.league_life:answer_playoff_odds",
 }
 
 

@@ -29,6 +29,8 @@ INTENT_LABELS: dict[Intent, str] = {
     Intent.TEAM_BOX_SCORE: "Show last night's box score",
     Intent.CATEGORY_OUTLOOK: "Show winnable categories",
     Intent.WEEK_PLAN: "Show my plan for this week",
+    Intent.POWER_RANKINGS: "Show the power rankings",
+    Intent.PLAYOFF_ODDS: "Show the playoff odds",
     Intent.GENERAL_ADVICE: "Answer it as an open question",
 }
 

@@ -92,7 +92,8 @@ log = logging.getLogger(__name__)
 #: Intents answered without the players a message names (a not-found name does not stop them).
 NAME_BLIND_INTENTS = frozenset({Intent.HELP, Intent.OUT_OF_SCOPE, Intent.GENERAL_ADVICE,
                                 Intent.STANDINGS, Intent.LEAGUE_SETTINGS,
-                                Intent.LEAGUE_ACTIVITY})
+                                Intent.LEAGUE_ACTIVITY, Intent.POWER_RANKINGS,
+                                Intent.PLAYOFF_ODDS})
 
 ROUTES = ("clarify", "unresolved", "which_player", "needs_team", "answer", "research",
           "delegate", "agent")

@@ -40,6 +40,8 @@ class Intent(StrEnum):
     TEAM_BOX_SCORE = "team_box_score"              # who did well for me last night
     CATEGORY_OUTLOOK = "category_outlook"          # which categories can I still win
     WEEK_PLAN = "week_plan"                        # what's my plan this week, moves I approved
+    POWER_RANKINGS = "power_rankings"              # power rankings, who's the best team
+    PLAYOFF_ODDS = "playoff_odds"                  # playoff chances, who's in, my seed
     GENERAL_ADVICE = "general_advice"              # open league question (model + tools)
     OUT_OF_SCOPE = "out_of_scope"                  # weather, poems, other sports
 

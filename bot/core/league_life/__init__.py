@@ -1,6 +1,6 @@
 """League life in the chat: the league channel's posts and their commands.
 
-`/recap [period]` posts a matchup period's recap on demand (bot.core.league_life.render,
+`/recap [period]` posts a matchup period's recap on demand (fantasy.league_life.text,
 math in fantasy.league_life). `/alerts setup` switches a channel on (admins; nothing posts
 in a channel before it; the channel gets one announcement of the defaults, posted like
 every league post), `/alerts` shows and changes its settings. `run_due(surfaces)`
@@ -25,7 +25,6 @@ from typing import TYPE_CHECKING, Any
 
 from bot.core.commands import invocation, split_args
 from bot.core.errors import InvalidInput
-from bot.core.league_life.render import recap_text
 from bot.core.league_life.store import (
     DEFAULT_TZ,
     POST_TYPES,
@@ -37,6 +36,7 @@ from bot.core.surface import ChatSurface
 from fantasy.constants import STATS_MAP
 from fantasy.formatting import day_text
 from fantasy.league_life import Recap, build_recap, load_period
+from fantasy.league_life.text import recap_text
 from fantasy.models import League
 from fantasy.optimizer.lineup import SlotLayout
 from storage.crashpoint import crash_point
@@ -100,49 +100,24 @@ class LeagueLife:
 
     async def rankings(self, league: League | None = None) -> tuple[League, list[Any], str]:
         """The power rankings now: league, rows (`fantasy.league_life.rankings`), text."""
-        from bot.core.league_life.render import rankings_text
-        from fantasy.league_life.projection import (
-            league_projector,
-            projected_scores,
-            served_scores,
-        )
-        from fantasy.league_life.rankings import power_rankings
+        from fantasy.league_life.reports import rankings_report
         league = league or await self.core.espn.get_league()
-        cur = league.current_matchup_period
-        last = league.settings.regular_season_matchup_periods or max(
-            league.settings.matchup_periods)
-        finished = [served_scores(league, p) for p in range(1, min(cur, last + 1))]
-        projector = await league_projector(self.core.espn, league)
-        projected = [projected_scores(projector.period_all(p), league)
-                     for p in range(cur, last + 1)]
-        pf = {t.id: t.record.points_for for t in league.teams}
-        rows = power_rankings(finished, projected, pf, categories=league.settings.categories,
-                              reverse=league.settings.reverse_categories,
-                              teams=[t.id for t in league.teams])
-        names = {t.id: t.name for t in league.teams}
-        return league, rows, rankings_text(rows, names, min(cur, last + 1) - 1)
+        rows, text = await rankings_report(self.core.espn, league)
+        return league, rows, text
 
     async def odds(self, league: League | None = None, *, seed: int | None = None
                    ) -> tuple[League, Any, str]:
         """The playoff odds now: league, `PlayoffOdds`, text (seeded by the league and its
         date unless `seed` is given: the same day gives the same odds)."""
-        from bot.core.league_life.render import odds_text
-        from fantasy.league_life.odds import default_seed, league_inputs, simulate
-        from fantasy.league_life.projection import league_projector
+        from fantasy.league_life.reports import odds_report
         league = league or await self.core.espn.get_league()
-        projector = await league_projector(self.core.espn, league)
-        records, h2h, games = league_inputs(league, projector)
-        if seed is None:
-            seed = default_seed(league.league_id, league.season, league.today.isoformat())
-        result = simulate(records, games, league.settings.playoff_team_count, h2h=h2h,
-                          rule=league.settings.playoff_seeding_rule, seed=seed)
-        names = {t.id: t.name for t in league.teams}
-        return league, result, odds_text(result, names, records)
+        result, text = await odds_report(self.core.espn, league, seed=seed)
+        return league, result, text
 
     async def preview(self, period: int | None = None) -> tuple[League, int, str]:
         """The preview of `period` (default: the current one): league, period, text."""
-        from bot.core.league_life.render import preview_text
         from fantasy.league_life.projection import league_projector
+        from fantasy.league_life.text import preview_text
         league = await self.core.espn.get_league()
         last = league.settings.regular_season_matchup_periods or max(
             league.settings.matchup_periods)

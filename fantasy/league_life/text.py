@@ -1,5 +1,5 @@
 """League-life posts as chat text (Markdown as the other posts write it; the surfaces
-render it natively): the weekly recap."""
+render it natively): the weekly recap, power rankings, playoff odds, the preview."""
 
 from __future__ import annotations
 
