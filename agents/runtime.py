@@ -40,6 +40,7 @@ from agents.shared.types import (
     Event,
     MoveOutcomes,
     Notice,
+    NoticeCode,
     Progress,
 )
 from agents.supervisor.graph import build_supervisor_graph, optimizer_builder
@@ -76,7 +77,7 @@ def conversation_of(run_thread_id: str) -> str:
 def espn_notice(exc: EspnError) -> Notice:
     """A clear, secret-free message for an ESPN failure (fantasy.espn.messages)."""
     text = espn_trouble(exc)
-    return Notice(text, level="error")
+    return Notice(text, level="error", code=NoticeCode.ESPN_DOWN)
 
 
 class _LockMap:
@@ -425,20 +426,21 @@ class FanViseRuntime:
                 return
             except DatabaseBusy as exc:  # another process holds a database file locked
                 log.error("turn failed in %s: %s is locked", conversation_id, exc.path)
-                yield Notice(str(exc), level="error")
+                yield Notice(str(exc), level="error", code=NoticeCode.DATABASE_BUSY)
                 return
             except Exception as exc:  # noqa: BLE001 - never a traceback to the user
                 log.error("turn failed in %s: %s", conversation_id, type(exc).__name__,
                           exc_info=log.isEnabledFor(logging.DEBUG))
                 yield Notice("Sorry, something went wrong while answering. Please try again.",
-                             level="error")
+                             level="error", code=NoticeCode.ERROR)
                 return
             delegate = values.get("delegate")
             if not delegate:
                 await self._safe_prune(conversation_id)
                 if values.get("espn_down"):
                     yield Notice("ESPN is not reachable right now, so I can't read your "
-                                 "league. Please try again in a few minutes.", level="error")
+                                 "league. Please try again in a few minutes.", level="error",
+                                 code=NoticeCode.ESPN_DOWN)
                     return
                 yield Answer(text=with_stale_note(str(values.get("answer") or ""), deps),
                              intent=str(values.get("intent") or ""),
@@ -473,7 +475,8 @@ class FanViseRuntime:
                          deps: AgentDeps, user_id: str) -> AsyncIterator[Event]:
         graph = self._optimizer()
         if graph is None:
-            yield Notice("The matchup optimizer is not available in this build.", level="error")
+            yield Notice("The matchup optimizer is not available in this build.", level="error",
+                         code=NoticeCode.UNAVAILABLE)
             return
         run_tid = new_run_thread_id(conversation_id)
         request = Request.model_validate(delegate["request_obj"])
@@ -514,7 +517,8 @@ class FanViseRuntime:
             log.error("run %s failed: %s", run_tid, type(exc).__name__,
                       exc_info=log.isEnabledFor(logging.DEBUG))
             await self.store.set_run_status(run_tid, "failed")
-            yield Notice("Sorry, the optimizer failed. Please try again.", level="error")
+            yield Notice("Sorry, the optimizer failed. Please try again.", level="error",
+                         code=NoticeCode.ERROR)
             return
         pending = list(snap.interrupts) or interrupts
         if pending:
@@ -607,28 +611,28 @@ class FanViseRuntime:
         """
         run = await self.store.get_run(run_thread_id)
         if run is None:
-            yield Notice(EXPIRED, level="warning")
+            yield Notice(EXPIRED, level="warning", code=NoticeCode.EXPIRED)
             return
         if run.status == "done":  # its checkpoints may be pruned already
-            yield Notice(ALREADY_DECIDED)
+            yield Notice(ALREADY_DECIDED, code=NoticeCode.ALREADY_DECIDED)
             return
         if run.status == "expired":
-            yield Notice(EXPIRED, level="warning")
+            yield Notice(EXPIRED, level="warning", code=NoticeCode.EXPIRED)
             return
         async with self._run_locks[run_thread_id], self.store.lease(f"run:{run_thread_id}"):
             deps = self._deps(run.team_id)
             graph = self._optimizer()
             if graph is None:
                 yield Notice("The matchup optimizer is not available in this build.",
-                             level="error")
+                             level="error", code=NoticeCode.UNAVAILABLE)
                 return
             snap = await graph.aget_state(_cfg(run_thread_id))
             if not snap.values and not snap.next:
-                yield Notice(EXPIRED, level="warning")
+                yield Notice(EXPIRED, level="warning", code=NoticeCode.EXPIRED)
                 return
             intr = next((i for i in snap.interrupts if i.id == interrupt_id), None)
             if intr is None:
-                yield Notice(ALREADY_DECIDED)
+                yield Notice(ALREADY_DECIDED, code=NoticeCode.ALREADY_DECIDED)
                 return
             try:
                 decisions = resolve_decisions(intr.value, decision)
@@ -724,7 +728,7 @@ class FanViseRuntime:
                     done.append(RecoveredRun(run.conversation_id, [Notice(
                         "A restart interrupted applying this decision and it can no longer "
                         "be finished here; check your roster before asking again.",
-                        level="warning")], run))
+                        level="warning", code=NoticeCode.RUN_LOST)], run))
                     continue
                 if inp is None:
                     await self.store.set_run_status(tid, "failed")

@@ -7,6 +7,7 @@ adapter (Discord, Slack, console) and asserted in tests.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+from enum import StrEnum
 from typing import Any, Literal
 
 from fantasy.move_card import MoveCard, MoveOutcome
@@ -73,12 +74,35 @@ class Answer:
     kind: Literal["answer"] = "answer"
 
 
+class NoticeCode(StrEnum):
+    """What a `Notice` says, as data: the chat side decides on the code, never the wording."""
+
+    INFO = "info"  # anything else (an empty question, a bad decision payload)
+    ERROR = "error"  # the turn or run failed
+    ALREADY_DECIDED = "already_decided"  # the card's approval was decided before
+    EXPIRED = "expired"  # the approval expired or does not exist any more
+    RUN_LOST = "run_lost"  # a restart interrupted applying a decision; it cannot go on
+    OUTCOME_LOST = "outcome_lost"  # a decided card's outcome was lost in a restart
+    ESPN_DOWN = "espn_down"  # ESPN could not be read
+    DATABASE_BUSY = "database_busy"  # another process holds a database file locked
+    UNAVAILABLE = "unavailable"  # the feature is not in this build
+    NEEDS_LINK = "needs_link"  # a question about the asker's own team, and they linked none
+
+    @property
+    def closes_card(self) -> bool:
+        """True when a card answered by this notice is over (shown as expired), False when
+        the card goes back to pending (a failure the member may retry)."""
+        return self in (NoticeCode.ALREADY_DECIDED, NoticeCode.EXPIRED, NoticeCode.RUN_LOST)
+
+
 @dataclass(frozen=True)
 class Notice:
-    """A short message that is not an answer: already decided, expired card, errors."""
+    """A short message that is not an answer: already decided, expired card, errors.
+    `code` says which, for the chat side to act on."""
 
     text: str
     level: Literal["info", "warning", "error"] = "info"
+    code: NoticeCode = NoticeCode.INFO
     kind: Literal["notice"] = "notice"
 
 

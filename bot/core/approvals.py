@@ -34,7 +34,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-ALREADY_DECIDED_RUNTIME = "already decided"
 #: Console numbers of a conversation's k-th card start at 100 * (k - 1) + 1.
 NUMBERS_PER_CARD = 100
 
@@ -449,8 +448,7 @@ class Approvals:
         notice = next((e for e in final if isinstance(e, Notice)), None)
         approvals = [e for e in final if isinstance(e, ApprovalRequest)]
         if answer is None and not approvals and notice is not None:
-            low = notice.text.lower()
-            if ALREADY_DECIDED_RUNTIME in low or "expired" in low or "no longer" in low:
+            if notice.code.closes_card:  # decided before, expired, or lost to a restart
                 await self.core.db.finish_card(card.card_id, status="expired",
                                           result={"notice": notice.text})
                 result = "expired"

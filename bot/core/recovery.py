@@ -7,7 +7,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any
 
-from agents.shared.types import Notice, Progress
+from agents.shared.types import Notice, NoticeCode, Progress
 from agents.understanding.request import Request
 from bot.core.approvals import card_thread
 from bot.core.errors import ChatError, MessageGone
@@ -147,7 +147,8 @@ class Recovery:
         final = [e for e in final if not isinstance(e, Progress)]
         if not final:
             final = [Notice("The outcome of this decision was lost in a restart; check your "
-                            "roster before deciding again.", level="warning")]
+                            "roster before deciding again.", level="warning",
+                            code=NoticeCode.OUTCOME_LOST)]
         await self.core.approvals.finish_card(surface, thread, card.message_id, decider, card,
                                 self.core.turns.editor(surface, thread, progress), final)
 
