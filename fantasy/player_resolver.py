@@ -488,10 +488,10 @@ class PlayerResolver:
         if common or (not alone and self._english(w)) or (alone and w in self._vocab) \
                 or len(w) < 4 or not w.isalpha():
             return None
-        hit = self._fuzzy_word(w)
-        if hit is not None:
-            ids, score = hit
-            return self._match(ids, t.raw, score, t, t), 1
+        word_hit = self._fuzzy_word(w)
+        if word_hit is not None:
+            word_ids, score = word_hit
+            return self._match(word_ids, t.raw, score, t, t), 1
         return None
 
     def _fuzzy_word(self, w: str) -> tuple[list[int], float] | None:
@@ -697,9 +697,9 @@ class PlayerResolver:
                 p = self._ix.by_id[pid]
                 if p not in out:
                     out.append(p)
-        words = key.split()
-        if words:  # "terrell winslowe", "durand": players with a close surname
-            for k, _, _ in process.extract(words[-1], list(self._ix.last), scorer=fuzz.ratio,
+        key_words = key.split()
+        if key_words:  # "terrell winslowe", "durand": players with a close surname
+            for k, _, _ in process.extract(key_words[-1], list(self._ix.last), scorer=fuzz.ratio,
                                            limit=3, score_cutoff=SUGGEST_SCORE):
                 for pid in self._ix.last[k]:
                     p = self._ix.by_id[pid]

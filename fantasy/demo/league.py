@@ -583,7 +583,8 @@ class DemoLeague:
             if c.kind == "move":
                 if c.drop is not None:
                     lineup.pop(c.drop, None)
-                lineup[c.add] = SLOT_BENCH
+                if c.add is not None:
+                    lineup[c.add] = SLOT_BENCH
                 if c.slots:  # a move to IR: the leaving player stays, in the IR slot
                     lineup.update({p: s for p, s in c.slots.items() if p in lineup})
             elif c.kind == "lineup" and c.slots:
@@ -1033,7 +1034,7 @@ class DemoLeague:
     def league_response(self) -> dict[str, Any]:
         """`?view=mTeam&view=mRoster&view=mMatchup&view=mSettings&view=mStandings`."""
         schedule = self._schedule_json()
-        records = {tid: {"wins": 0, "losses": 0, "ties": 0, "pointsFor": 0.0,
+        records: dict[int, dict[str, Any]] = {tid: {"wins": 0, "losses": 0, "ties": 0, "pointsFor": 0.0,
                          "pointsAgainst": 0.0} for tid in self.team_ids()}
         for m in schedule:
             if m["matchupPeriodId"] >= self.current_period:

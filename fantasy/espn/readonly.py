@@ -86,12 +86,12 @@ def _read_only_class(cls: type) -> type:
         return all(getattr(self, n) == getattr(other, n) for n in names)
 
     def __copy__(self: Any) -> Any:
-        new = object.__new__(cls)
+        new: Any = object.__new__(cls)
         new.__dict__.update(self.__dict__)
         return new
 
     def __deepcopy__(self: Any, memo: dict[int, Any]) -> Any:
-        new = object.__new__(cls)
+        new: Any = object.__new__(cls)
         memo[id(self)] = new
         for k, v in self.__dict__.items():
             new.__dict__[k] = copy.deepcopy(v, memo)
@@ -116,7 +116,7 @@ def _read_only_class(cls: type) -> type:
 
 
 def _rebuild(cls: type, state: dict[str, Any]) -> Any:
-    new = object.__new__(cls)
+    new: Any = object.__new__(cls)
     new.__dict__.update(state)
     return new
 

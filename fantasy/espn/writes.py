@@ -441,7 +441,7 @@ class EspnWriter:
         flt = {"transactions": {"filterType": {"value": [FREEAGENT, WAIVER, "WAIVER_ERROR"]}}}
         data = await self._get([("view", "mTransactions2"),
                                 ("scoringPeriodId", int(scoring_period))], flt)
-        return [t for t in (data or {}).get("transactions") or [] if isinstance(t, Mapping)]
+        return [t for t in (data or {}).get("transactions") or [] if isinstance(t, dict)]
 
     # ------------------------------------------------------------------ typed writes
 

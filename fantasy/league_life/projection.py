@@ -146,8 +146,8 @@ class Projector:
         actual_points, actual_stats = 0.0, {}
         m = next((x for x in self.league.matchups
                   if x.matchup_period == period and x.involves(team_id)), None)
-        if m is not None and period <= self.league.current_matchup_period:
-            side = m.side_for(team_id)
+        side = m.side_for(team_id) if m is not None else None
+        if side is not None and period <= self.league.current_matchup_period:
             actual_points = side.points
             actual_stats = {c: r.score for c, r in side.categories.items()}
         var += (PROJECTION_ERROR * remaining) ** 2

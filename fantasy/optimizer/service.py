@@ -364,6 +364,12 @@ class _Universe:
     per_game_value: np.ndarray  # (n,) points per game (points) / 0
     stats: np.ndarray | None  # (n, D, K) expected raw stats (prob included)
 
+    def cat_stats(self) -> np.ndarray:
+        """`stats`, which the universe of a category league always has."""
+        if self.stats is None:
+            raise ValueError("a points league's universe has no category stats")
+        return self.stats
+
 
 def _lineup_changes(roster: Sequence[Any], new_slot: dict[int, int], val: dict[int, float],
                     playing: set[int] | frozenset[int], layout: SlotLayout) -> list[LineupChange]:
@@ -551,13 +557,13 @@ class OptimizerService:
             return Matchup(cur_me, cur_opp, np.zeros(k))
         w = self._opponent_weights(u_opp)
         members = [u_opp.index[p.id] for p in self._active(opp_team)]
-        plan = plan_categories(u_opp.stats, u_opp.prob > 0, u_opp.masks, self.layout.caps,
+        plan = plan_categories(u_opp.cat_stats(), u_opp.prob > 0, u_opp.masks, self.layout.caps,
                                u_opp.keys, members, w)
         return Matchup(cur_me, cur_opp, plan.total)
 
     def _opponent_weights(self, u: _Universe) -> np.ndarray:
         """Heuristic linear value for the OPPONENT's own lineup choice (z-like: 1 / mean)."""
-        per = u.stats.sum(axis=1) / np.maximum(u.prob.sum(axis=1), 1e-9)[:, None]
+        per = u.cat_stats().sum(axis=1) / np.maximum(u.prob.sum(axis=1), 1e-9)[:, None]
         mean = np.maximum(per.mean(axis=0), 1e-6) if len(per) else np.ones(len(self.columns))
         w = np.zeros(len(self.columns))
         for c in self.cats:
@@ -711,8 +717,9 @@ class OptimizerService:
                 raise ValueError(f"player {a} is not an available free agent")
             adds.append(fa_by_id[a])
         roster_ids = {e.player.id for e in team.roster}
+        begin = [self.first_day if s is None else s for s in starts]  # undated: first move day
         for k, (dr, _) in enumerate(pairs):
-            chained = any(a == dr and starts[j] <= starts[k] for j, (_, a) in enumerate(pairs)
+            chained = any(a == dr and begin[j] <= begin[k] for j, (_, a) in enumerate(pairs)
                           if j != k)
             if dr not in roster_ids and not chained:
                 raise ValueError(f"player {dr} is not on team {team_id}'s roster")
@@ -756,7 +763,7 @@ class OptimizerService:
             for d in range(len(self.dates)):
                 st = [i for i, t in enumerate(plan.assignments[d]) if t >= 0]
                 if st:
-                    tot += u.stats[st, d].sum(axis=0)
+                    tot += u.cat_stats()[st, d].sum(axis=0)
             probs = win_probabilities(self.cats, tot, m)
             res.expected_categories_won = float(probs.sum())
             res.categories = [self._outlook(c, s, tot, m, float(pw))
@@ -815,13 +822,13 @@ class OptimizerService:
         holds += [Hold(PlayerRef(pid, self._name(team, pid)), why) for pid, why in core.items()
                   if pid not in prot]
         protected_ids = set(prot)
-        prot = {**{pid: None for pid in core}, **prot}
+        kept = set(core) | protected_ids
         base_rows = [u.index[p.id] for p in active]
         if drops is not None:
             wanted = set(drops)
             drop_rows = [u.index[p.id] for p in active if p.id in wanted]
         else:
-            drop_rows = [u.index[p.id] for p in active if p.id not in prot]
+            drop_rows = [u.index[p.id] for p in active if p.id not in kept]
         add_rows = [u.index[p.id] for p in pool if p.id in u.index and p.id not in
                     {q.id for q in active}]
         result = MoveScanResult(team_id, "points" if self.is_points else "categories", unit, 0.0,
@@ -830,25 +837,25 @@ class OptimizerService:
         if self._slot_games_caps(team_id):
             notes.append("games-played limits are not applied in the scan")
         if self.is_points:
-            scan = scan_points(self._values_points(u), u.masks, self.layout.caps, u.keys,
-                               base_rows, drop_rows, add_rows, first_day=self.first_day)
-            result.base_value = scan.base_total
-            gains, sdelta = scan.gains, scan.starts_delta
+            pts_scan = scan_points(self._values_points(u), u.masks, self.layout.caps, u.keys,
+                                   base_rows, drop_rows, add_rows, first_day=self.first_day)
+            result.base_value = pts_scan.base_total
+            gains, sdelta = pts_scan.gains, pts_scan.starts_delta
             cat_delta = None
         else:
             cats = self.cats
             if target_categories:
-                wanted = {c.upper() for c in target_categories}
-                cats = [c for c in self.cats if c.name.upper() in wanted]
+                wanted_cats = {c.upper() for c in target_categories}
+                cats = [c for c in self.cats if c.name.upper() in wanted_cats]
                 if not cats:
                     raise ValueError(f"unknown categories {target_categories}; league scores "
                                      f"{[c.name for c in self.cats]}")
                 notes.append("optimising only " + ", ".join(c.name for c in cats))
-            scan = scan_categories(cats, u.stats, self._plays(u), u.masks, self.layout.caps,
-                                   u.keys, base_rows, drop_rows, add_rows, m,
-                                   first_day=self.first_day)
-            result.base_value = scan.base_expected
-            gains, sdelta, cat_delta = scan.gains, scan.starts_delta, scan.cat_delta
+            cat_scan = scan_categories(cats, u.cat_stats(), self._plays(u), u.masks,
+                                       self.layout.caps, u.keys, base_rows, drop_rows, add_rows,
+                                       m, first_day=self.first_day)
+            result.base_value = cat_scan.base_expected
+            gains, sdelta, cat_delta = cat_scan.gains, cat_scan.starts_delta, cat_scan.cat_delta
         if budget.remaining == 0:
             result.message = (f"Acquisition limit reached ({budget.used} of {budget.limit} used "
                               "this matchup): no add is possible until the next matchup.")
@@ -1295,14 +1302,18 @@ class OptimizerService:
         'don't touch my starters'): everyone above replacement is core, and as many of the
         best as the lineup has starting slots."""
         games = np.array([self.ros_games(p) for p in u.players], dtype=float)
-        kw = {"position_mask": self._position_mask(), "margin": 0.0 if spare_core else None,
-              "margin_min": CORE_MARGIN_MIN if self.is_points else 0.0,
-              "core_top_n": max(CORE_TOP_N, self.layout.n_starters) if spare_core
-              else CORE_TOP_N}
-        sv = season_values(per_game, games, u.masks, roster_rows, pool_rows, **kw)
+        def values(pg: np.ndarray) -> SeasonValues:
+            return season_values(
+                pg, games, u.masks, roster_rows, pool_rows,
+                position_mask=self._position_mask(), margin=0.0 if spare_core else None,
+                margin_min=CORE_MARGIN_MIN if self.is_points else 0.0,
+                core_top_n=max(CORE_TOP_N, self.layout.n_starters) if spare_core
+                else CORE_TOP_N)
+
+        sv = values(per_game)
         if rank_per_game is None:
             return sv
-        ranked = season_values(rank_per_game, games, u.masks, roster_rows, pool_rows, **kw)
+        ranked = values(rank_per_game)
         ranked.keep_value = sv.keep_value
         return ranked
 
@@ -1491,20 +1502,23 @@ class OptimizerService:
         def season_of(members: list[list[int]]) -> float:
             return terminal_value(members[-1], roster_rows, keep_value, gone_ir)
 
-        nothing_value = value_of(apply_steps(roster_rows, [], n_days))[0] if fixed else None
+        nothing_value: float | None = None
         scheduled: list[Move] = []
-        prev = (nothing_value, season_of(apply_steps(roster_rows, [], n_days)))
-        for j, st in enumerate(fixed):  # each scheduled move's part, in order
-            mem = apply_steps(roster_rows, fixed[:j + 1], n_days)
-            v, kk = value_of(mem)[0], season_of(mem)
-            mv = self._plan_move(u, st, v - prev[0], 0, per_game,
-                                 chain={s.add for s in fixed[:j]}, season=sv,
-                                 season_gain=kk - prev[1])
-            src = planned[j] if j < len(planned) else None
-            if src is not None:
-                mv.move_id = src.move_id
-            scheduled.append(mv)
-            prev = (v, kk)
+        if fixed:
+            no_moves = apply_steps(roster_rows, [], n_days)
+            nothing_value = value_of(no_moves)[0]
+            prev = (nothing_value, season_of(no_moves))
+            for j, st in enumerate(fixed):  # each scheduled move's part, in order
+                mem = apply_steps(roster_rows, fixed[:j + 1], n_days)
+                v, kk = value_of(mem)[0], season_of(mem)
+                mv = self._plan_move(u, st, v - prev[0], 0, per_game,
+                                     chain={s.add for s in fixed[:j]}, season=sv,
+                                     season_gain=kk - prev[1])
+                src = planned[j] if j < len(planned) else None
+                if src is not None:
+                    mv.move_id = src.move_id
+                scheduled.append(mv)
+                prev = (v, kk)
         base_members = members_of([])
         base_value, base_starts = value_of(base_members)
         base_keep = season_of(base_members)
@@ -1687,8 +1701,10 @@ class OptimizerService:
                      starts: Sequence[int | None] | None = None) -> list[set[int]]:
         """Roster rows per day: each (drop, add) from its start day (None: the first move
         day), in start order, so a chain's later drop removes the earlier add."""
-        begin = [self.first_day if not starts or starts[k] is None else starts[k]
-                 for k in range(len(pairs))]
+        begin: list[int] = []
+        for k in range(len(pairs)):
+            start = starts[k] if starts else None
+            begin.append(self.first_day if start is None else start)
         order = sorted(range(len(pairs)), key=lambda k: begin[k])
         rows = []
         base = {u.index[p.id] for p in active}
@@ -1759,16 +1775,16 @@ class OptimizerService:
                     key = (d, tuple(st))
                     s = sums.get(key)
                     if s is None:
-                        s = sums[key] = u.stats[st, d].sum(axis=0)
+                        s = sums[key] = u.cat_stats()[st, d].sum(axis=0)
                     tot += s
             return float(win_probabilities(self.cats if cats is None else cats, tot, m).sum())
         elig = [[t for t in range(len(self.layout.caps)) if (mk >> t) & 1] for mk in u.masks]
         for d in range(len(self.dates)):
             order = sorted((i for i in rows[d] if values[i, d] > 0),
-                           key=lambda i, d=d: (-values[i, d], u.keys[i]))
+                           key=lambda i: (-values[i, d], u.keys[i]))
             st = [i for occ in place(order, elig, self.layout.caps) for i in occ]
             if st:
-                tot += u.stats[st, d].sum(axis=0)
+                tot += u.cat_stats()[st, d].sum(axis=0)
         return float(win_probabilities(self.cats if cats is None else cats, tot, m).sum())
 
     def _slot_games_caps(self, team_id: int) -> dict[int, int]:
@@ -1882,6 +1898,8 @@ def _pair(mv: Any) -> tuple[int, int]:
         d, a = mv.get("drop"), mv.get("add")
         d = d.get("id") if isinstance(d, dict) else d
         a = a.get("id") if isinstance(a, dict) else a
+        if d is None or a is None:
+            raise ValueError(f"a move needs a drop and an add id: {mv!r}")
         return int(d), int(a)
     if hasattr(mv, "drop") and hasattr(mv, "add"):  # a fantasy.moves.Move
         return int(mv.drop.id), int(mv.add.id)
