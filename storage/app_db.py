@@ -888,7 +888,8 @@ class AppDB:
     async def writes(self, *, status: str | None = None, league_id: int | None = None
                      ) -> list[Any]:
         """Journaled ESPN writes (oldest first), optionally of one status / league."""
-        sql, params = "SELECT * FROM espn_writes WHERE 1=1", []
+        sql = "SELECT * FROM espn_writes WHERE 1=1"
+        params: list[Any] = []
         if status is not None:
             sql, params = sql + " AND status=?", [*params, status]
         if league_id is not None:
@@ -1271,6 +1272,8 @@ class AppDB:
                 "ON CONFLICT(user_key) DO NOTHING", (user_key, capacity, now), commit=False)
             r = await self.db.fetchone("SELECT tokens, updated FROM rate_buckets WHERE "
                                        "user_key=?" + self.db.row_lock, (user_key,))
+            if r is None:  # inserted just above, in this transaction
+                raise RuntimeError(f"rate bucket {user_key!r} vanished inside its transaction")
             tokens = min(capacity, r["tokens"] + max(0.0, now - r["updated"]) * rate)
             if tokens < 1.0:
                 return (1.0 - tokens) / rate if rate > 0 else float("inf")

@@ -177,7 +177,7 @@ class _SafeTensors:
         arr = np.empty(shape, dtype=dtype)
         with self.path.open("rb") as f:
             f.seek(offset)
-            if f.readinto(memoryview(arr.reshape(-1).view(np.uint8))) != arr.nbytes:
+            if f.readinto(arr.reshape(-1).view(np.uint8).data) != arr.nbytes:
                 raise EmbeddingError(f"{self.path} is truncated (tensor {name!r})")
         return arr.astype(np.float32) if dtype.kind == "f" and dtype != np.float32 else arr
 
@@ -217,7 +217,7 @@ class _FileRows:
         if uniq.size and (uniq[0] < 0 or uniq[-1] >= self.shape[0]):
             raise IndexError(f"row ids out of range 0..{self.shape[0] - 1}")
         rows = np.empty((uniq.size, self.shape[1]), dtype=np.float32)
-        buf = memoryview(rows.reshape(-1).view(np.uint8))
+        buf = rows.reshape(-1).view(np.uint8).data
         n = self._row_bytes
         for j, i in enumerate(uniq.tolist()):
             if self._read_at(buf[j * n:(j + 1) * n], self._offset + i * n) != n:

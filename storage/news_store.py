@@ -31,9 +31,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fantasy.player_resolver import name_key
+
+if TYPE_CHECKING:  # chromadb is imported when a store opens (it is slow to import)
+    from chromadb.api.types import LiteralValue, LogicalOperator, Where, WhereOperator
 
 #: Defaults for the combined search score (see `NewsStore.search`).
 RECENCY_WEIGHT = 0.15
@@ -210,6 +213,13 @@ def _join(values: Iterable[str]) -> str:
     return "|" + "|".join(vals) + "|" if vals else ""
 
 
+def _published_since(since: datetime | date | str) -> Where:
+    """The clause for items published at or after `since`."""
+    at_least: dict[WhereOperator | LogicalOperator, LiteralValue] = {
+        "$gte": int(_as_utc(since).timestamp())}
+    return {"published_ts": at_least}
+
+
 def _split(value: Any) -> list[str]:
     return [v for v in str(value or "").split("|") if v]
 
@@ -237,8 +247,10 @@ class NewsStore:
         name = collection or _collection_name(self.embedding_function)
         self._client = chromadb.PersistentClient(
             path=str(self.path), settings=Settings(anonymized_telemetry=False))
+        # chromadb types the function for any Embeddable (text or images); ours embeds the
+        # text this collection holds, which is all it is ever given
         self._collection = self._client.get_or_create_collection(
-            name=name, embedding_function=self.embedding_function,
+            name=name, embedding_function=self.embedding_function,  # type: ignore[arg-type]
             configuration={"hnsw": {"space": "cosine"}},
             metadata={"fanvise": "news"})
 
@@ -281,8 +293,8 @@ class NewsStore:
         if where is None:
             return []
         if since is not None:
-            where = {"$and": [where, {"published_ts": {"$gte": int(_as_utc(since).timestamp())}}]}
-        res = self._collection.get(where=where, include=["metadatas"])  # type: ignore[arg-type]
+            where = {"$and": [where, _published_since(since)]}
+        res = self._collection.get(where=where, include=["metadatas"])
         items = [NewsItem.from_metadata(i, dict(m))
                  for i, m in zip(res["ids"], res["metadatas"] or [], strict=True)]
         items.sort(key=lambda it: (it.published_ts, it.trust), reverse=True)
@@ -301,18 +313,18 @@ class NewsStore:
         total = self.count()
         if not topic or total == 0 or limit <= 0:
             return []
-        clauses: list[dict[str, Any]] = []
+        clauses: list[Where] = []
         if since is not None:
-            clauses.append({"published_ts": {"$gte": int(_as_utc(since).timestamp())}})
+            clauses.append(_published_since(since))
         if player is not None:
             pw = self._player_where(player)
             if pw is None:
                 return []
             clauses.append(pw)
-        where = None if not clauses else clauses[0] if len(clauses) == 1 else {"$and": clauses}
+        where: Where | None = None if not clauses else clauses[0] if len(clauses) == 1 else {"$and": clauses}
         n = min(total, max(limit * 4, 20))
         res = self._collection.query(query_texts=[topic], n_results=n, where=where,
-                                     include=["metadatas", "distances"])  # type: ignore[arg-type]
+                                     include=["metadatas", "distances"])
         ids, metas, dists = res["ids"][0], (res["metadatas"] or [[]])[0], (res["distances"] or [[]])[0]
         items = [NewsItem.from_metadata(i, dict(m)) for i, m in zip(ids, metas, strict=True)]
         if not items:
@@ -330,7 +342,7 @@ class NewsStore:
         scored.sort(key=lambda it: (it.score or -math.inf, it.published_ts), reverse=True)
         return scored[:limit]
 
-    def _player_where(self, player: int | str) -> dict[str, Any] | None:
+    def _player_where(self, player: int | str) -> Where | None:
         digits = isinstance(player, str) and player.strip().isascii() and player.strip().isdigit()
         if isinstance(player, int) or digits:
             return {f"pid_{int(player)}": True}

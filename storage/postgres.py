@@ -509,7 +509,8 @@ class PgCheckpointStore(RunsTable):
     async def _rows(self, sql: str, args: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         """The rows as tuples (the pool's dict rows in column order: the store's queries
         never name two columns alike)."""
-        return [tuple(r.values()) for r in await self._db.fetchall(sql, args)]
+        return [tuple(r.values()) if isinstance(r, dict) else tuple(r)
+                for r in await self._db.fetchall(sql, args)]
 
     def _stamp(self) -> dict[str, Any]:
         """Run rows name the instance driving them (see storage.backend.orphan_filter)."""
