@@ -12,6 +12,7 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from agents.shared.types import Answer, ApprovalRequest, MoveOutcomes, Notice
+from bot.core.buttons import parse_custom_id
 from bot.core.errors import ChatError, MessageGone, RateLimitedError
 from bot.core.models import OutgoingMessage, ThreadRef, UserRef
 from bot.core.progress import ProgressEditor, post_retrying
@@ -19,7 +20,6 @@ from bot.core.render import (
     card_of,
     mention,
     move_label,
-    parse_custom_id,
     render_approval,
     split_context,
     with_context,

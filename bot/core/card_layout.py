@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from bot.core.buttons import parse_custom_id
 from bot.core.models import Button, Card, Select
-from bot.core.render import parse_custom_id
 
 
 @dataclass

@@ -11,6 +11,7 @@ from datetime import date
 from typing import TYPE_CHECKING, Any
 
 from bot.core import digest
+from bot.core.buttons import lineup_fix_id
 from bot.core.commands import invocation, split_args
 from bot.core.errors import InvalidInput, MessageGone
 from bot.core.models import OutgoingMessage, ThreadRef, UserRef
@@ -245,7 +246,7 @@ class Daily:
                     channel_key=schedule.channel_key, day=day.isoformat(), team_id=e.team_id,
                     user_id=e.user_ids[0])
                 await self.core.db.set_prelock_fix_message(fix, SHARED_MESSAGE)
-            e.buttons.append(Button("Set this lineup", f"fv:approve:{fix}", "primary"))
+            e.buttons.append(Button("Set this lineup", lineup_fix_id(fix), "primary"))
             e.button_note = ("One tap sets it in the demo league." if access.demo
                              else "One tap sets it on ESPN.")
 

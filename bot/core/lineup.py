@@ -11,6 +11,7 @@ from typing import Any
 
 from agents.answers.lineup import LineupView, lineup_view
 from agents.understanding.request import Intent
+from bot.core.buttons import lineup_fix_id
 from bot.core.models import Button, Card, OutgoingMessage
 
 
@@ -78,11 +79,11 @@ async def lineup_fix_buttons(core: Any, *, channel_key: str, platform: str, work
     scope = "today" if day == today else f"day:{day.isoformat()}"
     fix = await core.db.create_prelock_fix(channel_key=channel_key, day=today.isoformat(),
                                            team_id=team_id, user_id=user_id, scope=scope)
-    buttons = [Button("Set this lineup", f"fv:approve:{fix}", "primary")]
+    buttons = [Button("Set this lineup", lineup_fix_id(fix), "primary")]
     if week and day == today:
         fix = await core.db.create_prelock_fix(channel_key=channel_key, day=today.isoformat(),
                                                team_id=team_id, user_id=user_id, scope="week")
-        buttons.append(Button("Set the rest of the week", f"fv:approve:{fix}", "secondary"))
+        buttons.append(Button("Set the rest of the week", lineup_fix_id(fix), "secondary"))
     where = "in the demo league" if access.demo else "on ESPN"
     dry = " (dry run: shows the payloads, sends nothing)" if access.dry_run else ""
     return buttons, f"One tap sets it {where}{dry}."

@@ -21,6 +21,7 @@ import re
 import unicodedata
 from typing import TYPE_CHECKING, Any
 
+from bot.core.buttons import LINK_SELECT_ID, link_custom_id
 from bot.core.commands import PERSONAL_NAMES, invocation
 from bot.core.errors import ChatError, InvalidInput, Refused
 from bot.core.models import (
@@ -33,7 +34,7 @@ from bot.core.models import (
     ThreadRef,
     UserRef,
 )
-from bot.core.render import LINK_SELECT_ID, clip, link_custom_id
+from bot.core.render import clip
 from bot.core.surface import ChatSurface
 from storage.app_db import LeagueLink, SecretKeyMissing, TurnRow, new_card_id
 

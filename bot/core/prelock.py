@@ -31,9 +31,10 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from bot.core import digest
+from bot.core.buttons import lineup_fix_id, parse_custom_id
 from bot.core.handoff import LineupWrite, failure_text, writes_of
 from bot.core.models import Button, Card, OutgoingMessage, ThreadRef, UserRef
-from bot.core.render import clip, parse_custom_id
+from bot.core.render import clip
 from bot.core.surface import ChatSurface
 from fantasy.constants import STARTING_SLOTS, slot_name
 from fantasy.espn.errors import EspnError, EspnWriteOutcomeUnknown
@@ -229,7 +230,7 @@ class Prelock:
             fix_id = fix_id or await self.core.db.create_prelock_fix(
                 channel_key=schedule.channel_key, day=day, team_id=team_id,
                 user_id=user_ids[0])
-            buttons.append(Button("Set this lineup", f"fv:approve:{fix_id}", "primary"))
+            buttons.append(Button("Set this lineup", lineup_fix_id(fix_id), "primary"))
             footer_tail = ("One tap sets it in the demo league." if access.demo
                            else "One tap sets it on ESPN.")
         else:

@@ -1,18 +1,17 @@
 """Turn runtime events and optimizer results into the neutral chat model (text + Cards).
 
-Adapters draw `Card`s; nothing here knows about Discord or Slack. Button ids follow the
-contract `fv:<approve|decline|approveall|declineall>:<card_id 12 hex>[:<move index>]`;
-an answer's follow-up offers are `fv:do:<offers id 12 hex>:<offer index>`.
+Adapters draw `Card`s; nothing here knows about Discord or Slack. Button ids are built by
+`bot.core.buttons`, the one home of their grammar.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from typing import Any
 
+from bot.core.buttons import make_custom_id
 from bot.core.models import Button, Card, OutgoingMessage, Select, SelectOption
 from bot.core.timestamps import discord_ts, epoch_of
 from fantasy.constants import OUT_STATUSES, UNCERTAIN_STATUSES
@@ -20,16 +19,6 @@ from fantasy.formatting import day_text, gain_text
 from fantasy.move_card import CardMove, MoveCard, MoveOutcome
 from fantasy.moves import text_of
 
-ACTIONS = ("approve", "decline", "approveall", "declineall", "do", "pick")
-#: fv:pick:<card_id>:<move index> is a select menu; choosing option v is fv:pick:...:<index>:v
-#: fv:link:team:<team id> links the clicker to that team (a button, or the choice of the
-#: `fv:link:team` select of /link)
-CUSTOM_ID_RE = re.compile(
-    r"^fv:(?:(?P<action>approve|decline|approveall|declineall|do|pick):"
-    r"(?P<card_id>[0-9a-f]{12})(?::(?P<index>[0-9]{1,3}))?(?::(?P<value>[0-9]{1,3}))?"
-    r"|link:team(?::(?P<team>[0-9]{1,4}))?)$")
-#: the /link team select; choosing team t is the click `fv:link:team:<t>`
-LINK_SELECT_ID = "fv:link:team"
 #: At most this many offer buttons under an answer.
 MAX_OFFERS = 5
 #: Per-move buttons are drawn for at most this many moves (Discord: 25 buttons per message).
@@ -38,63 +27,6 @@ MAX_MOVE_BUTTONS = 10
 _REC_COLORS = {"ACTIVE": "green", "MONITOR": "yellow", "HOLD": "blue", "STREAM": "orange",
                "DROP": "red"}
 _STATUS_ICONS = {"approve": "✅", "decline": "❌"}
-
-
-@dataclass(frozen=True)
-class ClickId:
-    """A parsed button id."""
-
-    action: str
-    card_id: str
-    index: int | None = None
-    value: int | None = None  # pick: the card index of the chosen move; link: the team id
-
-    @property
-    def decision(self) -> str:
-        """"approve", "decline" or "pick" (a menu choice: it chooses, never approves)."""
-        if self.action == "pick":
-            return "pick"
-        return "approve" if self.action.startswith("approve") else "decline"
-
-    @property
-    def all_moves(self) -> bool:
-        """True for approveall / declineall (and for a per-move-less approve/decline)."""
-        return self.action.endswith("all") or self.index is None
-
-
-def make_custom_id(action: str, card_id: str, index: int | None = None) -> str:
-    """Build a button id (asserts the contract's shape and < 100 chars)."""
-    if action not in ACTIONS:
-        raise ValueError(f"unknown action {action!r}")
-    cid = f"fv:{action}:{card_id}" + (f":{index}" if index is not None else "")
-    if action == "pick" and index is None:
-        raise ValueError("a pick menu needs its move index")
-    if not CUSTOM_ID_RE.fullmatch(cid) or len(cid) >= 100:
-        raise ValueError(f"bad custom id {cid!r}")
-    return cid
-
-
-def parse_custom_id(custom_id: str) -> ClickId | None:
-    """Parse a button id; None when it is not one of ours."""
-    m = CUSTOM_ID_RE.fullmatch(custom_id or "")  # `$` alone accepted a trailing "\n"
-    if m and m["action"] is None:  # fv:link:team:<id>; the select's own id is no click
-        return ClickId("link", "", None, int(m["team"])) if m["team"] else None
-    if not m or (m["action"] == "do" and m["index"] is None):
-        return None
-    if (m["action"] == "pick") != (m["value"] is not None) or \
-            (m["action"] == "pick" and m["index"] is None):
-        return None  # a choice names its menu and its option; nothing else has a value
-    idx, val = m["index"], m["value"]
-    return ClickId(m["action"], m["card_id"], int(idx) if idx is not None else None,
-                   int(val) if val is not None else None)
-
-
-def link_custom_id(team_id: int) -> str:
-    """The id of a button that links the clicker to fantasy team `team_id`."""
-    cid = f"{LINK_SELECT_ID}:{int(team_id)}"
-    if not CUSTOM_ID_RE.fullmatch(cid):
-        raise ValueError(f"bad team id {team_id!r}")
-    return cid
 
 
 # ---------------------------------------------------------------------- text
@@ -597,9 +529,9 @@ def render_answer(text: str, report: dict[str, Any] | None, *, offline: bool,
 
 
 __all__ = [
-    "ACTIONS", "ClickId", "CUSTOM_ID_RE", "MAX_MOVE_BUTTONS", "card_of", "choice_numbers", "clip",
+    "MAX_MOVE_BUTTONS", "card_of", "choice_numbers", "clip",
     "conflicts", "decided_footer", "is_player_report", "mention", "split_context",
-    "with_context", "is_plan_card", "make_custom_id", "move_label", "offer_buttons",
-    "parse_custom_id", "plan_card_status", "plan_spots", "progress_text", "render_answer",
+    "with_context", "is_plan_card", "move_label", "offer_buttons",
+    "plan_card_status", "plan_spots", "progress_text", "render_answer",
     "render_approval", "render_report", "split_text",
 ]

@@ -20,6 +20,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.core.buttons import is_share_id
 from bot.core.commands import (
     COMMANDS,
     Command,
@@ -292,7 +293,7 @@ class FanViseDiscordBot(discord.Client):
             return
         done = discord.ui.View.from_message(message, timeout=None)
         for item in done.walk_children():
-            if str(getattr(item, "custom_id", "") or "").startswith("fv:share:"):
+            if is_share_id(getattr(item, "custom_id", None)):
                 item.disabled = True  # type: ignore[attr-defined]
                 item.label = "Posted to channel"  # type: ignore[attr-defined]
         try:

@@ -19,6 +19,7 @@ from typing import Any
 
 import discord
 
+from bot.core.buttons import page_custom_id
 from bot.core.card_layout import CardLayout, MoveBlock, is_move_card, split_card
 from bot.core.models import Button, Card, Select
 from bot.core.render import clip
@@ -26,7 +27,6 @@ from bot.core.render import clip
 COMPONENTS_MAX = 40
 TEXT_MAX = 4000  # all TextDisplays of one message together
 ROW_BUTTONS_MAX = 5
-PAGE_TEMPLATE = r"fv:page:(?P<card_id>[0-9a-f]{12}):(?P<page>[0-9]{1,2})"
 
 
 def cost(block: MoveBlock) -> int:
@@ -54,11 +54,6 @@ def pages_of(layout: CardLayout, head: bool) -> list[tuple[int, int]]:
         used += cost(block)
     pages.append((start, len(layout.blocks)))
     return pages
-
-
-def page_custom_id(card_id: str, page: int) -> str:
-    """The id of a page button (shows page `page` of the card)."""
-    return f"fv:page:{card_id}:{page}"
 
 
 def _button(b: Button) -> discord.ui.Item[Any]:

@@ -15,9 +15,19 @@ from typing import Any
 
 import discord
 
-from bot.core.render import CUSTOM_ID_RE, clip
+from bot.core.buttons import (
+    DISCORD_BUTTON_TEMPLATE,
+    DISCORD_SELECT_TEMPLATE,
+    PAGE_TEMPLATE,
+    SHARE_TEMPLATE,
+    is_share_id,
+    parse_page_id,
+    parse_share_id,
+    share_custom_id,
+)
+from bot.core.render import clip
 from bot.core.timestamps import TOKEN_RE, first_time, to_utc_text
-from bot.discord.layout import PAGE_TEMPLATE, build_layout, is_move_card
+from bot.discord.layout import build_layout, is_move_card
 
 CONTENT_MAX = 2000
 EMBEDS_PER_MESSAGE = 10
@@ -33,19 +43,11 @@ BUTTON_LABEL_MAX = 80
 CUSTOM_ID_MAX = 100
 LAYOUT_HEAD_MAX = 1000  # a move card's message text drawn above it in the same message
 
-# Core button ids fv:<action>:<card_id>[:<move index>]; DynamicItem templates are fullmatched.
-# A select menu (fv:pick:<card_id>:<move index>) has its own template; its option values
-# complete the click id the core receives (fv:pick:<card_id>:<move index>:<value>).
-# fv:link:team:<team id> (a button) and the fv:link:team select link the clicker to a team.
-CUSTOM_ID_TEMPLATE = (r"fv:(?:(?P<action>approve|decline|approveall|declineall|do):"
-                      r"(?P<card_id>[0-9a-f]{12})(?::(?P<index>[0-9]{1,3}))?"
-                      r"|link:team:[0-9]{1,4})")
-SELECT_TEMPLATE = r"fv:(?:pick:(?P<card_id>[0-9a-f]{12}):(?P<index>[0-9]{1,3})|link:team)"
+# Button and menu ids: bot.core.buttons (their grammar and these DynamicItem templates).
 ROWS_MAX = 5
 SELECT_OPTIONS_MAX = 25
 SELECT_TEXT_MAX = 100
 PLACEHOLDER_MAX = 150
-assert CUSTOM_ID_RE.pattern  # the core's contract; the templates above are its two shapes
 
 _COLORS = {
     "green": 0x2ECC71, "success": 0x2ECC71, "red": 0xE74C3C, "danger": 0xE74C3C,
@@ -125,7 +127,7 @@ def card_to_embed(card: Any, budget: int = EMBED_TOTAL_MAX) -> discord.Embed:
     return embed
 
 
-class FvButton(discord.ui.DynamicItem[discord.ui.Button], template=CUSTOM_ID_TEMPLATE):
+class FvButton(discord.ui.DynamicItem[discord.ui.Button], template=DISCORD_BUTTON_TEMPLATE):
     """A core approve/decline button. All state is in the custom_id, so a click on a card sent
     before a restart is routed here once `add_dynamic_items(FvButton)` ran in setup_hook."""
 
@@ -149,7 +151,7 @@ class FvButton(discord.ui.DynamicItem[discord.ui.Button], template=CUSTOM_ID_TEM
             await handler(interaction, self.fv_custom_id)
 
 
-class FvSelect(discord.ui.DynamicItem[discord.ui.Select], template=SELECT_TEMPLATE):
+class FvSelect(discord.ui.DynamicItem[discord.ui.Select], template=DISCORD_SELECT_TEMPLATE):
     """A core select menu (another player for a plan spot). Choosing an option is the click
     `<custom_id>:<value>`; routed after a restart like FvButton."""
 
@@ -195,12 +197,11 @@ class FvPage(discord.ui.DynamicItem[discord.ui.Button], template=PAGE_TEMPLATE):
 
     async def callback(self, interaction: discord.Interaction) -> None:
         handler = getattr(interaction.client, "handle_page", None)
-        m = re.fullmatch(PAGE_TEMPLATE, self.fv_custom_id)
-        if handler is not None and m:
-            await handler(interaction, m["card_id"], int(m["page"]))
+        page = parse_page_id(self.fv_custom_id)
+        if handler is not None and page is not None:
+            await handler(interaction, *page)
 
 
-SHARE_TEMPLATE = r"fv:share:(?P<name>[a-z]{1,32})"
 SHARE_LABEL = "Post to channel"
 SHARED_LABEL = "Posted to channel"
 
@@ -222,14 +223,14 @@ class FvShare(discord.ui.DynamicItem[discord.ui.Button], template=SHARE_TEMPLATE
 
     async def callback(self, interaction: discord.Interaction) -> None:
         handler = getattr(interaction.client, "handle_share", None)
-        m = re.fullmatch(SHARE_TEMPLATE, self.fv_custom_id)
-        if handler is not None and m:
-            await handler(interaction, m["name"])
+        name = parse_share_id(self.fv_custom_id)
+        if handler is not None and name is not None:
+            await handler(interaction, name)
 
 
 def with_share(part: DiscordMessage, name: str) -> DiscordMessage:
     """`part` (a personal command's answer) with "Post to channel" under it."""
-    button = FvShare(f"fv:share:{name}")
+    button = FvShare(share_custom_id(name))
     view = part.view
     if isinstance(view, discord.ui.LayoutView):
         view.add_item(discord.ui.ActionRow(button))
@@ -252,7 +253,7 @@ def shared_copy(message: discord.Message) -> discord.ui.View | discord.ui.Layout
         return None
     view = discord.ui.View.from_message(message, timeout=None)
     for item in list(view.walk_children()):
-        if getattr(item, "custom_id", None) and str(item.custom_id).startswith("fv:share:"):
+        if is_share_id(getattr(item, "custom_id", None)):
             parent = getattr(item, "parent", None)
             (parent if parent is not None else view).remove_item(item)  # type: ignore[union-attr]
     return view if view.children else None

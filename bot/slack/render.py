@@ -12,8 +12,9 @@ import re
 from collections.abc import Collection
 from typing import Any
 
+from bot.core.buttons import CUSTOM_ID_RE, SLACK_LINK_RE, slack_link_action_id
 from bot.core.card_layout import MoveBlock, is_move_card, split_card
-from bot.core.render import CUSTOM_ID_RE, clip
+from bot.core.render import clip
 from bot.core.timestamps import TOKEN_RE, to_slack, to_utc_text
 
 SECTION_TEXT_MAX = 3000
@@ -26,10 +27,10 @@ ACTIONS_MAX = 25
 BLOCKS_MAX = 50
 FALLBACK_TEXT_MAX = 3000
 
-# Core button ids fv:<action>:<card_id>[:<move index>] (bolt matches action_id with search).
+# Core button ids (bot.core.buttons; bolt matches action_id with search).
 ACTION_ID_PATTERN = CUSTOM_ID_RE
 #: A link button (opens ESPN): Slack still sends its click, which is only acknowledged.
-LINK_ACTION_PATTERN = re.compile(r"^fvlink:")
+LINK_ACTION_PATTERN = SLACK_LINK_RE
 SELECT_PLACEHOLDER_MAX = 150
 OPTION_TEXT_MAX = 75
 CONFIRM_TITLE_MAX = 100
@@ -128,7 +129,7 @@ def button_element(b: Any, k: int = 0) -> dict[str, Any]:
                           "text": {"type": "plain_text", "emoji": True,
                                    "text": clip(to_utc_text(b.label), BUTTON_TEXT_MAX)}}
     if b.url:  # a link: opens the page; its click is only acknowledged
-        el.update({"url": b.url, "action_id": f"fvlink:{k}", "value": "link"})
+        el.update({"url": b.url, "action_id": slack_link_action_id(k), "value": "link"})
     if b.style in ("primary", "danger"):
         el["style"] = b.style
     if getattr(b, "confirm", "") and not b.url:  # e.g. an approval that drops a player

@@ -18,8 +18,9 @@ import pytest
 from cryptography.fernet import Fernet
 
 from bot.core.app import FanViseApp
+from bot.core.buttons import CUSTOM_ID_RE
 from bot.core.models import OutgoingMessage, ThreadRef, UserRef
-from bot.core.render import CUSTOM_ID_RE, plan_spots
+from bot.core.render import plan_spots
 from bot.settings import Settings
 from tests.bot.harness.links import link
 from tests.reliability.test_gemini_faults import FakeGemini

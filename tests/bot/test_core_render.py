@@ -5,11 +5,10 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
+from bot.core.buttons import make_custom_id, parse_custom_id
 from bot.core.render import (
     conflicts,
     decided_footer,
-    make_custom_id,
-    parse_custom_id,
     progress_text,
     render_answer,
     render_approval,

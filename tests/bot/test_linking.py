@@ -19,8 +19,8 @@ import discord
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.core.app import FanViseApp
+from bot.core.buttons import parse_custom_id
 from bot.core.link import owner_score, parse_link_args, parse_member
-from bot.core.render import parse_custom_id
 from bot.discord.app import build_discord_bot
 from bot.settings import Settings
 from bot.slack.app import build_slack_app, serve_http

@@ -24,9 +24,10 @@ from urllib.parse import quote
 
 from bot.console.adapter import ConsoleSurface
 from bot.core.app import FanViseApp
+from bot.core.buttons import parse_custom_id
 from bot.core.handoff import reconcile
 from bot.core.models import ThreadRef, UserRef
-from bot.core.render import parse_custom_id, plan_spots
+from bot.core.render import plan_spots
 from bot.settings import Settings
 from fantasy.constants import SLOT_IR
 from fantasy.formatting import day_text_of
@@ -423,7 +424,8 @@ async def test_ranked_card_never_approves_two_alternatives(tmp_path: Path) -> No
     """A points league asked for blocks gets moves ranked by BLK that all add the same
     player: no "Approve all" is offered, and even a forged approve-all click approves only
     the best of the alternatives; the card counts what happened, with units."""
-    from bot.core.render import conflicts, make_custom_id
+    from bot.core.buttons import make_custom_id
+    from bot.core.render import conflicts
 
     app = await _open(tmp_path)
     try:

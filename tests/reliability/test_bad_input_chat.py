@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 
 from agents.runtime import FanViseRuntime
 from agents.shared.types import Answer, ApprovalRequest, Notice
+from bot.core.buttons import parse_custom_id
 from bot.core.models import ThreadRef, UserRef
-from bot.core.render import parse_custom_id
 from bot.core.service import parse_command_text
 from tests.reliability.surface import FaultySurface
 from tests.reliability.test_chat_core import ALICE, EVE, THREAD, applied, open_app

@@ -105,7 +105,7 @@ async def test_an_admin_may_only_skip_a_whole_card(tmp_path: Path) -> None:
     """Issue 25 item 9: a server / workspace admin who is neither the requester nor the
     team's owner may decline a pending card (to clean up a thread) and never approve or
     choose a move for someone else's team; a member who is not an admin cannot touch it."""
-    from bot.core.render import make_custom_id
+    from bot.core.buttons import make_custom_id
 
     app = await _open(tmp_path)
     s = FaultySurface()
