@@ -113,6 +113,8 @@ class TTLCache:
 
     #: `set(..., decoded=True)` is supported (the ESPN client keeps response bodies decoded).
     keeps_decoded = True
+    #: `set(..., text=...)` is supported (the ESPN client passes the body's own JSON text).
+    keeps_text = True
 
     def __init__(self, db: Database, *, clock: Callable[[], float] = time.time,
                  memo_size: int = 256, memo_bytes: int = 16 * 2**20,
@@ -230,19 +232,22 @@ class TTLCache:
         return entry.value if entry is not None and entry.fresh else None
 
     async def set(self, key: str, value: Any, ttl: float | None, *,
-                  decoded: bool = False) -> CacheEntry:
+                  decoded: bool = False, text: str | None = None) -> CacheEntry:
         """Store a JSON-able value for `ttl` seconds (None = forever); returns its entry.
 
         `decoded=True` says `value` is exactly what decoding its JSON gives (plain dicts with
         string keys, lists, str, numbers, bools, None; e.g. a parsed HTTP body) and that the
         caller will not change it: it is then kept in memory as the decoded copy, so the next
         read needs no decoding. Otherwise the stored copy is decoded once on the next read.
+        `text`: the JSON text `value` was decoded from (an HTTP body), stored as it is
+        instead of encoding `value` again.
         """
         await self._ensure()
         now = self.clock()
         expires = None if ttl is None else now + ttl
         self._forget(key)
-        text = json.dumps(value, separators=(",", ":"))
+        if text is None:
+            text = json.dumps(value, separators=(",", ":"))
         writing: tuple[float, Any, float | None, dict[Any, Any]] | None = (
             (now, value, expires, {}) if decoded else None)
         if writing is not None:

@@ -10,7 +10,7 @@ spells. `DemoTransport` routes requests like ESPN does (path, `view`, `scoringPe
 
 from __future__ import annotations
 
-import copy
+import bisect
 import functools
 import gzip
 import hashlib
@@ -129,13 +129,17 @@ class _GamesBySp(Mapping[int, tuple[int, dict[str, float]]]):
     """A player's recorded games as {scoring period: (game id, ESPN stats)}, expanded from
     the compact rows on first use (a cold start renders only the players it is asked for)."""
 
-    __slots__ = ("_rows", "_fields", "_games", "_ordered")
+    __slots__ = ("_rows", "_fields", "_games", "_ordered", "_sps", "_prefix")
 
     def __init__(self, rows: list[list[Any]], fields: list[str]) -> None:
         self._rows = rows
         self._fields = fields
         self._games: dict[int, tuple[int, dict[str, float]]] | None = None
         self._ordered: list[tuple[int, int, dict[str, float]]] | None = None
+        self._sps: list[int] | None = None
+        #: (stat keys, running totals: row i sums the first i games) or None when the games'
+        #: keys differ (then `totals` sums them with `_sum`)
+        self._prefix: tuple[tuple[str, ...], np.ndarray] | None = None
 
     def _expanded(self) -> dict[int, tuple[int, dict[str, float]]]:
         if self._games is None:
@@ -173,6 +177,30 @@ class _GamesBySp(Mapping[int, tuple[int, dict[str, float]]]):
         if self._ordered is None:
             self._ordered = [(sp, gid, st) for sp, (gid, st) in sorted(self._expanded().items())]
         return self._ordered
+
+    def span(self, first_sp: int, end_sp: int) -> tuple[int, int]:
+        """(i, j): `in_order()[i:j]` are the games with first_sp <= scoring period < end_sp."""
+        if self._sps is None:
+            self._sps = [g[0] for g in self.in_order()]
+        return bisect.bisect_left(self._sps, first_sp), bisect.bisect_left(self._sps, end_sp)
+
+    def totals(self, i: int, j: int) -> dict[str, float]:
+        """`_sum` of the stats of `in_order()[i:j]` (i < j), from running totals: the stats
+        are whole numbers, so a difference of running totals is the exact sum, the same
+        floats and keys in the same order as `_sum` gives."""
+        games = self.in_order()
+        if self._prefix is None:
+            keys = tuple(games[0][2])
+            if not all(tuple(g[2]) == keys for g in games):
+                return _sum(g[2] for g in games[i:j])
+            rows = np.array([list(g[2].values()) for g in games], dtype=np.float64)
+            run = np.zeros((len(games) + 1, len(keys)), dtype=np.float64)
+            np.cumsum(rows, axis=0, out=run[1:])
+            self._prefix = (keys, run)
+        keys, run = self._prefix
+        out = {k: v for k, v in zip(keys, (run[j] - run[i]).tolist(), strict=True)
+               if k not in _RATIO_STATS}
+        return _with_ratios(out)
 
 
 @functools.lru_cache(maxsize=1)
@@ -280,6 +308,11 @@ def _sum(stat_dicts: Iterable[dict[str, float]]) -> dict[str, float]:
             if k in _RATIO_STATS:
                 continue
             out[k] = out.get(k, 0.0) + v
+    return _with_ratios(out)
+
+
+def _with_ratios(out: dict[str, float]) -> dict[str, float]:
+    """Summed stats with their ratios (FG%, FT%, 3P%) added last, from makes and attempts."""
     out["19"] = out["13"] / out["14"] if out.get("14") else 0.0
     out["20"] = out["15"] / out["16"] if out.get("16") else 0.0
     out["21"] = out["17"] / out["18"] if out.get("18") else 0.0
@@ -358,6 +391,16 @@ class DemoLeague:
         self._owners: dict[tuple[Any, ...], dict[int, int]] = {}
         #: Rendered matchups by (period, id, teams, box day, the two teams' changes so far).
         self._matchups: dict[tuple[Any, ...], dict[str, Any]] = {}
+        #: Matchups of finished periods (no box day) by the same key: once a period is over
+        #: its render no longer depends on today, so a new date keeps them.
+        self._final_matchups: dict[tuple[Any, ...], dict[str, Any]] = {}
+        #: A team's played day (points, summed stats) by (team, scoring period, the team's
+        #: changes up to that day): a played day never changes with today.
+        self._team_days: dict[tuple[Any, ...], tuple[float, dict[str, float]]] = {}
+        #: Stats windows by (player id, split, games covered) and season projections by
+        #: player id: neither depends on today beyond the games covered (`_span_entry`).
+        self._windows: dict[tuple[int, int, int, int], dict[str, Any]] = {}
+        self._projections: dict[int, dict[str, Any] | None] = {}
         #: Responses of the unchanged league read from the disk cache and not yet used to
         #: fill the two caches above ((kind, JSON bytes)): a later state renders only what
         #: its changes touch, as it would after rendering the unchanged league itself.
@@ -729,7 +772,10 @@ class DemoLeague:
 
     def _window_entry(self, stat_id: str, source: int, split: int,
                       games: list[dict[str, float]], *, per_game: dict[str, float] | None = None,
-                      gp: int | None = None) -> dict[str, Any]:
+                      gp: int | None = None, totals: dict[str, float] | None = None
+                      ) -> dict[str, Any]:
+        """One stats window: the sum of `games` (or `totals`, their sum already made), or
+        `per_game` averages over `gp` games (a projection)."""
         if per_game is not None:
             n = gp or 0
             avgs = dict(per_game)
@@ -737,8 +783,11 @@ class DemoLeague:
             for k in ("19", "20", "21"):
                 totals[k] = per_game.get(k, 0.0)
         else:
-            n = len(games)
-            totals = _sum(games) if games else {}
+            if totals is None:
+                n = len(games)
+                totals = _sum(games) if games else {}
+            else:
+                n = gp or 0
             avgs = {k: (v / n if k not in ("19", "20", "21") else v)
                     for k, v in totals.items()} if n else {}
         entry: dict[str, Any] = {
@@ -753,25 +802,54 @@ class DemoLeague:
             entry["appliedAverage"] = applied / n
         return entry
 
+    def _span_entry(self, pid: int, split: int, first_sp: int, end_sp: int) -> dict[str, Any]:
+        """The actual-stats window of split `split` over a player's games in
+        [first_sp, end_sp). It depends only on which games it covers, so it is kept by them
+        for every date (shared between renders: read-only): a new date renders only the
+        windows a game entered or left."""
+        by_sp = self.base["players"][str(pid)]["by_sp"]
+        i, j = by_sp.span(first_sp, end_sp)
+        key = (pid, split, i, j)
+        hit = self._windows.get(key)
+        if hit is None:
+            if len(self._windows) >= 65536:
+                self._windows.clear()
+            s = str(self.season)
+            hit = self._windows[key] = self._window_entry(
+                f"0{split}{s}", 0, split, [], totals=by_sp.totals(i, j) if j > i else {},
+                gp=j - i)
+        return hit
+
+    def _projection_entry(self, pid: int) -> dict[str, Any] | None:
+        """The season projection window (the player's whole recorded season per game): the
+        same for every date (shared between renders: read-only). None without games."""
+        if pid in self._projections:
+            return self._projections[pid]
+        by_sp = self.base["players"][str(pid)]["by_sp"]
+        full = [st for _, (_, st) in by_sp.items()]
+        entry = None
+        if full:
+            tot = _sum(full)
+            per = {k: (v / len(full) if k not in ("19", "20", "21") else v) for k, v in tot.items()}
+            entry = self._window_entry("10" + str(self.season), 1, 0, [], per_game=per,
+                                       gp=len(full))
+        self._projections[pid] = entry
+        return entry
+
     def _stats_entries(self, pid: int, *, game_logs: bool, only_sp: int | None = None
                        ) -> list[dict[str, Any]]:
-        s = str(self.season)
         today = self.today_sp
         if only_sp is not None:
             out = []
             for sp, gid, stats in self._games_before(pid, only_sp, min(only_sp + 1, today)):
                 out.append(self._game_entry(sp, gid, stats))
             return out
-        season = [g[2] for g in self._games_before(pid, 1, today)]
-        entries = [self._window_entry("00" + s, 0, 0, season)]
+        entries = [self._span_entry(pid, 0, 1, today)]
         for split, days in ((1, 7), (2, 15), (3, 30)):
-            games = [g[2] for g in self._games_before(pid, today - days, today)]
-            entries.append(self._window_entry(f"0{split}{s}", 0, split, games))
-        full = [st for _, (_, st) in self.base["players"][str(pid)]["by_sp"].items()]
-        if full:
-            tot = _sum(full)
-            per = {k: (v / len(full) if k not in ("19", "20", "21") else v) for k, v in tot.items()}
-            entries.append(self._window_entry("10" + s, 1, 0, [], per_game=per, gp=len(full)))
+            entries.append(self._span_entry(pid, split, today - days, today))
+        projection = self._projection_entry(pid)
+        if projection is not None:
+            entries.append(projection)
         if game_logs:
             for sp, gid, stats in self._games_before(pid, 1, today):
                 entries.append(self._game_entry(sp, gid, stats))
@@ -832,7 +910,8 @@ class DemoLeague:
 
     def _render_player_obj(self, pid: int, *, stats: str = "windows", sp: int | None = None
                            ) -> dict[str, Any]:
-        obj = copy.deepcopy(self.base["players"][str(pid)]["player"])
+        # a shallow copy: only top-level keys are set, and rendered objects are read-only
+        obj = dict(self.base["players"][str(pid)]["player"])
         status, ret = self.injury_on(pid, self.today_sp)
         obj["injuryStatus"] = status
         obj["injured"] = status in OUT_STATUSES
@@ -880,8 +959,20 @@ class DemoLeague:
     # ------------------------------------------------------------------ matchups
 
     def _team_day(self, team_id: int, sp: int) -> tuple[float, dict[str, float]]:
+        """(fantasy points, summed stats) of a team's starters on a played day (kept: a
+        played day never changes); nothing for today and later."""
         if sp >= self.today_sp:
             return 0.0, {}
+        key = (team_id, sp, tuple(c.key() for c in self.changes
+                                  if c.team_id == team_id and c.sp <= sp))
+        hit = self._team_days.get(key)
+        if hit is None:
+            if len(self._team_days) >= 16384:
+                self._team_days.clear()
+            hit = self._team_days[key] = self._render_team_day(team_id, sp)
+        return hit
+
+    def _render_team_day(self, team_id: int, sp: int) -> tuple[float, dict[str, float]]:
         pts = 0.0
         games = []
         for pid, slot in self.lineup_on(team_id, sp).items():
@@ -908,6 +999,11 @@ class DemoLeague:
         relevant = tuple(c.key() for c in self.changes
                          if box_sp is not None or (c.team_id in (home, away) and c.sp <= last))
         key = (period, mid, home, away, box_sp, relevant)
+        final = box_sp is None and last < self.today_sp
+        if final:
+            hit = self._final_matchups.get(key)
+            if hit is not None:
+                return hit
         hit = self._matchups.get(key)
         if hit is None and self._unseeded:
             self._seed_renders()
@@ -916,6 +1012,10 @@ class DemoLeague:
             if len(self._matchups) >= 4096:
                 self._matchups.clear()
             hit = self._matchups[key] = self._render_matchup(period, mid, home, away, box_sp)
+        if final:
+            if len(self._final_matchups) >= 4096:
+                self._final_matchups.clear()
+            self._final_matchups[key] = hit
         return hit
 
     def _render_matchup(self, period: int, mid: int, home: int, away: int,

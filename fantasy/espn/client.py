@@ -135,6 +135,14 @@ STATIC_KINDS: frozenset[str] = frozenset({"schedule", "players"})
 
 
 @dataclass(frozen=True)
+class _Body:
+    """A decoded JSON response body and its text (None when it was not UTF-8 text)."""
+
+    data: Any
+    text: str | None = None
+
+
+@dataclass(frozen=True)
 class _Response:
     """Decoded JSON of one request, its freshness, and the cache row's `derived` dict
     (None when there is no cache row to keep parsed objects next to)."""
@@ -154,6 +162,19 @@ _RANK = {"network": 0, "cache": 1, "stale": 2}
 MAX_REDIRECTS = 5
 #: Hosts that may receive the ESPN cookies (besides the configured base URL's origin).
 ESPN_COOKIE_DOMAIN = "espn.com"
+
+
+def _decode(resp: httpx.Response) -> _Body:
+    """A 200 response's JSON body: decoded from its UTF-8 text, kept with it (what a cache
+    stores); a body that is not UTF-8 is decoded as httpx does, without its text."""
+    try:
+        text = resp.content.decode("utf-8")
+    except UnicodeDecodeError:
+        return _Body(resp.json())
+    try:
+        return _Body(json.loads(text), text)
+    except json.JSONDecodeError:
+        return _Body(resp.json())  # e.g. a byte-order mark: httpx's own decoding decides
 
 
 def _no_cookie_jar() -> http.cookiejar.CookieJar:
@@ -338,7 +359,7 @@ class EspnClient:
             raise self._out_of_wait(view) from None
 
     async def _request(self, path: str, params: Sequence[tuple[str, Any]],
-                       fantasy_filter: dict[str, Any] | None, view: str) -> Any:
+                       fantasy_filter: dict[str, Any] | None, view: str) -> _Body:
         self.circuit.before_request(view)  # raises EspnCircuitOpen while open
         try:
             data = await self._send(path, params, fantasy_filter, view)
@@ -352,7 +373,7 @@ class EspnClient:
         return data
 
     async def _send(self, path: str, params: Sequence[tuple[str, Any]],
-                    fantasy_filter: dict[str, Any] | None, view: str) -> Any:
+                    fantasy_filter: dict[str, Any] | None, view: str) -> _Body:
         headers = {}
         if fantasy_filter is not None:
             headers["x-fantasy-filter"] = json.dumps(fantasy_filter, separators=(",", ":"))
@@ -370,7 +391,7 @@ class EspnClient:
                 status = resp.status_code
                 if status == 200:
                     try:
-                        return resp.json()
+                        return _decode(resp)
                     except (json.JSONDecodeError, UnicodeDecodeError, ValueError):
                         raise EspnMalformedResponse(
                             f"ESPN sent a malformed (non-JSON) response for view {view}",
@@ -457,9 +478,9 @@ class EspnClient:
                    fantasy_filter: dict[str, Any] | None, ttl: float | None) -> _Response:
         view = ",".join(v for k, v in params if k == "view") or kind
         if self.cache is None:
-            data = await self._bounded(
+            body = await self._bounded(
                 lambda: self._request(path, params, fantasy_filter, view), view)
-            resp = _Response(data, FetchInfo("network"))
+            resp = _Response(body.data, FetchInfo("network"))
         else:
             key = self._key(kind, path, params, fantasy_filter)
             entry = await self.cache.get_entry(key)
@@ -518,14 +539,19 @@ class EspnClient:
         """Fetch from ESPN and store; on a failure, the expired `entry` (stale) if any."""
         assert self.cache is not None
         try:
-            data = await self._request(path, params, fantasy_filter, view)
+            body = await self._request(path, params, fantasy_filter, view)
         except _STALE_OK as exc:
             if entry is None:
                 raise
             return self._stale(entry, exc, view)
         decoded = bool(getattr(self.cache, "keeps_decoded", False))
-        stored = await self.cache.set(key, data, ttl, decoded=decoded)
-        return _Response(data, FetchInfo("network"), getattr(stored, "derived", None))
+        if body.text is not None and getattr(self.cache, "keeps_text", False):
+            # the body's own text is stored: encoding the decoded body again costs as much
+            # as decoding it (a league is about a megabyte)
+            stored = await self.cache.set(key, body.data, ttl, decoded=decoded, text=body.text)
+        else:
+            stored = await self.cache.set(key, body.data, ttl, decoded=decoded)
+        return _Response(body.data, FetchInfo("network"), getattr(stored, "derived", None))
 
     @staticmethod
     def _stale(entry: Any, exc: Exception, view: str) -> _Response:

@@ -141,9 +141,15 @@ def _freeze(obj: Any, seen: set[int]) -> Any:
     cls = type(obj)
     if cls in _LEAVES or cls in _READ_ONLY_SET or cls is ReadOnlyList or cls is ReadOnlyDict:
         return obj
+    # lists and dicts of leaves only (stat lines, slot lists: most of a parsed league) are
+    # copied without a Python-level step per item
     if cls is list:
+        if _LEAVES.issuperset(map(type, obj)):
+            return ReadOnlyList(obj)
         return ReadOnlyList([v if type(v) in _LEAVES else _freeze(v, seen) for v in obj])
     if cls is dict:
+        if _LEAVES.issuperset(map(type, obj.values())):
+            return ReadOnlyDict(obj)
         return ReadOnlyDict({k: v if type(v) in _LEAVES else _freeze(v, seen)
                              for k, v in obj.items()})
     params = getattr(cls, "__dataclass_params__", None)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import dataclasses
+import json
 import pickle
 from collections import Counter
 from pathlib import Path
@@ -108,6 +109,46 @@ async def test_a_hit_returns_the_parsed_objects_while_the_row_is_unchanged(db, t
     assert (await client.get_all_players())[0] is everyone[0]
     assert wire.views["proTeamSchedules_wl"] == 1 and wire.views["players_wl"] == 1
     await client.aclose()
+
+
+class SpacedTransport(httpx.AsyncBaseTransport):
+    """The demo league's answers as a server that indents its JSON sends them."""
+
+    def __init__(self, league: DemoLeague) -> None:
+        self.inner = DemoTransport(league)
+        self.sent: dict[str, str] = {}
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        resp = await self.inner.handle_async_request(request)
+        body = await resp.aread()
+        text = json.dumps(json.loads(body), indent=1)
+        self.sent[",".join(request.url.params.get_list("view"))] = text
+        return httpx.Response(resp.status_code, content=text.encode(),
+                              headers={"content-type": "application/json"})
+
+
+async def test_the_cache_stores_the_body_as_sent(db) -> None:
+    """The response's own JSON text is stored, not encoded again: the row is the body as
+    the server sent it, and a fresh cache reads it back as the decoded body."""
+    league = DemoLeague("points")
+    transport = SpacedTransport(league)
+    client = EspnClient(league.league_id, league.season, transport=transport,
+                        cache=TTLCache(db), base_url=DEMO_BASE_URL, max_retries=0,
+                        today=lambda: league.today)
+    league.attach_client(client)
+    try:
+        parsed = await client.get_league()
+        sent = transport.sent[LEAGUE_VIEW]
+        rows = await db.fetchall("SELECT key, value FROM espn_cache")
+        row = next(r for r in rows if ":league:" in r["key"])
+        assert row["value"] == sent and "\n" in sent
+        entry = await TTLCache(db).get_entry(row["key"])
+        assert entry is not None and entry.value == json.loads(sent)
+        assert [e.player.id for e in parsed.team(1).roster] == [
+            e["playerId"] for e in next(t for t in json.loads(sent)["teams"]
+                                        if t["id"] == 1)["roster"]["entries"]]
+    finally:
+        await client.aclose()
 
 
 async def test_a_write_by_another_process_is_seen(db) -> None:

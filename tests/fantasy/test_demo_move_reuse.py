@@ -5,8 +5,12 @@ what a fresh league (no memo) gives."""
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 from pathlib import Path
 
+import pytest
+
+from fantasy.constants import SLOT_BENCH
 from fantasy.demo import open_demo_client
 from fantasy.demo.league import DemoLeague
 from fantasy.espn import parse
@@ -29,6 +33,41 @@ def _bodies(lg: DemoLeague) -> list[str]:
         lg.box_score_response([lg.current_period], lg.today_sp - 1),
         lg.player_cards_response({"players": {"filterIds": {"value": sorted(lg.roster_now(1))}}}),
     )]
+
+
+def _swap_in_bench(lg: DemoLeague, team: int) -> None:
+    """A lineup change: the team's first bench player who fits a starter's slot takes it."""
+    roster = lg.roster_now(team)
+    for b in (p for p, s in roster.items() if s == SLOT_BENCH):
+        for p, slot in roster.items():
+            if slot not in (SLOT_BENCH, 13) and slot in lg._eligible(b):
+                lg.set_lineup(team, {b: slot, p: SLOT_BENCH})
+                return
+    raise AssertionError("no lineup change possible")
+
+
+@pytest.mark.parametrize("variant", ["points", "categories"])
+def test_renders_as_days_pass_equal_a_fresh_league(variant: str) -> None:
+    """Windows, played days and finished matchups are kept from one date to the next
+    (a move and lineup changes on the way, into the next matchup period): every response
+    is the one a fresh league renders for the same date and changes."""
+    kept = DemoLeague(variant)
+    _bodies(kept)
+    start = kept.today
+    (team, drop, add), = _moves(kept, 1)
+    for k in (1, 2, 5, 6):  # Thu, Fri, then Mon and Tue of the next matchup
+        kept.advance_to(start + timedelta(days=k))
+        _bodies(kept)
+        if k == 1:
+            kept.apply_move(team, drop, add)
+        _swap_in_bench(kept, 2)
+        fresh = DemoLeague(variant, today=kept.today)
+        fresh.changes = list(kept.changes)
+        assert _bodies(kept) == _bodies(fresh)
+        prev = kept.current_period - 1
+        assert (kept.box_score_response([prev], kept.period_sps[prev][-1])
+                == fresh.box_score_response([prev], fresh.period_sps[prev][-1]))
+    assert kept.current_period == 16
 
 
 def test_renders_after_moves_equal_a_fresh_league() -> None:
