@@ -90,6 +90,8 @@ class ResponseCache(Protocol):
 
     async def set(self, key: str, value: Any, ttl: float | None, *,
                   decoded: bool = False) -> Any: ...  # the stored entry (.derived)
+    # a cache whose `keeps_text` is true also takes `text=` (the JSON `value` was decoded
+    # from, stored as it is): TTLCache
 
     async def invalidate_prefix(self, prefix: str) -> int: ...
 
@@ -548,7 +550,8 @@ class EspnClient:
         if body.text is not None and getattr(self.cache, "keeps_text", False):
             # the body's own text is stored: encoding the decoded body again costs as much
             # as decoding it (a league is about a megabyte)
-            stored = await self.cache.set(key, body.data, ttl, decoded=decoded, text=body.text)
+            stored = await self.cache.set(key, body.data, ttl, decoded=decoded,
+                                          text=body.text)  # type: ignore[call-arg]
         else:
             stored = await self.cache.set(key, body.data, ttl, decoded=decoded)
         return _Response(body.data, FetchInfo("network"), getattr(stored, "derived", None))
