@@ -42,6 +42,7 @@ BUILDERS: dict[Intent, str] = {
     Intent.WEEK_PLAN: "agents.answers.week:answer_week_plan",
     Intent.POWER_RANKINGS: "agents.answers.league_life:answer_power_rankings",
     Intent.PLAYOFF_ODDS: "agents.answers.league_life:answer_playoff_odds",
+    Intent.TRADE_ANALYSIS: "agents.answers.league_life:answer_trade",
 }
 
 

@@ -31,6 +31,7 @@ INTENT_LABELS: dict[Intent, str] = {
     Intent.WEEK_PLAN: "Show my plan for this week",
     Intent.POWER_RANKINGS: "Show the power rankings",
     Intent.PLAYOFF_ODDS: "Show the playoff odds",
+    Intent.TRADE_ANALYSIS: "Analyse the trade",
     Intent.GENERAL_ADVICE: "Answer it as an open question",
 }
 

@@ -48,3 +48,37 @@ async def answer_playoff_odds(deps: AgentDeps, request: Request) -> Reply:
     return Reply(text=lead + text, report={"odds": [
         {"team_id": t.team_id, "playoff": t.playoff} for t in odds.teams]},
         tool_calls=["playoff_odds"])
+
+
+async def answer_trade(deps: AgentDeps, request: Request) -> Reply:
+    """A trade's verdict for both sides from the exact optimizer (fantasy.league_life.trade),
+    or the specific reason it cannot be analysed as asked."""
+    from agents.shared.deps import load_context
+    from fantasy.league_life.projection import Projector
+    from fantasy.league_life.text import trade_text
+    from fantasy.league_life.trade import TradeProblem, analyze_trade, split_trade
+
+    named = [(p.player_id, p.name or p.words) for p in request.resolved_players()
+             if p.player_id is not None and not p.carried]
+    drop = request.move.drop if request.move is not None else None
+    drops = {drop.player_id} if drop is not None and drop.resolved else set()
+    trade_named = [(pid, name) for pid, name in named if pid not in drops]
+    try:
+        ctx = await load_context(deps, with_free_agents=True, fa_size=100)
+    except EspnError as exc:
+        return Reply(text=espn_trouble(exc), report={"error": str(exc)})
+    league = ctx.league
+    split = split_trade(league, trade_named, my_team_id=deps.my_team_id)
+    if isinstance(split, TradeProblem):
+        return Reply(text=split.message, report={"trade_problem": split.code},
+                     tool_calls=["trade_analysis"])
+    team_a, gives_a, team_b, gives_b = split
+    named_drops = [e.player for t in (team_a, team_b) for e in t.roster
+                   if e.player.id in drops]
+    projector = Projector(league, ctx.schedule)
+    analysis = analyze_trade(league, projector, team_a, gives_a, team_b, gives_b,
+                             ctx.free_agents or [], named_drops=named_drops)
+    return Reply(text=trade_text(analysis, deps.my_team_id), report={"trade": [
+        {"team_id": s.team_id, "verdict": s.verdict, "change": round(s.change, 1),
+         "drops": [p.id for p in s.drops], "adds": [p.id for p in s.adds]}
+        for s in analysis.sides]}, tool_calls=["trade_analysis"])

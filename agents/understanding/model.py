@@ -50,6 +50,8 @@ matchup's result); team_box_score (how my players did last night / on a past day
 category_outlook (which categories I can still win and what it takes);
 week_plan (the plan I approved for this week: my scheduled moves by day, lineup changes,
 what the plan projects; "what's the plan", "what moves do I have lined up");
+power_rankings (power rankings, who is really the best team); playoff_odds (playoff chances,
+who gets in, my seed); trade_analysis (is a trade good: players on both sides, "X for Y");
 general_advice (other fantasy-basketball questions); out_of_scope (anything else).
 Copy player names exactly as written in the message (do not correct or complete them).
 Player names in the message may be replaced by {player}: then leave players empty."""

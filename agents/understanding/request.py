@@ -42,6 +42,7 @@ class Intent(StrEnum):
     WEEK_PLAN = "week_plan"                        # what's my plan this week, moves I approved
     POWER_RANKINGS = "power_rankings"              # power rankings, who's the best team
     PLAYOFF_ODDS = "playoff_odds"                  # playoff chances, who's in, my seed
+    TRADE_ANALYSIS = "trade_analysis"              # is this trade good: X for Y and Z
     GENERAL_ADVICE = "general_advice"              # open league question (model + tools)
     OUT_OF_SCOPE = "out_of_scope"                  # weather, poems, other sports
 

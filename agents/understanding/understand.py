@@ -35,7 +35,7 @@ from agents.understanding.spelling import fix_typos
 
 #: Intents about the players a message names.
 PLAYER_INTENTS = frozenset({Intent.PLAYER_RESEARCH, Intent.PLAYER_FORM, Intent.PLAYER_DECISION,
-                            Intent.PLAYER_OWNER})
+                            Intent.PLAYER_OWNER, Intent.TRADE_ANALYSIS})
 #: Best-minus-second score under which FanVise asks instead of guessing...
 CLARIFY_MARGIN = 0.015
 #: ...unless the best score is at least this high.
@@ -155,14 +155,33 @@ def cue_intents(low: str, ents: Entities, *, has_player: bool) -> set[Intent]:
     return out
 
 
+#: "{player} and {player} for {player}": names on both sides of "for" (a swap's shape).
+_SWAP_SHAPE = re.compile(r"\{player\}(?:\W+(?:and\W+|&\W+)?\{player\})*\W+for\W+(?:\w+\W+){0,2}"
+                         r"\{player\}")
+
+
+def trade_shaped(routed: str, ents: Entities, ctx: UnderstandingContext) -> bool:
+    """Names on both sides of "for" ("{player} for {player2}"), one of them the member's and
+    one on another fantasy team: an add from a roster is no free-agent move but a trade."""
+    ids = {p.player_id for p in ents.players if p.resolved}
+    mine = ids & ctx.my_roster
+    theirs = (ids & ctx.rostered) - ctx.my_roster
+    return bool(mine and theirs and _SWAP_SHAPE.search(routed))
+
+
 def _adjusted(ranked: list[tuple[Intent, float]], ents: Entities, *, has_player: bool,
-              past: bool = False, cues: frozenset[Intent] | set[Intent] = frozenset()
-              ) -> list[tuple[Intent, float]]:
-    """Router scores nudged by entities and cue words (tie-breakers only)."""
+              past: bool = False, cues: frozenset[Intent] | set[Intent] = frozenset(),
+              trade: bool = False) -> list[tuple[Intent, float]]:
+    """Router scores nudged by entities and cue words (tie-breakers only); `trade`: the
+    message has a trade's shape (`trade_shaped`)."""
     out = []
     move = ents.move
     for intent, score in ranked:
         s = score
+        if trade and intent == Intent.TRADE_ANALYSIS:
+            s += MOVE_BONUS
+        elif trade and intent == Intent.EXPLICIT_MOVE:
+            s -= MOVE_BONUS
         if intent in cues:
             s += CUE_BONUS
         if intent in PLAYER_INTENTS:
@@ -412,9 +431,10 @@ def split_questions(text: str, ctx: UnderstandingContext, whole: Request, *,
     question, a confident intent) and the parts ask different things. A message with an
     explicit move, or one that reads the same either way, stays whole. Each part after the
     first is read with the one before it as the previous turn ("is brunson playing? what
-    about tatum")."""
-    if whole.move is not None or whole.keep or len(text) > 300:
-        return [whole]
+    about tatum"). A trade stays whole: its players are its two sides."""
+    if whole.move is not None or whole.keep or len(text) > 300 \
+            or whole.intent == Intent.TRADE_ANALYSIS:
+        return [whole]  # a trade's sides are one question ("isaac + mcconnell for bridges")
     cuts = [m for m in lx.SECOND_QUESTION.finditer(text) if 0 < m.start() and m.end() < len(text)]
     if not cuts:
         return [whole]
@@ -484,12 +504,14 @@ def understand_one(text: str, ctx: UnderstandingContext, *,
     cues = cue_intents(fold(text), ents, has_player=has_player)
     # moves already made are in the past even without a past-tense word ("pickups by my opp")
     past = bool(lx.PAST_CUE.search(fold(text))) or Intent.LEAGUE_ACTIVITY in cues
-    ranked = _adjusted(router.rank(routed), ents, has_player=has_player, past=past, cues=cues)
+    trade = trade_shaped(routed, ents, ctx)
+    ranked = _adjusted(router.rank(routed), ents, has_player=has_player, past=past, cues=cues,
+                       trade=trade)
     asked = lx.HELP_ME.sub("", routed, count=1)
     if ranked[0][0] == Intent.HELP and asked != routed and re.search(r"[a-z]{3}", asked.lower()):
         # "help me find a center" asks to find a center, not for the help text
         ranked = _adjusted(router.rank(asked), ents, has_player=has_player, past=past,
-                           cues=cues)
+                           cues=cues, trade=trade)
     best, best_score = ranked[0]
     second_score = ranked[1][1] if len(ranked) > 1 else 0.0
     alternatives = [i for i, _ in ranked[1:4]]

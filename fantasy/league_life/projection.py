@@ -79,6 +79,19 @@ def category_values(raw: Mapping[int, float], categories: Iterable[int]) -> dict
     return out
 
 
+@dataclass(frozen=True)
+class RosterPlan:
+    """What a roster's exact daily best lineups with no moves add over some days: points,
+    their variance, games started (expected), raw stat totals (category leagues) and each
+    player's expected starts."""
+
+    points: float
+    variance: float
+    games: float
+    stats: dict[int, float]
+    starts: dict[int, float]
+
+
 class Projector:
     """Projects every team's matchup periods from one league snapshot (projections are
     made once per player)."""
@@ -113,8 +126,28 @@ class Projector:
     def _period(self, team_id: int, period: int) -> PeriodProjection:
         sps = self.settings.matchup_periods[period]
         days = [self.league.calendar.date_for(sp) for sp in sps]
-        days = [d for d in days if d >= self.today]
-        players = self._players(team_id)
+        plan = self.plan(self._players(team_id), [d for d in days if d >= self.today])
+        actual_points, actual_stats = 0.0, {}
+        m = next((x for x in self.league.matchups
+                  if x.matchup_period == period and x.involves(team_id)), None)
+        side = m.side_for(team_id) if m is not None else None
+        if side is not None and period <= self.league.current_matchup_period:
+            actual_points = side.points
+            actual_stats = {c: r.score for c, r in side.categories.items()}
+        return PeriodProjection(team_id, period, actual_points, plan.points,
+                                plan.variance, plan.games, actual_stats, plan.stats)
+
+    def season_days(self) -> list[date]:
+        """The days from today to the end of the league's season (every matchup period,
+        the playoffs' included)."""
+        sps = sorted({sp for sps in self.settings.matchup_periods.values() for sp in sps})
+        days = [self.league.calendar.date_for(sp) for sp in sps]
+        return [d for d in days if d >= self.today]
+
+    def plan(self, players: Sequence[Player], days: Iterable[date]) -> RosterPlan:
+        """What `players` (a roster without its IR slot) add over `days` when the exact best
+        lineup starts each day at projected values and no moves are made."""
+        players = list(players)
         masks = [self.layout.mask(p.eligible_slots) for p in players]
         keys = [p.id for p in players]
         weights = self.settings.scoring_weights
@@ -122,8 +155,9 @@ class Projector:
         remaining = var = games = 0.0
         stats = np.zeros(len(self.columns))
         per_game = np.array([[self._projection(p).per_game.get(c, 0.0) for c in self.columns]
-                             for p in players]) if self.columns else None
+                             for p in players]) if self.columns and players else None
         minutes = [min(self._projection(p).per_game.get(STAT_MIN, 0.0), 48.0) for p in players]
+        started: dict[int, float] = {p.id: 0.0 for p in players}
         for d in days:
             playing = self.schedule.teams_playing_on(d)
             prob = [play_probability(p, d) if p.pro_team_id in playing else 0.0
@@ -137,23 +171,21 @@ class Projector:
                 if t < 0:
                     continue
                 games += prob[i]
+                started[players[i].id] += prob[i]
                 if self.points:
                     var += (CV * ppg[i]) ** 2 * prob[i]
                 elif per_game is not None:
                     stats += per_game[i] * prob[i]
             if self.points:
                 remaining += total
-        actual_points, actual_stats = 0.0, {}
-        m = next((x for x in self.league.matchups
-                  if x.matchup_period == period and x.involves(team_id)), None)
-        side = m.side_for(team_id) if m is not None else None
-        if side is not None and period <= self.league.current_matchup_period:
-            actual_points = side.points
-            actual_stats = {c: r.score for c, r in side.categories.items()}
         var += (PROJECTION_ERROR * remaining) ** 2
-        return PeriodProjection(team_id, period, actual_points, remaining, var, games,
-                                actual_stats,
-                                {c: float(v) for c, v in zip(self.columns, stats, strict=True)})
+        return RosterPlan(remaining, var, games,
+                          {c: float(v) for c, v in zip(self.columns, stats, strict=True)},
+                          started)
+
+    def points_per_game(self, p: Player) -> float:
+        """A player's projected fantasy points per game (0 at worst)."""
+        return max(self._projection(p).points(self.settings.scoring_weights), 0.0)
 
     def period_all(self, period: int) -> dict[int, PeriodProjection]:
         """Every team's projection of one period: {team id: projection}."""

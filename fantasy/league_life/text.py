@@ -8,6 +8,8 @@ from datetime import date
 from fantasy.constants import STATS_MAP
 from fantasy.formatting import month_day_text
 from fantasy.league_life import Recap, Trophy
+from fantasy.league_life.trade import TradeAnalysis, TradeSide
+from fantasy.models import Player
 
 
 def _names(recap: Recap, ids: tuple[int, ...]) -> str:
@@ -168,3 +170,67 @@ def preview_text(period: int, first_day: date, last_day: date, lines: list[dict]
                        f"{m['games_away']:.0f} games left · {_prob(m['p_home'])} vs "
                        f"{_prob(m['p_away'])}{close}")
     return "\n".join(out)
+
+
+
+_VERDICT_WORDS = {"helps": "helps", "hurts": "hurts", "even": "about even"}
+
+
+def _players(ps: tuple[Player, ...]) -> str:
+    names = [p.name for p in ps]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _side_lines(s: TradeSide, points: bool, you: bool) -> list[str]:
+    who = f"{s.team_name} (you)" if you else s.team_name
+    verdict = _VERDICT_WORDS[s.verdict]
+    if points:
+        head = (f"**{who}: {verdict}** ({s.change:+,.0f} fantasy points rest of season, "
+                f"{100 * s.share:+.1f}%)")
+    else:
+        head = f"**{who}: {verdict}**"
+
+    def part(p: Player) -> str:
+        if points:
+            return f"{p.name} {_num(round(s.values.get(p.id, 0.0)))}"
+        return f"{p.name} {_num(round(s.games.get(p.id, 0.0), 1))} starts"
+
+    unit = "points from their starts" if points else "games started"
+    lines = [head, f"• gets {', '.join(map(part, s.gets))}; gives "
+                   f"{', '.join(map(part, s.gives))} ({unit} to the season's end, in its "
+                   "best lineup each day)"]
+    if s.drops:
+        why = "your named drop" if s.named_drop else "the drop that costs it least"
+        lines.append(f"• must drop {_players(s.drops)} to stay within the roster limit ({why})")
+    if s.adds:
+        lines.append(f"• fills the open spot with the best free agent: {_players(s.adds)}")
+    if points:
+        lines.append(f"• rest of season {_num(round(s.before))} → {_num(round(s.after))}; "
+                     f"this matchup {_num(round(s.week_before))} → {_num(round(s.week_after))}"
+                     " still to come")
+    else:
+        rev = set(s.reversed_categories)
+        moved = [f"{c} {100 * (-v if c in rev else v):+.0f}%"
+                 for c, v in s.category_change.items() if abs(v) >= 0.005]
+        lines.append("• categories rest of season: " + (", ".join(moved) or "no change"))
+        lines.append(f"• games started rest of season {_num(round(s.before, 1))} → "
+                     f"{_num(round(s.after, 1))}; this matchup {_num(round(s.week_before, 1))}"
+                     f" → {_num(round(s.week_after, 1))}")
+    return lines
+
+
+def trade_text(a: TradeAnalysis, my_team_id: int | None = None) -> str:
+    """A trade verdict for both sides, with injuries, warnings and the rule."""
+    first, second = a.sides
+    lines = [f"**Trade:** {first.team_name} gives {_players(first.gives)}; "
+             f"{second.team_name} gives {_players(second.gives)}.", ""]
+    for side in a.sides:
+        lines += _side_lines(side, a.points, side.team_id == my_team_id)
+        lines.append("")
+    lines.append("Injuries: " + ("; ".join(a.injuries) + "." if a.injuries
+                                 else "none of the players moved is hurt."))
+    lines += [f"⚠️ {w}" for w in a.warnings]
+    rule = ("helps at +2% of the team's rest-of-season projection, hurts at −2%" if a.points
+            else "helps when more categories gain 2% than lose it, hurts when more lose")
+    lines.append(f"_Every day's best lineup to the season's end, no other moves; {rule}._")
+    return "\n".join(lines)

@@ -50,7 +50,7 @@ INTENTS = ("help", "player_research", "player_form", "player_decision", "free_ag
            "injury_reevaluation", "explicit_move", "standings", "roster", "schedule",
            "general_advice", "out_of_scope", "league_settings", "player_owner", "past_matchup",
            "league_activity", "team_box_score", "category_outlook", "week_plan",
-           "power_rankings", "playoff_odds")
+           "power_rankings", "playoff_odds", "trade_analysis")
 KEYS = frozenset({"text", "intent", "players", "not_found", "ambiguous", "day", "categories",
                   "position", "also", "after", "move", "limit", "help", "family"})
 LIMITS = frozenset({"auto_accept", "mass_drop", "commissioner", "credentials"})
