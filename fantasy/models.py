@@ -706,6 +706,14 @@ class LeagueSettings(_JsonMixin):
     #: ESPN `playoffSeedingRule`: the tie-break after record ("H2H_RECORD",
     #: "TOTAL_POINTS_SCORED", ...; "" when not served)
     playoff_seeding_rule: str = ""
+    #: ESPN `matchupTieRule` / `playoffMatchupTieRule`: how a tied matchup is settled ("NONE":
+    #: it stays a tie; else the tie-break ESPN names; "" when not served)
+    matchup_tie_rule: str = ""
+    playoff_matchup_tie_rule: str = ""
+    #: ESPN `tradeSettings`: votes that veto an accepted trade (0: no veto votes / not served)
+    #: and the hours an accepted trade waits before it goes through
+    veto_votes_required: int = 0
+    trade_review_hours: int = 0
     acquisition: AcquisitionSettings = field(default_factory=AcquisitionSettings)
     lineup_slot_stat_limits: dict[int, SlotStatLimit] = field(default_factory=dict)
     lineup_lock_type: str = "INDIVIDUAL_GAME"
@@ -788,6 +796,10 @@ class LeagueSettings(_JsonMixin):
             regular_season_matchup_periods=int(d.get("regular_season_matchup_periods", 0)),
             playoff_team_count=int(d.get("playoff_team_count", 0)),
             playoff_seeding_rule=str(d.get("playoff_seeding_rule") or ""),
+            matchup_tie_rule=str(d.get("matchup_tie_rule") or ""),
+            playoff_matchup_tie_rule=str(d.get("playoff_matchup_tie_rule") or ""),
+            veto_votes_required=int(d.get("veto_votes_required") or 0),
+            trade_review_hours=int(d.get("trade_review_hours") or 0),
             acquisition=AcquisitionSettings.from_dict(d.get("acquisition") or {}),
             lineup_slot_stat_limits={int(k): SlotStatLimit.from_dict(v)
                                      for k, v in (d.get("lineup_slot_stat_limits") or {}).items()},

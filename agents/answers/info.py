@@ -149,6 +149,8 @@ async def answer_schedule(deps: AgentDeps, request: Request) -> Reply:
         ctx = await load_context(deps)
     except EspnError as exc:
         return _err(exc)
+    if request.next_opponent and not request.players:
+        return _next_opponent(ctx)
     dates = _dates(deps, ctx)
     if not dates:
         return Reply(text="The matchup is over: no games left in it.",
@@ -181,6 +183,36 @@ async def answer_schedule(deps: AgentDeps, request: Request) -> Reply:
     lines.append("By player: " + ", ".join(f"{n} {k}" for n, k in per) + ".")
     return Reply(text="\n".join(lines), tool_calls=["get_schedule"],
                  report={"team": team.name, "days": {d.isoformat(): k for d, k in by_day}})
+
+
+def _next_opponent(ctx: LeagueContext) -> Reply:
+    """Whom the member's team plays in the next matchup period: the team, its managers and
+    record, and the dates; a playoff round ESPN has not paired yet says so."""
+    league, me = ctx.league, ctx.my_team
+    if me is None:
+        return Reply(text="Link your ESPN team first (`/link team=<id>`), then ask again.",
+                     report={"error": "no_team"})
+    period = league.current_matchup_period + 1
+    dates = league.matchup_dates(period)
+    when = f"matchup {period}" + (f" ({fmt_day(dates[0])} - {fmt_day(dates[-1])})" if dates
+                                  else "")
+    if period not in league.settings.matchup_periods:
+        return Reply(text=f"There is no matchup after this one: matchup {period - 1} is the "
+                          "season's last.", report={"period": period})
+    m = next((x for x in league.matchups_for_period(period) if x.involves(me.id)), None)
+    other = m.opponent_side(me.id) if m is not None else None
+    if other is None:
+        reg = league.settings.regular_season_matchup_periods
+        why = (" It's a playoff round: ESPN pairs the teams when the round before ends."
+               if reg and period > reg else "")
+        return Reply(text=f"ESPN lists no opponent for {me.name} in {when}.{why}",
+                     report={"period": period})
+    opp = league.team(other.team_id)
+    owners = f" ({', '.join(opp.owners)})" if opp.owners else ""
+    return Reply(text=f"Next up, {when}: you play **{opp.name}**{owners}, {opp.record} this "
+                      "season. Ask \"their roster\" to see who they have.",
+                 report={"period": period, "opponent": opp.name},
+                 tool_calls=["get_league"])
 
 
 def _nba_team_schedule(ctx: LeagueContext, request: Request, dates: list[date],

@@ -23,7 +23,7 @@ from agents.understanding.request import Request
 from fantasy.constants import SLOT_IR, STAT_IDS
 from fantasy.espn.errors import EspnError
 from fantasy.espn.messages import espn_trouble
-from fantasy.models import League, Matchup, Player, Team
+from fantasy.models import League, LeagueSettings, Matchup, MatchupSide, Player, Team
 
 #: ESPN lineup slot id -> its name in a lineup (fantasy.constants slot ids).
 SLOT_NAMES: dict[int, str] = {0: "PG", 1: "SG", 2: "SF", 3: "PF", 4: "C", 5: "G", 6: "F",
@@ -105,6 +105,7 @@ def settings_lines(league: League, me: Team | None, today: date) -> list[str]:
         lines.append(f"Trade deadline: {fmt_day(s.trade_deadline)} {s.trade_deadline.year}{past}.")
     else:
         lines.append("Trade deadline: none set.")
+    lines.append(_trades_line(s))
     reg = s.regular_season_matchup_periods
     playoff_periods = sorted(p for p in s.matchup_periods if p > reg) if reg else []
     if s.playoff_team_count and playoff_periods:
@@ -115,11 +116,52 @@ def settings_lines(league: League, me: Team | None, today: date) -> list[str]:
                      f"{_period_range(league, reg).split(' - ')[-1]}).")
     elif s.playoff_team_count:
         lines.append(f"Playoffs: {s.playoff_team_count} teams.")
+    ties = _ties_line(s)
+    if ties:
+        lines.append(ties)
     if s.lineup_lock_type:
         lines.append("Lineups lock " + ("at each player's game time."
                                         if s.lineup_lock_type == "INDIVIDUAL_GAME"
                                         else "daily at the first game."))
     return lines
+
+
+#: ESPN's tie-break names (`playoffSeedingRule`, `matchupTieRule`) in members' words.
+TIE_BREAKS = {"H2H_RECORD": "head-to-head record between the tied teams",
+              "TOTAL_POINTS_SCORED": "total points scored",
+              "POINTS_FOR": "total points scored",
+              "INTRA_DIVISION_RECORD": "record within the division"}
+
+
+def _tie_break(rule: str) -> str:
+    return TIE_BREAKS.get(rule.upper(), rule.lower().replace("_", " "))
+
+
+def _trades_line(s: LeagueSettings) -> str:
+    """How an accepted trade goes through: the review hours and the veto votes."""
+    review = (f"an accepted trade waits {s.trade_review_hours} hours before it goes through"
+              if s.trade_review_hours else "an accepted trade goes through at once")
+    veto = (f"{s.veto_votes_required} veto votes from the other managers in that time cancel it"
+            if s.veto_votes_required > 0 else "ESPN lists no veto vote for this league")
+    return f"Trades: {review}; {veto}. FanVise never votes or vetoes for anyone."
+
+
+def _ties_line(s: LeagueSettings) -> str | None:
+    """How ties are settled: a tied matchup (or category), and teams tied in the standings."""
+    parts = []
+    if s.matchup_tie_rule:
+        what = "a tied matchup" if s.is_points else "a tied category counts as a tie for both " \
+            "teams, and a tied matchup"
+        parts.append(f"{what} stays a tie (half a win, half a loss)"
+                     if s.matchup_tie_rule.upper() == "NONE"
+                     else f"{what} goes to the {_tie_break(s.matchup_tie_rule)}")
+    if s.playoff_seeding_rule:
+        parts.append("teams tied on record in the standings are ordered by "
+                     + _tie_break(s.playoff_seeding_rule))
+    if not parts:
+        return None
+    text = "; ".join(parts)
+    return f"Ties: {text[0].upper()}{text[1:]}."
 
 
 def waiver_order_line(league: League, me: Team | None) -> str | None:
@@ -193,8 +235,11 @@ async def answer_player_owner(deps: AgentDeps, request: Request) -> Reply:
 
 
 def asked_period(league: League, request: Request, today: date) -> int:
-    """The matchup period a past-matchup question asks about: the one holding the past day
-    named, else the one before the current."""
+    """The matchup period a past-matchup question asks about: the one it names ("week 5",
+    "two weeks ago"), else the one holding the past day named, else the one before the
+    current."""
+    if request.period is not None:
+        return request.period
     if request.day is not None and request.day.date:
         try:
             d = date.fromisoformat(request.day.date)
@@ -246,7 +291,12 @@ async def answer_past_matchup(deps: AgentDeps, request: Request) -> Reply:
     if team is None:
         return Reply(text="Link your ESPN team first (`/link team=<id>`), then ask again.",
                      report={"error": "no_team"})
+    if request.week_pick in ("best", "worst"):
+        return _picked_week(league, team, ctx.my_team, best=request.week_pick == "best")
     period = asked_period(league, request, deps.today_date())
+    if request.week_pick in ("league_high", "league_low") \
+            and period < league.current_matchup_period:
+        return _week_extreme(league, period, high=request.week_pick == "league_high")
     if period >= league.current_matchup_period:
         return Reply(text=f"Matchup {league.current_matchup_period} is still being played; "
                           "ask \"am i winning?\" for the live score. No earlier matchup yet."
@@ -270,6 +320,65 @@ async def answer_past_matchup(deps: AgentDeps, request: Request) -> Reply:
                          f" {mark}".rstrip() + (" (lower wins)" if sid in rev else ""))
     lines.append(f"Season record: {team.record}.")
     return Reply(text="\n".join(lines), report={"period": period, "team": team.name},
+                 tool_calls=["get_matchup_details"])
+
+
+def _side_score(league: League, side: MatchupSide) -> float:
+    """What a side's week is ranked by: its points, or its category wins (ties half)."""
+    return side.points if league.settings.is_points else side.wins + side.ties / 2
+
+
+def _score_text(league: League, side: MatchupSide) -> str:
+    if league.settings.is_points:
+        return f"{side.points:.1f} points"
+    return f"{side.wins}-{side.losses}" + (f"-{side.ties}" if side.ties else "") + \
+        " in categories"
+
+
+def _picked_week(league: League, team: Team, me: Team | None, *, best: bool) -> Reply:
+    """The team's best (or worst) finished matchup of the season by its score, with its
+    result."""
+    weeks = []
+    for period in range(1, league.current_matchup_period):
+        m = next((x for x in league.matchups_for_period(period) if x.involves(team.id)), None)
+        side = m.side_for(team.id) if m is not None else None
+        if m is not None and side is not None and m.opponent_side(team.id) is not None:
+            weeks.append((_side_score(league, side), period, m, side))
+    if not weeks:
+        return Reply(text=f"{team.name} has no finished matchup yet this season.",
+                     report={"week_pick": "best" if best else "worst"})
+    score, period, m, side = (max if best else min)(weeks, key=lambda w: (w[0], -w[1]))
+    you = me is not None and team.id == me.id
+    word = "best" if best else "worst"
+    lead = (f"{'Your' if you else team.name + chr(39) + 's'} {word} week so far: matchup "
+            f"{period}, {_score_text(league, side)} ({len(weeks)} finished matchups"
+            + (", ranked by category wins" if not league.settings.is_points else "") + ").")
+    return Reply(text="\n".join([lead, _result_line(league, m, team, me)]),
+                 report={"week_pick": word, "period": period, "score": score},
+                 tool_calls=["get_matchup_details"])
+
+
+def _week_extreme(league: League, period: int, *, high: bool) -> Reply:
+    """The league's high (or low) score of one finished matchup period: the team and its
+    score, then the next two."""
+    rows = []
+    for m in league.matchups_for_period(period):
+        for side in m.sides:
+            if m.opponent_side(side.team_id) is not None:
+                rows.append((_side_score(league, side), side))
+    if not rows:
+        return Reply(text=f"ESPN has no scores for matchup {period}.", report={"period": period})
+    rows.sort(key=lambda r: r[0], reverse=high)
+    word = "high" if high else "low"
+    top = rows[0][1]
+    lines = [f"Matchup {period} ({_period_range(league, period)}) {word} score: "
+             f"**{league.team(top.team_id).name}** with {_score_text(league, top)}."]
+    if len(rows) > 1:
+        lines.append("Next: " + ", ".join(f"{league.team(s.team_id).name} "
+                                          f"{_score_text(league, s)}" for _, s in rows[1:3])
+                     + ".")
+    return Reply(text="\n".join(lines), report={"period": period, "week_pick": f"league_{word}",
+                                                "team": league.team(top.team_id).name},
                  tool_calls=["get_matchup_details"])
 
 

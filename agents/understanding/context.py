@@ -27,6 +27,7 @@ class UnderstandingContext:
     my_roster: frozenset[int] = frozenset()        # player ids on the member's team
     opponent_roster: frozenset[int] = frozenset()  # ... on this matchup's opponent's team
     rostered: frozenset[int] = frozenset()         # ... on any team of the league
+    current_period: int | None = None              # the matchup period being played
 
     def name_tiers(self) -> list[frozenset[int]]:
         """Where a shared name is looked for, in order: the member's roster, the players just

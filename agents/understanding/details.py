@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from agents.understanding import lexicon as lx
-from agents.understanding.request import Limit, SmallTalk
+from agents.understanding.request import Limit, SmallTalk, WeekPick
 
 
 def help_topics(text: str) -> list[str]:
@@ -83,10 +83,47 @@ def asked_setting(text: str) -> str | None:
     return None
 
 
+def asked_period(text: str, current: int | None) -> int | None:
+    """The matchup period a question names ("week 5" -> 5) or counts back from the one being
+    played ("two weeks ago", "the week before last" -> current - 2); None when it names none
+    (or counts back without the current period known)."""
+    low = (text or "").lower().replace("’", "'")
+    m = lx.PERIOD_NUMBER.search(low)
+    if m:
+        return int(m.group(1)) or None
+    m = lx.PERIOD_AGO.search(low)
+    if m is None or current is None:
+        return None
+    word = m.group("n")
+    back = 2 if m.group("two") else (int(word) if word.isdigit()
+                                     else 1 if word in ("a", "one") else lx.NUMBER_WORDS[word])
+    return current - back if current - back >= 1 else None
+
+
+def week_pick(text: str) -> WeekPick | None:
+    """A week picked by its score: "my best week" (best), "my lowest score" (worst), "who
+    scored the most last week" (league_high), "the week's low score" (league_low)."""
+    low = (text or "").lower().replace("’", "'")
+    if lx.LEAGUE_LOW.search(low):
+        return "league_low"
+    if lx.LEAGUE_HIGH.search(low):
+        return "league_high"
+    if lx.WEEK_WORST.search(low) and lx.ABOUT_ME.search(low):
+        return "worst"
+    if lx.WEEK_BEST.search(low) and lx.ABOUT_ME.search(low):
+        return "best"
+    return None
+
+
+def next_opponent(text: str) -> bool:
+    """True when the message asks whom the member plays in the next matchup."""
+    return bool(lx.NEXT_OPPONENT.search((text or "").lower().replace("’", "'")))
+
+
 def about_me(text: str) -> bool:
     """True when the member speaks about himself ("what did I pick up")."""
     return bool(lx.ABOUT_ME.search((text or "").lower()))
 
 
-__all__ = ["about_me", "asked_limit", "asks_howto", "asked_setting", "asked_statuses", "help_topics", "include_injured",
+__all__ = ["about_me", "asked_limit", "asked_period", "next_opponent", "week_pick", "asks_howto", "asked_setting", "asked_statuses", "help_topics", "include_injured",
            "small_talk"]

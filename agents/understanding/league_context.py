@@ -126,6 +126,7 @@ async def understanding_context(deps: AgentDeps, *, last: Mapping[str, Any] | No
     mine: frozenset[int] = frozenset()
     theirs: frozenset[int] = frozenset()
     rostered: frozenset[int] = frozenset()
+    period: int | None = None
     try:
         lctx = await load_context(deps)
         league = lctx.league
@@ -134,6 +135,7 @@ async def understanding_context(deps: AgentDeps, *, last: Mapping[str, Any] | No
         mine = _ids(lctx.my_team)
         theirs = _ids(lctx.opponent)
         rostered = frozenset(e.player.id for t in league.teams for e in t.roster)
+        period = league.current_matchup_period
     except EspnError as exc:
         log.info("league unavailable for understanding (%s)", type(exc).__name__)
     previous = None
@@ -145,7 +147,8 @@ async def understanding_context(deps: AgentDeps, *, last: Mapping[str, Any] | No
     listed = [ListedPlayer.model_validate(dict(x)) for x in last_list or ()]
     return UnderstandingContext(resolver=resolver, today=deps.today_date(), scoring=scoring,
                                 team_names=teams, last=previous, last_list=listed,
-                                my_roster=mine, opponent_roster=theirs, rostered=rostered)
+                                my_roster=mine, opponent_roster=theirs, rostered=rostered,
+                                current_period=period)
 
 
 def _ids(team: Any) -> frozenset[int]:

@@ -355,12 +355,47 @@ SETTING_WORDS: tuple[tuple[str, str], ...] = (
     ("Waiver order", r"\bwaivers?\W+(?:\w+\W+)?(?:order|priority|position|rank|spot)|"
                      r"\bpriority\b|\bin line\b|\bfirst dibs\b|\b(?:top|first) claim"),
     ("Acquisitions", r"\b(?:acquisitions?|adds?|pickups?|pick ?ups|moves|transactions?)\b"),
+    ("Trades", r"\bvetos?\b|\bvetoe[sd]\b|\bvotes?\b|\breview (?:period|time|window)|"
+               r"\btrades?\b[^.?!]{0,25}\b(?:to go through|get processed|reviewed)"),
+    ("Ties", r"\btie-?break|\btie rules?\b|\bties? (?:work|count)|\bties? (?:are |get )?"
+             r"(?:broken|decided|settled|handled)|\b(?:if|when) (?:we|i|you|two teams|teams|"
+             r"it|a matchup|a category|the matchup|a cat|both teams)\s+(?:\w+\s+)?(?:tie|ties|"
+             r"are tied|end up tied|finish tied|end in a tie)\b|\btied (?:on|in) (?:record|the "
+             r"standings)"),
     ("Trade deadline", r"\btrade|deadline"),
     ("Playoffs", r"\bplayoffs?|regular season"),
     ("Waivers", r"\bwaivers?|\bfaab|claims?"),
     ("Roster", r"\b(?:ir|il|roster|bench|slots?|spots?|starters?|util|positions?)\b"),
     ("Lineups lock", r"\block"),
 )
+#: A matchup period named by its number: "week 5", "wk 12", "matchup #3".
+PERIOD_NUMBER = re.compile(r"\b(?:week|wk|matchup(?: period)?|round)\s*#?\s*(\d{1,2})\b")
+#: A past matchup period counted back from the one being played: "two weeks ago", "3 weeks
+#: back", "the week before last".
+PERIOD_AGO = re.compile(r"\b(?P<n>a|one|two|three|four|five|six|\d{1,2})\s+(?:weeks?|matchups?)\s+"
+                        r"(?:ago|back|before this one|earlier)\b|\b(?P<two>(?:the\s+)?week\s+"
+                        r"before\s+last|(?:the\s+)?matchup\s+before\s+last)\b")
+#: A week picked by its score: the member's best / worst week, the league's high / low score.
+WEEK_BEST = re.compile(r"\b(?:best|highest|biggest|top|most)[- ](?:\w+[- ])?(?:scoring[- ])?"
+                       r"(?:week|matchup|score|total)s?\b|\b(?:which|what|the) (?:week|matchup)\b"
+                       r"[^.?!]{0,30}\b(?:most|highest|best|biggest)\b")
+WEEK_WORST = re.compile(r"\b(?:worst|lowest|smallest|fewest)[- ](?:\w+[- ])?(?:scoring[- ])?"
+                        r"(?:week|matchup|score|total)s?\b|\b(?:which|what|the) (?:week|matchup)\b"
+                        r"[^.?!]{0,30}\b(?:least|fewest|lowest|worst)\b")
+LEAGUE_HIGH = re.compile(r"\b(?:who|which team|what team|whose team|anyone|anybody)\b[^.?!]{0,25}"
+                         r"\b(?:scored|put up|had|dropped|posted|got)\s+the\s+(?:most|highest|"
+                         r"biggest|top)\b|\b(?:league'?s?|weekly|week'?s?)\s+(?:high|top)\s+"
+                         r"score|\b(?:high|top)\s+score\s+(?:of|in|for|from|last)\b")
+LEAGUE_LOW = re.compile(r"\b(?:who|which team|what team)\b[^.?!]{0,25}\b(?:scored|put up|had|"
+                        r"posted|got)\s+the\s+(?:least|fewest|lowest)\b|\b(?:league'?s?|weekly|"
+                        r"week'?s?)\s+low\s+score")
+#: The next matchup's opponent asked: "who do i play next week", "my opponent after this one".
+NEXT_OPPONENT = re.compile(
+    r"^(?=.*\b(?:next (?:week|matchup|round)|after this (?:one|week|matchup)|following week|"
+    r"the week after)\b)(?=.*\b(?:who|whom|opponent|opp|play(?:ing)?|fac(?:e|ing)|against|vs|"
+    r"matched up|matchup against)\b)(?!.*\b(?:how many|games?|schedule|stream|start|lineup)\b)")
+#: Settings lines that only a rule answers: a question that names one is about the rules.
+RULE_ONLY_SETTINGS = frozenset({"Trades", "Ties"})
 #: The member speaks about himself ("what did I add"), not the whole league.
 ABOUT_ME = re.compile(r"\b(?:i|i've|ive|my|me|mine)\b")
 #: How-to help topics: (name, words that pick it), in the order of the help answers.
@@ -445,7 +480,8 @@ ACK_WORDS = THANKS_WORDS | ACK_FILLER | frozenset({
 __all__ = [
     "ABOUT_ME", "ACK_FILLER", "ACK_WORDS", "HELP_TOPICS", "HOWTO_FANVISE", "HOWTO_FORM",
     "HOWTO_WORDS", "LIMITS", "INCLUDE_INJURED",
-    "SETTING_WORDS", "STATUS_WORDS", "THANKS_WORDS",
+    "SETTING_WORDS", "RULE_ONLY_SETTINGS", "PERIOD_NUMBER", "PERIOD_AGO", "WEEK_BEST",
+    "WEEK_WORST", "LEAGUE_HIGH", "LEAGUE_LOW", "NEXT_OPPONENT", "STATUS_WORDS", "THANKS_WORDS",
     "ACTIONS", "ADD_VERBS", "KEEP_AFTER", "KEEP_BEFORE", "SPARE_CORE", "OTHER_SPORT", "HELP_ME", "SECOND_QUESTION", "QUESTION_START", "RELATIVE_DAY", "THEIR", "GAME_WORDS", "PAST_CUE", "RULES_CUE", "ACTIVITY_CUE", "GENERAL_CUE", "CATEGORY_CUE", "REPLACE_CUE", "GAMES_FILTER", "CATEGORIES", "DAY_LEAD", "DROP_VERBS", "FILLER",
     "FOLLOWUP_OPENERS", "FOLLOWUP_TAIL", "INJURY",
     "LIST_REF", "NBA_TEAMS", "NBA_TEAM_CUE", "NBA_TEAM_WORDS", "NUMBER_WORDS", "OPPONENT", "ORDINALS", "POSITIONS", "PRONOUNS",

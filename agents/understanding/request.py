@@ -76,6 +76,9 @@ SmallTalk = Literal["thanks", "ack"]
 #: What FanVise will not do (the out-of-scope answer says which and why): accept moves by
 #: itself, drop a whole roster, act as the league's commissioner, give out credentials.
 Limit = Literal["auto_accept", "mass_drop", "commissioner", "credentials"]
+#: Which week of the season a past-matchup question picks by its score: the member's best or
+#: worst, or the league's high or low score of the week asked.
+WeekPick = Literal["best", "worst", "league_high", "league_low"]
 
 
 class PlayerRef(BaseModel):
@@ -155,6 +158,9 @@ class Request(BaseModel):
     setting: str | None = None         # the league settings line asked ("Trade deadline")
     about_me: bool = False             # the member speaks about himself ("did I add")
     limit: Limit | None = None         # what it asks that FanVise will not do ("veto that trade")
+    period: int | None = None          # the matchup period asked ("week 5", "two weeks ago")
+    week_pick: WeekPick | None = None  # "my best week", "the league's high score last week"
+    next_opponent: bool = False        # "who do i play next week", "my opponent after this one"
 
     @classmethod
     def command(cls, intent: Intent, **fields: object) -> Request:
@@ -176,4 +182,5 @@ class Request(BaseModel):
 
 
 __all__ = ["Ask", "Subject", "When", "Action", "DayRef", "Intent", "Limit", "MoveRef", "OPTIMIZER_INTENTS", "PlayerRef",
-           "Request", "ResolutionStatus", "SmallTalk", "Source", "TEAM_INTENTS", "TeamRef"]
+           "Request", "ResolutionStatus", "SmallTalk", "Source", "TEAM_INTENTS", "TeamRef",
+           "WeekPick"]

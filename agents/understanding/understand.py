@@ -6,11 +6,13 @@ the previous turn, and a clarifying question below the confidence margin.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 from agents.understanding import details
 from agents.understanding import lexicon as lx
 from agents.understanding.context import UnderstandingContext
+from agents.understanding.correction import corrected_players
 from agents.understanding.entities import (
     PLAYER_SLOT,
     Entities,
@@ -64,6 +66,16 @@ it its it's i i'm im me my we our you your he him his he's hes they their do doe
 could should would will ok okay hm hmm also then now just only same if yo pls please
 now there that this these those any some ?""".split())
 
+
+#: Intents a question about the next matchup's opponent reads as before it is settled.
+NEXT_OPPONENT_INTENTS = frozenset({Intent.ROSTER, Intent.SCHEDULE, Intent.MATCHUP_STATUS,
+                                   Intent.MATCHUP_ANALYSIS, Intent.STANDINGS,
+                                   Intent.GENERAL_ADVICE, Intent.PAST_MATCHUP})
+#: Intents a question about a past week's result (by number, or picked by its score) reads as
+#: before it is settled.
+PAST_WEEK_INTENTS = frozenset({Intent.PAST_MATCHUP, Intent.MATCHUP_STATUS, Intent.STANDINGS,
+                               Intent.TEAM_BOX_SCORE, Intent.LEAGUE_ACTIVITY,
+                               Intent.GENERAL_ADVICE, Intent.CATEGORY_OUTLOOK})
 
 #: A follow-up is a short message: at most this many words.
 FOLLOWUP_WORDS = 8
@@ -452,11 +464,7 @@ def split_questions(text: str, ctx: UnderstandingContext, whole: Request, *,
     out: list[Request] = []
     for piece in pieces:
         last = out[-1] if out else ctx.last
-        sub = UnderstandingContext(resolver=ctx.resolver, today=ctx.today, scoring=ctx.scoring,
-                                   team_names=ctx.team_names, last=last,
-                                   last_list=ctx.last_list if not out else [],
-                                   my_roster=ctx.my_roster,
-                                   opponent_roster=ctx.opponent_roster, rostered=ctx.rostered)
+        sub = dataclasses.replace(ctx, last=last, last_list=ctx.last_list if not out else [])
         req = understand_one(piece, sub, router=router)
         if req.clarify or (req.confidence < PART_SCORE and req.source != "context"):
             return [whole]
@@ -480,7 +488,10 @@ def understand_one(text: str, ctx: UnderstandingContext, *,
     corrected = _corrected_move(text, ents, ctx) if him_move is None else None
     if corrected is not None:
         him_move = corrected  # "cut Y instead": the proposed move with its drop changed
-    followup = him_move is not None or is_followup(text, ents, ctx)
+    # "sorry i meant jaylen brown not brunson", "not him, the guard that's hurt": the last
+    # question again, about the player corrected to
+    swapped = corrected_players(text, ents, ctx) if him_move is None else None
+    followup = him_move is not None or swapped is not None or is_followup(text, ents, ctx)
     last = ctx.last if followup else None
 
     kept_ids = {p.player_id for p in ents.keep}
@@ -496,6 +507,8 @@ def understand_one(text: str, ctx: UnderstandingContext, *,
     if him_move is not None:
         ents.move = him_move
         players = [p for p in (him_move.drop, him_move.add) if p is not None]
+    elif swapped is not None:
+        players = swapped
     has_player = bool(players)
 
     routed = _routed_text(text, ents, followup=followup,
@@ -518,7 +531,10 @@ def understand_one(text: str, ctx: UnderstandingContext, *,
     intent = best
     inherited = False
     action = ents.action
-    if last is not None and _keeps_intent(last, ranked, content, ents, players):
+    if last is not None and swapped is not None and last.intent not in NOT_INHERITED:
+        intent, inherited = _inherited_intent(last, ents), True
+        action = action or last.action
+    elif last is not None and _keeps_intent(last, ranked, content, ents, players):
         intent, inherited = _inherited_intent(last, ents), True
         action = action or last.action
     elif last is not None and (about := _about_new_player(last, ents, content)) is not None:
@@ -564,6 +580,8 @@ def understand_one(text: str, ctx: UnderstandingContext, *,
         day = day or last.day
         categories = categories or list(last.categories)
         position = position or last.position
+        if swapped is not None:
+            position = last.position  # "the guard that's hurt" picks him, not a position
         count = count or last.count
         min_games = min_games or last.min_games
         if team.kind == "mine" and last.team.kind != "mine":
@@ -578,7 +596,7 @@ def understand_one(text: str, ctx: UnderstandingContext, *,
             hold_or_replace=hold_or_replace(fold(text), ents, has_player=has_player))
         if composed != intent:
             intent, clarify = composed, False
-    asked = asked_details(original)
+    asked = asked_details(original, ctx.current_period)
     if corrected is not None:
         intent, clarify, move = Intent.EXPLICIT_MOVE, False, corrected
     elif him_move is not None and him_move.add is None and him_move.add_list_index is None:
@@ -589,6 +607,15 @@ def understand_one(text: str, ctx: UnderstandingContext, *,
         intent, clarify, move = Intent.OUT_OF_SCOPE, False, None
     elif details.asks_howto(original):
         intent, clarify = Intent.HELP, False  # how to use FanVise: the command and how
+    elif asked["next_opponent"] and not players and intent in NEXT_OPPONENT_INTENTS:
+        intent, clarify = Intent.SCHEDULE, False  # who the next matchup is against
+    elif (asked["week_pick"] is not None or _past_period(asked["period"], ctx, past)) \
+            and not players and intent in PAST_WEEK_INTENTS:
+        # "my best week", "who scored the most last week", "how did week 5 go": a result
+        intent, clarify = Intent.PAST_MATCHUP, False
+    elif asked["setting"] in lx.RULE_ONLY_SETTINGS and not players:
+        # "how many votes veto a trade", "what happens if we tie": only the rules answer
+        intent, clarify = Intent.LEAGUE_SETTINGS, False
     return Request(
         text=original, intent=intent, confidence=round(max(best_score, 0.0), 4),
         source="context" if inherited else "semantic", players=players, team=team,
@@ -601,14 +628,26 @@ def understand_one(text: str, ctx: UnderstandingContext, *,
         **asked)
 
 
-def asked_details(text: str) -> dict[str, object]:
+def _past_period(period: object, ctx: UnderstandingContext, past: bool) -> bool:
+    """A matchup period named that is over: before the one being played, or asked in the
+    past tense when the current one is unknown."""
+    if not isinstance(period, int):
+        return False
+    return period < ctx.current_period if ctx.current_period is not None else past
+
+
+def asked_details(text: str, current_period: int | None = None) -> dict[str, object]:
     """The Request fields read from the words of the message as written (Request.text):
     help topics, small talk, injured included, injury statuses, the settings line, about me,
-    what FanVise will not do."""
+    what FanVise will not do, the matchup period asked (counted back from `current_period`),
+    a week picked by its score, the next opponent asked."""
     return {"help_topics": details.help_topics(text), "small_talk": details.small_talk(text),
             "include_injured": details.include_injured(text),
             "statuses": details.asked_statuses(text), "setting": details.asked_setting(text),
-            "about_me": details.about_me(text), "limit": details.asked_limit(text)}
+            "about_me": details.about_me(text), "limit": details.asked_limit(text),
+            "period": details.asked_period(text, current_period),
+            "week_pick": details.week_pick(text),
+            "next_opponent": details.next_opponent(text)}
 
 
 __all__ = ["LONG_MESSAGE", "asked_details", "question_of", "split_questions", "understand_one", "CLARIFY_MARGIN", "CONFIDENT_SCORE", "FOLLOWUP_WORDS", "KEEP_INTENT_MARGIN",

@@ -12,7 +12,8 @@ resolve, in order), "not_found" (words of invented / non-league names), "ambiguo
 that match several league players), "day" (null, "today", "tomorrow", a weekday or "week"),
 "categories" (ESPN names), "position", "after" (earlier messages of the thread, read first:
 the row is a follow-up), "move" ({"drop", "add"}: the full name each side must resolve to, or
-"not_found"), "limit" (Request.limit: what FanVise will not do), "help" (Request.help_topics),
+"not_found"), "limit" (Request.limit: what FanVise will not do), "help" (Request.help_topics), "period"
+(Request.period: the matchup period a past-matchup question asks about),
 "family" (a label for the report)}. A key left out is not checked.
 
 Two sets, both written separately from the router's utterance bank (agents/understanding/bank)
@@ -52,7 +53,7 @@ INTENTS = ("help", "player_research", "player_form", "player_decision", "free_ag
            "league_activity", "team_box_score", "category_outlook", "week_plan",
            "power_rankings", "playoff_odds", "trade_analysis")
 KEYS = frozenset({"text", "intent", "players", "not_found", "ambiguous", "day", "categories",
-                  "position", "also", "after", "move", "limit", "help", "family"})
+                  "position", "also", "after", "move", "limit", "help", "period", "family"})
 LIMITS = frozenset({"auto_accept", "mass_drop", "commissioner", "credentials"})
 NAME_KEYS = ("players", "not_found", "ambiguous")
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
@@ -232,6 +233,8 @@ class RowResult:
     got_limit: str | None = None
     help_ok: bool | None = None
     got_help: list[str] = field(default_factory=list)
+    period_ok: bool | None = None
+    got_period: int | None = None
     family: str = ""
     ms: float = 0.0
     error: str | None = None
@@ -302,6 +305,9 @@ def score_row(row: dict[str, Any], req: Any, today: date, ms: float = 0.0) -> Ro
     if "help" in row:
         res.got_help = list(getattr(req, "help_topics", []) or [])
         res.help_ok = res.got_help == list(row["help"])
+    if "period" in row:
+        res.got_period = getattr(req, "period", None)
+        res.period_ok = res.got_period == row["period"]
     return res
 
 
@@ -319,7 +325,8 @@ def row_correct(r: RowResult) -> bool:
     position, the move, the limit and the how-to topics."""
     return r.intent_ok and r.names_ok is not False and not r.invented_statuses \
         and not r.substituted and False not in (r.day_ok, r.categories_ok, r.position_ok,
-                                                 r.move_ok, r.limit_ok, r.help_ok)
+                                                 r.move_ok, r.limit_ok, r.help_ok,
+                                                 r.period_ok)
 
 
 def _pct(values: Sequence[float], q: float) -> float:
