@@ -276,6 +276,9 @@ def best_plan(values: np.ndarray, masks: Sequence[int], caps: Sequence[int],
     if max_adds == 1 and not slot_caps and games_cap is None and kv is None and not ir \
             and not fixed:
         sol = _best_single(values, masks, caps, keys, roster, droppable, kept, first_day)
+    elif max_adds == 1 and not slot_caps and games_cap is None and not fixed:
+        sol = _one_move(values, masks, caps, keys, roster, droppable, kept, first_day,
+                        keep_value=kv, ir_rows=ir)
     else:
         sol = _milp(values, masks, caps, roster, kept, max_adds, first_day, set(protected),
                     slot_caps, games_cap, None, time_limit, keep_value=kv, ir_rows=ir,
@@ -318,6 +321,51 @@ def _best_single(values: np.ndarray, masks: Sequence[int], caps: Sequence[int],
         return PlanSolution(0.0, 0.0, status="Optimal")
     _, day, a, b = best
     steps = [PlanStep(day, drops[a], adds[b])]
+    members = apply_steps(roster, steps, n_days)
+    total, starts = evaluate_members(values, masks, caps, keys, members)
+    return PlanSolution(total, total, steps, members, starts, starts, "Optimal")
+
+
+def _one_move(values: np.ndarray, masks: Sequence[int], caps: Sequence[int],
+              keys: Sequence[int], roster: list[int], drops: list[int], adds: list[int],
+              first_day: int, *, keep_value: np.ndarray | None,
+              ir_rows: Collection[int]) -> PlanSolution:
+    """The time-indexed model's optimum with one acquisition and no games caps, enumerated.
+
+    With one acquisition a plan is one (drop, add, day) or nothing: the roster stays full, so
+    the add's day is the drop's, and the added player stays (leaving would need a second
+    add).  Its objective in the model is the lineup gain of the days from the move on (the
+    exact per-day gains of every pair, scan.scan_points, summed from each day), plus the
+    terminal keep values (the add's, minus the drop's unless he goes to the IR: an IR row is
+    still owned), plus the model's tie-break (KEEP_ROSTER per day the drop stays, KEEP_ADDED
+    per day the add is there, ADD_COST).  The best of them, when it beats doing nothing, is
+    the model's solution (same objective, so the same move; sticky adds and the IR slot
+    count cannot bind with one add).  Milliseconds where HiGHS takes seconds on the same
+    model (its LP bound is weak when one add is allowed)."""
+    from fantasy.optimizer.scan import scan_points  # noqa: PLC0415 - scan imports week
+
+    n_days = values.shape[1]
+    kv = np.zeros(values.shape[0]) if keep_value is None else keep_value
+    ir = set(ir_rows)
+    if not drops or not adds or first_day >= n_days:
+        return PlanSolution(0.0, 0.0, status="Optimal")
+    kv_add = np.array([float(kv[y]) for y in adds])
+    kv_drop = np.array([0.0 if x in ir else float(kv[x]) for x in drops])
+    terminal = kv_add[None, :] - kv_drop[:, None]
+    best: tuple[float, int, int, int] | None = None
+    suffix = np.zeros((len(drops), len(adds)))
+    for d in range(n_days - 1, first_day - 1, -1):  # later days first: ties go to the later
+        suffix = suffix + scan_points(values[:, d:d + 1], masks, caps, keys, roster, drops,
+                                      adds).gains
+        obj = suffix + terminal - (KEEP_ROSTER - KEEP_ADDED) * (n_days - d) - ADD_COST
+        ia, ib = np.unravel_index(int(np.argmax(obj)), obj.shape)
+        g = float(obj[ia, ib])
+        if g > 0 and (best is None or g > best[0]):
+            best = (g, d, int(ia), int(ib))
+    if best is None:
+        return PlanSolution(0.0, 0.0, status="Optimal")
+    _, day, a, b = best
+    steps = [PlanStep(day, drops[a], adds[b], drops[a] in ir)]
     members = apply_steps(roster, steps, n_days)
     total, starts = evaluate_members(values, masks, caps, keys, members)
     return PlanSolution(total, total, steps, members, starts, starts, "Optimal")

@@ -12,7 +12,17 @@ import pytest
 
 from fantasy.optimizer.lineup import solve_day
 from fantasy.optimizer.multimove import plan_moves
-from fantasy.optimizer.plan import apply_steps, best_plan, terminal_value
+from fantasy.optimizer.plan import (
+    ADD_COST,
+    KEEP_ADDED,
+    KEEP_ROSTER,
+    _milp,
+    _one_move,
+    apply_steps,
+    best_plan,
+    prune_pool,
+    terminal_value,
+)
 from fantasy.optimizer.season import replacement_levels, season_values
 from fantasy.optimizer.synthetic import make_league
 
@@ -62,6 +72,60 @@ def test_season_plan_equals_pulp_model(chunk):
             assert abs(sol.keep_total - terminal_value(members[-1], lg.roster, sv.keep_value,
                                                        ir)) < 1e-9
             assert all(len(m) == len(lg.roster) for m in members)
+
+
+def _model_objective(sol, roster, keep, ir, n_days):
+    """The time-indexed model's objective (maximised) of a one-move solution, tie-break
+    included, relative to doing nothing."""
+    if not sol.steps:
+        return 0.0
+    (s,) = sol.steps
+    keep_term = keep[s.add] - (0.0 if s.drop in ir else keep[s.drop])
+    return ((sol.total + keep_term) - (KEEP_ROSTER - KEEP_ADDED) * (n_days - s.day)
+            - ADD_COST)
+
+
+def test_one_move_enumeration_is_the_model_optimum():
+    """With one acquisition best_plan enumerates (drop, add, day) instead of solving the MILP:
+    same objective as HiGHS on the same model, and the same move whenever the optimum is
+    unique (an exact tie, e.g. two zero-value bench players to drop, may go either way)."""
+    checked = same = 0
+    for seed in range(60):
+        rng = np.random.default_rng(71_000 + seed)
+        lg = make_league(seed, n_roster=int(rng.integers(6, 14)),
+                         n_fa=int(rng.integers(4, 30)), n_days=int(rng.integers(2, 8)))
+        values = lg.values.copy()
+        ppg = values.max(axis=1, initial=0.0)
+        games = rng.integers(0, 30, len(ppg)).astype(float)
+        sv = season_values(ppg, games, lg.masks, lg.roster, lg.pool, position_mask=0b11111,
+                           core_top_n=int(rng.integers(0, 4)))
+        keep = np.asarray(sv.keep_value, dtype=float) + rng.uniform(0, 1e-3, len(ppg))
+        ir = [int(rng.choice(lg.roster))] if rng.random() < 0.5 else []
+        for p in ir:
+            values[p] = 0.0
+        n_days = values.shape[1]
+        first = int(rng.integers(0, n_days))
+        protected = set(sv.core) - set(ir)
+        drops = [i for i in lg.roster if i not in protected]
+        pool = prune_pool(values, lg.masks, lg.pool, 1, first_day=first, keys=lg.keys,
+                          keep_value=keep)
+        fast = _one_move(values, lg.masks, lg.layout.caps, lg.keys, list(lg.roster), drops,
+                         pool, first, keep_value=keep, ir_rows=ir)
+        ref = _milp(values, lg.masks, lg.layout.caps, list(lg.roster), pool, 1, first,
+                    protected, None, None, None, None, keep_value=keep, ir_rows=ir,
+                    ir_slots=1 if ir else 0)
+        a = _model_objective(fast, lg.roster, keep, set(ir), n_days)
+        b = max(_model_objective(ref, lg.roster, keep, set(ir), n_days), 0.0)
+        assert abs(a - b) < 1e-7, (seed, fast.steps, ref.steps, a, b)
+        checked += 1
+        same += [(s.day, s.drop, s.add, s.to_ir) for s in fast.steps] == \
+            [(s.day, s.drop, s.add, s.to_ir) for s in ref.steps] or (not fast.steps and b == 0)
+        via = best_plan(values, lg.masks, lg.layout.caps, lg.keys, lg.roster, lg.pool, 1,
+                        first_day=first, protected=protected, keep_value=keep, ir_rows=ir,
+                        ir_slots=1)
+        assert [(s.day, s.drop, s.add) for s in via.steps] == \
+            [(s.day, s.drop, s.add) for s in fast.steps]
+    assert same == checked  # keep values jittered: the optimum is unique
 
 
 def _brute(values, masks, caps, keys, roster, pool, k, protected, keep, ir, ir_slots,
