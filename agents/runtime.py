@@ -32,7 +32,7 @@ from langchain_core.messages import AIMessage, HumanMessage
 from langgraph.types import Command
 
 from agents.shared.deps import AgentDeps, WriterFactory, with_stale_note
-from agents.shared.llm import OfflineChatModel, is_offline, make_model, with_offline_note
+from agents.shared.llm import OfflineChatModel, is_offline, make_model
 from agents.shared.tool_registry import player_pool
 from agents.shared.types import (
     Answer,
@@ -446,6 +446,7 @@ class FanViseRuntime:
                              intent=str(values.get("intent") or ""),
                              report=values.get("report"),
                              offline=self.offline or bool(values.get("model_fallback")),
+                             needs_team=bool(values.get("needs_team")),
                              tool_calls=list(values.get("tool_calls") or []),
                              offers=[str(o.get("label") or "")
                                      for o in values.get("offers") or []],
@@ -469,6 +470,7 @@ class FanViseRuntime:
         return Answer(text=with_stale_note(text, deps), intent=str(values.get("intent") or ""),
                       report=values.get("report"),
                       offline=self.offline or bool(values.get("model_fallback")),
+                      needs_team=bool(values.get("needs_team")),
                       tool_calls=list(values.get("tool_calls") or []))
 
     async def _start_run(self, conversation_id: str, delegate: dict[str, Any],
@@ -536,8 +538,6 @@ class FanViseRuntime:
         crash_point("run:done")
         values = snap.values or {}
         answer = str(values.get("answer") or "")
-        if self.offline:
-            answer = with_offline_note(answer)
         await self._append_outcome(conversation_id, answer)
         await self._safe_prune(run_tid)
         yield Answer(text=answer, intent=intent, report=values.get("report"),
@@ -761,8 +761,6 @@ class FanViseRuntime:
 
     def _answer_events(self, values: dict[str, Any], intent: str) -> list[Event]:
         answer = str(values.get("answer") or "")
-        if self.offline:
-            answer = with_offline_note(answer)
         return [Answer(text=answer, intent=intent, report=values.get("report"),
                        offline=self.offline, tool_calls=list(values.get("tool_calls") or []))]
 

@@ -46,6 +46,8 @@ ENV_BASE_URL = "FANVISE_GEMINI_BASE_URL"
 ENV_RETRIES = "FANVISE_GEMINI_RETRIES"
 DEFAULT_RETRIES = 4
 DEFAULT_GEMINI_MODEL = "gemini-2.5-flash"
+#: What the chat says once per conversation when answers are rule-based (`Answer.offline`);
+#: never part of an answer's text.
 OFFLINE_NOTE = "(Offline mode: rule-based answers from league data, no AI model.)"
 
 # --------------------------------------------------------------------------- factory
@@ -136,13 +138,6 @@ def _drop_async_response(exc: BaseException) -> None:
 def is_offline(model: Any) -> bool:
     """True for the offline rule-based model (also when wrapped by bind/bind_tools)."""
     return isinstance(getattr(model, "bound", model), OfflineChatModel)
-
-
-def with_offline_note(text: str) -> str:
-    """Prefix the offline-mode note unless the text already carries it."""
-    if OFFLINE_NOTE in text:
-        return text
-    return f"{OFFLINE_NOTE}\n{text}" if text else OFFLINE_NOTE
 
 
 # --------------------------------------------------------------------------- help
@@ -470,11 +465,11 @@ class OfflineChatModel(BaseChatModel):
                 part = render_tool_result(m.name or "tool", _load(m.content))
                 if part and part not in parts:
                     parts.append(part)
-            return AIMessage(content=with_offline_note("\n".join(parts)))
+            return AIMessage(content="\n".join(parts))
         if request is None:  # nothing understood this turn: say what FanVise does
-            return AIMessage(content=with_offline_note(HELP_TEXT))
+            return AIMessage(content=HELP_TEXT)
         if request.intent in (Intent.HELP, Intent.OUT_OF_SCOPE):
-            return AIMessage(content=with_offline_note(HELP_TEXT))
+            return AIMessage(content=HELP_TEXT)
         plan = plan_tool_calls(request, names)
         if plan:
             return AIMessage(content="", tool_calls=[
@@ -489,7 +484,7 @@ class OfflineChatModel(BaseChatModel):
                     "\"Is Jalen Brunson playing tonight?\"")
         else:
             body = "I can't look that up right now. " + HELP_TEXT.split("\n", 1)[1]
-        return AIMessage(content=with_offline_note(body))
+        return AIMessage(content=body)
 
     def _generate(self, messages: list[BaseMessage], stop: list[str] | None = None,
                   run_manager: CallbackManagerForLLMRun | None = None,
@@ -508,5 +503,5 @@ class OfflineChatModel(BaseChatModel):
 __all__ = [
     "DEFAULT_GEMINI_MODEL", "ENV_API_KEY", "ENV_BASE_URL", "ENV_MODEL", "HELP_TEXT", "OFFLINE_NOTE",
     "REQUEST_KWARG", "OfflineChatModel", "is_offline", "make_model", "plan_tool_calls",
-    "render_tool_result", "with_offline_note", "with_request",
+    "render_tool_result", "with_request",
 ]

@@ -62,12 +62,17 @@ class MoveOutcomes:
 
 @dataclass(frozen=True)
 class Answer:
-    """A final answer of one turn; `report` holds structured data (player report, lineup...)."""
+    """A final answer of one turn; `report` holds structured data (player report, lineup...).
+
+    `offline`: the offline rule-based model answered (the chat says so once per
+    conversation; the text never carries that note). `needs_team`: (a part of) the question
+    is about the asker's own team and the asker has none (the chat asks them to link)."""
 
     text: str
     intent: str = ""
     report: dict[str, Any] | None = None
     offline: bool = False
+    needs_team: bool = False
     tool_calls: list[str] = field(default_factory=list)
     offers: list[str] = field(default_factory=list)  # follow-up buttons (labels), in order
     offers_id: str = ""  # with an index, names an offer: runtime.offered_request(...)

@@ -27,7 +27,7 @@ import logging
 import uuid
 from collections.abc import Callable
 from datetime import date
-from typing import Any
+from typing import Any, NamedTuple
 
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
 from langgraph.graph import END, START, StateGraph
@@ -45,9 +45,7 @@ from agents.answers.types import Reply
 from agents.shared.deps import tools_for
 from agents.shared.llm import (
     OfflineChatModel,
-    is_offline,
     render_tool_result,
-    with_offline_note,
     with_request,
 )
 from agents.shared.middleware import (
@@ -290,7 +288,8 @@ async def which_player(state: SupervisorState) -> dict[str, Any]:
 
 
 async def needs_team(state: SupervisorState) -> dict[str, Any]:
-    return {"messages": [AIMessage(content=NEEDS_TEAM_ANSWER)], "answer": NEEDS_TEAM_ANSWER}
+    return {"messages": [AIMessage(content=NEEDS_TEAM_ANSWER)], "answer": NEEDS_TEAM_ANSWER,
+            "needs_team": True}
 
 
 async def answer_node(state: SupervisorState,
@@ -301,10 +300,11 @@ async def answer_node(state: SupervisorState,
     if text:
         runtime.stream_writer({"stage": "answer", "text": text})
     reply = await answer_for(request.intent)(runtime.context, request)
-    extra, later = await more_answers(request, runtime.context)
-    if extra:
-        reply = reply.model_copy(update={"text": "\n\n".join([reply.text, *extra])})
-    return {**reply_update(reply), **later_run(state, later)}
+    more = await more_answers(request, runtime.context)
+    if more.texts:
+        reply = reply.model_copy(update={"text": "\n\n".join([reply.text, *more.texts])})
+    return {**reply_update(reply), **later_run(state, more.later),
+            **({"needs_team": True} if more.needs_team else {})}
 
 
 def later_run(state: SupervisorState, part: Request | None) -> dict[str, Any]:
@@ -317,8 +317,15 @@ def later_run(state: SupervisorState, part: Request | None) -> dict[str, Any]:
                          "request_obj": part.model_dump(mode="json"), "answer_first": True}}
 
 
-async def more_answers(request: Request, deps: SupervisorContext
-                       ) -> tuple[list[str], Request | None]:
+class MoreAnswers(NamedTuple):
+    """The answers to a message's further questions (`more_answers`)."""
+
+    texts: list[str]
+    later: Request | None  # the further question the optimizer answers after this turn
+    needs_team: bool  # one of them is about the asker's team, and they linked none
+
+
+async def more_answers(request: Request, deps: SupervisorContext) -> MoreAnswers:
     """The answers to the further questions of a message (`Request.more`), in order, each
     from its own path: a deterministic answer, the research graph, or the reply that asks
     about a name; and the first further question the matchup optimizer answers (a lineup, a
@@ -327,6 +334,7 @@ async def more_answers(request: Request, deps: SupervisorContext
     asked on its own."""
     out: list[str] = []
     later: Request | None = None
+    needs = False
     for part in request.more:
         route = route_for(part, team_linked=deps.my_team_id is not None,
                           can_delegate=(later is None and part.intent in OPTIMIZER_INTENTS
@@ -353,9 +361,10 @@ async def more_answers(request: Request, deps: SupervisorContext
             out.append(which_player_reply(part).text)
         elif route == "needs_team":
             out.append(NEEDS_TEAM_ANSWER)
+            needs = True
         else:
             out.append(f"For \"{part.text}\": ask me that on its own and I'll work it out.")
-    return [t for t in out if t], later
+    return MoreAnswers([t for t in out if t], later, needs)
 
 
 async def research(state: SupervisorState,
@@ -382,10 +391,11 @@ async def research(state: SupervisorState,
                 log.info("schedule unavailable for %s: %s", ref.name, type(exc).__name__)
         if lines:
             answer = "\n".join(lines) + "\n" + answer
-    extra, later = await more_answers(request, deps)
-    if extra:
-        answer = "\n\n".join([answer, *extra])
-    return {**later_run(state, later), "messages": [AIMessage(content=answer)],
+    more = await more_answers(request, deps)
+    if more.texts:
+        answer = "\n\n".join([answer, *more.texts])
+    return {**later_run(state, more.later), "messages": [AIMessage(content=answer)],
+            **({"needs_team": True} if more.needs_team else {}),
             "answer": answer,
             "report": out.get("report"), "tool_calls": list(out.get("tool_calls") or []),
             "llm_calls": int(out.get("llm_calls") or 0)}
@@ -396,15 +406,16 @@ async def delegate(state: SupervisorState,
     """Hand the request to the matchup optimizer (the runtime starts its run); the message's
     further questions are answered here and shown after the run's card or answer."""
     request = _request(state)
-    extra, _ = await more_answers(request, runtime.context)
+    more = await more_answers(request, runtime.context)
     out: dict[str, Any] = {"delegate": {
         "workflow": "matchup_optimizer", "intent": state.get("intent", ""),
         "requester_id": state.get("user_id", ""), "request_obj": state.get("request"),
         "answer_first": False},
         "last_request": state.get("request")}
-    if extra:
-        text = "\n\n".join(extra)
-        out.update({"answer": text, "messages": [AIMessage(content=text)]})
+    if more.texts:
+        text = "\n\n".join(more.texts)
+        out.update({"answer": text, "messages": [AIMessage(content=text)],
+                    "needs_team": more.needs_team})
     return out
 
 
@@ -536,7 +547,7 @@ async def circuit_breaker(state: SupervisorState) -> dict[str, Any]:
 
 async def synthesize(state: SupervisorState,
                      runtime: Runtime[SupervisorContext]) -> dict[str, Any]:
-    """The turn's answer text (offline note when the offline model answered)."""
+    """The turn's answer text (the model-down note when the offline model stood in)."""
     _progress(runtime, "synthesize")
     answer = state.get("answer") or ""
     if not answer:
@@ -547,10 +558,8 @@ async def synthesize(state: SupervisorState,
                 p.get("text", "") if isinstance(p, dict) else str(p) for p in c)
     if not answer.strip():
         answer = "I couldn't find an answer to that; try rephrasing or ask for help."
-    if state.get("model_fallback"):
-        answer = with_offline_note(f"{MODEL_DOWN_NOTE}\n{answer}")
-    elif is_offline(runtime.context.model):
-        answer = with_offline_note(answer)
+    if state.get("model_fallback"):  # the offline note itself is the Answer's `offline`
+        answer = f"{MODEL_DOWN_NOTE}\n{answer}"
     update: dict[str, Any] = {"answer": answer, "espn_down": _espn_down(state)}
     request = state.get("request")
     if request and state.get("route") not in ("clarify", "which_player") \

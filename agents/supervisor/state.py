@@ -37,6 +37,7 @@ class SupervisorState(TypedDict, total=False):
     stop_reason: str               # "" | tool_budget | circuit_breaker
     espn_down: bool                # every tool result of the turn was an ESPN failure
     model_fallback: bool           # the model failed; the offline model answered this turn
+    needs_team: bool               # (a part of) the turn is about the asker's team, unlinked
     # across turns
     last_request: dict[str, Any] | None   # the previous understood request (follow-ups)
     last_list: list[dict[str, Any]]       # the last numbered player list shown
@@ -49,7 +50,8 @@ TURN_DEFAULTS: dict[str, Any] = {
     "request": None,
     "delegate": None, "context": {}, "answer": "", "report": None, "tool_calls": [],
     "tool_call_count": 0, "llm_calls": 0, "error_streak": 0, "stop_reason": "",
-    "espn_down": False, "model_fallback": False, "offers": [], "offers_id": "",
+    "espn_down": False, "model_fallback": False, "needs_team": False, "offers": [],
+    "offers_id": "",
 }
 
 

@@ -14,8 +14,7 @@ from datetime import date
 from typing import TYPE_CHECKING, Any
 
 from agents.shared.llm import OFFLINE_NOTE
-from agents.shared.types import Answer, ApprovalRequest, Notice, Progress
-from agents.supervisor.prompts import NEEDS_TEAM_ANSWER
+from agents.shared.types import Answer, ApprovalRequest, Notice, NoticeCode, Progress
 from agents.understanding.request import TEAM_INTENTS, Intent, Request
 from bot.core.commands import answer_for_platform, invocation
 from bot.core.errors import ChatError, InvalidInput
@@ -245,7 +244,7 @@ class Turns:
             log.error("runtime stream failed: %s", type(exc).__name__,
                       exc_info=log.isEnabledFor(logging.DEBUG))
             final.append(Notice("Sorry, something went wrong while answering. Please try "
-                                "again.", level="error"))
+                                "again.", level="error", code=NoticeCode.ERROR))
         # a fast run shows little of its progress (one edit per second): its last facts
         # stay on the card or answer as a context line
         editor.facts = progress_facts(lines[1:])
@@ -277,7 +276,8 @@ class Turns:
             message_id=None, status="running", attempts=1, created_at=0.0, updated_at=0.0))
         crash_point("turn:started")
         # a member without a link has no team (never the deployment's): a question about
-        # "my team" then gets the runtime's needs-team answer, replaced by the link prompt
+        # "my team" then gets the runtime's needs-team answer (`Answer.needs_team`), replaced
+        # by the link prompt
         no_team = {"default_team": False} if team_id is None else {}
         events = self.core.runtime.ask(thread.conversation_id, text, user_id=user.user_id,
                                   team_id=team_id, request=request, **no_team)
@@ -285,13 +285,13 @@ class Turns:
         try:
             editor, final = await self.stream_into(surface, thread, events, THINKING,
                                                     turn_id=turn_id)
-            if no_team and any(isinstance(ev, Answer) and NEEDS_TEAM_ANSWER in ev.text
-                               for ev in final):
+            if no_team and any(isinstance(ev, Answer) and ev.needs_team for ev in final):
                 await self.core.link.ask_to_link(surface, thread, user)
                 status = NEEDS_LINK  # answered once they link (Linking.resume)
                 final = [Notice("That is about your own team, and you haven't linked one "
                                 f"yet: link it with `{invocation('link', '', thread.platform)}`"
-                                " (I sent you how, privately), and I'll answer this then.")]
+                                " (I sent you how, privately), and I'll answer this then.",
+                                code=NoticeCode.NEEDS_LINK)]
             await self.deliver(surface, thread, user, team_id, editor, final)
         finally:
             await self.core.db.set_turn(turn_id, status=status)
@@ -343,8 +343,7 @@ class Turns:
                 # (no progress facts under an answer: "31 player-games left…" under "who
                 # do i start tomorrow" is noise; the card keeps them as its context line)
                 text = answer_for_platform(ev.text, thread.platform)  # its command list
-                if ev.offline or OFFLINE_NOTE in text:  # the notice: once per thread
-                    text = text.replace(OFFLINE_NOTE + "\n", "", 1).replace(OFFLINE_NOTE, "")
+                if ev.offline:  # the notice: once per thread
                     note = self.offline_note(thread)
                     text = f"{note}\n{text}" if note else text
                 lineup = await lineup_answer_message(self.core, text, ev.report, thread=thread,

@@ -198,6 +198,7 @@ async def test_no_team_tools_before_link(client: Any) -> None:
     assert isinstance(system, SystemMessage) and "No ESPN team is linked" in system.content
     v = await run_turn(g, "Review my matchup this week")
     assert v["route"] == "needs_team" and "Link your team" in v["answer"]
+    assert v["needs_team"] is True  # what the chat acts on (Answer.needs_team), not words
     names = [t.name for t in filter_tools(build_tools(deps), team_linked=True)]
     assert TEAM_TOOLS <= set(names)
 
@@ -275,7 +276,7 @@ async def test_routes_and_delegation(client: Any) -> None:
     v = await run_turn(g, "hi", "d")
     # help is a deterministic answer (agents/answers/help.py), no longer its own route
     assert (v["intent"], v["route"]) == ("help", "answer")
-    assert v["answer"].count(OFFLINE_NOTE) == 1
+    assert OFFLINE_NOTE not in v["answer"]  # a flag of the runtime's Answer, not words
     assert v["delegate"] is None  # per-turn fields reset
 
 
