@@ -17,6 +17,7 @@ import hashlib
 import json
 import logging
 import os
+import re
 import tempfile
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
@@ -324,6 +325,37 @@ def _dumps(body: Any) -> bytes:
     return json.dumps(body, separators=(",", ":")).encode()
 
 
+class _Spliced:
+    """Stands for a part of a response body whose JSON is already made (`_dumps_spliced`)."""
+
+    __slots__ = ("at",)
+
+    def __init__(self, at: int) -> None:
+        self.at = at
+
+
+#: How `_dumps_spliced` writes a `_Spliced` part before putting its JSON in its place.
+_SPLICE_MARK = re.compile(rb'"\\u0000(\d+)"')
+
+
+def _dumps_spliced(body: Any, slots: list[tuple[dict[str, Any], str]],
+                   encoded: Callable[[Any], bytes]) -> bytes:
+    """`_dumps(body)`, the values at `slots` ((dict, key) pairs inside `body`) written by
+    `encoded` (their kept JSON) instead of being encoded again. The dicts at `slots` are
+    changed on the way (they must be the caller's own); the bytes are `_dumps(body)`'s."""
+    parts = [encoded(d[k]) for d, k in slots]
+    for at, (d, k) in enumerate(slots):
+        d[k] = _Spliced(at)
+    raw = json.dumps(body, separators=(",", ":"),
+                     default=lambda o: f"\x00{o.at}").encode()
+    out, n = _SPLICE_MARK.subn(lambda m: parts[int(m.group(1))], raw)
+    if n == len(parts):
+        return out
+    for (d, k), part in zip(slots, parts, strict=True):  # a string of the body looked alike
+        d[k] = json.loads(part)
+    return _dumps(body)
+
+
 def _normalize_variant(variant: str) -> str:
     key = (variant or "points").strip().lower()
     if key not in _VARIANT_ALIASES:
@@ -401,6 +433,8 @@ class DemoLeague:
         #: player id: neither depends on today beyond the games covered (`_span_entry`).
         self._windows: dict[tuple[int, int, int, int], dict[str, Any]] = {}
         self._projections: dict[int, dict[str, Any] | None] = {}
+        #: JSON of rendered player objects by object identity (`_player_json`).
+        self._player_jsons: dict[int, tuple[dict[str, Any], bytes]] = {}
         #: Responses of the unchanged league read from the disk cache and not yet used to
         #: fill the two caches above ((kind, JSON bytes)): a later state renders only what
         #: its changes touch, as it would after rendering the unchanged league itself.
@@ -543,6 +577,7 @@ class DemoLeague:
             raise
         # renders that depend on today (stats windows, injuries, live matchups)
         self._player_objs.clear()
+        self._player_jsons.clear()
         self._matchups.clear()
         self._unseeded.clear()
         for c in self._clients:
@@ -877,14 +912,14 @@ class DemoLeague:
             obj = self._player_objs[key] = self._render_player_obj(pid, stats=stats, sp=sp)
         return obj
 
-    def _from_disk(self, kind: str, name: str, render: Callable[[], Any]) -> bytes:
+    def _from_disk(self, kind: str, name: str, render: Callable[[], bytes]) -> bytes:
         """A response of the unchanged league: from the disk cache, else rendered and
         written there. What is read is kept to fill the render caches when needed."""
         raw = _disk_read(name)
         if raw is not None and raw.startswith(b"{") and raw.endswith(b"}"):  # written whole
             self._unseeded.append((kind, raw))
             return raw
-        raw = _dumps(render())
+        raw = render()
         _disk_write(name, raw)
         return raw
 
@@ -1113,9 +1148,30 @@ class DemoLeague:
         no lineup change: every demo data folder's first state) is kept on disk keyed by
         `_render_key`, the variant and today, so a fresh process does not render it again."""
         if self.changes:
-            return _dumps(self.league_response())
+            return self._league_bytes()
         return self._from_disk("league", f"demo-league-{self._state_tag()}.json",
-                               self.league_response)
+                               self._league_bytes)
+
+    def _league_bytes(self) -> bytes:
+        body = self.league_response()
+        return _dumps_spliced(body, [(e["playerPoolEntry"], "player") for t in body["teams"]
+                                     for e in t["roster"]["entries"]], self._player_json)
+
+    def _free_agents_bytes(self, flt: dict[str, Any]) -> bytes:
+        body = self.free_agents_response(flt)
+        return _dumps_spliced(body, [(e, "player") for e in body["players"]],
+                              self._player_json)
+
+    def _player_json(self, obj: dict[str, Any]) -> bytes:
+        """The JSON of a rendered player object, made once per object: a new date renders
+        new objects, and until then the league after each change and every free-agent
+        list share them."""
+        hit = self._player_jsons.get(id(obj))
+        if hit is None or hit[0] is not obj:
+            if len(self._player_jsons) >= 8192:
+                self._player_jsons.clear()
+            hit = self._player_jsons[id(obj)] = (obj, _dumps(obj))
+        return hit[1]
 
     def _state_tag(self) -> str:
         """The unchanged league's disk cache name part: data and code, variant, today."""
@@ -1126,10 +1182,10 @@ class DemoLeague:
         """`free_agents_response(flt)` as the transport sends it; the unchanged league's
         is kept on disk like `league_response_bytes` (per filter)."""
         if self.changes:
-            return _dumps(self.free_agents_response(flt))
+            return self._free_agents_bytes(flt)
         digest = hashlib.sha1(json.dumps(flt, sort_keys=True).encode()).hexdigest()[:12]
         return self._from_disk("free_agents", f"demo-fa-{self._state_tag()}-{digest}.json",
-                               lambda: self.free_agents_response(flt))
+                               lambda: self._free_agents_bytes(flt))
 
     def league_response(self) -> dict[str, Any]:
         """`?view=mTeam&view=mRoster&view=mMatchup&view=mSettings&view=mStandings`."""

@@ -173,6 +173,10 @@ class PlayerMemo:
     def __init__(self, size: int = 8192) -> None:
         self.size = size
         self._seen: dict[tuple[int, int | None, str], tuple[JSON, Any, Player]] = {}
+        #: the league's matchups the same way, by (matchup id, period): a finished matchup
+        #: never changes, so a league after a new day or a lineup change parses only the
+        #: current period's again
+        self._matchups: dict[tuple[int, int], tuple[JSON, Any, Matchup]] = {}
         self.hits = 0
         self.misses = 0
 
@@ -190,6 +194,19 @@ class PlayerMemo:
             self._seen.clear()
         self._seen[key] = (pool, calendar, player)
         return player
+
+    def matchup(self, item: JSON, season: int, calendar: ScoringCalendar | None) -> Matchup:
+        """The league schedule's matchup of `item` from the memo when its JSON is unchanged,
+        else parsed."""
+        key = (int(item["id"]), int(item["matchupPeriodId"]))
+        prev = self._matchups.get(key)
+        if prev is not None and prev[1] is calendar and (prev[0] is item or prev[0] == item):
+            return prev[2]
+        matchup = parse_matchup(item, season, calendar)
+        if len(self._matchups) >= self.size:
+            self._matchups.clear()
+        self._matchups[key] = (item, calendar, matchup)
+        return matchup
 
 
 def parse_players_response(
@@ -424,7 +441,7 @@ def parse_league(data: JSON, *, league_id: int, season: int,
 
     `calendar` should come from the pro schedule; without it the anchor is derived from
     (`today`, current scoring period). `today` defaults to the current scoring period's date.
-    `memo`: reuse unchanged rostered players of earlier parses (see `PlayerMemo`).
+    `memo`: reuse unchanged rostered players and matchups of earlier parses (`PlayerMemo`).
     """
     status = data.get("status") or {}
     current_sp = int(data.get("scoringPeriodId") or status.get("latestScoringPeriod") or 1)
@@ -437,7 +454,8 @@ def parse_league(data: JSON, *, league_id: int, season: int,
     members = member_names(data)
     teams = [parse_team(t, season, members=members, calendar=calendar, memo=memo)
              for t in data["teams"]]
-    matchups = [parse_matchup(m, season, calendar) for m in data.get("schedule") or []]
+    matchups = [parse_matchup(m, season, calendar) if memo is None
+                else memo.matchup(m, season, calendar) for m in data.get("schedule") or []]
     return League(
         league_id=league_id,
         season=season,

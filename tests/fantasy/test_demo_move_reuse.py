@@ -12,7 +12,7 @@ import pytest
 
 from fantasy.constants import SLOT_BENCH
 from fantasy.demo import open_demo_client
-from fantasy.demo.league import DemoLeague
+from fantasy.demo.league import DemoLeague, _dumps, _dumps_spliced
 from fantasy.espn import parse
 from fantasy.espn.readonly import is_read_only
 from storage.cache import TTLCache
@@ -111,6 +111,51 @@ async def test_parsed_league_after_a_move_shares_only_unchanged_players(tmp_path
         assert new[add] is not old.get(add) and is_read_only(new[add])
         shared = {p.id for p in fas_after} & {p.id for p in fas_before}
         assert shared and all(is_read_only(p) for p in fas_after)
+    finally:
+        await client.aclose()
+        await db.close()
+
+
+def test_sent_bytes_are_the_rendered_bodies_json() -> None:
+    """The league and free-agent bodies are sent with each player object's kept JSON
+    spliced in: the same bytes as encoding the body, after a lineup change too (the same
+    player objects, kept JSON reused)."""
+    lg = DemoLeague("points")
+    fa = {"players": {"filterStatus": {"value": ["FREEAGENT", "WAIVERS"]}, "limit": 80}}
+    assert lg.free_agents_response_bytes(fa) == _dumps(lg.free_agents_response(fa))
+    _swap_in_bench(lg, 3)
+    assert lg.league_response_bytes() == _dumps(lg.league_response())
+    assert lg.free_agents_response_bytes(fa) == _dumps(lg.free_agents_response(fa))
+    lg.advance_to(lg.today + timedelta(days=1))
+    assert lg.league_response_bytes() == _dumps(lg.league_response())
+
+
+def test_a_spliced_body_whose_text_looks_like_a_mark_is_encoded_whole() -> None:
+    body = {"a": {"name": "\x000"}, "b": [{"player": {"x": 1.5}}, {"player": {"y": [2]}}]}
+    slots = [(e, "player") for e in body["b"]]
+    want = _dumps({"a": {"name": "\x000"}, "b": [{"player": {"x": 1.5}}, {"player": {"y": [2]}}]})
+    assert _dumps_spliced(body, slots, _dumps) == want
+
+
+async def test_a_new_day_parses_only_the_matchups_it_changed(tmp_path: Path) -> None:
+    """Finished matchups keep their parsed (read-only) objects from one date to the next;
+    the current period's are parsed again, and the league is what a plain parse gives."""
+    db = await Database.open(tmp_path / "c.sqlite")
+    client = open_demo_client("points", cache=TTLCache(db))
+    try:
+        before = await client.get_league()
+        client.demo.advance_to(client.demo.today + timedelta(days=1))
+        after = await client.get_league()
+        current = after.current_matchup_period
+        old = {m.id: m for m in before.matchups}
+        for m in after.matchups:
+            if m.matchup_period < current:
+                assert m is old[m.id]
+            elif m.matchup_period == current:
+                assert m is not old[m.id] and m != old[m.id]
+        plain = parse.parse_league(client.demo.league_response(), league_id=client.league_id,
+                                   season=client.season, calendar=await client.calendar())
+        assert after == plain
     finally:
         await client.aclose()
         await db.close()
