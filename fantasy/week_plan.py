@@ -168,6 +168,12 @@ class WeekPlan(BaseModel):
         return self.card_ids[-1] if self.card_ids else ""
 
     @property
+    def write_key(self) -> str:
+        """The part of its lineup writes' keys that names the plan: its last card, or for a
+        plan without moves (no card) its matchup and day ("keep15-2023-01-25")."""
+        return self.card_id or f"keep{self.matchup_period}-{self.planned_on.isoformat()}"
+
+    @property
     def gain(self) -> float:
         """The plan against doing nothing, as projected when it was made."""
         return self.projected_total - self.baseline_total

@@ -1100,6 +1100,8 @@ def _compose_answer(state: MatchupOptimizerState) -> tuple[str, dict[str, Any]]:
         if intent != "injury_reevaluation" or not state.get("injury_targets"):
             lines.append(prompts.NO_MOVE.format(focus=focus_txt, why=why).strip())
         mp = state.get("move_plan")
+        if mp and state.get("plan"):  # a plan request with no move: the week plan keeps
+            report["no_move_plan"] = True  # the lineups (bot.core.week_plan.keep)
         if mp and mp.get("scheduled"):  # the week plan's moves, as planned
             lines.append(Plan.model_validate(mp).scheduled_line())
         lines.append(_plan_line(state.get("plan")))

@@ -323,6 +323,20 @@ class Turns:
         after = float(getattr(self.core, "notify_after", NOTIFY_AFTER))
         return editor.elapsed() >= after
 
+    async def _week_plan_kept(self, text: str, report: Any, thread: ThreadRef, user: UserRef,
+                              team_id: int | None) -> str:
+        """A plan request answered "no roster move improves your team": the team's week plan
+        is made anyway (no moves, each day's best lineup: `WeekPlans.keep`), and the answer
+        says who sets those lineups."""
+        plans = getattr(self.core, "week_plans", None)
+        if plans is None or not isinstance(report, dict) or not report.get("no_move_plan"):
+            return text
+        team = team_id if team_id is not None else (report.get("team") or {}).get("id")
+        if team is None:
+            return text
+        plan = await plans.keep(thread.platform, thread.workspace_id, user.user_id, int(team))
+        return f"{text}\n{plans.keep_text(plan)}" if plan is not None else text
+
     async def deliver(self, surface: ChatSurface, thread: ThreadRef, user: UserRef,
                        team_id: int | None, editor: ProgressEditor, final: list[Any], *,
                        notify: bool | None = None) -> None:
@@ -343,6 +357,7 @@ class Turns:
                 # (no progress facts under an answer: "31 player-games left…" under "who
                 # do i start tomorrow" is noise; the card keeps them as its context line)
                 text = answer_for_platform(ev.text, thread.platform)  # its command list
+                text = await self._week_plan_kept(text, ev.report, thread, user, team_id)
                 if ev.offline:  # the notice: once per thread
                     note = self.offline_note(thread)
                     text = f"{note}\n{text}" if note else text

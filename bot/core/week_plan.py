@@ -19,6 +19,13 @@ decided, stored, and its lineups set day by day.
 - `WeekPlans.run_due(today)`: the scheduler's pass (bot.core.move_schedule runs it after each
   day's moves, `/advance` included): each plan with a lineup of today not set yet gets it
   set, and the days after it up to its next move.
+- `WeekPlans.keep(...)`: a plan request whose answer is "no roster move improves your team"
+  still makes the team's week plan: no moves, the best lineup of each remaining day, set
+  like any plan's (`keep_text` says so in the answer).
+- The season rule: a team whose member has a week plan FanVise carries out (writes on, the
+  demo always) keeps getting its best lineup set on every later day no plan covers: the
+  daily pass makes that matchup's plan without moves (`run_due`), so the players added in
+  earlier weeks never sit on the bench because nobody asked this week.
 """
 
 from __future__ import annotations
@@ -244,26 +251,100 @@ class WeekPlans:
                 lineup_starters(svc, plan.team_id, d)[0]
             planned[d] = fill_slots(starters, [e.player for e in team.roster
                                                if e.player.id in active], svc.layout)
-        from bot.core.handoff import writes_of
-        res = await writes_of(self.core).set_lineups(
-            access, plan.team_id, key=f"weekplan:{plan.team_id}:{plan.card_id}",
-            days=days, opt=svc, planned=planned)
-        done = set(res.days[:len(res.outcomes)])
-        from bot.core.handoff import failure_text
-        for d in days:
-            if d in done:
+        from bot.core.handoff import failure_text, writes_of
+        todo = list(days)
+        while todo:
+            res = await writes_of(self.core).set_lineups(
+                access, plan.team_id, key=f"weekplan:{plan.team_id}:{plan.write_key}",
+                days=todo, opt=svc, planned=planned)
+            for d in res.days[:len(res.outcomes)]:
                 plan = plan.with_lineup_status(d, "set")
-            elif res.error is not None:
-                plan = plan.with_lineup_status(d, "not_set", failure_text(res.error))
+            todo = todo[len(res.outcomes):]
+            if res.error is None or not todo:
+                break
+            plan = plan.with_lineup_status(todo[0], "not_set", failure_text(res.error))
+            if todo[0] != today:
+                for d in todo[1:]:  # the refusal stands for the later days too
+                    plan = plan.with_lineup_status(d, "not_set", failure_text(res.error))
+                break
+            # today's lineup refused (its games started: locked): the later days, a
+            # FUTURE_ROSTER each, can still be set
+            todo = todo[1:]
         await self.core.db.put_week_plan(plan)
         return plan
 
+    # ------------------------------------------------------------------ no move
+
+    async def keep(self, platform: str, workspace_id: str, member: str, team_id: int
+                   ) -> WeekPlan | None:
+        """The team's week plan after a plan request drew no move ("No roster move improves
+        your team..."): the matchup's plan when it has approved moves (it stands; its lineups
+        go on being set), else a plan without moves whose lineups are the best of each
+        remaining day, stored and set now where FanVise writes for `member`. None when the
+        league cannot be read (the answer stands without a plan)."""
+        if self.core.espn is None:
+            return None
+        try:
+            today = self.core.league_today()
+            svc = await self._optimizer(int(team_id), ())
+            period = int(svc.league.current_matchup_period)
+            before = await self.core.db.current_week_plan(int(team_id), period)
+            if before is not None and before.card_ids:
+                return before
+            access = await self._writes(platform, workspace_id, member, int(team_id))
+            return await self._keep(svc, int(team_id), today, period, access,
+                                    platform=platform, workspace_id=workspace_id,
+                                    member=member)
+        except Exception as exc:  # noqa: BLE001 - the answer stands without a plan
+            log.warning("week plan without moves of team %s not made: %s: %s", team_id,
+                        type(exc).__name__, exc)
+            return None
+
+    async def _keep(self, svc: Any, team_id: int, today: date, period: int, access: Any, *,
+                    platform: str, workspace_id: str, member: str) -> WeekPlan:
+        """Store a week plan without moves for the rest of the matchup and set its lineups."""
+        lineups, total = self.lineups(svc, team_id, [], today)
+        plan = WeekPlan.build(
+            team_id=team_id, matchup_period=period,
+            scoring="points" if svc.is_points else "categories",
+            unit="fantasy points" if svc.is_points else "expected categories won",
+            planned_on=today, card_id="", moves=[], lineups=lineups,
+            projected_total=total, baseline_total=total,
+            writes=bool(access.allowed and not access.dry_run), platform=platform,
+            workspace_id=workspace_id, member_id=member)
+        await self.core.db.put_week_plan(plan)
+        return await self.set_lineups(plan, today, svc=svc, access=access)
+
+    @staticmethod
+    def keep_text(plan: WeekPlan) -> str:
+        """What the no-move answer says about the week plan it made: FanVise sets the best
+        lineup of each day (and of each day no plan covers for the rest of the season), or,
+        where it may not write, the member does."""
+        from bot.core.commands import invocation
+        lineup = invocation("lineup", "", plan.platform or "console")
+        n = len(plan.open_moves())
+        lead = ("Your week plan: no moves" if not plan.moves else
+                f"Your week plan stands ({n} move(s) still to make)" if n else
+                "Your week plan stands (its moves are made)")
+        if plan.writes:
+            return (f"{lead}; FanVise sets your best lineup each day of this matchup, and on "
+                    "every later day of the season that no plan of yours covers "
+                    f"({lineup} shows the day's lineup).")
+        link = invocation("link", "writes:on", plan.platform or "console")
+        return (f"{lead}; start your best lineup each day ({lineup} shows it). FanVise sets "
+                f"it for you once you turn writes on (`{link}`).")
+
+    # ------------------------------------------------------------------ the daily pass
+
     async def run_due(self, today: date | None = None) -> list[WeekPlan]:
         """The scheduler's daily pass: every plan whose lineup of today is not set yet gets
-        it (and the days after it up to its next move) set. Returns the plans changed."""
+        it (and the days after it up to its next move) set; a team whose latest plan FanVise
+        carries out and that no plan covers today gets the matchup's plan without moves
+        (the season rule, module docstring). Returns the plans changed."""
         today = today or self.core.league_today()
         out = []
-        for plan in await self.core.db.week_plans_through(today.isoformat()):
+        plans = await self.core.db.week_plans_through(today.isoformat())
+        for plan in plans:
             lu = plan.lineup_on(today)
             if lu is None or lu.status in ("set", "member"):
                 continue
@@ -274,7 +355,37 @@ class WeekPlans:
             except Exception as exc:  # noqa: BLE001 - one team never stops the others
                 log.warning("lineups of team %s not set: %s: %s", plan.team_id,
                             type(exc).__name__, exc)
+        covered = {p.team_id for p in plans if p.lineup_on(today) is not None}
+        for last in await self.uncovered(today, covered):
+            try:
+                svc = await self._optimizer(last.team_id, ())
+                access = await self._writes(last.platform, last.workspace_id,
+                                            last.member_id, last.team_id)
+                if not access.allowed or access.dry_run:
+                    continue  # writes turned off since: the member sets his lineups
+                out.append(await self._keep(
+                    svc, last.team_id, today, int(svc.league.current_matchup_period), access,
+                    platform=last.platform, workspace_id=last.workspace_id,
+                    member=last.member_id))
+            except Exception as exc:  # noqa: BLE001 - one team never stops the others
+                log.warning("lineups of team %s not kept: %s: %s", last.team_id,
+                            type(exc).__name__, exc)
         return out
+
+    async def uncovered(self, today: date, covered: Iterable[int] = ()) -> list[WeekPlan]:
+        """The latest week plan of each team that FanVise carries out (writes on) whose
+        plans cover no day from `today` on (not in `covered`): the teams whose lineups the
+        season rule keeps setting."""
+        skip = set(covered)
+        latest: dict[int, WeekPlan] = {}
+        for p in await self.core.db.week_plans_through(""):
+            if p.last_day is None:
+                continue
+            if p.last_day >= today:
+                skip.add(p.team_id)
+            elif p.team_id not in latest or p.matchup_period > latest[p.team_id].matchup_period:
+                latest[p.team_id] = p
+        return [p for t, p in sorted(latest.items()) if t not in skip and p.writes]
 
 
 __all__ = ["WeekPlans", "fill_slots", "week_moves"]

@@ -383,14 +383,17 @@ class DemoWrites:
             if to == SLOT_IR and lg.injury_on(pid, sp)[0] not in OUT_STATUSES:
                 raise _Refusal(409, f"{lg.player_name(pid)} is not out, so he cannot go to IR.",
                                "TRAN_PLAYER_NOT_IR_ELIGIBLE")
-            if (to in STARTING_SLOTS or to == SLOT_IR) and \
-                    sum(1 for s in slots.values() if s == to) >= counts.get(to, 0):
-                raise _Refusal(400, w.INVALID_INPUT)  # into a full slot
             if to == SLOT_BENCH and frm == SLOT_IR and not self._roster_room_back(slots, counts):
                 raise _Refusal(409, "No room to activate him: drop a player first.",
                                w.ROSTER_FULL)
             slots[pid] = to
             moved[pid] = to
+        # a full slot is judged on the whole transaction, as ESPN applies it (a swap of two
+        # players, or a rotation through full slots, is one change)
+        for to in set(moved.values()):
+            if (to in STARTING_SLOTS or to == SLOT_IR) and \
+                    sum(1 for s in slots.values() if s == to) > counts.get(to, 0):
+                raise _Refusal(400, w.INVALID_INPUT)  # into a full slot
         tx = DemoTx(uuid.uuid4().hex, kind, team_id, sp, items, "EXECUTED",
                     proposed_sp=lg.today_sp)
         if moved:
