@@ -434,6 +434,48 @@ class MoveCard(BaseModel):
                 out[ch.later] = (src.number, shown)
         return out
 
+    def shown(self, spot: Spot, decisions: dict[str, str] | None = None) -> CardMove:
+        """The move a spot shows: its approved player, else the member's menu choice, else
+        the plan's pick; a chain move drops the player shown for its earlier spot (the
+        member's choice there), its line saying so ("Fri: drop Seth Curry, add Mo Bamba")."""
+        state, chosen = self.spot_state(spot, decisions)
+        move = self.moves[chosen if chosen is not None else self.pick(spot, decisions)]
+        swap = self.swaps(decisions).get(spot.index)
+        if swap is None:
+            return move
+        drop = self.moves[swap[1]].add
+        old = move_text(move.drop.name, move.add.name, to_ir=move.drop_to_ir)
+        new = move_text(drop.name, move.add.name, to_ir=move.drop_to_ir)
+        return move.model_copy(update={"drop": drop, "line": move.line.replace(old, new, 1)})
+
+    def picked_plan(self, decisions: dict[str, str] | None = None) -> Plan | None:
+        """The card's plan with the members' menu choices in it: its total moved by each
+        chosen player's difference this matchup from the plan's pick (what the menu says,
+        the whole plan with him instead); None for a card without a plan."""
+        if self.plan is None:
+            return None
+        delta = 0.0
+        for spot in self.spots():
+            state, chosen = self.spot_state(spot, decisions)
+            if state == "skipped":
+                continue
+            shown = self.moves[chosen if chosen is not None else self.pick(spot, decisions)]
+            pick = self.moves[spot.index]
+            if shown is not pick and shown.expected_gain is not None and \
+                    pick.expected_gain is not None:
+                delta += shown.expected_gain - pick.expected_gain
+        if not delta:
+            return self.plan
+        return self.plan.model_copy(update={"planned_value": self.plan.planned_value + delta})
+
+    def summary_text(self, summary: str, decisions: dict[str, str] | None = None) -> str:
+        """A plan card's summary with the plan's totals following the menu choices (the
+        totals line of `picked_plan` in place of the plan's)."""
+        picked = self.picked_plan(decisions)
+        if picked is None or picked is self.plan or self.plan is None:
+            return summary
+        return summary.replace(self.plan.totals_line(), picked.totals_line(), 1)
+
     def open_spots(self, decisions: dict[str, str] | None = None) -> list[Spot]:
         """Spots nobody decided yet and no skipped chain blocks."""
         blocked = self.blocked(decisions)
@@ -551,7 +593,7 @@ class MoveCard(BaseModel):
                 return ""
             res = self.click("approve", index)
             if not res.closes:
-                shown = self._made(self._view(res))[spot.index]
+                shown = self.shown(spot, self._view(res))
                 return _clip(f"Marks #{spot.number} ({shown.text()}) approved; nothing "
                              "is made until every move on this card is decided.", 300)
             targets = [self.moves[self.pick(spot)]]

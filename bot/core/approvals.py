@@ -48,8 +48,18 @@ class Approvals:
 
     @staticmethod
     def card_of(card: CardRow) -> MoveCard:
-        """The typed card of a stored row: its moves, decisions and outcomes."""
-        return card_of(card.moves, card.decisions, (card.result or {}).get("outcomes") or {})
+        """The typed card of a stored row: its moves, decisions, outcomes and plan (its
+        totals follow the menu choices: `MoveCard.summary_text`)."""
+        out = card_of(card.moves, card.decisions, (card.result or {}).get("outcomes") or {})
+        if card.plan and out.plan is None:
+            from pydantic import ValidationError
+
+            from fantasy.moves import Plan
+            try:
+                out = out.model_copy(update={"plan": Plan.model_validate(card.plan)})
+            except ValidationError:  # a row of an older plan shape: the card without it
+                pass
+        return out
 
     @property
     def live(self) -> bool:

@@ -319,7 +319,7 @@ def _plan_card(card_id: str, card: MoveCard, title: str, summary: str, requester
         k, p = s.number, s.index
         state, chosen = card.spot_state(s)
         shown_i = chosen if chosen is not None else card.pick(s)
-        shown = card.moves[shown_i]
+        shown = card.shown(s)  # a chain move drops the player chosen for its earlier spot
         oc = card.outcome_of(s)
         is_blocked = p in blocked and (oc is None or oc.status == "skipped")
         if is_blocked:
@@ -390,7 +390,7 @@ def _plan_card(card_id: str, card: MoveCard, title: str, summary: str, requester
     buttons.append(Button("Skip the rest" if some else "Skip all",
                           make_custom_id("declineall", card_id), "danger",
                           disabled=not pending, number=nums["declineall"]))
-    text = summary
+    text = card.summary_text(summary)  # the totals follow the menu choices
     if pending:
         footer = _pending_footer(requester_name, context)
         color = "blue"

@@ -176,3 +176,30 @@ def test_menu_alternatives_say_what_they_are_relative_to() -> None:
     picks = {m.move_id: m.add.name for m in card.moves if not m.alternative_of}
     for a in alts:
         assert a.vs_pick_text.startswith(f"vs {picks[a.alternative_of]}: ")
+
+
+@pytest.mark.parametrize("seed", [3])
+def test_after_a_menu_pick_the_chain_line_totals_and_confirmations_follow_it(seed: int
+                                                                            ) -> None:
+    card = _card(seed)
+    ch = card.chains()[0]
+    earlier, later = card.spot_of(ch.earlier), card.spot_of(ch.later)
+    alt = earlier.alternatives[0]
+    pick, chosen_add = card.moves[earlier.index], card.moves[alt].add
+    summary = f"{card.plan.totals_line()} Exact optimizer."
+    assert card.summary_text(summary) == summary  # nothing chosen: the plan's totals
+    chosen = _apply(card, card.click("pick", earlier.index, alt))
+    # the chain move drops the chosen player, in its line and in its confirmation
+    shown = chosen.shown(later)
+    assert shown.drop.id == chosen_add.id
+    assert f"drop {chosen_add.name}" in shown.line
+    assert f"drop {pick.add.name}," not in shown.line
+    mark = chosen.confirm_text("approve", later.index)
+    assert mark.startswith(f"Marks #{later.number} (drop {chosen_add.name},"), mark
+    assert f"add {chosen_add.name}" in chosen.confirm_text("approve", earlier.index)
+    # the header's total follows the pick: the plan's total moved by the menu's difference
+    picked = chosen.picked_plan()
+    delta = card.moves[alt].expected_gain - pick.expected_gain
+    assert picked.planned_value == pytest.approx(card.plan.planned_value + delta)
+    text = chosen.summary_text(summary)
+    assert text == f"{picked.totals_line()} Exact optimizer." and text != summary
