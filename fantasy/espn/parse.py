@@ -67,10 +67,17 @@ def _fmap(d: dict[str, Any] | None) -> dict[int, float]:
 # --------------------------------------------------------------------------- players
 
 
+#: Stat lines parsed before, by (player id, window id, source, split): the window's JSON and
+#: its StatLine (`PlayerMemo.lines`).
+LineMemo = dict[tuple[int, str, int, int], tuple[JSON, StatLine]]
+
+
 def parse_stats(
-    entries: list[JSON] | None, season: int, calendar: ScoringCalendar | None = None
+    entries: list[JSON] | None, season: int, calendar: ScoringCalendar | None = None,
+    memo: LineMemo | None = None, player_id: int = 0,
 ) -> tuple[dict[str, StatLine], list[GameLogEntry]]:
-    """Split `player.stats[]` into windowed StatLines and a per-game log (this season only)."""
+    """Split `player.stats[]` into windowed StatLines and a per-game log (this season only).
+    With a `memo`, a window whose JSON is unchanged keeps its StatLine."""
     lines: dict[str, StatLine] = {}
     log: list[GameLogEntry] = []
     for e in entries or []:
@@ -95,6 +102,13 @@ def parse_stats(
         key = STAT_SPLIT_KEYS.get((source, split))
         if key is None:
             continue
+        seen = None
+        if memo is not None:
+            seen = (player_id, str(e.get("id")), source, split)
+            prev = memo.get(seen)
+            if prev is not None and (prev[0] is e or prev[0] == e):
+                lines[key] = prev[1]
+                continue
         averages = _fmap(e.get("averageStats"))
         gp = stats.get(STAT_GP)
         if gp is None and averages.get(STAT_PTS) and stats.get(STAT_PTS) is not None:
@@ -108,6 +122,10 @@ def parse_stats(
             applied_total=e.get("appliedTotal"),
             applied_average=e.get("appliedAverage"),
         )
+        if memo is not None and seen is not None:
+            if len(memo) >= 65536:
+                memo.clear()
+            memo[seen] = (e, lines[key])
     log.sort(key=lambda g: g.scoring_period)
     return lines, log
 
@@ -118,10 +136,13 @@ def parse_player(
     *,
     pool_entry: JSON | None = None,
     calendar: ScoringCalendar | None = None,
+    lines: LineMemo | None = None,
 ) -> Player:
-    """Parse `player` (the inner object) plus its pool entry (`onTeamId`, `status`...)."""
+    """Parse `player` (the inner object) plus its pool entry (`onTeamId`, `status`...).
+    `lines`: stat lines of earlier parses, kept where a window's JSON is unchanged."""
     pool_entry = pool_entry or {}
-    stats, log = parse_stats(player.get("stats"), season, calendar)
+    stats, log = parse_stats(player.get("stats"), season, calendar, lines,
+                             int(player.get("id") or 0))
     ownership = player.get("ownership") or {}
     pro_team_id = int(player.get("proTeamId") or 0)
     ret = player.get("expectedReturnDate")
@@ -177,6 +198,9 @@ class PlayerMemo:
         #: never changes, so a league after a new day or a lineup change parses only the
         #: current period's again
         self._matchups: dict[tuple[int, int], tuple[JSON, Any, Matchup]] = {}
+        #: stat windows the same way: after a new day most players' JSON changes, but many
+        #: of their windows (the projection, a window no game entered or left) do not
+        self.lines: LineMemo = {}
         self.hits = 0
         self.misses = 0
 
@@ -220,7 +244,7 @@ def parse_players_response(
                 for p in players]
     return [memo.player(kind, p, None, season, calendar,
                         lambda p=p: parse_player(p["player"], season, pool_entry=p,
-                                                 calendar=calendar))
+                                                 calendar=calendar, lines=memo.lines))
             for p in players]
 
 
@@ -230,8 +254,9 @@ def parse_player_list(data: list[JSON], season: int) -> list[Player]:
 
 
 def _roster_player(pool: JSON, season: int, calendar: ScoringCalendar | None,
-                   team_id: int | None) -> Player:
-    player = parse_player(pool["player"], season, pool_entry=pool, calendar=calendar)
+                   team_id: int | None, lines: LineMemo | None = None) -> Player:
+    player = parse_player(pool["player"], season, pool_entry=pool, calendar=calendar,
+                          lines=lines)
     if team_id is not None and not player.on_team_id:
         player.on_team_id = team_id
     if player.status is None:
@@ -246,7 +271,8 @@ def _roster_entry(entry: JSON, season: int, calendar: ScoringCalendar | None,
         player = _roster_player(pool, season, calendar, team_id)
     else:
         player = memo.player("roster", pool, team_id, season, calendar,
-                             lambda: _roster_player(pool, season, calendar, team_id))
+                             lambda: _roster_player(pool, season, calendar, team_id,
+                                                    memo.lines))
     return RosterEntry(
         player=player,
         lineup_slot_id=int(entry.get("lineupSlotId", 12)),

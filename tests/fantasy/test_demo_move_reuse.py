@@ -156,6 +156,13 @@ async def test_a_new_day_parses_only_the_matchups_it_changed(tmp_path: Path) -> 
         plain = parse.parse_league(client.demo.league_response(), league_id=client.league_id,
                                    season=client.season, calendar=await client.calendar())
         assert after == plain
+        # a player's new JSON keeps the stat lines of the windows it did not change (the
+        # season projection never does), read-only as before
+        was = {e.player.id: e.player for t in before.teams for e in t.roster}
+        now = [e.player for t in after.teams for e in t.roster if e.player.id in was]
+        assert now and any(p is not was[p.id] for p in now)
+        kept = [k for p in now for k, line in p.stats.items() if line is was[p.id].stats.get(k)]
+        assert kept and all(is_read_only(p.stats[k]) for p in now for k in p.stats)
     finally:
         await client.aclose()
         await db.close()
