@@ -23,7 +23,7 @@ import gc
 import logging
 import uuid
 import weakref
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -593,12 +593,14 @@ class FanViseRuntime:
             return None
 
     async def command_request(self, intent: Intent, *, args: str = "",
-                              player: str | None = None,
+                              player: str | None = None, players: Sequence[str] = (),
+                              drop: str | None = None,
                               team_id: int | None = None) -> Request:
         """A slash command's request, built directly: the intent is the command's, the
-        entities (categories, position, day) come from its argument and `player` is
-        resolved by the league's player resolver."""
-        return await command_request(self._deps(team_id), intent, args=args, player=player)
+        entities (categories, position, day) come from its argument and `player` (or
+        `players`, and `drop`) are resolved by the league's player resolver."""
+        return await command_request(self._deps(team_id), intent, args=args, player=player,
+                                     players=players, drop=drop)
 
     # ------------------------------------------------------------------ decide
 

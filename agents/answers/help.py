@@ -20,6 +20,8 @@ ABOUT = """I'm FanVise, your fantasy-basketball assistant for this ESPN league. 
 - list free agents: "best free agent centers?"
 - recent form and start/drop calls: "how has haliburton been playing?", "should i drop simmons?"
 - standings and what changed in the league: "standings", "any trades lately?"
+- power rankings, playoff odds and trades for both sides: "who's really the best team?",
+  "what are my playoff chances?", "should i do tatum for brunson and hayward?"
 - the league's rules, whose team a player is on, last week's result, last night's box score and
   which categories you can still win: "how many adds do i have left?", "who has lebron?",
   "did i win last week?", "who did well for me last night?", "which cats can i still win?"

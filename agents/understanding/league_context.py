@@ -26,7 +26,7 @@ from agents.shared.tool_registry import PlayerPool, league_pool, pool_of
 from agents.understanding import UnderstandingContext, understand
 from agents.understanding.entities import player_ref
 from agents.understanding.lexicon import NBA_TEAMS
-from agents.understanding.request import Intent, PlayerRef, Request
+from agents.understanding.request import Intent, MoveRef, PlayerRef, Request
 from fantasy.espn.errors import EspnError
 from fantasy.player_resolver import PlayerResolver
 from storage.minilm import vocabulary
@@ -157,14 +157,18 @@ def _ids(team: Any) -> frozenset[int]:
 
 
 async def command_request(deps: AgentDeps, intent: Intent, *, args: str = "",
-                          player: str | None = None) -> Request:
-    """A slash command's Request: its intent, entities of its argument, the named player."""
+                          player: str | None = None, players: Sequence[str] = (),
+                          drop: str | None = None) -> Request:
+    """A slash command's Request: its intent, entities of its argument, the named player
+    (or `players`, e.g. a trade's) and a player to drop (the Request's move)."""
     ctx = await understanding_context(deps)
     args = (args or "").strip()
     fields = understand(args, ctx) if args else None
-    players = [player_ref(ctx.resolver.resolve(player))] if player else []
-    text = " ".join(x for x in (f"/{intent.value}", player or "", args) if x)
-    return Request.command(intent, text=text, players=players,
+    names = ([player] if player else []) + list(players)
+    refs = [player_ref(ctx.resolver.resolve(n)) for n in names]
+    move = MoveRef(drop=player_ref(ctx.resolver.resolve(drop))) if drop else None
+    text = " ".join(x for x in (f"/{intent.value}", ", ".join(names), args) if x)
+    return Request.command(intent, text=text, players=refs, move=move,
                            categories=list(fields.categories) if fields else [],
                            position=fields.position if fields else None,
                            day=fields.day if fields else None,

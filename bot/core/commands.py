@@ -141,6 +141,16 @@ COMMANDS: tuple[Command, ...] = (
             "all-play, with the formula"),
     Command("odds", "Playoff odds: simulated shares, clinched and eliminated",
             "", "playoff odds from 10,000 simulations of the rest of the regular season"),
+    Command("trade", "Is a trade good? A verdict for both teams", "give:<players> get:<players>",
+            "a trade's verdict for both teams from every day's best lineup to the season's "
+            "end, e.g. `{trade give:Brunson, Hayward get:Tatum}` (add `{trade| drop:<player>}` "
+            "to choose your drop)",
+            options=(Option("give", "The players you give (commas between names)",
+                            required=True, placeholder="players"),
+                     Option("get", "The players you get (commas between names)",
+                            required=True, placeholder="players"),
+                     Option("drop", "Your drop if the trade leaves too many players",
+                            autocomplete="players", placeholder="player"))),
     Command("preview", "This matchup's projected finals and win probabilities",
             "", "every matchup's projected final, games left and win probability"),
     Command("feed", "The league's adds, drops and trades of the last 24 hours", "recent",

@@ -125,7 +125,7 @@ class ChatCore:
             "recap": self.league_life.cmd_recap, "alerts": self.league_life.cmd_alerts,
             "powerrankings": self.league_life.cmd_powerrankings,
             "odds": self.league_life.cmd_odds, "preview": self.league_life.cmd_preview,
-            "feed": self.league_life.cmd_feed,
+            "feed": self.league_life.cmd_feed, "trade": self.league_life.cmd_trade,
         }
 
     # ------------------------------------------------------------------ properties

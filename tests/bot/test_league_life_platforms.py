@@ -116,3 +116,48 @@ async def test_discord_alerts_setup_advance_posts_one_recap(fake_discord, tmp_pa
     finally:
         await bot.close()
         await app.close()
+
+
+async def test_slack_trade_command_gives_both_verdicts(fake_slack, tmp_path: Path) -> None:
+    run = await _slack(fake_slack, tmp_path)
+    try:
+        assert await run.post(sr.slash_body("trade give:Brunson", user="U_REQ")) \
+            == 200
+        await wait_for(lambda: any("Name both sides" in (c.body.get("text") or "") for c in
+                                   fake_slack.named("chat.postEphemeral")))
+        assert await run.post(sr.slash_body("trade give: Brunson, Hayward get: Tatum",
+                                            user="U_REQ")) == 200
+        def texts() -> list[str]:  # the answer may replace the progress message
+            return [c.body.get("text") or "" for c in fake_slack.named("chat.postMessage")
+                    + fake_slack.named("chat.update")]
+
+        await wait_for(lambda: any("must drop" in t for t in texts()), timeout=120)
+        text = next(t for t in texts() if "must drop" in t)
+        assert "Hoop Dreamers gives Jalen Brunson and Gordon Hayward" in text
+        assert "Fast Break Fam:" in text and "best free agent:" in text
+    finally:
+        await run.close()
+
+
+async def test_discord_trade_command_gives_both_verdicts(fake_discord, tmp_path: Path
+                                                         ) -> None:
+    from tests.bot.harness import discord_events as ev
+    from tests.bot.harness import fake_discord as fd
+    from tests.bot.test_discord_e2e import REQUESTER, open_bot
+
+    app, bot = await open_bot(tmp_path)
+    try:
+        def texts() -> list[str]:
+            return [fd.message_text(m) for t in list(fake_discord.threads)
+                    for m in fake_discord.channel_messages(t)]
+
+        ev.send(bot, fake_discord, ev.slash("trade", REQUESTER, {"give": "Brunson, Hayward",
+                                                                 "get": "Tatum",
+                                                                 "drop": "Monte Morris"}))
+        await wait_for(lambda: any("must drop" in t for t in texts()), timeout=120)
+        text = next(t for t in texts() if "must drop" in t)
+        assert "must drop Monte Morris" in text and "your named drop" in text
+        assert "Hoop Dreamers (you): helps" in text or "Hoop Dreamers (you):" in text
+    finally:
+        await bot.close()
+        await app.close()

@@ -193,3 +193,20 @@ async def test_trade_questions_in_members_words(tmp_path: Path) -> None:
             assert "nothing for you to do" not in text
     finally:
         await app.close()
+
+
+def test_trade_command_text_reads_both_sides() -> None:
+    from bot.core.league_life.trade_args import TradeArgsError, parse_trade_args
+
+    want = ("Brunson", "Hayward"), ("Tatum",)
+    for args in ({"text": "give: Brunson, Hayward get: Tatum"},
+                 {"give": "Brunson and Hayward", "get": "Tatum"},
+                 {"text": "Brunson + Hayward for Tatum"}):
+        got = parse_trade_args(args)
+        assert (got.give, got.get) == want and got.drop is None
+    assert parse_trade_args({"text": "brunson for tatum drop: T.J. McConnell"}).drop \
+        == "T.J. McConnell"
+    for bad in ({"text": "give: Brunson"}, {"text": "give: a, b, c, d, e get: Tatum"},
+                {"text": "give: Brunson get: <@U1>"}, {}):
+        with pytest.raises(TradeArgsError):
+            parse_trade_args(bad)

@@ -179,6 +179,24 @@ class LeagueLife:
                 surface, thread, user, "/powerrankings", "Power rankings")
         await self.core.turns.post_split(surface, thread, OutgoingMessage(text))
 
+    async def cmd_trade(self, surface: ChatSurface, thread: ThreadRef, user: UserRef,
+                        args: dict[str, Any]) -> None:
+        """`/trade give:… get:… [drop:…]`: the trade's verdict for both teams, answered as
+        a trade question is (agents.answers.league_life.answer_trade)."""
+        from agents.understanding.request import Intent
+        from bot.core.league_life.trade_args import TradeArgsError, parse_trade_args
+        try:
+            trade = parse_trade_args(args)
+        except TradeArgsError as exc:
+            ex = invocation("trade", "give:Brunson, Hayward get:Tatum", thread.platform)
+            raise InvalidInput(f"{exc} e.g. `{ex}`.") from exc
+        team_id = await self.core.link.team_for(user, thread.platform)
+        request = await self.core.runtime.command_request(
+            Intent.TRADE_ANALYSIS, players=[*trade.give, *trade.get], drop=trade.drop,
+            team_id=team_id)
+        await self.core.turns.turn(surface, thread, user, request.text, title="Trade",
+                                   request=request)
+
     async def cmd_recap(self, surface: ChatSurface, thread: ThreadRef, user: UserRef,
                         args: dict[str, Any]) -> None:
         """`/recap [period]`: a matchup period's results, trophies and manager efficiency
