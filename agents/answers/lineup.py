@@ -7,7 +7,6 @@ offline model as `LineupView.text()`. The math is fantasy/optimizer's; this modu
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
@@ -15,6 +14,7 @@ from typing import Any
 from fantasy.constants import OUT_STATUSES
 from fantasy.formatting import categories_text, day_text, one_decimal, whole
 from fantasy.moves import Plan, text_of
+from fantasy.optimizer.lineup import outscored_reason
 
 #: The footer when the day's result has no notes of its own.
 DEFAULT_FOOTER = "Set these on your ESPN team page."
@@ -161,9 +161,6 @@ def _names(names: list[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
-_BARE_VALUE = re.compile(r"\((-?\d+\.\d+)\)")
-
-
 def _sitting_lines(bench: list[dict[str, Any]], unit: str,
                    ranks: dict[int, tuple[int, int]] | None = None) -> list[str]:
     """Who sits, grouped: no game, out / IR (one line each), then each outscored player."""
@@ -179,9 +176,10 @@ def _sitting_lines(bench: list[dict[str, Any]], unit: str,
     if hurt:
         lines.append("Out: " + ", ".join(hurt))
     for b in rest:
-        reason = (_BARE_VALUE.sub(lambda m: f"({m.group(1)} fpts)", str(b.get("reason", "")))
-                  if _points(unit) else  # category values are no member's words
-                  re.sub(r" \(-?\d+\.\d+\)", "", str(b.get("reason", ""))))
+        reason = (outscored_reason(b["outscored_by"], int(b.get("more_outscoring") or 0),
+                                   b.get("eligible_at") or [],
+                                   "fpts" if _points(unit) else None)  # category values are
+                  if b.get("outscored_by") else str(b.get("reason", "")))  # no member's words
         lines.append(f"{b['name']}"
                      + _paren(_proj(b.get("value"), unit, (ranks or {}).get(b.get("player_id"))))
                      + f": {reason}")

@@ -188,7 +188,8 @@ def with_stale_note(item: _T, deps: AgentDeps) -> _T:
         card = item.card.model_copy(update={"summary": add(item.card.summary)})
         return dataclasses.replace(item, card=card)  # type: ignore[return-value]
     if isinstance(item, Answer):
-        return dataclasses.replace(item, text=add(item.text))  # type: ignore[return-value]
+        return dataclasses.replace(item, text=add(item.text),  # type: ignore[return-value]
+                                   stale_note=note)
     return item
 
 

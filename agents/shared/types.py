@@ -66,13 +66,16 @@ class Answer:
 
     `offline`: the offline rule-based model answered (the chat says so once per
     conversation; the text never carries that note). `needs_team`: (a part of) the question
-    is about the asker's own team and the asker has none (the chat asks them to link)."""
+    is about the asker's own team and the asker has none (the chat asks them to link).
+    `stale_note`: the line saying how old the ESPN data is, when the answer was built on a
+    stale copy (also the last line of `text`; a lineup card shows it under its heading)."""
 
     text: str
     intent: str = ""
     report: dict[str, Any] | None = None
     offline: bool = False
     needs_team: bool = False
+    stale_note: str = ""
     tool_calls: list[str] = field(default_factory=list)
     offers: list[str] = field(default_factory=list)  # follow-up buttons (labels), in order
     offers_id: str = ""  # with an index, names an offer: runtime.offered_request(...)

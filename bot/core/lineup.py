@@ -10,6 +10,7 @@ from datetime import date
 from typing import Any
 
 from agents.answers.lineup import LineupView, lineup_view
+from agents.shared.types import Answer
 from agents.understanding.request import Intent
 from bot.core.buttons import lineup_fix_id
 from bot.core.models import Button, Card, OutgoingMessage
@@ -41,18 +42,21 @@ def lineup_report(report: dict[str, Any] | None) -> LineupView | None:
                        asked=report.get("asked_count"))
 
 
-async def lineup_answer_message(core: Any, text: str, report: dict[str, Any] | None, *,
-                                thread: Any, user: Any, team_id: int | None
+async def lineup_answer_message(core: Any, answer: Answer, *, thread: Any, user: Any,
+                                team_id: int | None, offline_note: str = ""
                                 ) -> OutgoingMessage | None:
     """A lineup answer (the `/lineup` command or a lineup question, both the runtime's lineup
-    run) as the chat shows it: the heading, with the answer's other lines (the offline note,
-    how old the data is), and the lineup card with its write buttons for the member who
-    asked. None when the report is not a lineup's."""
+    run) as the chat shows it: the heading above the card (which says the lineup), under
+    `offline_note` when given and over the answer's `stale_note` (how old the data is), and
+    the lineup card with its write buttons for the member who asked. None when the report is
+    not a lineup's."""
+    report = answer.report
     view = lineup_report(report)
     if view is None:
         return None
-    words = view.text()
-    body = text.replace(words, view.heading) if words in text else view.heading
+    body = "\n".join(x for x in (offline_note, view.heading) if x)
+    if answer.stale_note:
+        body += f"\n\n{answer.stale_note}"
     card = lineup_card(view)
     day = date.fromisoformat(str((report or {}).get("lineup", {}).get("date")))
     if team_id is not None:

@@ -358,11 +358,10 @@ class Turns:
                 # do i start tomorrow" is noise; the card keeps them as its context line)
                 text = answer_for_platform(ev.text, thread.platform)  # its command list
                 text = await self._week_plan_kept(text, ev.report, thread, user, team_id)
-                if ev.offline:  # the notice: once per thread
-                    note = self.offline_note(thread)
-                    text = f"{note}\n{text}" if note else text
-                lineup = await lineup_answer_message(self.core, text, ev.report, thread=thread,
-                                                     user=user, team_id=team_id)
+                note = self.offline_note(thread) if ev.offline else ""  # once per thread
+                text = f"{note}\n{text}" if note else text
+                lineup = await lineup_answer_message(self.core, ev, thread=thread, user=user,
+                                                     team_id=team_id, offline_note=note)
                 if lineup is not None:  # /lineup and lineup questions: one lineup card
                     msgs.append((lineup, None))
                     continue

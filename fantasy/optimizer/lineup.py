@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from fantasy.constants import OUT_STATUSES, SLOT_BENCH, SLOT_IR, STARTING_SLOTS, slot_name
 
@@ -118,10 +119,17 @@ class Candidate:
 
 @dataclass
 class BenchEntry:
+    """A player the best lineup sits, and why (`reason`). Outscored at his slots, the why's
+    parts: the starters who keep him out, weakest first, with their values to one decimal
+    (`outscored_by`, at most three), how many more do, and his eligible slots."""
+
     player_id: int
     name: str
     value: float
     reason: str
+    outscored_by: list[tuple[str, float]] = field(default_factory=list)
+    more_outscoring: int = 0
+    eligible_at: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -158,33 +166,48 @@ def best_lineup(candidates: Sequence[Candidate], layout: SlotLayout) -> DayLineu
     for c in sorted(candidates, key=lambda c: (-c.value, c.player_id)):
         if c.player_id in started:
             continue
-        out.bench.append(BenchEntry(c.player_id, c.name, c.value,
-                                    _bench_reason(c, layout, out.starters, label,
-                                                  {s.player_id: s.value for s in startable})))
+        out.bench.append(_bench_entry(c, layout, out.starters, label,
+                                      {s.player_id: s.value for s in startable}))
     return out
 
 
-def _bench_reason(c: Candidate, layout: SlotLayout, starters: Mapping[int, list[int]],
-                  label: Mapping[int, str], value_of: Mapping[int, float]) -> str:
+def outscored_reason(outscored_by: Sequence[Sequence[Any]], more: int,
+                     eligible_at: Sequence[str], unit: str | None = "") -> str:
+    """"outscored by A (12.3), B (14.0) and 2 more at eligible slots PG, G": each starter's
+    value followed by `unit` ("" none, "fpts" -> "(12.3 fpts)"), or no values (None)."""
+    def one(name: Any, value: Any) -> str:
+        if unit is None:
+            return str(name)
+        return f"{name} ({float(value):.1f}{' ' + unit if unit else ''})"
+    who = ", ".join(one(n, v) for n, v in outscored_by)
+    tail = f" and {more} more" if more else ""
+    return f"outscored by {who}{tail} at eligible slots {', '.join(eligible_at)}"
+
+
+def _bench_entry(c: Candidate, layout: SlotLayout, starters: Mapping[int, list[int]],
+                 label: Mapping[int, str], value_of: Mapping[int, float]) -> BenchEntry:
+    def sits(reason: str) -> BenchEntry:
+        return BenchEntry(c.player_id, c.name, c.value, reason)
     status = (c.injury_status or "").upper()
     if c.on_ir:
-        return "on IR"
+        return sits("on IR")
     if status in OUT_STATUSES:
-        return f"injured {status}"
+        return sits(f"injured {status}")
     if not c.plays:
-        return "no game"
+        return sits("no game")
     if c.value <= 0:
-        return "no projected value"
+        return sits("no projected value")
     slots = [s for s in layout.slot_ids if s in set(c.eligible_slots)]
     if not slots:
-        return "not eligible for any starting slot"
+        return sits("not eligible for any starting slot")
     # Optimality guarantees every occupant of an eligible slot is worth at least c.value.
     blockers = sorted({p for s in slots for p in starters.get(s, [])},
                       key=lambda p: (value_of[p], p))
-    who = ", ".join(f"{label[p]} ({value_of[p]:.1f})" for p in blockers[:3])
-    more = f" and {len(blockers) - 3} more" if len(blockers) > 3 else ""
-    where = ", ".join(slot_name(s) for s in slots)
-    return f"outscored by {who}{more} at eligible slots {where}"
+    by = [(label[p], round(value_of[p], 1)) for p in blockers[:3]]
+    more = max(0, len(blockers) - 3)
+    where = [slot_name(s) for s in slots]
+    return BenchEntry(c.player_id, c.name, c.value, outscored_reason(by, more, where),
+                      outscored_by=by, more_outscoring=more, eligible_at=where)
 
 
 def keep_slots(starters: Mapping[int, Sequence[int]], eligible: Mapping[int, Iterable[int]],

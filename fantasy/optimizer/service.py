@@ -141,10 +141,16 @@ class SlotStarter(_Result):
 
 @dataclass
 class BenchedPlayer(_Result):
+    """A benched player and why (`fantasy.optimizer.lineup.BenchEntry`: the reason, and when
+    he is outscored its parts, for answers that word the values their own way)."""
+
     player_id: int
     name: str
     value: float
     reason: str
+    outscored_by: list[tuple[str, float]] = field(default_factory=list)
+    more_outscoring: int = 0
+    eligible_at: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -663,7 +669,8 @@ class OptimizerService:
         starters = [SlotStarter(s, slot_name(s), pid, by_id[pid].name, val[pid],
                                 by_id[pid].injury_status)
                     for s, ids in lineup.starters.items() for pid in ids]
-        bench = [BenchedPlayer(b.player_id, b.name, b.value, b.reason) for b in lineup.bench]
+        bench = [BenchedPlayer(b.player_id, b.name, b.value, b.reason, list(b.outscored_by),
+                               b.more_outscoring, list(b.eligible_at)) for b in lineup.bench]
         current = [e for e in team.roster if e.lineup_slot_id in STARTING_SLOTS]
         cur_total = sum(val[e.player.id] for e in current if e.player.pro_team_id in playing)
         injured = [SlotStarter(e.lineup_slot_id, slot_name(e.lineup_slot_id), e.player.id,

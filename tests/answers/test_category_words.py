@@ -49,7 +49,9 @@ def test_category_lineup_card_ranks_the_day_players() -> None:
            "starters": [{"slot": "PG", "player_id": 1, "name": "A", "value": 0.08},
                         {"slot": "C", "player_id": 2, "name": "B", "value": 0.13}],
            "bench": [{"player_id": 3, "name": "D", "value": 0.05,
-                      "reason": "outscored by A (0.1) at eligible slots PG"},
+                      "reason": "outscored by A (0.1) at eligible slots PG",
+                      "outscored_by": [["A", 0.1]], "more_outscoring": 0,
+                      "eligible_at": ["PG"]},
                      {"player_id": 4, "name": "E", "value": 0.2, "reason": "no game"}],
            "changes": []}
     text = lineup_view(res).text()

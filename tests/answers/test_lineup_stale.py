@@ -25,16 +25,15 @@ async def test_lineup_on_stale_cache_says_so(live, tmp_path) -> None:  # noqa: F
     rt = await FanViseRuntime.open(tmp_path / "data", espn=client, my_team_id=1)
     try:
         fresh = await _lineup(rt, "console:fresh")
-        shown = await lineup_answer_message(None, fresh.text, fresh.report, thread=None,
-                                            user=None, team_id=None)
+        shown = await lineup_answer_message(None, fresh, thread=None, user=None, team_id=None)
         assert shown is not None and "ESPN is not answering" not in shown.text
         clock.t += 45 + 600  # the league's 45 s TTL ran out 10 minutes ago
         fake.mode = 500
         stale = await _lineup(rt, "console:stale")
     finally:
         await rt.close()
-    shown = await lineup_answer_message(None, stale.text, stale.report, thread=None, user=None,
-                                        team_id=None)
+    assert stale.stale_note == "(ESPN is not answering; this uses data from 11 minutes ago.)"
+    shown = await lineup_answer_message(None, stale, thread=None, user=None, team_id=None)
     assert shown is not None
     assert "(ESPN is not answering; this uses data from 11 minutes ago.)" in shown.text
     # the heading above the card, which says the rest (the lineup is not said twice)

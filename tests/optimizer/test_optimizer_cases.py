@@ -134,3 +134,22 @@ def test_categories_reverse_and_decided():
     lo = expected_wins(cats, np.array([90.0, 12.0, 38.0, 90.0]), m2)
     hi = expected_wins(cats, np.array([110.0, 8.0, 42.0, 90.0]), m2)
     assert hi > lo
+
+
+def test_bench_reason_parts_word_the_reason() -> None:
+    """An outscored player's reason comes with its parts (who outscores him, at which
+    slots), so an answer words the values its own way instead of editing the reason."""
+    from fantasy.optimizer.lineup import Candidate, best_lineup, outscored_reason
+
+    layout = SlotLayout.from_counts({"0": 1, "5": 1})  # PG, G
+    cands = [Candidate(1, 12.34, (0, 5), name="A"), Candidate(2, 14.0, (0, 5), name="B"),
+             Candidate(3, 9.5, (0, 5), name="C")]
+    out = best_lineup(cands, layout)
+    sits = next(b for b in out.bench if b.player_id == 3)
+    assert sits.reason == "outscored by A (12.3), B (14.0) at eligible slots PG, G"
+    assert sits.outscored_by == [("A", 12.3), ("B", 14.0)] and sits.eligible_at == ["PG", "G"]
+    assert outscored_reason(sits.outscored_by, 0, sits.eligible_at) == sits.reason
+    assert outscored_reason(sits.outscored_by, 2, ["PG"], "fpts") == \
+        "outscored by A (12.3 fpts), B (14.0 fpts) and 2 more at eligible slots PG"
+    assert outscored_reason(sits.outscored_by, 0, ["PG"], None) == \
+        "outscored by A, B at eligible slots PG"
