@@ -461,6 +461,12 @@ class FanViseRuntime:
             yield self._told(told, values, deps)
         async for ev in self._start_run(conversation_id, delegate, deps, user_id):
             yield ev
+        for later in delegate.get("then") or []:
+            # a further optimizer question of the message ("drop X for Y and who do i start
+            # tomorrow"): its own run, after the one before has its card or answer
+            async for ev in self._start_run(conversation_id, {"request_obj": later}, deps,
+                                            user_id):
+                yield ev
         if told and not first:
             yield self._told(told, values, deps)
 

@@ -307,43 +307,45 @@ async def answer_node(state: SupervisorState,
             **({"needs_team": True} if more.needs_team else {})}
 
 
-def later_run(state: SupervisorState, part: Request | None) -> dict[str, Any]:
-    """The state update that has the runtime start the optimizer for a later question of the
-    message (`part`, e.g. "... and who do i start on the 27th") after this answer."""
-    if part is None:
+def later_run(state: SupervisorState, parts: list[Request]) -> dict[str, Any]:
+    """The state update that has the runtime start the optimizer for the later questions of
+    the message (`parts`, e.g. "... and who do i start on the 27th") after this answer, one
+    run after the other."""
+    if not parts:
         return {}
-    return {"delegate": {"workflow": "matchup_optimizer", "intent": part.intent.value,
+    first, *rest = parts
+    return {"delegate": {"workflow": "matchup_optimizer", "intent": first.intent.value,
                          "requester_id": state.get("user_id", ""),
-                         "request_obj": part.model_dump(mode="json"), "answer_first": True}}
+                         "request_obj": first.model_dump(mode="json"), "answer_first": True,
+                         "then": [p.model_dump(mode="json") for p in rest]}}
 
 
 class MoreAnswers(NamedTuple):
     """The answers to a message's further questions (`more_answers`)."""
 
     texts: list[str]
-    later: Request | None  # the further question the optimizer answers after this turn
+    later: list[Request]  # the further questions the optimizer answers, in order
     needs_team: bool  # one of them is about the asker's team, and they linked none
 
 
 async def more_answers(request: Request, deps: SupervisorContext) -> MoreAnswers:
     """The answers to the further questions of a message (`Request.more`), in order, each
     from its own path: a deterministic answer, the research graph, or the reply that asks
-    about a name; and the first further question the matchup optimizer answers (a lineup, a
-    move, streamers), which the runtime runs after this turn's answer (one card per
-    message). Another question for the optimizer or the open-question agent is named, to be
-    asked on its own."""
+    about a name; and the further questions the matchup optimizer answers (a lineup, a move,
+    streamers), which the runtime runs after this turn's answer (or the first question's
+    run), one after the other. A question for the open-question agent is named, to be asked
+    on its own."""
     out: list[str] = []
-    later: Request | None = None
+    later: list[Request] = []
     needs = False
     for part in request.more:
         route = route_for(part, team_linked=deps.my_team_id is not None,
-                          can_delegate=(later is None and part.intent in OPTIMIZER_INTENTS
-                                        and request.intent not in OPTIMIZER_INTENTS
+                          can_delegate=(part.intent in OPTIMIZER_INTENTS
                                         and _can_delegate(deps)),
                           can_research=deps.use_workflows and research_subgraph() is not None
                           and part.intent == Intent.PLAYER_RESEARCH)
         if route == "delegate":
-            later = part
+            later.append(part)
         elif route == "answer":
             out.append((await answer_for(part.intent)(deps, part)).text)
         elif route == "research":
@@ -410,7 +412,7 @@ async def delegate(state: SupervisorState,
     out: dict[str, Any] = {"delegate": {
         "workflow": "matchup_optimizer", "intent": state.get("intent", ""),
         "requester_id": state.get("user_id", ""), "request_obj": state.get("request"),
-        "answer_first": False},
+        "answer_first": False, "then": [p.model_dump(mode="json") for p in more.later]},
         "last_request": state.get("request")}
     if more.texts:
         text = "\n\n".join(more.texts)

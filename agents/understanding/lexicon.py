@@ -308,10 +308,15 @@ SPARE_CORE = re.compile(
 #: Where one message holds a second question: a question mark with more after it, ";", "+",
 #: "&", "also", "(and) then", "and after that", or "and" before a question word ("am i ahead
 #: and who's hurt").
+#: A request of its own that starts with what to do: "then find me a streamer", "plus review
+#: my matchup".
+_DO = (r"(?:find|review|analy[sz]e|optimi[sz]e|set|stream|check|run|pull up|look at|suggest|"
+       r"recommend|get me|help me|grab me)")
 _QWORD = (r"(?:am|are|is|was|who|whos|who's|what|whats|what's|when|whens|when's|where|how|"
           r"hows|how's|which|do|does|did|can|could|should|will|would|any|give|show|tell|list)")
 SECOND_QUESTION = re.compile(rf"\?+\s+(?=\S)|\s*;\s*|\s+\+\s*|\s+&\s+|,?\s+(?:and\s+)?also\s+|"
                              r",?\s+(?:and\s+)?then\s+(?=(?:my|the|show|give|tell|list|who|what|how)\b)|"
+                             rf",?\s+(?:and\s+)?(?:then|plus)\s+(?={_DO}\b)|"
                              r",?\s+and\s+after\s+that\s+|"
                              rf",?\s+(?:and|plus|n)\s+(?={_QWORD}\b)",
                              re.IGNORECASE)
@@ -394,6 +399,32 @@ NEXT_OPPONENT = re.compile(
     r"^(?=.*\b(?:next (?:week|matchup|round)|after this (?:one|week|matchup)|following week|"
     r"the week after)\b)(?=.*\b(?:who|whom|opponent|opp|play(?:ing)?|fac(?:e|ing)|against|vs|"
     r"matched up|matchup against)\b)(?!.*\b(?:how many|games?|schedule|stream|start|lineup)\b)")
+#: Whether a named player can be picked up: "is X available", "is X still on waivers", "X a
+#: free agent?", "is X up for grabs" (a day named makes "available" mean playing).
+AVAILABLE_ASK = re.compile(
+    r"\b(?:available|a free agent|free agent|an fa|on (?:the )?(?:waiver wire|waivers|wire)|"
+    r"still out there|up for grabs|unowned|unrostered|still (?:there|free)|pick ?up ?able|"
+    r"claimable|gettable)\b")
+#: A message that opens by wanting more of something for the team: "need dimes", "i really
+#: want blocks", "help me win rebounds", "gotta catch up in steals", "more threes please"
+#: (with a category named: a plan for the matchup aimed at it).
+WANT_MORE = re.compile(
+    r"^\W*(?:(?:i|we)\s+)?(?:really\s+|badly\s+|desperately\s+|def(?:initely)?\s+)?"
+    r"(?:need|needs|want|could use|gotta (?:get|win|catch up in|gain)|have to (?:win|get|gain)|"
+    r"must (?:win|get))\b(?!\s+(?:to know|help with))"
+    r"|^\W*help me (?:win|get|gain|catch up|boost|improve|grab|steal|flip)\b"
+    r"|^\W*(?:boost|improve|bump up|pump up|get me more|more)\b"
+    r"|^\W*(?:(?:i|we)\s+)?(?:gotta|got to|have to|need to)\s+(?:catch up|win|gain|boost|"
+    r"improve|get|climb)\b")
+#: Words that ask for players to list or stream, not a plan.
+LIST_WORDS = re.compile(r"\b(?:stream\w*|pick ?ups?|free agents?|fa|fas|waivers?|who|whom|"
+                        r"which|list|options)\b")
+#: The seed a team holds now (the standings), not the one it is projected to get: "what seed
+#: am i right now", "if the playoffs started today where would i be seeded".
+CURRENT_SEED = re.compile(
+    r"^(?=.*\bseed(?:s|ed|ing)?\b)(?=.*\b(?:right now|rn|now|currently|current|today|at the "
+    r"moment|as of (?:now|today)|as it stands|as things stand|so far)\b)"
+    r"(?!.*\b(?:projected|project|likely|odds|chances?|will i|gonna|going to|end up|finish)\b)")
 #: Settings lines that only a rule answers: a question that names one is about the rules.
 RULE_ONLY_SETTINGS = frozenset({"Trades", "Ties"})
 #: The member speaks about himself ("what did I add"), not the whole league.
@@ -481,7 +512,8 @@ __all__ = [
     "ABOUT_ME", "ACK_FILLER", "ACK_WORDS", "HELP_TOPICS", "HOWTO_FANVISE", "HOWTO_FORM",
     "HOWTO_WORDS", "LIMITS", "INCLUDE_INJURED",
     "SETTING_WORDS", "RULE_ONLY_SETTINGS", "PERIOD_NUMBER", "PERIOD_AGO", "WEEK_BEST",
-    "WEEK_WORST", "LEAGUE_HIGH", "LEAGUE_LOW", "NEXT_OPPONENT", "STATUS_WORDS", "THANKS_WORDS",
+    "WEEK_WORST", "LEAGUE_HIGH", "LEAGUE_LOW", "NEXT_OPPONENT", "AVAILABLE_ASK",
+    "WANT_MORE", "LIST_WORDS", "CURRENT_SEED", "STATUS_WORDS", "THANKS_WORDS",
     "ACTIONS", "ADD_VERBS", "KEEP_AFTER", "KEEP_BEFORE", "SPARE_CORE", "OTHER_SPORT", "HELP_ME", "SECOND_QUESTION", "QUESTION_START", "RELATIVE_DAY", "THEIR", "GAME_WORDS", "PAST_CUE", "RULES_CUE", "ACTIVITY_CUE", "GENERAL_CUE", "CATEGORY_CUE", "REPLACE_CUE", "GAMES_FILTER", "CATEGORIES", "DAY_LEAD", "DROP_VERBS", "FILLER",
     "FOLLOWUP_OPENERS", "FOLLOWUP_TAIL", "INJURY",
     "LIST_REF", "NBA_TEAMS", "NBA_TEAM_CUE", "NBA_TEAM_WORDS", "NUMBER_WORDS", "OPPONENT", "ORDINALS", "POSITIONS", "PRONOUNS",

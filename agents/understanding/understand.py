@@ -441,11 +441,11 @@ def split_questions(text: str, ctx: UnderstandingContext, whole: Request, *,
     """The questions of one message, in order: split where a second question starts
     (lexicon.SECOND_QUESTION) when each part reads as a question of its own (no clarifying
     question, a confident intent) and the parts ask different things. A message with an
-    explicit move, or one that reads the same either way, stays whole. Each part after the
+    explicit move (unless the move is all of its first part), or one that reads the same
+    either way, stays whole. Each part after the
     first is read with the one before it as the previous turn ("is brunson playing? what
     about tatum"). A trade stays whole: its players are its two sides."""
-    if whole.move is not None or whole.keep or len(text) > 300 \
-            or whole.intent == Intent.TRADE_ANALYSIS:
+    if whole.keep or len(text) > 300 or whole.intent == Intent.TRADE_ANALYSIS:
         return [whole]  # a trade's sides are one question ("isaac + mcconnell for bridges")
     cuts = [m for m in lx.SECOND_QUESTION.finditer(text) if 0 < m.start() and m.end() < len(text)]
     if not cuts:
@@ -468,6 +468,11 @@ def split_questions(text: str, ctx: UnderstandingContext, whole: Request, *,
         req = understand_one(piece, sub, router=router)
         if req.clarify or (req.confidence < PART_SCORE and req.source != "context"):
             return [whole]
+        if whole.move is not None and (not out and not _same_move(req.move, whole.move)
+                                       or out and (req.move is not None or req.players)):
+            # a move stays whole unless it is all of the first part and the rest asks
+            # something else ("drop portis for monk and who do i start tonight")
+            return [whole]
         out.append(req)
     for before, part in zip(out, out[1:], strict=False):
         same_players = {p.player_id for p in part.players} <= {p.player_id for p in before.players}
@@ -475,6 +480,15 @@ def split_questions(text: str, ctx: UnderstandingContext, whole: Request, *,
                                               and not part.players):
             return [whole]  # one question asked twice over ("questionable?? whats the injury")
     return out
+
+
+def _same_move(a: MoveRef | None, b: MoveRef | None) -> bool:
+    """Both moves drop and add the same players."""
+    if a is None or b is None:
+        return False
+    ids = [(x.player_id if x is not None else None, y.player_id if y is not None else None)
+           for x, y in ((a.drop, b.drop), (a.add, b.add))]
+    return all(x == y for x, y in ids)
 
 
 def understand_one(text: str, ctx: UnderstandingContext, *,
@@ -607,6 +621,14 @@ def understand_one(text: str, ctx: UnderstandingContext, *,
         intent, clarify, move = Intent.OUT_OF_SCOPE, False, None
     elif details.asks_howto(original):
         intent, clarify = Intent.HELP, False  # how to use FanVise: the command and how
+    elif intent == Intent.PLAYOFF_ODDS and lx.CURRENT_SEED.search(fold(text)):
+        intent, clarify = Intent.STANDINGS, False  # the seed held now: the standings
+    elif _wants_a_plan(fold(text), ents, players, intent, clarify):
+        # "need dimes, keep my stars": the matchup's plan aimed at the categories named
+        intent, clarify = Intent.MATCHUP_ANALYSIS, False
+    elif _asks_available(fold(text), ents, players, intent):
+        # "is X available": a free agent, or whose team he is on
+        intent, clarify, move = Intent.PLAYER_OWNER, False, None
     elif asked["next_opponent"] and not players and intent in NEXT_OPPONENT_INTENTS:
         intent, clarify = Intent.SCHEDULE, False  # who the next matchup is against
     elif (asked["week_pick"] is not None or _past_period(asked["period"], ctx, past)) \
@@ -626,6 +648,42 @@ def understand_one(text: str, ctx: UnderstandingContext, *,
         ask=frame.ask, subject=frame.subject, time=frame.time,
         keep=keep, spare_core=spare_core, asks_game=bool(lx.GAME_WORDS.search(fold(text))),
         **asked)
+
+
+#: Intents an "is X available" question reads as before it is settled.
+AVAILABLE_INTENTS = frozenset({Intent.PLAYER_RESEARCH, Intent.PLAYER_DECISION,
+                               Intent.EXPLICIT_MOVE,
+                               Intent.FREE_AGENT_SCAN, Intent.PLAYER_OWNER, Intent.ROSTER,
+                               Intent.GENERAL_ADVICE})
+
+
+def _asks_available(low: str, ents: Entities, players: list[PlayerRef], intent: Intent) -> bool:
+    """Whether the message asks if the players it names can be picked up ("is lebron
+    available", "is Lionel Messi a free agent") rather than whether they play (no day named:
+    "is X available tonight" asks about his game)."""
+    return bool(ents.players) and len(players) == len(ents.players) and ents.day is None \
+        and (ents.move is None or bool(re.match(r"^\W*(?:is|are|r)\b", low))) \
+        and intent in AVAILABLE_INTENTS \
+        and not re.search(r"\b(?:should|shld|start|sit|bench|drop|cut|trade|play|playing|"
+                          r"game|tonight|tonite|worth)\b", low) \
+        and bool(lx.AVAILABLE_ASK.search(low))
+
+
+#: Intents a "need <category>" request reads as before it is settled.
+PLAN_INTENTS = frozenset({Intent.LEAGUE_SETTINGS, Intent.MATCHUP_STATUS, Intent.FREE_AGENT_SCAN,
+                          Intent.CATEGORY_OUTLOOK, Intent.GENERAL_ADVICE, Intent.HELP,
+                          Intent.MATCHUP_ANALYSIS})
+
+
+def _wants_a_plan(low: str, ents: Entities, players: list[PlayerRef], intent: Intent,
+                  clarify: bool) -> bool:
+    """Whether the message asks for more of the categories it names for the team ("need
+    dimes", "help me win rebounds without dropping my core"): a plan for the matchup, not a
+    list of players ("need a blocks streamer") or a question ("how many boards do i need")."""
+    return bool(ents.categories) and not players and ents.move is None \
+        and (intent in PLAN_INTENTS or clarify) and bool(lx.WANT_MORE.search(low)) \
+        and not lx.LIST_WORDS.search(low) and ents.position is None \
+        and not re.search(r"\bhow (?:many|much)\b|\?\s*$", low)
 
 
 def _past_period(period: object, ctx: UnderstandingContext, past: bool) -> bool:

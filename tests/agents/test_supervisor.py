@@ -270,8 +270,9 @@ async def test_routes_and_delegation(client: Any) -> None:
     assert v["delegate"]["intent"] == "streaming"
     # the optimizer's one input is the typed Request (no flattened copies of its fields)
     assert set(v["delegate"]) == {"workflow", "intent", "requester_id", "request_obj",
-                                  "answer_first"}
+                                  "answer_first", "then"}
     assert v["delegate"]["answer_first"] is False  # the request itself is the run
+    assert v["delegate"]["then"] == []  # no further optimizer question in the message
     assert v["delegate"]["request_obj"]["categories"] == ["AST", "STL"]
     v = await run_turn(g, "hi", "d")
     # help is a deterministic answer (agents/answers/help.py), no longer its own route

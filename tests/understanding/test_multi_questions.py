@@ -69,3 +69,17 @@ async def test_a_question_after_a_lineup_is_answered_after_the_lineup(tmp_path: 
     lineup = text.find("Thu Jan 26")
     hurt = text.find("is OUT")
     assert 0 <= lineup < hurt, text
+
+
+async def test_a_second_optimizer_question_gets_its_own_run(tmp_path: Path) -> None:
+    """A move and then a lineup in one message: the move's card, then the day's lineup (two
+    runs of the optimizer, in the order asked), nothing left 'to ask on its own'."""
+    app = await open_app(tmp_path)
+    try:
+        text = await Chat(app).ask("swap portis out for monk, and then who do i start tomorrow")
+    finally:
+        await app.close()
+    move = text.find("Drop Bobby Portis, add Malik Monk")
+    lineup = text.find("Daily lineup for Hoop Dreamers (Thu Jan 26)")
+    assert 0 <= move < lineup, text
+    assert "on its own" not in text
