@@ -29,7 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from fantasy.constants import slot_name
 from fantasy.formatting import weekday_text
-from fantasy.moves import PlayerRef, move_text
+from fantasy.moves import Move, PlayerRef, move_text
 
 #: What happened (or will happen) to one move of a week plan (a `move_schedule` row's
 #: status, or an outcome of a move made when the card was decided).
@@ -62,6 +62,12 @@ class WeekMove(BaseModel):
     def text(self, *, capital: bool = False) -> str:
         """'drop X, add Y' / 'move X to IR, add Y'."""
         return move_text(self.drop.name, self.add.name, capital=capital, to_ir=self.drop_to_ir)
+
+    def as_move(self) -> Move:
+        """The move as a plan `Move` (its day, players and the gain its card gave it): what
+        the optimizer keeps as planned (`OptimizerService.move_plan(planned=)`)."""
+        return Move(move_id=self.move_id, day=self.day, drop=self.drop, add=self.add,
+                    gain=float(self.expected_gain or 0.0), drop_to_ir=self.drop_to_ir)
 
     @property
     def open(self) -> bool:

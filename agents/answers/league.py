@@ -377,7 +377,10 @@ async def answer_free_agents(deps: AgentDeps, request: Request) -> Reply:
     ignored = [c for c in cats if known is not None and STAT_IDS[c] not in known]
     cats = [c for c in cats if c not in ignored]
     rostered = league.all_rostered_player_ids()
-    pool = [p for p in ctx.free_agents or [] if p.id not in rostered]
+    # the players the team's week plan adds on a later day are taken: never listed again
+    coming = ({mv.add.id: mv for mv in await scheduled_moves(deps, ctx.my_team.id)}
+              if ctx.my_team is not None else {})
+    pool = [p for p in ctx.free_agents or [] if p.id not in rostered and p.id not in coming]
     val = shared_valuer(league, ctx.schedule, dates, today, categories=cats, extra=pool)
     slot = None
     pos = (request.position or "").upper() or None
@@ -447,6 +450,10 @@ async def answer_free_agents(deps: AgentDeps, request: Request) -> Reply:
             lines.append(f"The most games any of them has left this matchup is {most}.")
     elif healthy_only:
         lines.append("Healthy players only; say \"include injured\" to see everyone.")
+    if coming:
+        lines.append("Not listed: " + "; ".join(
+            f"{mv.add.name} (your plan adds him {mv.weekday})" for mv in coming.values())
+            + ".")
     offers: list[Offer] = []
     if top:
         best = top[0][2]

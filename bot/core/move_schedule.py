@@ -168,9 +168,16 @@ class MoveSchedule:
 
     async def planned(self, team_id: int) -> list[Move]:
         """The team's approved moves still to be made, from today on, by day: what every
-        answer about this week counts as planned (`AgentDeps.scheduled`)."""
-        rows = await self.core.db.open_scheduled_moves(
-            int(team_id), from_day=self.league_day().isoformat())
+        answer about this week counts as planned (`AgentDeps.scheduled`: the card, /lineup,
+        the digest, the matchup answers). They are the team's week plan's open moves (its
+        one home, `fantasy.week_plan`); a team whose decided card left no plan (its league
+        could not be read then) has its schedule's rows."""
+        today = self.league_day()
+        plan = await self.core.db.current_week_plan(int(team_id))
+        if plan is not None and plan.last_day is not None and plan.last_day >= today:
+            return [m.as_move() for m in plan.open_moves() if m.day >= today]
+        rows = await self.core.db.open_scheduled_moves(int(team_id),
+                                                       from_day=today.isoformat())
         return [as_move(r) for r in rows]
 
     async def week_moves(self, team_id: int, since: date) -> list[WeekMove]:

@@ -158,3 +158,44 @@ async def test_asking_for_the_plan_gives_the_week_plan(tmp_path: Path) -> None:
                          r"moves still to come vs \d+ without them \(\+\d+\)", text)
     finally:
         await app.close()
+
+
+async def test_free_agents_and_the_planned_moves_come_from_the_week_plan(tmp_path: Path
+                                                                         ) -> None:
+    """After "Approve plan": the moves every answer counts as planned are the week plan's
+    open moves (its one home), and the free-agent list never lists a player the plan adds
+    on a later day (it says he is coming)."""
+    app = await FanViseApp.open(Settings(_env_file=None, data_dir=tmp_path,
+                                         demo_variant="points", llm_per_minute=600,
+                                         llm_burst=50))
+    try:
+        out = io.StringIO()
+        surface = ConsoleSurface(out, live=False)
+        await app.core.handle_message(surface, THREAD, USER, "Review my matchup")
+        first = (await app.app_db.pending_cards(THREAD.conversation_id))[0]
+        await app.core.handle_click(surface, THREAD, USER, _choice(surface, "Approve plan"),
+                                    first.message_id or "")
+        plan = await app.app_db.current_week_plan(1)
+        assert plan is not None and plan.open_moves()
+        planned = await app.core.moves.planned(1)
+        assert [m.move_id for m in planned] == [m.move_id for m in plan.open_moves()]
+        # the plan is the home: a move the plan no longer has is no longer planned
+        gone = plan.open_moves()[-1]
+        edited = plan.model_copy(update={"moves": [m for m in plan.moves
+                                                   if m.move_id != gone.move_id]})
+        await app.app_db.put_week_plan(edited)
+        assert gone.move_id not in {m.move_id for m in await app.core.moves.planned(1)}
+        await app.app_db.put_week_plan(plan)
+
+        out.seek(0)
+        out.truncate(0)
+        await app.core.handle_message(surface, THREAD, USER,
+                                      "who are the top 20 free agents rn")
+        text = out.getvalue()
+        rows = [ln for ln in text.splitlines() if re.match(r"\s*\d+\. ", ln)]
+        assert rows, text
+        for m in plan.open_moves():
+            assert not any(m.add.name in ln for ln in rows), (m.add.name, rows)
+            assert f"{m.add.name} (your plan adds him {m.day:%a})" in text, text
+    finally:
+        await app.close()
