@@ -122,6 +122,10 @@ def _disk_write(name: str, data: bytes) -> None:
         log.info("demo render cache not written (%s)", type(exc).__name__)
 
 
+#: "on": the demo's other managers make their scripted moves as its date advances
+ENV_SCRIPT = "FANVISE_DEMO_SCRIPT"
+
+
 class DemoError(ValueError):
     """A demo-league request that cannot be applied (bad move, bad lineup, bad date)."""
 
@@ -371,11 +375,14 @@ class _Change:
     drop: int | None = None
     add: int | None = None
     slots: dict[int, int] | None = None
+    #: how another manager's scripted move was made ("fa", "waiver", "trade";
+    #: fantasy.demo.scripted); "" for the member's own
+    via: str = ""
 
     def key(self) -> tuple[Any, ...]:
         """The change's content, hashable (render caches are keyed by it, never by id)."""
         return (self.kind, self.team_id, self.sp, self.drop, self.add,
-                tuple(sorted((self.slots or {}).items())))
+                tuple(sorted((self.slots or {}).items())), self.via)
 
 
 class DemoLeague:
@@ -387,8 +394,12 @@ class DemoLeague:
     """
 
     def __init__(self, variant: str = "points", today: date | None = None,
-                 state_path: Path | str | None = None) -> None:
+                 state_path: Path | str | None = None, script: bool | None = None) -> None:
         self.base = load_base()
+        #: the other managers' scripted moves are made as the date advances
+        #: (fantasy.demo.scripted); default: FANVISE_DEMO_SCRIPT=on
+        self.script = script if script is not None else \
+            os.environ.get(ENV_SCRIPT, "").strip().lower() in ("1", "on", "true", "yes")
         self.variant = _normalize_variant(variant)
         self.calendar = _calendar()
         self.season: int = self.base["season"]
@@ -520,7 +531,8 @@ class DemoLeague:
             for c in data.get("changes") or []:
                 slots = {int(k): int(v) for k, v in (c.get("slots") or {}).items()} or None
                 self.changes.append(_Change(str(c["kind"]), int(c["team_id"]), int(c["sp"]),
-                                            c.get("drop"), c.get("add"), slots))
+                                            c.get("drop"), c.get("add"), slots,
+                                            str(c.get("via") or "")))
         except (AttributeError, KeyError, TypeError, ValueError):
             self.changes.clear()
             raise self._bad_state('its "changes" is not a list of saved moves') from None
@@ -563,7 +575,17 @@ class DemoLeague:
                             f"{self.today:%a %b} {self.today.day})")
         if day == self.today:
             return
-        self._set_day(day)
+        if not self.script:
+            self._set_day(day)
+            return
+        from fantasy.demo.scripted import play_script
+        before = list(self.changes)
+        play_script(self, self.today_sp + 1, self.calendar.scoring_period_for(day))
+        try:
+            self._set_day(day)
+        except DemoError:
+            self.changes[:] = before
+            raise
 
     def _set_day(self, day: date, *, clear: bool = False) -> None:
         """Set today (and forget every change with `clear`), saved all or nothing."""
@@ -760,7 +782,8 @@ class DemoLeague:
         """(acquisitions used, limit or None) of a team in a matchup period (default current)."""
         period = self.current_period if period is None else period
         used = int(self.base["acquisitions"][str(team_id)].get(str(period), 0))
-        used += sum(1 for c in self.changes if c.kind == "move" and c.team_id == team_id
+        used += sum(1 for c in self.changes if c.kind == "move" and c.via != "trade"
+                    and c.team_id == team_id
                     and c.sp in self.period_sps[period])
         acq = self.settings["acquisitionSettings"]
         rate = acq.get("matchupAcquisitionLimit")
@@ -988,8 +1011,8 @@ class DemoLeague:
             self._dropped_recently(pid)
 
     def _dropped_recently(self, pid: int) -> bool:
-        return any(c.kind == "move" and c.drop == pid and self.today_sp - c.sp < 2
-                   for c in self.changes)
+        return any(c.kind == "move" and c.via != "trade" and c.drop == pid
+                   and self.today_sp - c.sp < 2 for c in self.changes)
 
     # ------------------------------------------------------------------ matchups
 
@@ -1225,7 +1248,8 @@ class DemoLeague:
             r["streakType"] = "NONE"
             acq = {int(k): v for k, v in self.base["acquisitions"][str(tid)].items()
                    if int(k) <= self.current_period}
-            moves = [c for c in self.changes if c.kind == "move" and c.team_id == tid]
+            moves = [c for c in self.changes if c.kind == "move" and c.team_id == tid
+                     and c.via != "trade"]
             for c in moves:
                 p = next(p for p, sps in self.period_sps.items() if c.sp in sps)
                 acq[p] = acq.get(p, 0) + 1
@@ -1241,7 +1265,8 @@ class DemoLeague:
                 "record": {"overall": r},
                 "transactionCounter": {
                     "acquisitions": sum(acq.values()), "drops": sum(acq.values()),
-                    "trades": 0, "moveToActive": 0, "moveToIR": 0, "acquisitionBudgetSpent": 0,
+                    "trades": sum(1 for c in self.changes if c.team_id == tid
+                                  and c.via == "trade"), "moveToActive": 0, "moveToIR": 0, "acquisitionBudgetSpent": 0,
                     "matchupAcquisitionTotals": {str(k): v for k, v in acq.items() if v},
                 },
                 "roster": {"entries": [
@@ -1312,7 +1337,20 @@ class DemoLeague:
         for k, c in reversed(moves):
             when = int((self.calendar.date_for(c.sp).toordinal() - 719163) * 86400000
                        + 17 * 3600000)
-            msgs = [{"messageTypeId": 178, "targetId": c.add, "to": c.team_id, "date": when}]
+            if c.via == "trade":  # one topic per trade: each side's player leaving it
+                first = next(j for j, d in moves if d.via == "trade" and d.sp == c.sp)
+                if k != first:
+                    continue
+                sides = [d for _, d in moves if d.via == "trade" and d.sp == c.sp]
+                topics.append({"id": f"demo-trade-{c.sp}-{k}", "type": "ACTIVITY_TRANSACTIONS",
+                               "date": when, "messages": [
+                                   {"messageTypeId": 244, "targetId": d.drop, "from": d.team_id,
+                                    "to": next(e.team_id for e in sides if e.add == d.drop),
+                                    "date": when} for d in sides]})
+                continue
+            add_type = 180 if c.via == "waiver" else 178
+            msgs = [{"messageTypeId": add_type, "targetId": c.add, "to": c.team_id,
+                     "date": when}]
             if c.drop is not None:  # a move to IR releases nobody
                 msgs.append({"messageTypeId": 179, "targetId": c.drop, "to": c.team_id,
                              "date": when})

@@ -16,6 +16,7 @@ on or after the channel's setup day are posted.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 import zoneinfo
@@ -63,6 +64,10 @@ class LeagueLife:
         self.core = core
         self.store = LeagueLifeStore(core.db.db, core.db._clock)
         self._feed_read: dict[str, float] = {}
+        #: one pass at a time in this process: the ledger takes over a "posting" claim
+        #: as a killed process's, so two passes at once (the scheduler's and /advance's)
+        #: would both post it
+        self._pass_lock = asyncio.Lock()
 
     # ------------------------------------------------------------------ the math
 
@@ -242,6 +247,7 @@ class LeagueLife:
             alerts = ChannelAlerts(key, thread.platform, thread.workspace_id,
                                    thread.channel_id, self.core.league_today().isoformat())
             if await self.store.create(alerts, user.key):
+                await self.feed_baseline(key)
                 await surface.ephemeral(thread, user, "League alerts set up: FanVise "
                                         "announces them in this channel now.\n"
                                         + self.settings_text(alerts))
@@ -326,7 +332,13 @@ class LeagueLife:
                       now: datetime | None = None) -> int:
         """Post every league post that is due in the set-up channels of `surfaces`'
         platforms, each once (claimed in the ledger first); returns how many went out.
-        A failure is logged and tried again on a later pass."""
+        A failure is logged and tried again on a later pass. Passes in one process run one
+        at a time."""
+        async with self._pass_lock:
+            return await self._run_due(surfaces, now)
+
+    async def _run_due(self, surfaces: Mapping[str, ChatSurface],
+                       now: datetime | None = None) -> int:
         channels = [a for a in await self.store.all() if a.platform in surfaces]
         if not channels:
             return 0
@@ -390,15 +402,11 @@ class LeagueLife:
         return True
 
     async def _feed(self, surface: ChatSurface, a: ChannelAlerts, league: League) -> int:
-        """Post each new transaction once. The channel's first read only records what is
-        there (nothing from before the setup is posted)."""
+        """Post each new transaction once. What was there at the channel's setup (or, when
+        ESPN could not be read then, at its first read) is recorded, never posted."""
         from bot.core.league_life.feed import transaction_text, transactions
         txs = transactions(await self.core.espn.get_recent_activity(50))
-        if await self.store.claim(a.channel_key, "feed:baseline"):
-            for tx in txs:
-                if await self.store.claim(a.channel_key, f"tx:{tx.transaction_id}"):
-                    await self.store.finish(a.channel_key, f"tx:{tx.transaction_id}", ok=True)
-            await self.store.finish(a.channel_key, "feed:baseline", ok=True)
+        if await self._baseline(a.channel_key, txs):
             return 0
         sent = 0
         for tx in txs:
@@ -406,6 +414,30 @@ class LeagueLife:
                 return None, None, await transaction_text(tx, league, self.core.espn)
             sent += await self._post_once(surface, a, f"tx:{tx.transaction_id}", make)
         return sent
+
+    async def feed_baseline(self, channel_key: str) -> None:
+        """Record the transactions already made when a channel is set up, so that only
+        later ones are posted (when ESPN cannot be read now, the feed's first read does)."""
+        from bot.core.league_life.feed import transactions
+        if self.core.espn is None:
+            return
+        try:
+            txs = transactions(await self.core.espn.get_recent_activity(50))
+        except Exception as exc:  # noqa: BLE001 - the first feed read records it instead
+            log.warning("feed baseline of %s not read at setup: %s", channel_key, exc)
+            return
+        await self._baseline(channel_key, txs)
+
+    async def _baseline(self, channel_key: str, txs: list[Any]) -> bool:
+        """Claim every transaction of `txs` as seen, once per channel; False when the
+        channel's baseline was recorded before."""
+        if not await self.store.claim(channel_key, "feed:baseline"):
+            return False
+        for tx in txs:
+            if await self.store.claim(channel_key, f"tx:{tx.transaction_id}"):
+                await self.store.finish(channel_key, f"tx:{tx.transaction_id}", ok=True)
+        await self.store.finish(channel_key, "feed:baseline", ok=True)
+        return True
 
     async def recent_feed(self, hours: int = 24) -> str:
         """`/feed recent`: the transactions of the last day (the league's today and

@@ -27,6 +27,8 @@ class Transaction:
     day: date | None
     team_id: int | None
     parts: list[tuple[str, int | None, str]] = field(default_factory=list)
+    #: the team of each part (a trade's parts come from both of its teams)
+    part_teams: list[int | None] = field(default_factory=list)
 
     @property
     def adds(self) -> list[tuple[str, int | None, str]]:
@@ -48,6 +50,7 @@ def transactions(items: Iterable[ActivityItem]) -> list[Transaction]:
         tx = by_id.setdefault(it.transaction_id,
                               Transaction(it.transaction_id, it.date, it.team_id))
         tx.parts.append((it.action, it.player_id, it.player_name))
+        tx.part_teams.append(it.team_id)
     return sorted(by_id.values(), key=lambda t: (t.day or date.min, t.transaction_id))
 
 
@@ -68,6 +71,16 @@ async def transaction_text(tx: Transaction, league: League, client: Any) -> str:
 
     when = f" ({day_text(tx.day)})" if tx.day else ""
     if any(p[0] == "TRADED" for p in tx.parts):
+        names = {t.id: t.name for t in league.teams}
+        sent: dict[int | None, list[str]] = {}
+        for p, tid in zip(tx.parts, tx.part_teams or [tx.team_id] * len(tx.parts), strict=True):
+            if p[0] == "TRADED":
+                sent.setdefault(tid, []).append(name(p))
+        if len(sent) == 2:
+            (a, gives), (b, gets) = sent.items()
+            return (f"🔁 Trade processed{when}: {names.get(a, f'Team {a}')} sends "
+                    f"{' and '.join(gives)} to {names.get(b, f'Team {b}')} for "
+                    f"{' and '.join(gets)}.")
         got = ", ".join(name(p) for p in tx.parts if p[0] == "TRADED")
         return f"🔁 Trade processed{when}: {team} traded {got}."
     bits = []
