@@ -670,10 +670,49 @@ class MoveSchedule:
                 lines.append(f"{day:%a}: not made: {what}: {m.outcome.note}.")
         if not made:
             lines.append("No scheduled move was due.")
+        team_id = await self.core.link.team_for(user, thread.platform)
+        if team_id is not None:
+            lines += await self.lineup_lines(int(team_id), before, demo.today,
+                                             platform=thread.platform)
         if getattr(surface, "start_thread", None) is not None:  # Discord: a command thread
             thread = await self.core.turns.ensure_thread(
                 surface, thread, user, f"/advance {target}", f"Demo date · {day_text(target)}")
         await self.core.turns.post_split(surface, thread, OutgoingMessage("\n".join(lines)))
+
+
+    async def lineup_lines(self, team_id: int, after: date, through: date, *,
+                           platform: str = "console") -> list[str]:
+        """What the team's week plans did to the lineups of the days after `after` through
+        `through` (`/advance`): the days FanVise set, those left to the member, those ESPN
+        refused (with its reason). [] when no plan covers those days."""
+        set_days: list[date] = []
+        member: list[date] = []
+        refused: list[str] = []
+        for plan in await self.core.db.week_plans_through((after + timedelta(days=1))
+                                                          .isoformat()):
+            if plan.team_id != team_id:
+                continue
+            for lu in plan.lineups:
+                if not after < lu.day <= through:
+                    continue
+                if lu.status == "set":
+                    set_days.append(lu.day)
+                elif lu.status == "member":
+                    member.append(lu.day)
+                elif lu.status == "not_set":
+                    refused.append(f"{lu.day:%a} ({lu.note or 'refused'})")
+        out = []
+        if set_days:
+            out.append("Lineups set from your week plan: "
+                       + ", ".join(f"{d:%a}" for d in sorted(set_days)) + ".")
+        if member:
+            from bot.core.commands import invocation
+            out.append(f"Lineups for you to set (your week plan's starters; "
+                       f"{invocation('lineup', '', platform)} shows them): "
+                       + ", ".join(f"{d:%a}" for d in sorted(member)) + ".")
+        if refused:
+            out.append("Lineups not set: " + "; ".join(refused) + ".")
+        return out
 
 
 def parse_target(raw: str, today: date, platform: str = "discord") -> date:

@@ -8,6 +8,7 @@ matchup optimizer graph, app DB, scheduler and the demo league's transport (offl
   covers (a new matchup nobody asked about) gets its best lineup set by the daily pass, so
   the players added in earlier weeks do not sit on the bench.
 - A locked today (games started) never stops the later days' lineups from being set.
+- `/advance` says which days' lineups the week plans set.
 """
 
 from __future__ import annotations
@@ -80,6 +81,8 @@ async def test_no_move_answer_and_the_next_matchup_keep_the_lineups_set(tmp_path
         assert kept.dates[0] == date(2023, 1, 30) and kept.gain == 0
         tue = kept.lineup_on(date(2023, 1, 31))
         assert tue is not None and tue.status == "set", tue
+        # `/advance` reads the week plan: it says which days' lineups it set
+        assert "Lineups set from your week plan: Tue." in out.getvalue()
         for lu in kept.lineups:
             if lu.status == "set":
                 _started_as_planned(demo, lu)
