@@ -459,14 +459,14 @@ class FanViseRuntime:
         first = bool(delegate.get("answer_first"))
         if told and first:
             yield self._told(told, values, deps)
-        async for ev in self._start_run(conversation_id, delegate, deps, user_id):
-            yield ev
+        async for event in self._start_run(conversation_id, delegate, deps, user_id):
+            yield event
         for later in delegate.get("then") or []:
             # a further optimizer question of the message ("drop X for Y and who do i start
             # tomorrow"): its own run, after the one before has its card or answer
-            async for ev in self._start_run(conversation_id, {"request_obj": later}, deps,
-                                            user_id):
-                yield ev
+            async for event in self._start_run(conversation_id, {"request_obj": later}, deps,
+                                               user_id):
+                yield event
         if told and not first:
             yield self._told(told, values, deps)
 
@@ -724,9 +724,9 @@ class FanViseRuntime:
                 values = snap.values or {}
                 if values.get("answer"):
                     await self.store.set_run_status(tid, "done")
-                    events = self._answer_events(values, run.intent)
-                    await self._append_outcome(run.conversation_id, events[0].text)
-                    done.append(RecoveredRun(run.conversation_id, events, run))
+                    answer = self._answer(values, run.intent)
+                    await self._append_outcome(run.conversation_id, answer.text)
+                    done.append(RecoveredRun(run.conversation_id, [answer], run))
                     continue
                 inp = run.run_input()
                 if run.status == "resuming":
@@ -767,10 +767,11 @@ class FanViseRuntime:
             done.append(RecoveredRun(run.conversation_id, events, run))
         return done
 
-    def _answer_events(self, values: dict[str, Any], intent: str) -> list[Event]:
+    def _answer(self, values: dict[str, Any], intent: str) -> Answer:
+        """A finished run's Answer, from its final state."""
         answer = str(values.get("answer") or "")
-        return [Answer(text=answer, intent=intent, report=values.get("report"),
-                       offline=self.offline, tool_calls=list(values.get("tool_calls") or []))]
+        return Answer(text=answer, intent=intent, report=values.get("report"),
+                      offline=self.offline, tool_calls=list(values.get("tool_calls") or []))
 
     async def run_info(self, run_thread_id: str) -> RunRecord | None:
         """The run record (requester, team, status, recorded decision), or None."""
@@ -801,7 +802,7 @@ class FanViseRuntime:
                     self._approval(run_thread_id, snap.interrupts[0])]
         if snap.next or snap.interrupts or not (snap.values or {}).get("answer"):
             return []
-        return self._answer_events(snap.values, run.intent)
+        return [self._answer(snap.values, run.intent)]
 
     async def prune(self, *, max_idle_days: float = 30.0, ended_run_days: float = 1.0,
                     pending_run_days: float = 7.0) -> dict[str, int]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from datetime import date
-from typing import Any
+from typing import Any, TypedDict
 
 from agents.answers.types import ListedPlayer, Offer, Reply
 from agents.answers.valuers import shared_valuer
@@ -48,6 +48,18 @@ _POSITION_NAMES = {"G": "guards", "F": "forwards", "C": "centers", "PG": "point 
 
 
 # --------------------------------------------------------------------------- formatting
+
+
+class _CategoryRow(TypedDict):
+    """One category of the scoreboard answer's report: now and projected, you and them."""
+
+    category: str
+    mine: float
+    opponent: float
+    result: str
+    my_projected: float
+    opponent_projected: float
+    projected_result: str
 
 
 def fmt_num(x: float | None, digits: int = 1) -> str:
@@ -184,7 +196,8 @@ async def answer_matchup_status(deps: AgentDeps, request: Request) -> Reply:
         rev = league.settings.reverse_categories
         mine_proj = {c.stat_id: c.my_total for c in mine_plan.categories}
         opp_proj = {c.stat_id: c.my_total for c in opp_plan.categories}
-        rows, cur_res, proj_res = [], [], []
+        rows: list[_CategoryRow] = []
+        cur_res, proj_res = [], []
         for sid in league.settings.categories:
             a = my_side.categories.get(sid) if my_side else None
             b = opp_side.categories.get(sid) if opp_side else None

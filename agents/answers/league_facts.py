@@ -400,8 +400,9 @@ async def answer_league_activity(deps: AgentDeps, request: Request) -> Reply:
     league = ctx.league
     team = _team_asked(ctx, request)
     counts = _season_moves(league, team)
+    lines: list[str] = []
     if not items:
-        lines = ["ESPN lists no recent adds, drops or trades in the league."]
+        lines.append("ESPN lists no recent adds, drops or trades in the league.")
         if request.team.kind == "mine" and not request.about_me:
             lines.append(_league_moves(league))  # "has anyone made a trade": every team
         elif counts:
@@ -426,7 +427,6 @@ async def answer_league_activity(deps: AgentDeps, request: Request) -> Reply:
         return f"- {when}{who} {VERBS.get(it.action, it.action.lower())} {name}"
 
     mine = [it for it in items if team is not None and it.team_id == team.id]
-    lines: list[str] = []
     if team is not None:
         label = "Your team" if ctx.my_team is not None and team.id == ctx.my_team.id \
             else team.name

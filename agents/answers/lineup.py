@@ -53,12 +53,19 @@ def _points(unit: str) -> bool:
     return "point" in (unit or "").lower()
 
 
-def _proj(v: Any, unit: str, rank: int | None = None) -> str:
+def _proj(v: Any, unit: str, rank: tuple[int, int] | None = None) -> str:
     """A labelled projection: "proj 32.1 fpts" (points) or, in category leagues, the
     player's rank among your players with a game that day ("#2 of 6 available"; "" unknown)."""
     if _points(unit):
         return f"proj {_val(v)} fpts"
     return f"#{rank[0]} of {rank[1]} available" if rank else ""
+
+
+def _row_proj(row: dict[str, Any], unit: str,
+              ranks: dict[int, tuple[int, int]] | None) -> str:
+    """`_proj` of a result row: its value, with its player's rank of the day."""
+    pid = row.get("player_id")
+    return _proj(row.get("value"), unit, None if pid is None else (ranks or {}).get(pid))
 
 
 def _paren(text: str) -> str:
@@ -104,11 +111,11 @@ def _slot_lines(res: dict[str, Any], unit: str) -> tuple[list[str], int, int]:
             continue
         starters.remove(s)
         hurt = status_word(s.get("injury_status"))
-        shown = [x for x in (_proj(s.get("value"), unit, ranks.get(s.get("player_id"))), hurt)
+        shown = [x for x in (_row_proj(s, unit, ranks), hurt)
                  if x]
         lines.append(" · ".join([f"{slot}: {s['name']}", *shown]))
     for s in starters:  # a slot the layout did not list (older results): still shown
-        proj = _proj(s.get("value"), unit, ranks.get(s.get("player_id")))
+        proj = _row_proj(s, unit, ranks)
         lines.append(f"{s['slot']}: {s['name']}" + (f" · {proj}" if proj else ""))
     return lines, len(order) - sum(1 for ln in lines if "— empty" in ln), len(order)
 
@@ -120,7 +127,7 @@ def _why_out(c: dict[str, Any], unit: str, ranks: dict[int, tuple[int, int]] | N
         return status_word(status)
     if not c.get("plays", True):
         return "no game"
-    return _proj(c.get("value"), unit, (ranks or {}).get(c.get("player_id")))
+    return _row_proj(c, unit, ranks)
 
 
 def change_lines(changes: list[dict[str, Any]], unit: str,
@@ -139,14 +146,14 @@ def change_lines(changes: list[dict[str, Any]], unit: str,
     for c in starts:
         out = next((x for x in leaving if x["from_slot"] == c["to_slot"]), None)
         line = (f"Start {c['name']} at {c['to_slot']}"
-                + _paren(_proj(c.get("value"), unit, rk.get(c.get("player_id")))))
+                + _paren(_row_proj(c, unit, rk)))
         if out is not None:
             leaving.remove(out)
             line += f" instead of {out['name']}" + _paren(_why_out(out, unit, rk))
         lines.append(line)
     for c in moves:
         lines.append(f"Move {c['name']} from {c['from_slot']} to {c['to_slot']}"
-                     + _paren(_proj(c.get("value"), unit, rk.get(c.get("player_id")))))
+                     + _paren(_row_proj(c, unit, rk)))
     for c in leaving:
         lines.append(f"Bench {c['name']} from {c['from_slot']}"
                      + _paren(_why_out(c, unit, rk)))
@@ -181,7 +188,7 @@ def _sitting_lines(bench: list[dict[str, Any]], unit: str,
                                    "fpts" if _points(unit) else None)  # category values are
                   if b.get("outscored_by") else str(b.get("reason", "")))  # no member's words
         lines.append(f"{b['name']}"
-                     + _paren(_proj(b.get("value"), unit, (ranks or {}).get(b.get("player_id"))))
+                     + _paren(_row_proj(b, unit, ranks))
                      + f": {reason}")
     return lines
 

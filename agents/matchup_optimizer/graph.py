@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from langgraph.config import get_config, get_stream_writer
@@ -107,7 +108,8 @@ def read_request(raw: dict[str, Any] | None) -> dict[str, Any]:
     out: dict[str, Any] = {"intent": req.intent.value, "request": req.text,
                            "focus_categories": [c.upper() for c in req.categories],
                            "position": req.position, "count": req.count,
-                           "player_ids": [int(p.player_id) for p in req.resolved_players()],
+                           "player_ids": [p.player_id for p in req.resolved_players()
+                                          if p.player_id is not None],
                            "day": None, "move": None}
     if req.day is not None and not req.day.week:
         out["day"] = req.day.date or req.day.word
@@ -287,8 +289,9 @@ async def analyze_schedule(state: MatchupOptimizerState,
              "total_games": mine.get("total_games", 0),
              "opponent_total_games": opp.get("total_games") if "error" not in opp else None}
     text = f"Checking the schedule: {sched['total_games']} player-games left for you"
-    if sched["opponent_total_games"] is not None and state.get("opponent"):
-        text += f" vs {sched['opponent_total_games']} for {state['opponent']['name']}"
+    opponent = state.get("opponent")
+    if sched["opponent_total_games"] is not None and opponent:
+        text += f" vs {sched['opponent_total_games']} for {opponent['name']}"
     _progress("analyze_schedule", text + "...")
     return {"schedule": sched, "tool_calls": ["get_schedule"] * (2 if opp else 1)}
 
@@ -361,9 +364,10 @@ async def plan_moves(state: MatchupOptimizerState,
                if MoveOutcome.of(a).status == "skipped"]
     focus = state.get("focus_categories") if state.get("scoring") == "categories" else []
     position = None
-    if state.get("position") and state.get("intent") in ("streaming", "free_agent_scan"):
+    asked_position = state.get("position")
+    if asked_position and state.get("intent") in ("streaming", "free_agent_scan"):
         try:
-            position = parse_slot(state["position"])
+            position = parse_slot(asked_position)
         except (KeyError, ValueError):
             position = None
     _progress("plan_moves", "Planning the best moves for the rest of the matchup..."
@@ -426,10 +430,11 @@ async def identify_candidates(state: MatchupOptimizerState,
         elif not targets:
             ranked_by = focus  # points league: rank by the named categories
     position = None
-    if use_pos and state.get("position") and state.get("intent") in ("streaming",
-                                                                     "free_agent_scan"):
+    asked_position = state.get("position")
+    if use_pos and asked_position and state.get("intent") in ("streaming",
+                                                              "free_agent_scan"):
         try:
-            position = parse_slot(state["position"])
+            position = parse_slot(asked_position)
         except (KeyError, ValueError):
             position = None
     if targets:
@@ -483,8 +488,12 @@ async def evaluate_move(state: MatchupOptimizerState,
                   "I could not tell which players the move is about")
         _progress("evaluate_move", "Reading the move you asked for...")
         return {"move_eval": {"verdict": "missing", "reason": reason}, "plan": plan}
-    what = (f"dropping {drop['name']} for {add['name']}" if drop and add else
-            f"adding {add['name']}" if add else f"dropping {drop['name']}")
+    if drop and add:
+        what = f"dropping {drop['name']} for {add['name']}"
+    elif add:
+        what = f"adding {add['name']}"
+    else:  # a drop alone (neither was returned for above)
+        what = f"dropping {(drop or {})['name']}"
     _progress("evaluate_move", f"Evaluating {what} with the exact optimizer...")
     ev = svc.evaluate_move(team_id, drop["id"] if drop else None,
                            add["id"] if add else None,
@@ -635,9 +644,9 @@ async def present_and_confirm(state: MatchupOptimizerState) -> dict[str, Any]:
             summary += " Held: " + "; ".join(held) + "."
     elif state.get("intent") == "explicit_move" and ev.get("verdict") in ("gain", "no_gain"):
         summary = _explicit_summary(ev, days, acq_text)
-    elif state.get("ranked_by"):
+    elif ranked_by := state.get("ranked_by"):
         summary = prompts.CATEGORY_SUMMARY.format(
-            n=len(batch), cats=", ".join(state["ranked_by"]), days=days, acq=acq_text)
+            n=len(batch), cats=", ".join(ranked_by), days=days, acq=acq_text)
     else:
         summary = prompts.APPROVAL_SUMMARY.format(n=len(batch), days=days, acq=acq_text)
     if state.get("focus_categories") and state.get("scoring") == "categories":
@@ -730,8 +739,8 @@ async def apply_moves(state: MatchupOptimizerState,
         res = await _make_through_endpoint(
             deps, team_id, m, to_ir, key=key,
             actor=f"member:{state.get('requester_id') or 'unknown'}",
-            made=lambda m=m, to_ir=to_ir: demo.move_made(
-                team_id, m.day or deps.today_date(), m.drop.id, m.add.id, to_ir=to_ir))
+            made=partial(demo.move_made, team_id, m.day or deps.today_date(), m.drop.id,
+                         m.add.id, to_ir=to_ir))
         if res is None:
             # made already on its day (a racing click); read on that day's roster, so a
             # later move dropping the player again hides nothing
@@ -929,8 +938,8 @@ def _plan_outcome_lines(applied: list[dict[str, Any]]) -> list[str]:
     out = []
     for a in applied:
         oc = MoveOutcome.of(a)
-        what = a.get("line") if oc.status == "applied" and a.get("line") else text_of(a)
-        out.append(oc.line_text(what))
+        line = a.get("line")
+        out.append(oc.line_text(line if oc.status == "applied" and line else text_of(a)))
     return out
 
 
@@ -1009,9 +1018,9 @@ def _compose_answer(state: MatchupOptimizerState) -> tuple[str, dict[str, Any]]:
         "search_log": state.get("search_log") or [],
         "notes": state.get("notes") or [],
     }
-    if state.get("error"):
-        report["error"] = state["error"]
-        return state["error"], report
+    if error := state.get("error"):
+        report["error"] = error
+        return error, report
     if intent == "lineup_optimization":
         return _lineup_answer(state), report
 
@@ -1105,8 +1114,8 @@ def _compose_answer(state: MatchupOptimizerState) -> tuple[str, dict[str, Any]]:
         if mp and mp.get("scheduled"):  # the week plan's moves, as planned
             lines.append(Plan.model_validate(mp).scheduled_line())
         lines.append(_plan_line(state.get("plan")))
-    for n in state.get("notes") or []:
-        lines.append(n)
+    for note in state.get("notes") or []:
+        lines.append(note)
     return "\n".join(x for x in lines if x), report
 
 

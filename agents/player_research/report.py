@@ -197,7 +197,7 @@ def build_player_report(*, asked: str, status: dict[str, Any] | None,
             rec, reason = "MONITOR", "ESPN still lists him out but the newest report says he is cleared"
         elif star:
             rec, reason = "HOLD", "a star: hold through the injury"
-        elif ret_days is not None and ret_days <= HOLD_DAYS:
+        elif ret and ret_days is not None and ret_days <= HOLD_DAYS:
             rec, reason = "HOLD", f"expected back within {HOLD_DAYS} days ({_day(ret)})"
         elif not rostered:
             rec, reason = "MONITOR", "injured free agent: not worth adding now"
@@ -241,7 +241,7 @@ def build_player_report(*, asked: str, status: dict[str, Any] | None,
     if newest is not None:
         parts.append(f"Newest report ({newest.item.get('source', 'news')}, {newest.day}): "
                      f"\"{newest.item.get('title', '')}\".")
-    if conflict is not None:
+    if conflict is not None and newest is not None:
         parts.append(f"Conflicting reports: {conflict.item.get('source', 'news')} "
                      f"({conflict.day}) said \"{conflict.item.get('title', '')}\"; the newer "
                      f"{newest.item.get('source', 'news')} report ({newest.day}) wins.")

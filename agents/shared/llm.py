@@ -59,9 +59,8 @@ def _setting(settings: Any, name: str) -> Any:
     if isinstance(settings, Mapping):
         return settings.get(name)
     value = getattr(settings, name, None)
-    if hasattr(value, "get_secret_value"):
-        value = value.get_secret_value()
-    return value
+    reveal = getattr(value, "get_secret_value", None)
+    return reveal() if callable(reveal) else value
 
 
 def make_model(settings: Any = None, *, player_names: Sequence[str] = ()) -> BaseChatModel:

@@ -524,6 +524,7 @@ class FanviseTools:
         when there is no such team."""
         ctx = await load_context(self.deps)
         t = team.strip().lower()
+        fteam: Team | None
         if t in ("mine", "me", "my", "my team", ""):
             _, fteam = await self._my_team()
         elif t in ("opponent", "opp", "them"):

@@ -339,19 +339,19 @@ async def more_answers(request: Request, deps: SupervisorContext) -> MoreAnswers
     later: list[Request] = []
     needs = False
     for part in request.more:
+        research = (research_subgraph() if deps.use_workflows
+                    and part.intent == Intent.PLAYER_RESEARCH else None)
         route = route_for(part, team_linked=deps.my_team_id is not None,
                           can_delegate=(part.intent in OPTIMIZER_INTENTS
                                         and _can_delegate(deps)),
-                          can_research=deps.use_workflows and research_subgraph() is not None
-                          and part.intent == Intent.PLAYER_RESEARCH)
+                          can_research=research is not None)
         if route == "delegate":
             later.append(part)
         elif route == "answer":
             out.append((await answer_for(part.intent)(deps, part)).text)
-        elif route == "research":
-            graph = research_subgraph()
+        elif route == "research" and research is not None:
             ref = part.resolved_players()[0]
-            res = await graph.ainvoke({"query": part.text, "player_name": ref.name,
+            res = await research.ainvoke({"query": part.text, "player_name": ref.name,
                                        "request_obj": part.model_dump(mode="json")})
             out.append(str(res.get("answer") or ""))
         elif route == "unresolved":
@@ -458,7 +458,8 @@ async def agent(state: SupervisorState,
 
 
 async def after_agent(state: SupervisorState) -> str:
-    last = (state.get("messages") or [None])[-1]
+    messages = state.get("messages") or []
+    last = messages[-1] if messages else None
     calls = getattr(last, "tool_calls", None) or []
     if not calls:
         return "synthesize"
@@ -517,7 +518,7 @@ def _espn_down(state: SupervisorState) -> bool:
 
 
 def _recent_results(state: SupervisorState, k: int = 3) -> list[str]:
-    out = []
+    out: list[str] = []
     for m in reversed(state.get("messages") or []):
         if isinstance(m, HumanMessage):
             break
@@ -528,9 +529,10 @@ def _recent_results(state: SupervisorState, k: int = 3) -> list[str]:
 
 async def tool_budget(state: SupervisorState) -> dict[str, Any]:
     last = state["messages"][-1]
+    calls = last.tool_calls if isinstance(last, AIMessage) else []
     skipped = [ToolMessage(content=json.dumps(error_result(
         "not executed: tool-call budget for this question is used up", "budget")),
-        name=c["name"], tool_call_id=c["id"]) for c in (last.tool_calls or [])]
+        name=c["name"], tool_call_id=c["id"]) for c in calls]
     found = _recent_results(state) or ["nothing useful yet."]
     text = "\n".join([TOOL_BUDGET_ANSWER.format(n=MAX_TOOL_CALLS), *found])
     return {"messages": [*skipped, AIMessage(content=text)], "stop_reason": "tool_budget"}
@@ -553,7 +555,8 @@ async def synthesize(state: SupervisorState,
     _progress(runtime, "synthesize")
     answer = state.get("answer") or ""
     if not answer:
-        last = (state.get("messages") or [None])[-1]
+        messages = state.get("messages") or []
+        last = messages[-1] if messages else None
         if isinstance(last, AIMessage):
             c = last.content
             answer = c if isinstance(c, str) else " ".join(

@@ -18,7 +18,7 @@ from __future__ import annotations
 import logging
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, Literal
 
 from agents.answers.types import ListedPlayer
 from agents.shared.deps import AgentDeps, LeagueContext, load_context
@@ -121,7 +121,7 @@ async def understanding_context(deps: AgentDeps, *, last: Mapping[str, Any] | No
     """Resolver, league date, scoring and team names, plus the previous turn's request and
     list (follow-ups)."""
     resolver = await name_resolver(deps)
-    scoring = "points"
+    scoring: Literal["points", "categories"] = "points"
     teams: list[str] = []
     mine: frozenset[int] = frozenset()
     theirs: frozenset[int] = frozenset()

@@ -534,10 +534,11 @@ def understand_one(text: str, ctx: UnderstandingContext, *,
     trade = trade_shaped(routed, ents, ctx)
     ranked = _adjusted(router.rank(routed), ents, has_player=has_player, past=past, cues=cues,
                        trade=trade)
-    asked = lx.HELP_ME.sub("", routed, count=1)
-    if ranked[0][0] == Intent.HELP and asked != routed and re.search(r"[a-z]{3}", asked.lower()):
+    without_help = lx.HELP_ME.sub("", routed, count=1)
+    if ranked[0][0] == Intent.HELP and without_help != routed \
+            and re.search(r"[a-z]{3}", without_help.lower()):
         # "help me find a center" asks to find a center, not for the help text
-        ranked = _adjusted(router.rank(asked), ents, has_player=has_player, past=past,
+        ranked = _adjusted(router.rank(without_help), ents, has_player=has_player, past=past,
                            cues=cues, trade=trade)
     best, best_score = ranked[0]
     second_score = ranked[1][1] if len(ranked) > 1 else 0.0
