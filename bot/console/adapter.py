@@ -21,7 +21,7 @@ import getpass
 import secrets
 import sys
 import threading
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from datetime import tzinfo
 from typing import Any, TextIO
@@ -241,7 +241,7 @@ async def run_console(core: Any, *, stdin: TextIO | None = None, stdout: TextIO 
                       session: str = "local", user_name: str | None = None,
                       banner: str = "", surface: ConsoleSurface | None = None,
                       first: str | None = None, decide: str | None = None,
-                      recover: Callable[[], Awaitable[Any]] | None = None) -> int:
+                      recover: Callable[[], Coroutine[Any, Any, Any]] | None = None) -> int:
     """Chat on the console until EOF / quit. Returns the number of lines handled.
 
     `first` (`fanvise ask`): that question is handled first, then lines are read only while

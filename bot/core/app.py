@@ -19,6 +19,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from bot.core.commands import commands_help
+from bot.core.handoff import WritesConfig
 from bot.core.progress import WorkspaceBudget
 from bot.core.service import ChatCore
 from bot.settings import Settings
@@ -123,7 +124,6 @@ class FanViseApp:
                             llm_per_minute=settings.llm_per_minute,
                             llm_burst=settings.llm_burst, now=now)
             core.prelock.minutes = settings.prelock_minutes
-            from bot.core.handoff import WritesConfig
             core.writes_config = WritesConfig.from_settings(settings)
             if warm_up:
                 took = await runtime.warm_up()

@@ -465,7 +465,7 @@ class Approvals:
             else:
                 await self.core.db.release_card(card.card_id)
                 result = "error"
-            await self._audit_moves(card, user, result, {})
+            await self._audit_moves(card, user, result, set())
             fresh = await self.core.db.get_card(card.card_id) or card
             await self.redraw(surface, thread, card_mid, fresh)
             await self.core.db.mark_card_shown(card.card_id)

@@ -19,6 +19,7 @@ import difflib
 import logging
 import re
 import unicodedata
+from collections.abc import Set as AbstractSet
 from typing import TYPE_CHECKING, Any
 
 from bot.core.buttons import LINK_SELECT_ID, link_custom_id
@@ -252,7 +253,8 @@ class Linking:
             msg.cards.append(card)
         return msg
 
-    def suggest(self, league: Any, user: UserRef, taken: set[int] = frozenset()) -> Any | None:
+    def suggest(self, league: Any, user: UserRef,
+                taken: AbstractSet[int] = frozenset()) -> Any | None:
         """The one team (not linked to another member) whose ESPN owner name matches the
         member's display name, or None when none or several match."""
         name = user.display_name or ""
@@ -313,7 +315,8 @@ class Linking:
                     raise InvalidInput("Only admins can link another member. Nothing was "
                                        "stored.")
                 target = UserRef(user.platform, member_id, "")
-        prefs = {k: kv.pop(k) for k in ("writes", "autolineup", "auto_lineup") if k in kv}
+        prefs: dict[str, str] = {k: kv.pop(k) for k in ("writes", "autolineup", "auto_lineup")
+                                 if k in kv}
         if prefs:
             if target is not user:
                 raise InvalidInput("Only the member can turn FanVise's writes to their ESPN "

@@ -123,8 +123,8 @@ class Prelock:
     async def _lock_allows_alert(self) -> bool:
         """False on a day when the league's lineups are already locked for the week
         (`LockRule.alerts_on`: a weekly lock alerts on the matchup's first game day only)."""
-        espn = self.core.espn
         try:
+            espn = self.core.league_client()
             league = await espn.get_league()
             schedule = await espn.get_pro_schedule()
         except EspnError as exc:
@@ -445,7 +445,7 @@ class Prelock:
         url = espn_team_url(self.core.league_id, team_id, self.core.season)
         try:
             await writes_of(self.core).after_write()
-            league = await self.core.espn.get_league()
+            league = await self.core.league_client().get_league()
             team = league.team(team_id)
             starters = [f"• {slot_name(e.lineup_slot_id)}: {e.player.name}"
                         for e in sorted(team.roster, key=lambda e: e.lineup_slot_id)

@@ -27,6 +27,7 @@ import math
 import re
 import time
 from collections.abc import Awaitable, Callable
+from typing import Protocol
 
 from bot.core.errors import MessageGone, RateLimitedError
 from bot.core.models import OutgoingMessage, ThreadRef
@@ -36,6 +37,20 @@ log = logging.getLogger(__name__)
 
 Clock = Callable[[], float]
 Sleep = Callable[[float], Awaitable[None]]
+
+
+class EditBudget(Protocol):
+    """A workspace's message-edit budget as the editors use it: `WorkspaceBudget` (one
+    process) or `storage.shared_budget.SharedWorkspaceBudget` (every process on one
+    database)."""
+
+    def reserve(self, workspace: str) -> float:
+        """Take a token now if there is one (0.0); else the seconds to wait."""
+        ...
+
+    def penalize(self, workspace: str, seconds: float) -> None:
+        """Hold the workspace's edits back `seconds` (a platform rate limit)."""
+        ...
 
 
 class WorkspaceBudget:
@@ -71,7 +86,7 @@ class ProgressEditor:
 
     def __init__(self, surface: ChatSurface, thread: ThreadRef, message_id: str, *,
                  min_interval: float = 1.0, first_delay: float = 0.4,
-                 budget: WorkspaceBudget | None = None,
+                 budget: EditBudget | None = None,
                  clock: Clock = time.monotonic, sleep: Sleep = asyncio.sleep,
                  max_retries: int = 5, max_final_wait: float = 5.0) -> None:
         self.surface = surface
@@ -264,4 +279,4 @@ def fit_tail(text: str, limit: int, marker: str = "…") -> str:
     return marker + text[-(limit - len(marker)):]
 
 
-__all__ = ["ProgressEditor", "WorkspaceBudget", "fit_tail", "post_retrying", "progress_facts"]
+__all__ = ["EditBudget", "ProgressEditor", "WorkspaceBudget", "fit_tail", "post_retrying", "progress_facts"]

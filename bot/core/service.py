@@ -39,6 +39,7 @@ from bot.core.commands import NAMES as COMMANDS
 from bot.core.commands import carries_credentials, help_text, parse_command_text
 from bot.core.daily import Daily
 from bot.core.errors import InvalidInput, Refused
+from bot.core.handoff import WritesConfig
 from bot.core.league_life import LeagueLife
 from bot.core.lineup_command import LineupCommand
 from bot.core.link import Linking
@@ -46,12 +47,13 @@ from bot.core.matchup import Matchup
 from bot.core.models import Choice, ThreadRef, UserRef
 from bot.core.move_schedule import MoveSchedule
 from bot.core.prelock import Prelock
-from bot.core.progress import WorkspaceBudget
+from bot.core.progress import EditBudget, WorkspaceBudget
 from bot.core.recovery import Recovery
 from bot.core.surface import ChatSurface
 from bot.core.turns import MAX_QUESTION, Turns
 from bot.core.week_plan import WeekPlans
 from fantasy.espn.client import espn_turn
+from fantasy.espn.errors import EspnError
 from fantasy.redact import looks_like_credentials
 from storage.app_db import AppDB, CardRow, DailySchedule
 from storage.db import DatabaseBusy
@@ -73,7 +75,7 @@ class ChatCore:
 
     def __init__(self, runtime: Any, app_db: AppDB, *, espn: Any = None,
                  default_team_id: int | None = None, min_edit_interval: float = 1.0,
-                 budget: WorkspaceBudget | None = None,
+                 budget: EditBudget | None = None,
                  clock: Callable[[], float] = time.monotonic,
                  sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
                  llm_per_minute: float = 6.0, llm_burst: float = 3.0,
@@ -88,7 +90,8 @@ class ChatCore:
             default_team_id = DEMO_USER_TEAM_ID
         self.default_team_id = default_team_id
         self.min_edit_interval = min_edit_interval
-        self.budget = budget or WorkspaceBudget(clock=clock)
+        self.budget: EditBudget = budget or WorkspaceBudget(clock=clock)
+        self.writes_config = WritesConfig()  # the deployment's (bot.core.app sets it)
         self.budget_platforms: set[str] = {"slack"}
         self.clock = clock
         self.sleep = sleep
@@ -141,6 +144,13 @@ class ChatCore:
         """The ESPN season this instance serves."""
         s = getattr(self.espn, "season", None)
         return int(s) if s is not None else None
+
+    def league_client(self) -> Any:
+        """The ESPN league client; an EspnError (which every ESPN read handles) when this
+        instance serves no league."""
+        if self.espn is None:
+            raise EspnError("no ESPN league is set up here")
+        return self.espn
 
     def league_today(self) -> date:
         """The league's current date, from the one clock (`EspnClient.league_today`: the

@@ -396,9 +396,9 @@ class Turns:
         else:
             await editor.aclose(first)
             msgs = msgs[1:]
-        for msg, card in msgs:
-            if card is not None:
-                await self.core.approvals.show_card(surface, thread, card, msg)
+        for msg, shown in msgs:
+            if shown is not None:
+                await self.core.approvals.show_card(surface, thread, shown, msg)
             else:
                 await post_retrying(surface, thread, msg, sleep=self.core.sleep)
 

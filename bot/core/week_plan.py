@@ -33,7 +33,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable
 from datetime import date
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from fantasy.move_card import MoveOutcome
 from fantasy.moves import PlayerRef
@@ -186,7 +186,7 @@ class WeekPlans:
                                           today)
         member = card.decided_by or card.requester_id
         access = await self._writes(card.platform, card.workspace_id, member, team_id)
-        scoring = "points" if svc.is_points else "categories"
+        scoring: Literal["points", "categories"] = "points" if svc.is_points else "categories"
         unit = "fantasy points" if svc.is_points else "expected categories won"
         approved = sum(float(m.expected_gain or 0.0) for m in new_moves if m.counts)
         focus: list[str] = []

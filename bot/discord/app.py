@@ -89,7 +89,7 @@ class FanViseDiscordBot(discord.Client):
         self.sync_commands = sync_commands
         self.surface = DiscordSurface(self)
         self.tree = app_commands.CommandTree(self)
-        self.tree.on_error = self._on_tree_error
+        self.tree.error(self._on_tree_error)
         _add_commands(self.tree)
         self._thread_owner: dict[int, tuple[int, int]] = {}  # thread id -> (owner, parent)
         self._lookups: dict[int, asyncio.Future[tuple[int, int]]] = {}

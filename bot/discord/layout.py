@@ -109,7 +109,8 @@ def move_card_container(layout: CardLayout, page: int, *, head: bool,
     shown = layout.blocks[start:end]
     room = text_budget - len(footer) - min(len(top), text_budget // 3)
     per_move = room // max(1, len(shown))
-    container = discord.ui.Container(accent_colour=parse_color(card.color))
+    container: discord.ui.Container[Any] = discord.ui.Container(
+        accent_colour=parse_color(card.color))
     container.add_item(discord.ui.TextDisplay(clip(top or "\u200b", text_budget // 3)))
     for block in shown:
         container.add_item(discord.ui.TextDisplay(_move_text(block, per_move)))
@@ -144,7 +145,8 @@ def plain_container(card: Card, text_budget: int) -> discord.ui.Container[Any]:
     lines = [f"### {clip(card.title, 200)}" if card.title else "", card.text or ""]
     lines += [f"**{n}**: {v}" for n, v in card.fields]
     body = "\n".join(x for x in lines if x)
-    container = discord.ui.Container(accent_colour=parse_color(card.color))
+    container: discord.ui.Container[Any] = discord.ui.Container(
+        accent_colour=parse_color(card.color))
     if body:
         container.add_item(discord.ui.TextDisplay(clip(body, text_budget)))
     for row in _rows([b for b in card.buttons][:ROW_BUTTONS_MAX]):

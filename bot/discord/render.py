@@ -9,7 +9,7 @@ custom_id 1-100 chars.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -127,6 +127,21 @@ def card_to_embed(card: Any, budget: int = EMBED_TOTAL_MAX) -> discord.Embed:
     return embed
 
 
+def _button_of(item: discord.ui.Item[Any]) -> discord.ui.Button[Any]:
+    """The button of a DynamicItem that discord.py rebuilds from a click (the item its
+    template matched)."""
+    if not isinstance(item, discord.ui.Button):
+        raise TypeError(f"a button id on a {type(item).__name__}")
+    return item
+
+
+def _select_of(item: discord.ui.Item[Any]) -> discord.ui.Select[Any]:
+    """The select menu of a DynamicItem that discord.py rebuilds from a choice."""
+    if not isinstance(item, discord.ui.Select):
+        raise TypeError(f"a menu id on a {type(item).__name__}")
+    return item
+
+
 class FvButton(discord.ui.DynamicItem[discord.ui.Button], template=DISCORD_BUTTON_TEMPLATE):
     """A core approve/decline button. All state is in the custom_id, so a click on a card sent
     before a restart is routed here once `add_dynamic_items(FvButton)` ran in setup_hook."""
@@ -140,10 +155,11 @@ class FvButton(discord.ui.DynamicItem[discord.ui.Button], template=DISCORD_BUTTO
         self.fv_custom_id = custom_id
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str], /) -> FvButton:
-        return cls(item.custom_id or match.string, label=item.label or "",
-                   disabled=item.disabled)
+        button = _button_of(item)
+        return cls(button.custom_id or match.string, label=button.label or "",
+                   disabled=button.disabled)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         handler = getattr(interaction.client, "handle_button", None)
@@ -167,15 +183,17 @@ class FvSelect(discord.ui.DynamicItem[discord.ui.Select], template=DISCORD_SELEC
         self.fv_custom_id = custom_id
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select,
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str], /) -> FvSelect:
-        return cls(item.custom_id or match.string, placeholder=item.placeholder or "",
-                   options=[_Opt(o.label, o.value, o.default) for o in item.options],
-                   disabled=item.disabled)
+        menu = _select_of(item)
+        return cls(menu.custom_id or match.string, placeholder=menu.placeholder or "",
+                   options=[_Opt(o.label, o.value, o.default) for o in menu.options],
+                   disabled=menu.disabled)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         handler = getattr(interaction.client, "handle_button", None)
-        values = self.item.values or (interaction.data or {}).get("values") or []
+        data: Mapping[str, Any] = interaction.data or {}
+        values = self.item.values or data.get("values") or []
         if handler is not None and values:
             await handler(interaction, f"{self.fv_custom_id}:{values[0]}")
 
@@ -190,10 +208,11 @@ class FvPage(discord.ui.DynamicItem[discord.ui.Button], template=PAGE_TEMPLATE):
         self.fv_custom_id = custom_id
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str], /) -> FvPage:
-        return cls(item.custom_id or match.string, label=item.label or "",
-                   disabled=item.disabled)
+        button = _button_of(item)
+        return cls(button.custom_id or match.string, label=button.label or "",
+                   disabled=button.disabled)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         handler = getattr(interaction.client, "handle_page", None)
@@ -217,9 +236,10 @@ class FvShare(discord.ui.DynamicItem[discord.ui.Button], template=SHARE_TEMPLATE
         self.fv_custom_id = custom_id
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str], /) -> FvShare:
-        return cls(item.custom_id or match.string, disabled=item.disabled)
+        button = _button_of(item)
+        return cls(button.custom_id or match.string, disabled=button.disabled)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         handler = getattr(interaction.client, "handle_share", None)

@@ -130,7 +130,8 @@ class SlackAssistantSurface(SlackSurface):
             for k, chunk in enumerate(chunks):
                 sent = await streamer.append(markdown_text=chunk + ("\n" if k < len(chunks) - 1
                                                                     else ""))
-                ts = ts or str((sent or {}).get("ts") or "")
+                if sent is not None:  # None while the chunk waits in the buffer
+                    ts = ts or str(sent.get("ts") or "")
             stopped = await streamer.stop(blocks=blocks or None)
             return ts or str(stopped.get("ts") or ""), True
         except SlackApiError as exc:

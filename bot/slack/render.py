@@ -9,7 +9,7 @@ a disabled button is not drawn (the card's footer says who decided).
 from __future__ import annotations
 
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from bot.core.buttons import CUSTOM_ID_RE, SLACK_LINK_RE, slack_link_action_id
@@ -137,7 +137,7 @@ def button_element(b: Any, k: int = 0) -> dict[str, Any]:
     return el
 
 
-def _actions(buttons: list[Any], selects: list[Any] = (), *, first_link: int = 0
+def _actions(buttons: Sequence[Any], selects: Sequence[Any] = (), *, first_link: int = 0
              ) -> dict[str, Any] | None:
     """One actions block: the enabled buttons, then the menus (25 elements at most)."""
     elements = [button_element(b, first_link + k) for k, b in enumerate(buttons)]

@@ -76,9 +76,9 @@ class ThreadRegistry:
         self._ready = False
         self._memory: set[str] = set()
 
-    async def _setup(self) -> None:
+    async def _setup(self, db: Any) -> None:
         if not self._ready:
-            await self.db.executescript(SCHEMA)
+            await db.executescript(SCHEMA)
             self._ready = True
 
     async def remember(self, conversation_id: str) -> None:
@@ -86,7 +86,7 @@ class ThreadRegistry:
         if self.db is None:
             self._memory.add(conversation_id)
             return
-        await self._setup()
+        await self._setup(self.db)
         await self.db.execute(
             "INSERT OR IGNORE INTO slack_threads (conversation_id, created_at) VALUES (?, ?)",
             (conversation_id, time.time()))
@@ -95,7 +95,7 @@ class ThreadRegistry:
         """True if FanVise takes part in this thread."""
         if self.db is None:
             return conversation_id in self._memory
-        await self._setup()
+        await self._setup(self.db)
         row = await self.db.fetchone(
             "SELECT 1 FROM slack_threads WHERE conversation_id = ?", (conversation_id,))
         return row is not None
@@ -122,11 +122,11 @@ class SharedAnswers:
         self._ready = False
         self._memory: dict[str, Shared] = {}
 
-    async def _setup(self) -> None:
+    async def _setup(self, db: Any) -> None:
         if not self._ready:
-            await self.db.executescript(SCHEMA)
-            await self.db.execute("DELETE FROM slack_shares WHERE created_at < ?",
-                                  (time.time() - SHARE_SECONDS,))
+            await db.executescript(SCHEMA)
+            await db.execute("DELETE FROM slack_shares WHERE created_at < ?",
+                             (time.time() - SHARE_SECONDS,))
             self._ready = True
 
     async def keep(self, user_id: str, channel_id: str, command: str,
@@ -136,7 +136,7 @@ class SharedAnswers:
         if self.db is None:
             self._memory[shared.share_id] = shared
             return shared
-        await self._setup()
+        await self._setup(self.db)
         await self.db.execute(
             "INSERT INTO slack_shares (share_id, user_id, channel_id, command, messages, "
             "created_at) VALUES (?, ?, ?, ?, ?, ?)",
@@ -148,7 +148,7 @@ class SharedAnswers:
         """The stored answer (None when unknown or expired)."""
         if self.db is None:
             return self._memory.get(share_id)
-        await self._setup()
+        await self._setup(self.db)
         row = await self.db.fetchone(
             "SELECT share_id, user_id, channel_id, command, messages FROM slack_shares "
             "WHERE share_id = ?", (share_id,))

@@ -74,7 +74,7 @@ class LeagueLife:
     async def recap(self, period: int | None = None) -> tuple[League, Recap, str]:
         """The recap of `period` (default: the last finished one): league, recap, text.
         InvalidInput for a period that does not exist or has not started."""
-        league = await self.core.espn.get_league()
+        league = await self.core.league_client().get_league()
         last = league.settings.regular_season_matchup_periods or max(
             league.settings.matchup_periods)
         if period is None:
@@ -106,7 +106,7 @@ class LeagueLife:
     async def rankings(self, league: League | None = None) -> tuple[League, list[Any], str]:
         """The power rankings now: league, rows (`fantasy.league_life.rankings`), text."""
         from fantasy.league_life.reports import rankings_report
-        league = league or await self.core.espn.get_league()
+        league = league or await self.core.league_client().get_league()
         rows, text = await rankings_report(self.core.espn, league)
         return league, rows, text
 
@@ -115,7 +115,7 @@ class LeagueLife:
         """The playoff odds now: league, `PlayoffOdds`, text (seeded by the league and its
         date unless `seed` is given: the same day gives the same odds)."""
         from fantasy.league_life.reports import odds_report
-        league = league or await self.core.espn.get_league()
+        league = league or await self.core.league_client().get_league()
         result, text = await odds_report(self.core.espn, league, seed=seed)
         return league, result, text
 
@@ -123,7 +123,7 @@ class LeagueLife:
         """The preview of `period` (default: the current one): league, period, text."""
         from fantasy.league_life.projection import league_projector
         from fantasy.league_life.text import preview_text
-        league = await self.core.espn.get_league()
+        league = await self.core.league_client().get_league()
         last = league.settings.regular_season_matchup_periods or max(
             league.settings.matchup_periods)
         period = period or league.current_matchup_period
@@ -343,7 +343,7 @@ class LeagueLife:
         if not channels:
             return 0
         try:
-            league = await self.core.espn.get_league()
+            league = await self.core.league_client().get_league()
         except Exception as exc:  # noqa: BLE001 - the next pass tries again
             log.warning("league posts: no league (%s)", type(exc).__name__)
             return 0
@@ -360,11 +360,11 @@ class LeagueLife:
                 key = f"recap:{league.season}:{period}"
                 sent += await self._post_once(surfaces[a.platform], a, key,
                                               lambda p=period: self.recap(p))
-            period = self._preview_due(league, a, today, now, demo)
-            if period is not None:
+            preview_period = self._preview_due(league, a, today, now, demo)
+            if preview_period is not None:
                 sent += await self._post_once(surfaces[a.platform], a,
-                                              f"preview:{league.season}:{period}",
-                                              lambda p=period: self.preview(p))
+                                              f"preview:{league.season}:{preview_period}",
+                                              lambda p=preview_period: self.preview(p))
         return sent
 
     async def _announce(self, a: ChannelAlerts) -> tuple[None, None, str]:
@@ -405,7 +405,7 @@ class LeagueLife:
         """Post each new transaction once. What was there at the channel's setup (or, when
         ESPN could not be read then, at its first read) is recorded, never posted."""
         from bot.core.league_life.feed import transaction_text, transactions
-        txs = transactions(await self.core.espn.get_recent_activity(50))
+        txs = transactions(await self.core.league_client().get_recent_activity(50))
         if await self._baseline(a.channel_key, txs):
             return 0
         sent = 0
@@ -422,7 +422,7 @@ class LeagueLife:
         if self.core.espn is None:
             return
         try:
-            txs = transactions(await self.core.espn.get_recent_activity(50))
+            txs = transactions(await self.core.league_client().get_recent_activity(50))
         except Exception as exc:  # noqa: BLE001 - the first feed read records it instead
             log.warning("feed baseline of %s not read at setup: %s", channel_key, exc)
             return
@@ -445,9 +445,9 @@ class LeagueLife:
         from datetime import timedelta
 
         from bot.core.league_life.feed import transaction_text, transactions
-        league = await self.core.espn.get_league()
+        league = await self.core.league_client().get_league()
         since = league.today - timedelta(hours=hours)
-        txs = [t for t in transactions(await self.core.espn.get_recent_activity(50))
+        txs = [t for t in transactions(await self.core.league_client().get_recent_activity(50))
                if t.day is not None and t.day >= since]
         if not txs:
             return "No adds, drops or trades in the last 24 hours."
