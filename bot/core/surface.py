@@ -30,15 +30,12 @@ class ChatSurface(Protocol):
         """Show text to one user only (refusals, secrets confirmations)."""
         ...
 
-    async def create_thread(
-        self, channel_ref: ThreadRef, title: str, first_message_id: str
-    ) -> ThreadRef:
-        """Optional (Discord): open a thread from a message; returns the thread's ref.
-
-        Surfaces without threads may omit it; bot/core checks with `hasattr`/getattr.
-        """
-        ...
-
+    # Optional (Discord): open a thread from a message; returns the thread's ref. Surfaces
+    # without threads omit it; bot/core looks it up with getattr:
+    #
+    #   async def create_thread(self, channel_ref: ThreadRef, title: str,
+    #                           first_message_id: str) -> ThreadRef
+    #
     # Optional (Discord slash commands): the adapter already shows the request as the
     # command's response. bot/core calls it only once a request is accepted (after input
     # checks and the rate limit), so a refused request leaves no empty thread behind:
