@@ -92,7 +92,9 @@ async def bench_discord(n: int) -> None:
                 break
             await asyncio.sleep(0.05)
         acks = [r.at - sent[r.path.split("/")[2]] for r in fake.find("POST", "/callback$")]
-        firsts, finals, edits = [], [], {}
+        firsts: list[float] = []
+        finals: list[float] = []
+        edits: dict[str, list[float]] = {}
         for tid in fake.threads:
             reqs = [r for r in fake.requests if r.path.startswith(f"/channels/{tid}/messages")]
             start = min(sent.values())
@@ -144,11 +146,13 @@ async def bench_slack(n: int) -> None:
             if len(roots) >= n and len(done) >= n:
                 break
             await asyncio.sleep(0.05)
-        firsts, finals, edits = [], [], {}
+        firsts: list[float] = []
+        finals: list[float] = []
+        edits: dict[str, list[float]] = {}
         for root in roots:
             calls = [c for c in fake.calls if c.body.get("thread_ts") == root
                      or (c.method == "chat.update"
-                         and fake.messages.get(c.body.get("ts"), {}).get("thread_ts") == root)]
+                         and fake.messages.get(str(c.body.get("ts")), {}).get("thread_ts") == root)]
             if calls:
                 firsts.append(calls[0].at - start)
                 finals.append(calls[-1].at - start)

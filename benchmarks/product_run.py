@@ -220,6 +220,14 @@ class Member:
     def demo(self) -> Any:
         return self.app.espn.demo
 
+    @property
+    def team_id(self) -> int:
+        """The managed team: the deployment's own (run_product sets it)."""
+        team = self.core.default_team_id
+        if team is None:
+            raise RuntimeError("the product run's FanVise has no team of its own")
+        return team
+
     async def say(self, text: str) -> list[str]:
         """One line typed in the console; the texts FanVise posted for it."""
         n = self.surface._n
@@ -284,7 +292,7 @@ class Member:
         """The demo's morning: the other managers set their lineups, then the scheduler's
         pass."""
         if self.others is not None:
-            self.others.set_lineups(self.demo, self.core.default_team_id)
+            self.others.set_lineups(self.demo, self.team_id)
         if self.scheduler is not None:
             await self.scheduler.run_due()
 
@@ -431,8 +439,9 @@ def main() -> None:
               f"{time.perf_counter() - t:.1f}s")
         for text in r.no_card:
             print(f"  no card on {text}")
-        for b in r.benched:
-            print(f"  benched after its add: {b.day:%a %b %d} {b.name} {b.points:g} fpts")
+        for bench in r.benched:
+            print(f"  benched after its add: {bench.day:%a %b %d} {bench.name} "
+                  f"{bench.points:g} fpts")
 
 
 if __name__ == "__main__":

@@ -33,8 +33,10 @@ import argparse
 import asyncio
 import sys
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -53,6 +55,9 @@ from fantasy.backtest.run import (  # noqa: E402
     summarise,
 )
 from fantasy.backtest.sim import CORE_N, MadeMove, MatchupResult, TeamSeason  # noqa: E402
+
+if TYPE_CHECKING:
+    from benchmarks.product_run import ProductSeason
 
 TARGET_SECONDS = 900.0
 TARGET_DELIVERED = 0.6
@@ -84,7 +89,7 @@ def _independent_job(variant: str, team: int, periods: list[int]) -> list[float]
 
 
 def _product_job(variant: str, team: int, periods: list[int], approve: bool,
-                 autolineup: bool, start: str = "") -> object:
+                 autolineup: bool, start: str = "") -> ProductSeason:
     """One product run (benchmarks/product_run.run_product) in this worker process."""
     from datetime import date
 
@@ -95,7 +100,7 @@ def _product_job(variant: str, team: int, periods: list[int], approve: bool,
                                    start=date.fromisoformat(start) if start else None))
 
 
-def as_team_season(run: object) -> TeamSeason:
+def as_team_season(run: ProductSeason) -> TeamSeason:
     """A product run as a row of the table: its served matchups, its moves (core: the drop
     was in the roster's top CORE_N by that morning's per-game value)."""
     data, know = _season()
@@ -154,8 +159,9 @@ def _pool_map(jobs: int, fn, calls: list[tuple]) -> list:
 
 def _call(kind: str, *args: object) -> object:
     """One job of any kind (one pool serves them all, each worker keeping its warm state)."""
-    return {"sim": _sim_job, "independent": _independent_job,
-            "product": _product_job}[kind](*args)
+    jobs: dict[str, Callable[..., object]] = {
+        "sim": _sim_job, "independent": _independent_job, "product": _product_job}
+    return jobs[kind](*args)
 
 
 def product_line(variant: str, runs: list, base: list, fv: list[TeamSeason],
@@ -223,8 +229,9 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"no team {bad[0]} in the demo league (teams are {min(data.rosters)}-"
                  f"{max(data.rosters)})")
     # the product runs first (the long ones), then the simulations
-    calls = [("product", v, t, periods, approve, not approve) for v in variants
-             for t in teams for approve in (True, False)]
+    calls: list[tuple[object, ...]] = [
+        ("product", v, t, periods, approve, not approve) for v in variants
+        for t in teams for approve in (True, False)]
     calls += [("sim", v, t, periods) for v in variants for t in teams]
     calls += [("independent", v, t, periods) for v in variants for t in teams]
     out = _pool_map(args.jobs, _call, calls)
