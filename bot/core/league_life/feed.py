@@ -71,7 +71,7 @@ async def transaction_text(tx: Transaction, league: League, client: Any) -> str:
 
     when = f" ({day_text(tx.day)})" if tx.day else ""
     if any(p[0] == "TRADED" for p in tx.parts):
-        names = {t.id: t.name for t in league.teams}
+        names: dict[int | None, str] = {t.id: t.name for t in league.teams}
         sent: dict[int | None, list[str]] = {}
         for p, tid in zip(tx.parts, tx.part_teams or [tx.team_id] * len(tx.parts), strict=True):
             if p[0] == "TRADED":
