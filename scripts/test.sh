@@ -13,6 +13,9 @@ if bash scripts/install_postgres.sh --check; then
     export FANVISE_TEST_POSTGRES=required
 fi
 python3 -m ruff check .
+# The type checker over fantasy, storage, agents, bot and benchmarks ([tool.mypy] in
+# pyproject.toml); its cache (.mypy_cache) keeps a re-run to seconds.
+python3 -m mypy
 # Three workers on two cores: many tests wait on subprocesses, servers and kills, so a third
 # worker keeps both cores busy (pytest-xdist; `python3 -m pytest` alone runs them in one).
 python3 -m pytest -n 3
