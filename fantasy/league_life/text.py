@@ -172,6 +172,22 @@ def preview_text(period: int, first_day: date, last_day: date, lines: list[dict]
     return "\n".join(out)
 
 
+def close_alert_text(m: dict, home_wins: bool) -> str:
+    """The close-matchup alert: the matchup's new projected winner, its win probability and
+    the projected finals (or categories), from a preview line (`preview_text`'s)."""
+    win, lose = (m["home"], m["away"]) if home_wins else (m["away"], m["home"])
+    p = m["p_home"] if home_wins else m["p_away"]
+    if m.get("cats") is not None:
+        hc, ac = m["cats"]
+        wc, lc = (hc, ac) if home_wins else (ac, hc)
+        proj = f"projected {len(wc)}–{len(lc)} in categories"
+    else:
+        fw, fl = (m["final_home"], m["final_away"]) if home_wins else \
+            (m["final_away"], m["final_home"])
+        proj = f"projected {_num(round(fw))}–{_num(round(fl))}"
+    return (f"⚡ **Close matchup flips:** {win} is now projected to beat {lose} "
+            f"({_prob(p)} to win, {proj}).")
+
 
 _VERDICT_WORDS = {"helps": "helps", "hurts": "hurts", "even": "about even"}
 

@@ -37,7 +37,7 @@ from bot.core.surface import ChatSurface
 from fantasy.constants import STATS_MAP
 from fantasy.formatting import day_text
 from fantasy.league_life import Recap, build_recap, load_period
-from fantasy.league_life.text import recap_text
+from fantasy.league_life.text import close_alert_text, recap_text
 from fantasy.models import League
 from fantasy.optimizer.lineup import SlotLayout
 from storage.crashpoint import crash_point
@@ -121,8 +121,17 @@ class LeagueLife:
 
     async def preview(self, period: int | None = None) -> tuple[League, int, str]:
         """The preview of `period` (default: the current one): league, period, text."""
-        from fantasy.league_life.projection import league_projector
         from fantasy.league_life.text import preview_text
+        league, period, lines = await self.preview_lines(period)
+        sps = league.settings.matchup_periods[period]
+        return league, period, preview_text(period, league.calendar.date_for(sps[0]),
+                                            league.calendar.date_for(sps[-1]), lines)
+
+    async def preview_lines(self, period: int | None = None
+                            ) -> tuple[League, int, list[dict[str, Any]]]:
+        """Every matchup of `period` (default: the current one) projected: teams, finals,
+        games left, win probabilities (and categories in a category league)."""
+        from fantasy.league_life.projection import league_projector
         league = await self.core.league_client().get_league()
         last = league.settings.regular_season_matchup_periods or max(
             league.settings.matchup_periods)
@@ -140,6 +149,7 @@ class LeagueLife:
             a = projector.period(m.away.team_id, period)
             win, tie = projector.win_probability(h, a)
             line: dict[str, Any] = {
+                "home_id": h.team_id, "away_id": a.team_id,
                 "home": names.get(h.team_id, str(h.team_id)),
                 "away": names.get(a.team_id, str(a.team_id)),
                 "final_home": h.final_points, "final_away": a.final_points,
@@ -151,9 +161,7 @@ class LeagueLife:
                 line["cats"] = ([c for c, p in zip(cats, probs, strict=True) if p > 0.5],
                                 [c for c, p in zip(cats, probs, strict=True) if p < 0.5])
             lines.append(line)
-        sps = league.settings.matchup_periods[period]
-        return league, period, preview_text(period, league.calendar.date_for(sps[0]),
-                                            league.calendar.date_for(sps[-1]), lines)
+        return league, period, lines
 
     # ------------------------------------------------------------------ commands
 
@@ -317,12 +325,14 @@ class LeagueLife:
     def setup_text(self, a: ChannelAlerts) -> str:
         """The one announcement `/alerts setup` posts in the channel."""
         ex = invocation("alerts", "recap off", a.platform)
+        close = (f"on (when a matchup's projected winner changes, at least "
+                 f"{a.close_threshold} points from 50%)" if a.on("close") else "off")
         return ("**League alerts are on in this channel.** From now on FanVise posts here:\n"
                 "• the transaction feed: every add, drop, waiver claim and trade, once each "
                 "(checked every 10 minutes);\n"
                 f"• the weekly recap after each matchup's last games are final, and the "
                 f"matchup preview when a matchup starts (09:00 {a.tz});\n"
-                "• the close-matchup alert is off.\n"
+                f"• the close-matchup alert is {close}.\n"
                 f"Nothing from before today is posted. Admins change each with `{ex}` "
                 f"(see `{invocation('alerts', '', a.platform)}`).")
 
@@ -351,6 +361,7 @@ class LeagueLife:
         demo = getattr(self.core.espn, "demo", None) is not None
         now = now or self.core.now()
         sent = 0
+        previews: dict[int, list[dict[str, Any]]] = {}  # one projection a pass
         for a in channels:
             sent += await self._post_once(surfaces[a.platform], a, "setup",
                                           lambda a=a: self._announce(a))
@@ -360,12 +371,49 @@ class LeagueLife:
                 key = f"recap:{league.season}:{period}"
                 sent += await self._post_once(surfaces[a.platform], a, key,
                                               lambda p=period: self.recap(p))
+            if a.on("close"):
+                sent += await self._close_alerts(surfaces[a.platform], a, league, today,
+                                                 previews)
             preview_period = self._preview_due(league, a, today, now, demo)
             if preview_period is not None:
                 sent += await self._post_once(surfaces[a.platform], a,
                                               f"preview:{league.season}:{preview_period}",
                                               lambda p=preview_period: self.preview(p))
         return sent
+
+    async def _close_alerts(self, surface: ChatSurface, a: ChannelAlerts, league: League,
+                            today: date, previews: dict[int, list[dict[str, Any]]]) -> int:
+        """The close-matchup alert, mid-period only (after the period's first day, up to
+        its last): a matchup whose projected winner changed since this channel last looked,
+        now at least the channel's threshold from 50%, at most once per matchup a day."""
+        period = league.current_matchup_period
+        sps = league.settings.matchup_periods.get(period) or []
+        if not sps or not league.calendar.date_for(sps[0]) < today <= \
+                league.calendar.date_for(sps[-1]):
+            return 0
+        if period not in previews:
+            previews[period] = (await self.preview_lines(period))[2]
+        sent = 0
+        for line in previews[period]:
+            p = float(line["p_home"])
+            if p == 0.5 or line["p_away"] == 0.5:
+                continue
+            home = p > 0.5
+            winner = line["home_id"] if home else line["away_id"]
+            mkey = f"{league.season}:{period}:{line['home_id']}-{line['away_id']}"
+            before = await self.store.swap_projected_winner(a.channel_key, mkey, winner)
+            share = p if home else float(line["p_away"])
+            if before is None or before == winner or \
+                    (share - 0.5) * 100 < a.close_threshold:
+                continue
+            text = close_alert_text(line, home)
+            sent += await self._post_once(surface, a, f"close:{mkey}:{today.isoformat()}",
+                                          lambda t=text: self._text(t))
+        return sent
+
+    @staticmethod
+    async def _text(text: str) -> tuple[None, None, str]:
+        return None, None, text
 
     async def _announce(self, a: ChannelAlerts) -> tuple[None, None, str]:
         return None, None, self.setup_text(a)

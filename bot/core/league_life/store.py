@@ -3,7 +3,9 @@
 Two tables of their own, created on first use in the app database (SQLite or Postgres,
 the same SQL): `league_alerts` (one row per channel that ran `/alerts setup`) and
 `league_posts` (one row per post and channel, claimed before the post goes out, as the
-daily digest's ledger is: a restart or a second process never posts it twice).
+daily digest's ledger is: a restart or a second process never posts it twice), and
+`league_projected_winners` (each matchup's projected winner when a channel's close-matchup
+alert last looked: the alert is about a change of it).
 """
 
 from __future__ import annotations
@@ -30,6 +32,13 @@ CREATE TABLE IF NOT EXISTS league_posts (
     message_id TEXT,
     at REAL NOT NULL,
     PRIMARY KEY (channel_key, post_key)
+);
+CREATE TABLE IF NOT EXISTS league_projected_winners (
+    channel_key TEXT NOT NULL,
+    matchup_key TEXT NOT NULL,
+    team_id INTEGER NOT NULL,
+    at REAL NOT NULL,
+    PRIMARY KEY (channel_key, matchup_key)
 );
 """
 
@@ -175,6 +184,21 @@ class LeagueLifeStore:
             "UPDATE league_posts SET status=?, message_id=?, at=? "
             "WHERE channel_key=? AND post_key=?",
             ("posted" if ok else "failed", message_id, self._clock(), channel_key, post_key))
+
+    async def swap_projected_winner(self, channel_key: str, matchup_key: str,
+                                    team_id: int) -> int | None:
+        """Record `team_id` as the matchup's projected winner in this channel; returns the
+        one recorded before (None the first time)."""
+        await self._setup()
+        row = await self.db.fetchone(
+            "SELECT team_id FROM league_projected_winners WHERE channel_key=? AND "
+            "matchup_key=?", (channel_key, matchup_key))
+        await self.db.execute(
+            "INSERT INTO league_projected_winners (channel_key, matchup_key, team_id, at) "
+            "VALUES (?,?,?,?) ON CONFLICT(channel_key, matchup_key) DO UPDATE SET "
+            "team_id=excluded.team_id, at=excluded.at",
+            (channel_key, matchup_key, team_id, self._clock()))
+        return int(row["team_id"]) if row else None
 
     async def posts(self, channel_key: str) -> list[dict[str, Any]]:
         """The ledger of one channel (oldest first)."""
