@@ -65,3 +65,32 @@ async def test_feed_posts_each_transaction_once(tmp_path: Path) -> None:
         assert out2.getvalue() == ""
     finally:
         await app.close()
+
+
+async def test_category_feed_take_compares_each_category(tmp_path: Path) -> None:
+    from fantasy.constants import STATS_MAP
+    from fantasy.projections import project
+
+    app = await FanViseApp.open(Settings(_env_file=None, data_dir=tmp_path,
+                                         demo_variant="categories"))
+    out = io.StringIO()
+    surface = ConsoleSurface(out, live=False)
+    demo = app.espn.demo
+    try:
+        await app.core.handle_command(surface, THREAD, ADMIN, "alerts", {"text": "setup"})
+        await app.core.league_life.run_due({"console": surface})
+        drop, add = _move(demo, 3)
+        assert await app.core.league_life.run_due({"console": surface}) == 1
+        line = next(x for x in out.getvalue().splitlines() if x.startswith("➕ "))
+        league = await app.espn.get_league()
+        a_name, d_name = demo.player_name(add), demo.player_name(drop)
+        assert f"Take: {a_name} for {d_name}, per game: " in line
+        shown = line.split("per game: ", 1)[1].rstrip(".").split(", ")
+        assert [s.split()[0] for s in shown] == [STATS_MAP[c] for c in
+                                                 league.settings.categories]
+        players = {p.id: p for p in await app.espn.get_player_cards([add, drop])}
+        pts = project(players[add], as_of=league.today).stat(0) - \
+            project(players[drop], as_of=league.today).stat(0)
+        assert f"PTS {pts:+.1f}" in shown
+    finally:
+        await app.close()

@@ -103,4 +103,24 @@ async def transaction_text(tx: Transaction, league: League, client: Any) -> str:
             if p[1] in players:
                 takes.append(f"{players[p[1]].name} {_ppg(players[p[1]], league):.1f}")
         line += " Take: " + "; ".join(takes) + "."
+    elif not league.settings.is_points and len(tx.adds) == 1 and len(tx.drops) == 1 \
+            and tx.adds[0][1] in players and tx.drops[0][1] in players:
+        line += " " + category_take(players[tx.adds[0][1]], players[tx.drops[0][1]], league)
     return line
+
+
+def category_take(add: Any, drop: Any, league: League) -> str:
+    """A category league's take on an add for a drop: each category's change per game
+    (percentages in points of percentage; turnovers as they are, fewer is better)."""
+    from fantasy.constants import PERCENTAGE_STATS, STATS_MAP
+    from fantasy.projections import project
+    pa, pd = project(add, as_of=league.today), project(drop, as_of=league.today)
+    parts = []
+    for c in league.settings.categories:
+        delta = pa.stat(c) - pd.stat(c)
+        name = STATS_MAP.get(c, str(c))
+        if c in PERCENTAGE_STATS:
+            parts.append(f"{name} {100 * delta:+.1f}")
+        else:
+            parts.append(f"{name} {delta:+.1f}")
+    return f"Take: {add.name} for {drop.name}, per game: " + ", ".join(parts) + "."
