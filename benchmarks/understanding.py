@@ -4,9 +4,11 @@ Runs the offline understanding (`agents.understanding.understand`) over two labe
 messages written the way league members type, both kept apart from the router's utterance
 bank, on the embedded demo league, team 1: the tuning set (tests/understanding/devset.jsonl,
 the team's rows that changes were checked against) and the fresh set
-(tests/understanding/fresh.jsonl, written before a family of changes and never tuned to;
-names, honest limits, how-to, several questions, follow-ups and corrections, days, typos,
-a long paste). Both are reported; the fresh set's "rows fully right" (intent, names, day,
+(tests/understanding/fresh.jsonl, written before a round of changes was finished and never
+tuned to: neighbouring league questions, names, typos, corrections, several questions, a
+category wanted, honest limits, how-to, days); `--set all` adds the earlier rounds' fresh sets
+(tests/understanding/earlier.jsonl, tuned against after their first measure). Both are
+reported; the fresh set's "rows fully right" (intent, names, day,
 categories, position, move, limit and how-to all right) is the figure that says how a new
 member fares.
 Prints per-intent accuracy, overall intent accuracy (target >= 95%), player resolution
@@ -49,15 +51,18 @@ async def run(variants: list[str], sets: list[str], as_json: bool, failures: int
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--variant", choices=["points", "categories", "both"], default="points")
-    ap.add_argument("--set", choices=["tuning", "fresh", "both"], default="both",
-                    help="which labelled set to run (default both)")
+    ap.add_argument("--set", choices=["tuning", "fresh", "earlier", "both", "all"],
+                    default="both",
+                    help="which labelled set to run (default both: tuning and fresh; all adds "
+                         "the earlier fresh sets)")
     ap.add_argument("--json", action="store_true", help="print the figures as JSON")
     ap.add_argument("--failures", type=int, default=0,
                     help="also list the first N name / entity misses (JSON: keep per-row "
                          "results)")
     args = ap.parse_args()
     variants = ["points", "categories"] if args.variant == "both" else [args.variant]
-    sets = ["tuning", "fresh"] if args.set == "both" else [args.set]
+    sets = {"both": ["tuning", "fresh"], "all": ["tuning", "fresh", "earlier"]}.get(
+        args.set, [args.set])
     ok = asyncio.run(run(variants, sets, args.json, args.failures))
     sys.exit(0 if ok else 1)
 

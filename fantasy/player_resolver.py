@@ -43,7 +43,8 @@ SUFFIXES = frozenset({"jr", "sr", "ii", "iii", "iv", "v"})
 CUE_BEFORE = frozenset({"is", "isnt", "start", "starting", "sit", "sitting", "bench", "drop",
                         "dropping", "add", "adding", "pick", "up", "grab", "cut", "trade",
                         "stream", "hold", "about", "on", "with", "was", "does", "has", "did",
-                        "keep", "over", "vs", "for", "will", "wont"})
+                        "keep", "over", "vs", "for", "will", "wont", "meant", "mean",
+                        "not"})
 #: Words right after a common-word surname that make it a player ("love playing").
 CUE_AFTER = frozenset({"playing", "play", "injured", "injury", "hurt", "out", "status",
                        "healthy", "back", "doing", "been", "or", "vs", "and", "s", "is",
@@ -401,7 +402,41 @@ class PlayerResolver:
                 i += k
                 continue
             i += 1
+        return self._joined_typos(out, text)
+
+    def _joined_typos(self, found: list[NameMatch], text: str) -> list[NameMatch]:
+        """Two neighbouring spans that are one player's full name with a typo in each word
+        ("kelli olynik", "shai gilgeus alexander", "jonathon isaak") become that one player,
+        instead of a first name read as someone else and a surname read alone."""
+        out: list[NameMatch] = []
+        for m in found:
+            prev = out[-1] if out else None
+            if prev is not None and not text[prev.end:m.start].strip() \
+                    and not (prev.score >= 100.0 and m.score >= 100.0):
+                words = [t.text for t in _tokens(text[prev.start:m.end])]
+                pid = self._typed_full_name(words) if 2 <= len(words) <= 3 else None
+                if pid is not None:
+                    out[-1] = NameMatch(text[prev.start:m.end], "resolved", self._ix.by_id[pid],
+                                        (), TYPO_SCORE, prev.start, m.end)
+                    continue
+            out.append(m)
         return out
+
+    def _typed_full_name(self, words: list[str]) -> int | None:
+        """The one player whose full name these words are, each word at most two edits off
+        (one for a word of four letters or fewer); None when no player or several fit."""
+        hits = process.extract(" ".join(words), self._full_keys, scorer=fuzz.ratio, limit=4,
+                               score_cutoff=SUGGEST_SCORE - 10)
+        fits = []
+        for key, _score, _i in hits:
+            parts = key.split()
+            if len(parts) != len(words):
+                continue
+            if all(Levenshtein.distance(w, k) <= (1 if len(k) <= 4 else 2)
+                   for w, k in zip(words, parts, strict=True)):
+                fits.append(key)
+        ids = {pid for key in fits for pid in self._ix.full[key]}
+        return next(iter(ids)) if len(ids) == 1 else None
 
     def _at(self, toks: list[_Token], i: int, text: str, alone: bool
             ) -> tuple[NameMatch, int] | None:
@@ -436,7 +471,9 @@ class PlayerResolver:
                                  b.end), 2
             # a short form of one league player's given name and his surname ("cam johnson"
             # with Cameron Johnson, "mike conley"): him, not every Johnson
-            if b.text in ix.last and a.text not in self._common and len(a.text) >= 2:
+            # (a league surname first is that player: "brunson brown" names two players)
+            if b.text in ix.last and a.text not in self._common and len(a.text) >= 2 \
+                    and not (a.text in ix.last and a.text not in ix.first):
                 ids = [pid for pid in dict.fromkeys(ix.last[b.text])
                        if _same_given_name(a.text, _name_parts(ix.by_id[pid].name)[1])]
                 if len(ids) == 1:

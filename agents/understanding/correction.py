@@ -84,6 +84,18 @@ def described(low: str, ents: Entities, ctx: UnderstandingContext,
     return None
 
 
+def _one_of(before: list[PlayerRef], low: str, ents: Entities, ctx: UnderstandingContext
+            ) -> PlayerRef | None:
+    """The one of the previous turn's players the words describe ("the injured one")."""
+    statuses = _statuses(low)
+    if ents.position is None and not statuses:
+        return None
+    hits = [ref for ref in before if ref.player_id is not None
+            and (p := ctx.resolver.player(ref.player_id)) is not None
+            and _fits(p, ents.position, statuses)]
+    return hits[0].model_copy(update={"carried": False}) if len(hits) == 1 else None
+
+
 def corrected_players(text: str, ents: Entities, ctx: UnderstandingContext
                       ) -> list[PlayerRef] | None:
     """The players a correction of the previous turn's player means, or None when the message
@@ -108,9 +120,14 @@ def corrected_players(text: str, ents: Entities, ctx: UnderstandingContext
         if not off and not lx.CORRECTION.search(low) and not re.search(
                 r"\b(?:meant|mean|wrong|oops)\b", low):
             return None  # "not bad, how about brown": no correction of whom
-        if all(p.player_id in {b.player_id for b in before} for p in named if p.resolved):
+        if all(p.player_id in {b.player_id for b in before} for p in named):
             return None  # the same player again: not a correction of whom
         return named
+    if not off and len(before) >= 2:
+        # "should i bench poole or rozier" -> "actually the injured one": one of them
+        pick = _one_of(before, low, ents, ctx)
+        if pick is not None:
+            return [pick]
     if not off and not re.search(r"\b(?:meant|mean|wrong|oops)\b", low):
         return None
     exclude = off | {p.player_id for p in before if p.player_id is not None}

@@ -381,10 +381,10 @@ PERIOD_AGO = re.compile(r"\b(?P<n>a|one|two|three|four|five|six|\d{1,2})\s+(?:we
                         r"(?:ago|back|before this one|earlier)\b|\b(?P<two>(?:the\s+)?week\s+"
                         r"before\s+last|(?:the\s+)?matchup\s+before\s+last)\b")
 #: A week picked by its score: the member's best / worst week, the league's high / low score.
-WEEK_BEST = re.compile(r"\b(?:best|highest|biggest|top|most)[- ](?:\w+[- ])?(?:scoring[- ])?"
+WEEK_BEST = re.compile(r"\b(?:best|highest|biggest|top|most|strongest|greatest)[- ](?:\w+[- ])?(?:scoring[- ])?"
                        r"(?:week|matchup|score|total)s?\b|\b(?:which|what|the) (?:week|matchup)\b"
                        r"[^.?!]{0,30}\b(?:most|highest|best|biggest)\b")
-WEEK_WORST = re.compile(r"\b(?:worst|lowest|smallest|fewest)[- ](?:\w+[- ])?(?:scoring[- ])?"
+WEEK_WORST = re.compile(r"\b(?:worst|lowest|smallest|fewest|weakest|poorest|ugliest)[- ](?:\w+[- ])?(?:scoring[- ])?"
                         r"(?:week|matchup|score|total)s?\b|\b(?:which|what|the) (?:week|matchup)\b"
                         r"[^.?!]{0,30}\b(?:least|fewest|lowest|worst)\b")
 LEAGUE_HIGH = re.compile(r"\b(?:who|which team|what team|whose team|anyone|anybody)\b[^.?!]{0,25}"

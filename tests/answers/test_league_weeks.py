@@ -36,7 +36,8 @@ async def test_my_best_and_worst_week_are_the_season_extremes(deps: AgentDeps) -
         assert side is not None
         scores[period] = side.points if league.settings.is_points else side.wins + side.ties / 2
     for text, pick in (("which week did i score the most", max),
-                       ("what's my lowest scoring week so far", min)):
+                       ("what's my lowest scoring week so far", min),
+                       ("which was my weakest week", min)):
         req = understand(text, ctx)
         assert req.intent == Intent.PAST_MATCHUP and req.week_pick in ("best", "worst"), text
         reply = await answer_past_matchup(deps, req)

@@ -169,3 +169,31 @@ def test_one_edit_typo_close_to_two_names_is_not_guessed() -> None:
     r = PlayerResolver([Player(id=1, name="Jalen Duren"), Player(id=2, name="Jalen Durin")])
     assert all(m.status != "resolved" or m.words.lower() != "durun"
                for m in r.find("is durun playing"))
+
+
+# ------------------------------------------------------------------ a typo in every word
+
+@pytest.mark.parametrize("text, name", [
+    ("should i drop jalan brunsen", "Jalen Brunson"),         # one typo in each word
+    ("is rudi gobbert playing", "Rudy Gobert"),
+    ("pick up kentavius caldwel pope", "Kentavious Caldwell-Pope"),
+    ("tyrease maxxey or devin booker", "Tyrese Maxey"),
+])
+def test_a_full_name_with_a_typo_in_each_word_is_that_player(resolver, text, name):
+    found = [m for m in resolver.find(text)]
+    assert found[0].status == "resolved" and found[0].player.name == name, names(resolver, text)
+    assert all(m.status == "resolved" for m in found)
+
+
+def test_two_real_names_side_by_side_stay_two(resolver):
+    assert [n for _, _, n in names(resolver, "brunson gobert booker")] == \
+        ["Jalen Brunson", "Rudy Gobert", "Devin Booker"]
+
+
+def test_a_league_surname_before_another_is_two_players():
+    pool = [Player(id=1, name="Jalen Brunson"), Player(id=2, name="Bruce Brown"),
+            Player(id=3, name="Jaylen Brown")]
+    r = PlayerResolver(pool, vocabulary=vocabulary())
+    found = r.find("not brunson, brown")
+    assert [m.player.name for m in found if m.resolved] == ["Jalen Brunson"]
+    assert [m.status for m in found] == ["resolved", "ambiguous"]

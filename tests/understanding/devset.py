@@ -21,8 +21,11 @@ and never fed into it:
 
 - the tuning set (devset.jsonl): the team's rows, which changes to understanding were
   checked against;
-- the fresh set (fresh.jsonl): rows written before a family of changes and never tuned to,
-  so it measures how understanding does on words nobody adjusted it for.
+- the fresh set (fresh.jsonl): rows written before a round of changes was finished and
+  never tuned to, so it measures how understanding does on words nobody adjusted it for;
+- the earlier fresh sets (earlier.jsonl): fresh sets of earlier rounds, measured once fresh
+  and tuned against afterwards (reported, like the tuning set, as rows changes were checked
+  against).
 
 Used by tests/understanding/test_devset.py and benchmarks/understanding.py.
 """
@@ -43,8 +46,9 @@ from typing import Any
 
 DEVSET = Path(__file__).with_name("devset.jsonl")
 FRESH = Path(__file__).with_name("fresh.jsonl")
+EARLIER = Path(__file__).with_name("earlier.jsonl")
 #: The sets benchmarks/understanding.py reports, by name.
-SETS = {"tuning": DEVSET, "fresh": FRESH}
+SETS = {"tuning": DEVSET, "fresh": FRESH, "earlier": EARLIER}
 
 INTENTS = ("help", "player_research", "player_form", "player_decision", "free_agent_scan",
            "streaming", "matchup_status", "matchup_analysis", "lineup_optimization",
@@ -572,6 +576,6 @@ def format_report(report: dict[str, Any], *, failures: int = 0) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["CATEGORIES", "DAYS", "DEVSET", "FRESH", "LIMITS", "SETS", "row_correct", "INTENTS", "POSITIONS", "RowResult", "TARGETS",
+__all__ = ["CATEGORIES", "DAYS", "DEVSET", "EARLIER", "FRESH", "LIMITS", "SETS", "row_correct", "INTENTS", "POSITIONS", "RowResult", "TARGETS",
            "day_date", "evaluate", "format_report", "load", "meets_targets", "norm",
            "predicted_day", "run_rows", "score_row", "summarize", "validate"]

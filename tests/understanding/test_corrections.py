@@ -23,6 +23,8 @@ def _after(league: UnderstandingContext, first: str, second: str):  # noqa: ANN2
      "Bobby Portis"),
     ("should i start hayward tonight", "no not hayward, butler", Intent.PLAYER_DECISION,
      "Jimmy Butler"),
+    ("is brunson playing tomorrow", "no, i meant brown", Intent.PLAYER_RESEARCH,
+     "Jaylen Brown"),   # a surname that is also a word, cued by "meant"
     ("is brunson playing tonight", "not him, the guard that's hurt", Intent.PLAYER_RESEARCH,
      "Jordan Poole"),
     ("should i bench rozier tomorrow", "wrong guy, i meant my big man who's day to day",
@@ -50,3 +52,10 @@ def test_a_new_player_without_correcting_words_is_a_follow_up(
         league: UnderstandingContext) -> None:
     req = _after(league, "is brunson playing tonight", "what about brown")
     assert [p.name for p in req.players] == ["Jaylen Brown"]
+
+
+def test_one_of_two_players_picked_by_description(league: UnderstandingContext) -> None:
+    req = _after(league, "should i bench jordan poole or terry rozier tomorrow",
+                 "actually just the injured one")
+    assert [p.name for p in req.players] == ["Jordan Poole"]
+    assert req.intent == Intent.PLAYER_DECISION
