@@ -45,7 +45,6 @@ import argparse
 import asyncio
 import logging
 import os
-import resource
 import shutil
 import statistics
 import sys
@@ -72,48 +71,23 @@ from langgraph.runtime import Runtime, get_runtime  # noqa: E402
 from langgraph.types import Command, interrupt  # noqa: E402
 
 from agents.understanding.request import Intent, Request  # noqa: E402
+from benchmarks.common import (  # noqa: E402
+    ERROR_MARKERS,
+    PLAIN_QUESTIONS,
+    RecordingSurface,
+    link_members,
+    peak_rss_mib,
+    percentile,
+)
 from bot.core.app import FanViseApp  # noqa: E402
-from bot.core.models import OutgoingMessage, ThreadRef, UserRef  # noqa: E402
+from bot.core.models import ThreadRef, UserRef  # noqa: E402
 from bot.settings import Settings  # noqa: E402
 
 #: FanVise / substrate throughput ratio the issue asks for (at 20 and 200 conversations).
 TARGET_RATIO = 0.5
 
-#: the mix's questions that answer without a card (benchmarks/load_processes.py makes its
-#: cards apart), then the matchup review that ends in a card
-PLAIN_QUESTIONS = [
-    "Is Jalen Brunson playing tonight?",
-    "hello",
-    "Who are the best free agents at center this week?",
-    "What's the latest on Jordan Poole?",
-    "/lineup tomorrow",
-    "How many games does my team have left this week?",
-    "Is Jarrett Allen injured?",
-    "Who is leading my matchup?",
-    "Should I pick up Tyus Jones?",
-]
+#: the mix: the plain questions, then the matchup review that ends in a card
 QUESTIONS = [*PLAIN_QUESTIONS, "Review my matchup and suggest moves"]
-#: the link prompt (bot.core.link): a simulated member asked to link got no answer
-LINK_PROMPT = "linked your ESPN team yet"
-ERROR_MARKERS = ("something went wrong", "could not be processed", "Traceback", LINK_PROMPT)
-
-
-async def link_members(app: FanViseApp, members: list[tuple[str, UserRef]],
-                       team_id: int | None = None) -> None:
-    """Link each (workspace, member) to `team_id` (default: the deployment's own team) as
-    `/link` stores it: since the linking gate (bot.core.link) a chat member without a link
-    gets the link prompt instead of an answer to a team question. Not timed: a member links
-    once, before their first question."""
-    core = app.core
-    team = team_id if team_id is not None else core.default_team_id
-    if team is None:
-        raise ValueError("no team to link the members to: pass team_id or set FANVISE_TEAM_ID")
-    for workspace, user in members:
-        await app.app_db.set_link(platform=user.platform, workspace_id=workspace,
-                                  user_id=user.user_id, league_id=core.league_id or 0,
-                                  season=core.season, team_id=team)
-
-
 def answered(surface: RecordingSurface, thread: ThreadRef, before: set[str]) -> bool:
     """True when the turn showed an answer in its thread: a message posted since `before`
     with text or a card, none of it an error or the link prompt."""
@@ -123,39 +97,6 @@ def answered(surface: RecordingSurface, thread: ThreadRef, before: set[str]) -> 
              + [c.text for c in msg.cards]]
     return (any((msg.text or "").strip() or msg.cards for msg in shown)
             and not any(m in t for t in texts for m in ERROR_MARKERS))
-
-
-@dataclass
-class RecordingSurface:
-    """An in-memory ChatSurface: records posts, edits and ephemeral messages."""
-
-    max_text: int = 2000
-    posts: dict[str, tuple[ThreadRef, OutgoingMessage]] = field(default_factory=dict)
-    edits: int = 0
-    ephemerals: list[tuple[str, str]] = field(default_factory=list)
-    _n: int = 0
-
-    async def post(self, thread: ThreadRef, msg: OutgoingMessage) -> str:
-        self._n += 1
-        mid = f"m{self._n}"
-        self.posts[mid] = (thread, msg)
-        return mid
-
-    async def edit(self, thread: ThreadRef, message_id: str, msg: OutgoingMessage) -> None:
-        self.edits += 1
-        self.posts[message_id] = (thread, msg)
-
-    async def ephemeral(self, thread: ThreadRef, user: UserRef, text: str) -> None:
-        self.ephemerals.append((user.user_id, text))
-
-    def texts(self) -> list[str]:
-        """Every visible text (messages, card titles/fields/footers, ephemerals)."""
-        out = [t for _, t in self.ephemerals]
-        for _, msg in self.posts.values():
-            out.append(msg.text)
-            for c in msg.cards:
-                out += [c.title, c.text, c.footer] + [f"{a} {b}" for a, b in c.fields]
-        return out
 
 
 class _Counter(logging.Handler):
@@ -174,19 +115,6 @@ class _Counter(logging.Handler):
 
 def _size(path: Path) -> int:
     return sum(p.stat().st_size for p in path.parent.glob(path.name + "*") if p.is_file())
-
-
-def peak_rss_mib() -> float:
-    """Peak resident set size of this process so far (MiB)."""
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-
-
-def percentile(values: list[float], q: float) -> float:
-    """The q-quantile (0..1) of `values` by nearest rank; 0.0 when empty."""
-    if not values:
-        return 0.0
-    s = sorted(values)
-    return s[min(len(s) - 1, int(round(q * (len(s) - 1))))]
 
 
 async def approve_new_cards(app: FanViseApp, surface: RecordingSurface, thread: ThreadRef,

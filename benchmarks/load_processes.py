@@ -43,7 +43,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.load import (  # noqa: E402
+from benchmarks.common import (  # noqa: E402
     ERROR_MARKERS,
     PLAIN_QUESTIONS,
     link_members,

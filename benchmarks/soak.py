@@ -24,15 +24,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from load import (  # noqa: E402
-    ERROR_MARKERS,
-    QUESTIONS,
-    RecordingSurface,
-    _size,
-    approve_new_cards,
-    link_members,
-)
+from load import QUESTIONS, _size, approve_new_cards  # noqa: E402
 
+from benchmarks.common import ERROR_MARKERS, RecordingSurface, link_members  # noqa: E402
 from bot.core.app import FanViseApp  # noqa: E402
 from bot.core.models import ThreadRef, UserRef  # noqa: E402
 from bot.settings import Settings  # noqa: E402

@@ -39,7 +39,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from agents.shared.types import Answer, ApprovalRequest  # noqa: E402
-from benchmarks.load import (  # noqa: E402
+from benchmarks.common import (  # noqa: E402
     ERROR_MARKERS,
     RecordingSurface,
     link_members,
