@@ -32,16 +32,8 @@ from bot.core.commands import (
 )
 from bot.core.errors import Refused
 from bot.core.models import ThreadRef, UserRef
-from bot.discord.render import (
-    FvButton,
-    FvPage,
-    FvSelect,
-    FvShare,
-    clip,
-    render_edit,
-    shared_copy,
-    with_share,
-)
+from bot.discord.items import FvButton, FvPage, FvSelect, FvShare
+from bot.discord.render import clip, render_edit, shared_copy, with_share
 from bot.discord.surface import (
     NO_THREAD_PERMISSION,
     THREAD_NAME_MAX,

@@ -23,6 +23,15 @@ from bot.core.buttons import page_custom_id
 from bot.core.card_layout import CardLayout, MoveBlock, is_move_card, split_card
 from bot.core.models import Button, Card, Select
 from bot.core.render import clip
+from bot.discord.items import (
+    BUTTON_LABEL_MAX,
+    CUSTOM_ID_MAX,
+    STYLES,
+    FvButton,
+    FvPage,
+    FvSelect,
+    parse_color,
+)
 
 COMPONENTS_MAX = 40
 TEXT_MAX = 4000  # all TextDisplays of one message together
@@ -57,8 +66,6 @@ def pages_of(layout: CardLayout, head: bool) -> list[tuple[int, int]]:
 
 
 def _button(b: Button) -> discord.ui.Item[Any]:
-    from bot.discord.render import BUTTON_LABEL_MAX, CUSTOM_ID_MAX, STYLES, FvButton, FvPage
-
     if b.url:
         return discord.ui.Button(label=clip(b.label, BUTTON_LABEL_MAX), url=b.url)
     if len(b.custom_id) > CUSTOM_ID_MAX:
@@ -80,8 +87,6 @@ def _rows(buttons: Sequence[Button]) -> list[discord.ui.ActionRow[Any]]:
 
 
 def _menu(s: Select) -> discord.ui.ActionRow[Any]:
-    from bot.discord.render import FvSelect
-
     return discord.ui.ActionRow(FvSelect(s.custom_id, placeholder=s.placeholder,
                                          options=s.options, disabled=s.disabled))
 
@@ -93,8 +98,6 @@ def _move_text(block: MoveBlock, limit: int) -> str:
 def move_card_container(layout: CardLayout, page: int, *, head: bool,
                         text_budget: int) -> discord.ui.Container[Any]:
     """The card as one Container, showing page `page` of its moves."""
-    from bot.discord.render import parse_color
-
     card = layout.card
     pages = pages_of(layout, head)
     page = max(0, min(page, len(pages) - 1))
@@ -140,8 +143,6 @@ def move_card_container(layout: CardLayout, page: int, *, head: bool,
 
 def plain_container(card: Card, text_budget: int) -> discord.ui.Container[Any]:
     """Any other card (a report, "What next?") as a Container in a Components V2 message."""
-    from bot.discord.render import parse_color
-
     lines = [f"### {clip(card.title, 200)}" if card.title else "", card.text or ""]
     lines += [f"**{n}**: {v}" for n, v in card.fields]
     body = "\n".join(x for x in lines if x)
