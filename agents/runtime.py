@@ -33,7 +33,7 @@ from langgraph.types import Command
 
 from agents.shared.deps import AgentDeps, WriterFactory, with_stale_note
 from agents.shared.llm import OfflineChatModel, is_offline, make_model
-from agents.shared.tool_registry import player_pool
+from agents.shared.player_pool import player_pool
 from agents.shared.types import (
     Answer,
     ApprovalRequest,
@@ -295,10 +295,8 @@ class FanViseRuntime:
             deps = self._deps(None)
             if not self.player_names:
                 await self._load_names(deps)
-            from agents.understanding.league_context import (
-                league_resolver,
-                understanding_context,
-            )
+            from agents.shared.player_pool import league_resolver
+            from agents.understanding.league_context import understanding_context
 
             await optimizer_for(deps)  # schedule, league, free agents (150), the service
             await understanding_context(deps)  # the name resolver over the league's players

@@ -19,7 +19,7 @@ from agents.shared.deps import (
     scheduled_moves,
     weekly_plan_of,
 )
-from agents.shared.tool_registry import league_players
+from agents.shared.player_pool import league_players
 from agents.understanding.lexicon import NOW_WORDS
 from agents.understanding.request import Intent, MoveRef, PlayerRef, Request
 from fantasy.constants import (

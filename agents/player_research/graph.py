@@ -41,10 +41,10 @@ from agents.player_research.state import (
     PlayerResearchOutput,
     PlayerResearchState,
 )
-from agents.shared.deps import AgentDeps, optimizer_for, per_snapshot, tools_for
+from agents.shared.deps import AgentDeps, optimizer_for, per_snapshot
 from agents.shared.llm import with_request
 from agents.shared.middleware import bound_model
-from agents.shared.tool_registry import FanviseTools, tools_by_name
+from agents.shared.tool_registry import FanviseTools, tools_by_name, tools_for
 from agents.understanding.request import Request
 from fantasy.espn.errors import EspnError
 from fantasy.optimizer.guardrails import STAR_OWNED_PCT

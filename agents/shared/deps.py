@@ -3,7 +3,8 @@
 `AgentDeps` is built once per turn by the runtime and passed to the graphs as their LangGraph
 runtime context (`graph.astream(..., context=deps)`; nodes read `runtime.context`), so each
 graph is compiled once per process. It is never stored in graph state (state stays JSON).
-`tools_for(deps)` gives the turn's LangChain tools, built once per turn.
+`agents.shared.tool_registry.tools_for(deps)` gives the turn's LangChain tools, built once
+per turn.
 
 `today` is a zero-argument callable returning the league's "today" (a `date`), so a
 long-lived process never freezes the date; use `deps.today_date()` to read it. For the demo
@@ -305,15 +306,6 @@ async def scheduled_moves(deps: AgentDeps, team_id: int | None) -> list[Move]:
     return [m for m in await deps.scheduled(int(team_id)) if m.day >= today]
 
 
-def tools_for(deps: AgentDeps) -> list[BaseTool]:
-    """The FanVise tools bound to `deps`, built on first use and kept for the turn."""
-    if deps._tools is None:
-        from agents.shared.tool_registry import build_tools  # noqa: PLC0415 - import cycle
-
-        deps._tools = build_tools(deps)
-    return deps._tools
-
-
 def describe_deps(deps: AgentDeps) -> dict[str, Any]:
     """A JSON-able summary (no secrets) for logs and state."""
     return {"league_id": deps.espn.league_id, "season": deps.espn.season,
@@ -322,5 +314,5 @@ def describe_deps(deps: AgentDeps) -> dict[str, Any]:
 
 
 __all__ = ["AgentDeps", "LeagueContext", "describe_deps", "format_age", "load_context",
-           "optimizer_for", "stale_line", "stale_note", "tools_for", "weekly_plan_of",
+           "optimizer_for", "stale_line", "stale_note", "weekly_plan_of",
            "with_stale_note", "WriterFactory"]

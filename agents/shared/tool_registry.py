@@ -19,10 +19,8 @@ from __future__ import annotations
 import functools
 import json
 import logging
-import operator
 import time
-from collections.abc import Awaitable, Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
@@ -31,11 +29,13 @@ from pydantic import BaseModel, Field, ValidationError
 
 from agents.shared.deps import (
     AgentDeps,
-    LeagueContext,
     load_context,
     optimizer_for,
     scheduled_moves,
     stale_line,
+)
+from agents.shared.player_pool import (
+    resolve_player,
 )
 from fantasy.constants import (
     NINE_CAT_STATS,
@@ -49,7 +49,6 @@ from fantasy.constants import (
 )
 from fantasy.espn.errors import EspnError
 from fantasy.models import League, Player, ProSchedule, Team
-from fantasy.player_resolver import NameMatch, PlayerResolver
 from fantasy.projections import play_probability, project
 
 log = logging.getLogger(__name__)
@@ -89,123 +88,6 @@ def _safe(fn: Callable[..., Awaitable[dict[str, Any]]]) -> Callable[..., Awaitab
                                 "internal_error")
 
     return wrapper
-
-
-# --------------------------------------------------------------------------- players
-
-
-@dataclass
-class PlayerMatch:
-    """Result of resolving a player name: `player` or None plus close-name suggestions."""
-
-    query: str
-    player: Player | None
-    suggestions: list[str]
-    score: float = 0.0
-
-    def not_found(self) -> dict[str, Any]:
-        """The NOT_FOUND payload (never invents a player)."""
-        msg = f"No player named {self.query!r} in this league's player pool."
-        if self.suggestions:
-            msg += " Did you mean: " + ", ".join(self.suggestions) + "?"
-        return {"status": "NOT_FOUND", "query": self.query, "suggestions": self.suggestions,
-                "message": msg}
-
-
-def league_players(ctx: LeagueContext | None, everyone: Iterable[Player] = ()
-                   ) -> dict[int, Player]:
-    """Players by id, the league's view first: rostered players, then the free agents the
-    context has loaded, then `everyone` (ESPN's player list)."""
-    seen: dict[int, Player] = {}
-    if ctx is not None:
-        for t in ctx.league.teams:
-            for e in t.roster:
-                seen.setdefault(e.player.id, e.player)
-        for p in ctx.free_agents or []:
-            seen.setdefault(p.id, p)
-    for p in everyone:
-        seen.setdefault(p.id, p)
-    return seen
-
-
-@dataclass(frozen=True, eq=False)
-class PlayerPool:
-    """`league_players` of one league snapshot: the players by id (do not change them),
-    their sorted ids (the key of the resolvers built over them) and the resolvers built
-    over them so far (agents.understanding.league_context)."""
-
-    players: dict[int, Player]
-    ids: tuple[int, ...]
-    resolvers: dict[tuple[object, ...], PlayerResolver] = field(default_factory=dict)
-
-
-#: Pools of recent snapshots, newest last: (league, free agents, everyone, pool). The ESPN
-#: client hands out the same parsed objects while their cache rows are unchanged, so a turn
-#: on unchanged data finds its pool here instead of merging ~500 players again; the objects
-#: are compared by identity (lists: the same players in the same order), so a new snapshot
-#: (a move, a new ESPN response) is a miss.
-_POOLS: list[tuple[Any, list[Player] | None, list[Player], PlayerPool]] = []
-_POOLS_KEPT = 8
-
-
-def _same_items(a: Sequence[Any] | None, b: Sequence[Any] | None) -> bool:
-    if a is None or b is None:
-        return a is b
-    return len(a) == len(b) and all(map(operator.is_, a, b))
-
-
-def pool_of(ctx: LeagueContext | None, everyone: Sequence[Player] = ()) -> PlayerPool:
-    """`league_players(ctx, everyone)` with its sorted ids, shared by the turns on the same
-    league, free-agent and player-list objects."""
-    league = ctx.league if ctx is not None else None
-    fas = ctx.free_agents if ctx is not None else None
-    for lg, fa, ev, pool in _POOLS:
-        if lg is league and _same_items(fa, fas) and _same_items(ev, everyone):
-            return pool
-    seen = league_players(ctx, everyone)
-    pool = PlayerPool(seen, tuple(sorted(seen)))
-    _POOLS.append((league, None if fas is None else list(fas), list(everyone), pool))
-    del _POOLS[:-_POOLS_KEPT]
-    return pool
-
-
-async def league_pool(deps: AgentDeps) -> PlayerPool:
-    """Every player we can name (rostered players, free agents, then ESPN's player list)."""
-    ctx = await load_context(deps, with_free_agents=True, fa_size=150)
-    everyone: list[Player] = []
-    try:
-        everyone = await deps.espn.get_all_players()
-    except EspnError as exc:  # the pool above still resolves league players
-        log.info("player list unavailable (%s); resolving against rosters and FAs", exc)
-    return pool_of(ctx, everyone)
-
-
-async def player_pool(deps: AgentDeps) -> list[Player]:
-    """Every player we can name: rostered players, free agents, then ESPN's player list."""
-    return list((await league_pool(deps)).players.values())
-
-
-def _as_match(query: str, m: NameMatch) -> PlayerMatch:
-    if m.status == "resolved" and m.player is not None:
-        return PlayerMatch(query, m.player, [], m.score)
-    return PlayerMatch(query, None, [p.name for p in m.candidates][:3])
-
-
-def match_player(query: str, players: Sequence[Player]) -> PlayerMatch:
-    """Resolve a name (as members write it) or an ESPN id against `players` with the one
-    resolver (fantasy.player_resolver); ambiguous names and unknown names are not found, with
-    the candidates as suggestions."""
-    q = (query or "").strip()
-    return _as_match(q, PlayerResolver(players).resolve(q))
-
-
-async def resolve_player(deps: AgentDeps, query: str) -> PlayerMatch:
-    """A name against the league's pool, through the league's cached resolver. An ESPN
-    failure loading the pool is raised (the tool reports ESPN's error, not NOT_FOUND)."""
-    from agents.understanding.league_context import league_resolver  # noqa: PLC0415 - cycle
-
-    q = (query or "").strip()
-    return _as_match(q, (await league_resolver(deps, strict=True)).resolve(q))
 
 
 def _window(deps: AgentDeps, league: League) -> list[date]:
@@ -709,14 +591,19 @@ def build_tools(deps: AgentDeps) -> list[BaseTool]:
     return tools
 
 
+def tools_for(deps: AgentDeps) -> list[BaseTool]:
+    """The FanVise tools bound to `deps`, built on first use and kept for the turn."""
+    if deps._tools is None:
+        deps._tools = build_tools(deps)
+    return deps._tools
+
+
 def tools_by_name(tools: Sequence[BaseTool]) -> dict[str, BaseTool]:
     """name -> tool."""
     return {t.name: t for t in tools}
 
 
 __all__ = [
-    "FanviseTools", "NEWS_NOTE", "PlayerMatch", "TEAM_TOOLS", "TOOL_NAMES",
-    "PlayerPool", "ToolInputError", "build_tools", "error_result", "league_pool",
-    "match_player", "player_pool", "pool_of",
-    "player_summary", "resolve_player", "tools_by_name",
+    "FanviseTools", "NEWS_NOTE", "TEAM_TOOLS", "TOOL_NAMES", "ToolInputError", "build_tools",
+    "error_result", "player_summary", "tools_by_name", "tools_for",
 ]

@@ -42,7 +42,6 @@ from agents.answers.clarify import (
 )
 from agents.answers.player import playing_on
 from agents.answers.types import Reply
-from agents.shared.deps import tools_for
 from agents.shared.llm import (
     OfflineChatModel,
     render_tool_result,
@@ -59,7 +58,8 @@ from agents.shared.middleware import (
     trim_history,
     update_error_streak,
 )
-from agents.shared.tool_registry import FanviseTools, error_result
+from agents.shared.player_pool import league_resolver
+from agents.shared.tool_registry import FanviseTools, error_result, tools_for
 from agents.supervisor.prompts import (
     ANSWER_PROGRESS,
     BREAKER_ANSWER,
@@ -71,11 +71,7 @@ from agents.supervisor.prompts import (
 )
 from agents.supervisor.state import TURN_DEFAULTS, SupervisorContext, SupervisorState
 from agents.understanding import understand, understand_with_model
-from agents.understanding.league_context import (
-    league_resolver,
-    resolve_names,
-    understanding_context,
-)
+from agents.understanding.league_context import resolve_names, understanding_context
 from agents.understanding.request import (
     OPTIMIZER_INTENTS,
     TEAM_INTENTS,

@@ -6,9 +6,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from agents.shared.deps import AgentDeps, optimizer_for, tools_for
+from agents.shared.deps import AgentDeps, optimizer_for
 from agents.shared.llm import OfflineChatModel
 from agents.shared.middleware import bound_model, filter_tools
+from agents.shared.tool_registry import tools_for
 from fantasy.demo import open_demo_client
 from storage.cache import TTLCache
 from storage.db import Database
@@ -113,8 +114,7 @@ async def test_the_player_pool_and_resolvers_follow_the_league_snapshot(tmp_path
     """Turns on unchanged data share the merged player pool and its resolvers (nothing is
     merged or built again); a move makes a new league snapshot, hence a new pool holding
     the new league's players."""
-    from agents.shared.tool_registry import league_pool
-    from agents.understanding.league_context import league_resolver, name_resolver
+    from agents.shared.player_pool import league_pool, league_resolver, name_resolver
 
     db = await Database.open(tmp_path / "app.sqlite")
     client = open_demo_client("points", cache=TTLCache(db), state_path=tmp_path / "d.json")

@@ -15,13 +15,8 @@ from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from agents.shared.deps import AgentDeps
-from agents.shared.tool_registry import (
-    ToolInputError,
-    _parse_day,
-    build_tools,
-    match_player,
-    tools_by_name,
-)
+from agents.shared.player_pool import match_player
+from agents.shared.tool_registry import ToolInputError, _parse_day, build_tools, tools_by_name
 from fantasy.constants import SLOT_NAMES, parse_slot
 from fantasy.demo import DEMO_USER_TEAM_ID, open_demo_client
 from storage.news_store import MAX_SUMMARY_CHARS, sanitize_news_text

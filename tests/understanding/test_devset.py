@@ -32,7 +32,7 @@ def test_devset_rows_are_valid() -> None:
 async def test_expected_players_are_league_players() -> None:
     from agents.shared.deps import AgentDeps
     from agents.shared.llm import OfflineChatModel
-    from agents.shared.tool_registry import player_pool
+    from agents.shared.player_pool import player_pool
     from fantasy.demo import open_demo_client
 
     client = open_demo_client("points")
