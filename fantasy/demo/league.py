@@ -20,7 +20,6 @@ import os
 import re
 import tempfile
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -35,6 +34,9 @@ from fantasy.constants import (
     STARTING_SLOTS,
     slot_name,
 )
+from fantasy.demo.changes import _Change
+from fantasy.demo.pro_schedule import load_pro_schedule
+from fantasy.espn.writes import EspnWriter
 from fantasy.schedule import ScoringCalendar, espn_ms_to_date, week_scoring_periods
 
 log = logging.getLogger(__name__)
@@ -230,13 +232,6 @@ def _season_value(pid: int, weights: tuple[tuple[str, float], ...]) -> float:
 
 
 @functools.lru_cache(maxsize=1)
-def load_pro_schedule() -> dict[str, Any]:
-    """The real 2022-23 `proTeamSchedules_wl` response."""
-    with gzip.open(DATA_DIR / "pro_schedule_2023.json.gz", "rt", encoding="utf-8") as fh:
-        return json.load(fh)
-
-
-@functools.lru_cache(maxsize=1)
 def _calendar() -> ScoringCalendar:
     sched = load_pro_schedule()
     pairs = [(int(g["scoringPeriodId"]), espn_ms_to_date(g["date"]))
@@ -365,24 +360,6 @@ def _normalize_variant(variant: str) -> str:
     if key not in _VARIANT_ALIASES:
         raise DemoError(f"unknown demo variant {variant!r}; use 'points' or 'categories'")
     return _VARIANT_ALIASES[key]
-
-
-@dataclass
-class _Change:
-    kind: str  # "move" | "lineup"
-    team_id: int
-    sp: int
-    drop: int | None = None
-    add: int | None = None
-    slots: dict[int, int] | None = None
-    #: how another manager's scripted move was made ("fa", "waiver", "trade";
-    #: fantasy.demo.scripted); "" for the member's own
-    via: str = ""
-
-    def key(self) -> tuple[Any, ...]:
-        """The change's content, hashable (render caches are keyed by it, never by id)."""
-        return (self.kind, self.team_id, self.sp, self.drop, self.add,
-                tuple(sorted((self.slots or {}).items())), self.via)
 
 
 class DemoLeague:
@@ -604,6 +581,17 @@ class DemoLeague:
         self._unseeded.clear()
         for c in self._clients:
             c.cache_namespace = self.cache_namespace
+
+    def writer(self, team_id: int, *, transport: httpx.AsyncBaseTransport | None = None,
+               **kwargs: Any) -> EspnWriter:
+        """The ESPN writer of this league acting for `team_id`: its team owner as the member,
+        on the league's own transaction endpoint (`DemoTransport`, unless `transport` is given).
+        `fantasy.espn.writes.writer_for` hands a demo client's writes here; `kwargs` are
+        EspnWriter's."""
+        team = next(t for t in self.base["teams"] if int(t["id"]) == int(team_id))
+        return EspnWriter(self.league_id, self.season, member_id=str(team["owners"][0]),
+                          transport=transport or DemoTransport(self),
+                          write_base_url=DEMO_BASE_URL, read_base_url=DEMO_BASE_URL, **kwargs)
 
     def roster_on(self, team_id: int, day: date) -> dict[int, int]:
         """A team's roster (player id -> slot) on a day, every change up to it applied: what

@@ -45,6 +45,8 @@ from typing import Any
 import httpx
 
 from fantasy.constants import OUT_STATUSES, SLOT_BENCH, SLOT_IR, STARTING_SLOTS, slot_name
+from fantasy.demo.changes import _Change
+from fantasy.demo.pro_schedule import load_pro_schedule
 from fantasy.espn import writes as w
 from fantasy.schedule import EASTERN, espn_ms_to_datetime
 
@@ -152,7 +154,6 @@ class DemoWrites:
 
     def _games(self, sp: int) -> dict[int, datetime]:
         """Pro team id -> game start on a scoring period."""
-        from fantasy.demo.league import load_pro_schedule
         out: dict[int, datetime] = {}
         for t in load_pro_schedule()["settings"]["proTeams"]:
             for g in t["proGamesByScoringPeriod"].get(str(sp)) or []:
@@ -272,7 +273,6 @@ class DemoWrites:
                            w.ACQUISITION_LIMIT)
 
     def _commit_move(self, team_id: int, sp: int, add: int, drop: int | None) -> None:
-        from fantasy.demo.league import _Change
         self.league._commit(_Change("move", team_id, sp, drop, add))
 
     def _free_agent(self, team_id: int, sp: int, items: list[dict[str, Any]]) -> DemoTx:
@@ -397,7 +397,6 @@ class DemoWrites:
         tx = DemoTx(uuid.uuid4().hex, kind, team_id, sp, items, "EXECUTED",
                     proposed_sp=lg.today_sp)
         if moved:
-            from fantasy.demo.league import _Change
             lg._commit(_Change("lineup", team_id, sp, slots=moved))
             self.state.log.append(tx)  # in the log like every change (an IR move's too)
             self._save()

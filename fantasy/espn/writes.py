@@ -931,16 +931,14 @@ def writer_for(client: Any, *, team_id: int, credentials: Credentials | None = N
                write_base_url: str | None = None, crash: Crash = _no_crash,
                **kwargs: Any) -> EspnWriter:
     """The writer of a league client's league acting for `team_id`: the demo league's own
-    transaction endpoint (its team owner as the member), or ESPN's write host with the
-    member's `credentials` (required: a live league never writes with anyone else's)."""
+    (`DemoLeague.writer`: its transaction endpoint, its team owner as the member), or ESPN's
+    write host with the member's `credentials` (required: a live league never writes with
+    anyone else's)."""
     demo = getattr(client, "demo", None)
     if demo is not None:
-        from fantasy.demo.league import DEMO_BASE_URL, DemoTransport
-        team = next(t for t in demo.base["teams"] if int(t["id"]) == int(team_id))
-        return EspnWriter(demo.league_id, demo.season, member_id=str(team["owners"][0]),
-                          journal=journal, transport=transport or DemoTransport(demo),
-                          write_base_url=DEMO_BASE_URL, read_base_url=DEMO_BASE_URL,
-                          dry_run=dry_run, crash=crash, **kwargs)
+        writer: EspnWriter = demo.writer(team_id, journal=journal, transport=transport,
+                                         dry_run=dry_run, crash=crash, **kwargs)
+        return writer
     if credentials is None:
         raise EspnWritesDisabled("no ESPN cookies of this team's owner: FanVise cannot write",
                                  code="NO_CREDENTIALS", reason="link your ESPN cookies first")
