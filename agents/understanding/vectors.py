@@ -136,21 +136,4 @@ def bank_vectors(texts: Sequence[str], encoder: MiniLMEncoder, recipe: str, *,
     return out
 
 
-def build(path: Path | None = None) -> Path:
-    """Embed the shipped bank into the installed store (or `path`), reusing what a store
-    holds already. Returns the file written (the user cache when the install is
-    read-only)."""
-    from agents.understanding.router import RECIPE, cache_dir, load_bank
-    from storage.minilm import default_encoder
-
-    target = path or installed_path()
-    cache = cache_dir() / STORE_NAME
-    texts = [t for _, t in load_bank()]
-    if missing(texts, RECIPE, [target]) == 0:
-        return target
-    bank_vectors(texts, default_encoder(), RECIPE, read=[target, cache], write=[target, cache])
-    return target if VectorStore.read(target, RECIPE) is not None else cache
-
-
-__all__ = ["CHUNK", "STORE_NAME", "VectorStore", "bank_vectors", "build", "installed_path",
-           "missing"]
+__all__ = ["CHUNK", "STORE_NAME", "VectorStore", "bank_vectors", "installed_path", "missing"]
