@@ -18,12 +18,11 @@ from __future__ import annotations
 
 import random
 from datetime import date, timedelta
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 from fantasy.constants import OUT_STATUSES, SLOT_BENCH, SLOT_IR
-
-if TYPE_CHECKING:  # pragma: no cover - typing only
-    from fantasy.demo.league import DemoLeague, _Change
+from fantasy.demo.changes import _Change
+from fantasy.schedule import ScoringCalendar
 
 #: what seeds the script (with the variant, the scoring period and the team)
 SCRIPT_SEED = "fanvise-demo-managers"
@@ -38,7 +37,26 @@ TRADE_ACCEPTED = date(2023, 1, 26)
 TRADE_REVIEW = timedelta(days=2)
 
 
-def _free_agents(league: DemoLeague, sp: int) -> list[int]:
+class ScriptedLeague(Protocol):
+    """What the script reads and changes of the demo league (`fantasy.demo.league.DemoLeague`,
+    which runs it as its date advances)."""
+
+    base: dict[str, Any]
+    variant: str
+    calendar: ScoringCalendar
+    period_sps: dict[int, list[int]]
+    changes: list[_Change]
+
+    def team_ids(self) -> list[int]: ...
+    def lineup_on(self, team_id: int, sp: int) -> dict[int, int]: ...
+    def injury_on(self, pid: int, sp: int) -> tuple[str, date | None]: ...
+    def acquisitions(self, team_id: int, period: int | None = None
+                     ) -> tuple[int, int | None]: ...
+    def _owner_map(self, sp: int) -> dict[int, int]: ...
+    def _value(self, pid: int) -> float: ...
+
+
+def _free_agents(league: ScriptedLeague, sp: int) -> list[int]:
     owners = league._owner_map(sp)
     out = []
     for key in league.base["players"]:
@@ -51,7 +69,7 @@ def _free_agents(league: DemoLeague, sp: int) -> list[int]:
     return sorted(out, key=lambda p: (-league._value(p), p))
 
 
-def _on_waivers(league: DemoLeague, pid: int, sp: int) -> bool:
+def _on_waivers(league: ScriptedLeague, pid: int, sp: int) -> bool:
     """On waivers the morning of `sp`: dropped by a team in the two days before, or on the
     recorded waiver list, whose claims process the day after the default today."""
     default_sp = league.calendar.scoring_period_for(date.fromisoformat(
@@ -62,8 +80,7 @@ def _on_waivers(league: DemoLeague, pid: int, sp: int) -> bool:
                for c in league.changes)
 
 
-def _move(league: DemoLeague, team_id: int, sp: int, rng: random.Random) -> _Change | None:
-    from fantasy.demo.league import _Change
+def _move(league: ScriptedLeague, team_id: int, sp: int, rng: random.Random) -> _Change | None:
     period = next(p for p, sps in league.period_sps.items() if sp in sps)
     used, limit = league.acquisitions(team_id, period)
     if limit is not None and used >= limit:
@@ -84,8 +101,7 @@ def _move(league: DemoLeague, team_id: int, sp: int, rng: random.Random) -> _Cha
     return _Change("move", team_id, sp, bench[0], add, via=via)
 
 
-def _trade(league: DemoLeague, sp: int) -> list[_Change]:
-    from fantasy.demo.league import _Change
+def _trade(league: ScriptedLeague, sp: int) -> list[_Change]:
     a, b = TRADE_TEAMS
     ra = {p: s for p, s in league.lineup_on(a, sp).items() if s != SLOT_IR}
     rb = {p: s for p, s in league.lineup_on(b, sp).items() if s != SLOT_IR}
@@ -95,7 +111,7 @@ def _trade(league: DemoLeague, sp: int) -> list[_Change]:
             _Change("move", b, sp, get, give, via="trade")]
 
 
-def play_script(league: DemoLeague, first_sp: int, last_sp: int) -> int:
+def play_script(league: ScriptedLeague, first_sp: int, last_sp: int) -> int:
     """Append the scripted moves of scoring periods first_sp..last_sp to `league.changes`
     (in memory: the caller saves them); returns how many were made."""
     made = 0
