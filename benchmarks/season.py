@@ -6,10 +6,17 @@ Each of the 12 teams of the demo league in turn is the managed team over matchup
 * FanVise: the product run (benchmarks/product_run.py): the team played through the chat
   core as a member plays it (Scenario A and "Approve plan" at the start of each matchup and
   on Thursday, `/advance` day by day with the daily scheduler), scored by the demo league's
-  own matchups. Its baseline, for the gain it delivered: the same team through the product
-  with lineups set every morning (`/link autolineup:on`) and no move.
-* the diligent human's streaming rule and lineups only, simulated walk-forward on what was
-  known each morning (fantasy.backtest), against the same opponents (the demo's lineups).
+  own matchups.
+* the diligent human's streaming rule and lineups only (no moves, the best lineup every
+  morning), simulated walk-forward on what was known each morning (fantasy.backtest),
+  against the same opponents (each morning the managed team's opponent sets his best lineup,
+  in the demo league and in the simulation alike).
+
+The gain FanVise delivered is its served score minus the same team's "lineups only" score
+(no moves, lineups set daily). That baseline is the simulation's (its lineup is the
+project's exact daily lineup on that morning's projections, what the product sets with
+`/link autolineup:on`); `--product-baseline` plays it through the product as well
+(`/link autolineup:on`, no approval: twice the product runs) and prints both.
 
 Prints, per variant, each strategy's matchups won of played, season score and
 acquisitions per team-season, core (top-5) players dropped, the sign test of each baseline
@@ -18,20 +25,25 @@ against FanVise (paired matchups), the product line
     product: delivered +D of promised +P (R%), won W of N | streaming rule W of N | sign test p=…
 
 the streaming rule against an independent implementation of it (tests/backtest), the time
-the product run spent where, and the last line:
+the product run spent where, the wall time with the machine's load, and the last line:
 
     season: fanvise W% | streaming rule W% | lineups only W% (matchup win rate, N team-seasons, both variants)
 
-Options: --variant points|categories|both, --teams 1,2 (default all), --periods 11-19,
---jobs N (processes, default 2), --chat-run (also: Hoop Dreamers from the demo's today to
-the season's end, plans approved against doing nothing, both variants).
+The product runs are spread over `--jobs` worker processes (default 2, one per core), each
+with its own FANVISE_DATA_DIR; the season and its mornings are loaded once, before the
+workers start. Options: --variant points|categories|both, --teams 1,2 (default all),
+--periods 11-19, --jobs N, --product-baseline, --chat-run (also: Hoop Dreamers from the
+demo's today to the season's end, plans approved against doing nothing, both variants).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import os
+import shutil
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -42,7 +54,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from fantasy.backtest.data import VARIANTS, SeasonData, load_season  # noqa: E402
+from fantasy.backtest.data import VARIANTS, SeasonData  # noqa: E402
 from fantasy.backtest.knowledge import Knowledge  # noqa: E402
 from fantasy.backtest.run import (  # noqa: E402
     FANVISE,
@@ -149,11 +161,24 @@ def _table(summaries: list[Summary]) -> list[str]:
     return lines
 
 
+def _worker_init(root: str) -> None:
+    """A worker process's own FANVISE_DATA_DIR (a folder of the run's temporary root)."""
+    os.environ["FANVISE_DATA_DIR"] = tempfile.mkdtemp(prefix=f"worker-{os.getpid()}-",
+                                                      dir=root)
+
+
 def _pool_map(jobs: int, fn, calls: list[tuple]) -> list:
+    """fn(*c) for each call, on `jobs` worker processes (forked after the season and its
+    mornings are loaded, so they share them), each with its own data folder."""
     if jobs > 1 and len(calls) > 1:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            futures = [pool.submit(fn, *c) for c in calls]
-            return [f.result() for f in futures]
+        root = tempfile.mkdtemp(prefix="fv-season-")
+        try:
+            with ProcessPoolExecutor(max_workers=jobs, initializer=_worker_init,
+                                     initargs=(root,)) as pool:
+                futures = [pool.submit(fn, *c) for c in calls]
+                return [f.result() for f in futures]
+        finally:
+            shutil.rmtree(root, ignore_errors=True)
     return [fn(*c) for c in calls]
 
 
@@ -164,24 +189,22 @@ def _call(kind: str, *args: object) -> object:
     return jobs[kind](*args)
 
 
-def product_line(variant: str, runs: list, base: list, fv: list[TeamSeason],
+def product_line(variant: str, runs: list, base: dict[int, float], fv: list[TeamSeason],
                  streaming: list[TeamSeason]) -> str:
     """`product: delivered +D of promised +P (R%), won W of N | streaming rule W of N |
-    sign test p=…` of one variant."""
+    sign test p=…` of one variant. base: each team's baseline season score (no moves,
+    lineups set daily)."""
     mine = [r for r in runs if r.variant == variant]
-    by_team = {r.team_id: r for r in base if r.variant == variant}
     promised = sum(r.promised for r in mine)
-    delivered = sum(r.score - by_team[r.team_id].score for r in mine if r.team_id in by_team)
+    delivered = sum(r.score - base[r.team_id] for r in mine if r.team_id in base)
     ratio = f"{100 * delivered / promised:.0f}%" if promised > 0 else "n/a"
     f = [r for r in fv if r.variant == variant]
     s = [r for r in streaming if r.variant == variant]
     won, n = sum(x.won for r in f for x in r.results), sum(len(r.results) for r in f)
     s_won, s_n = sum(x.won for r in s for x in r.results), sum(len(r.results) for r in s)
-    unit = "" if variant == "points" else " categories"
-    test = sign_test(f, s)
-    return (f"product: delivered {delivered:+.1f}{unit} of promised {promised:+.1f} ({ratio}), "
-            f"won {won:g} of {n} | streaming rule {s_won:g} of {s_n} | sign test p={test.p:.3f} "
-            f"({test.better} better, {test.worse} worse, {test.ties} even)")
+    return (f"product: delivered {delivered:+.1f} of promised {promised:+.1f} ({ratio}), "
+            f"won {won:g} of {n} | streaming rule {s_won:g} of {s_n} | "
+            f"sign test p={sign_test(f, s).p:.3f}")
 
 
 def chat_run(jobs: int) -> list[str]:
@@ -205,6 +228,14 @@ def chat_run(jobs: int) -> list[str]:
     return lines
 
 
+def _load() -> str:
+    """The machine's load averages (1, 5, 15 min), printed next to every time."""
+    try:
+        return "load average " + ", ".join(f"{x:.2f}" for x in os.getloadavg())
+    except OSError:
+        return "load average n/a"
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--variant", choices=("points", "categories", "both"), default="both")
@@ -212,6 +243,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--periods", type=_periods, default=list(PERIODS),
                     help="matchup periods, e.g. 11-19 (default)")
     ap.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
+    ap.add_argument("--product-baseline", action="store_true",
+                    help="also play the baseline (no moves, lineups set daily) through the "
+                         "product (/link autolineup:on) and measure the delivered gain on it")
     ap.add_argument("--chat-run", action="store_true",
                     help="also Hoop Dreamers from today to the season's end, plans approved "
                          "against doing nothing")
@@ -219,7 +253,8 @@ def main(argv: list[str] | None = None) -> int:
     variants = list(VARIANTS) if args.variant == "both" else [args.variant]
     periods = args.periods
     t0 = time.perf_counter()
-    data = load_season()
+    load0 = _load()
+    data, know = _season()
     try:
         teams = [int(t) for t in args.teams.split(",") if t.strip()] or sorted(data.rosters)
     except ValueError:
@@ -228,19 +263,21 @@ def main(argv: list[str] | None = None) -> int:
     if bad:
         ap.error(f"no team {bad[0]} in the demo league (teams are {min(data.rosters)}-"
                  f"{max(data.rosters)})")
-    # the product runs first (the long ones), then the simulations
-    calls: list[tuple[object, ...]] = [
-        ("product", v, t, periods, approve, not approve) for v in variants
-        for t in teams for approve in (True, False)]
-    calls += [("sim", v, t, periods) for v in variants for t in teams]
-    calls += [("independent", v, t, periods) for v in variants for t in teams]
-    out = _pool_map(args.jobs, _call, calls)
-    n_prod = 2 * len(variants) * len(teams)
-    products, rest = out[:n_prod], out[n_prod:]
-    sims = [r for batch in rest[:len(variants) * len(teams)] for r in batch]
-    independent = rest[len(variants) * len(teams):]
+    # every morning of the periods once, before the workers fork (they share them)
+    for v in variants:
+        for p in periods:
+            for sp in data.period_sps(v, p):
+                know.value(v, sp)
+    # the product runs (the long ones) on the workers
+    calls: list[tuple[object, ...]] = [("product", v, t, periods, True, False)
+                                       for v in variants for t in teams]
+    if args.product_baseline:
+        calls += [("product", v, t, periods, False, True) for v in variants for t in teams]
+    products = _pool_map(args.jobs, _call, calls)
+    sims = [r for v in variants for t in teams for r in _sim_job(v, t, periods)]
+    independent = {(v, t): _independent_job(v, t, periods) for v in variants for t in teams}
     runs = [r for r in products if r.approve]
-    base = [r for r in products if not r.approve]
+    product_base = [r for r in products if not r.approve]
     fv = [as_team_season(r) for r in runs]
     elapsed = time.perf_counter() - t0
     summaries = summarise(fv + sims)
@@ -252,27 +289,44 @@ def main(argv: list[str] | None = None) -> int:
           "team-seasons)")
     streaming = [r for r in sims if r.strategy == "streaming rule"]
     for v in variants:
+        unit = "fantasy points" if v == "points" else "categories won"
+        sim_base = {r.team_id: r.season_score for r in sims
+                    if r.variant == v and r.strategy == "lineups only"}
+        prod_base = {r.team_id: r.score for r in product_base if r.variant == v}
+        base = prod_base if args.product_baseline else sim_base
+        r_v = [r for r in runs if r.variant == v]
+        f = [r for r in fv if r.variant == v]
+        s_rows = [r for r in streaming if r.variant == v]
         print(f"{v}:")
         print("  " + product_line(v, runs, base, fv, streaming))
-        f = [r for r in fv if r.variant == v]
+        t = sign_test(f, s_rows)
+        prom = sum(r.promised for r in r_v)
+        deliv = sum(r.score - base[r.team_id] for r in r_v if r.team_id in base)
+        print(f"  ({unit}; delivered: the product run's served score minus the same team's "
+              f"with no moves and lineups set daily "
+              f"({'played through the product, /link autolineup:on' if args.product_baseline else 'simulated'}); "
+              f"promised: each approved card's plan total minus doing nothing, "
+              f"{sum(len(r.cards) for r in r_v)} cards; sign test against the streaming "
+              f"rule: {t.better} matchups better, {t.worse} worse, {t.ties} even)")
+        if args.product_baseline:
+            same = sum(1 for k in prod_base if abs(prod_base[k] - sim_base.get(k, -1)) < 1e-6)
+            print(f"  baseline through the product {sum(prod_base.values()):g} against "
+                  f"simulated {sum(sim_base[k] for k in prod_base):g} {unit} "
+                  f"({same} of {len(prod_base)} team-seasons equal)")
         for name in STRATEGIES:
             rows = [r for r in sims if r.variant == v and r.strategy == name]
-            t = sign_test(f, rows)
+            ts = sign_test(f, rows)
             won = sum(x.won for r in rows for x in r.results)
             n = sum(len(r.results) for r in rows)
             print(f"  {name}: won {won:g} of {n} ({100 * won / max(n, 1):.1f}%); FanVise "
-                  f"against it: {t.text()}")
-        ind = [x for (kind, vv, *_), res in zip(calls[n_prod + len(variants) * len(teams):],
-                                                independent, strict=True)
-               if vv == v for x in res]
-        s_rows = [r for r in streaming if r.variant == v]
+                  f"against it: {ts.text()}")
+        ind = [x for (vv, _), res in independent.items() if vv == v for x in res]
         s_rate = sum(x.won for r in s_rows for x in r.results) / max(
             sum(len(r.results) for r in s_rows), 1)
         i_rate = sum(ind) / max(len(ind), 1)
         print(f"  streaming rule {100 * s_rate:.1f}% vs an independent implementation "
               f"{100 * i_rate:.1f}% ({sum(ind):g} of {len(ind)}): "
               f"{'within 3 points' if abs(s_rate - i_rate) <= 0.03 else 'NOT within 3 points'}")
-        r_v = [r for r in runs if r.variant == v]
         missing = [t for r in r_v for t in r.no_card]
         if missing:
             print(f"  Scenario A drew no card on {len(missing)} day(s): " + " | ".join(missing[:3]))
@@ -280,9 +334,6 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  added players' games on the bench: {len(benched)} ({sum(b.points for b in benched):.0f} "
               "fantasy points)" + (": " + ", ".join(f"{b.day:%a %b %d} {b.name} {b.points:g}"
                                                     for b in benched[:8]) if benched else ""))
-        b_v = {r.team_id: r for r in base if r.variant == v}
-        prom = sum(r.promised for r in r_v)
-        deliv = sum(r.score - b_v[r.team_id].score for r in r_v if r.team_id in b_v)
         s_won = sum(x.won for r in s_rows for x in r.results)
         f_won = sum(x.won for r in f for x in r.results)
         if v == "points":
@@ -292,17 +343,19 @@ def main(argv: list[str] | None = None) -> int:
               f"{'MET' if f_won >= s_won else 'NOT MET'}")
     spent: dict[str, float] = {}
     for r in products:
-        for k, s in r.seconds.items():
-            spent[k] = spent.get(k, 0.0) + s
+        for k, sec in r.seconds.items():
+            spent[k] = spent.get(k, 0.0) + sec
         for e in r.errors:
             print(f"note: team {r.team_id} {r.variant}: {e}")
-    print("product run time (all runs, summed over processes): "
-          + ", ".join(f"{k} {s:.0f} s" for k, s in sorted(spent.items(), key=lambda kv: -kv[1])))
+    print(f"product run time ({len(products)} runs, summed over processes): "
+          + ", ".join(f"{k} {sec:.0f} s" for k, sec in sorted(spent.items(),
+                                                              key=lambda kv: -kv[1])))
     if args.chat_run:
         print("\n".join(chat_run(args.jobs)))
         elapsed = time.perf_counter() - t0
     print(f"time: {elapsed:.1f} s (target < {TARGET_SECONDS:.0f} s on 2 cores): "
-          f"{'MET' if elapsed < TARGET_SECONDS else 'NOT MET'}")
+          f"{'MET' if elapsed < TARGET_SECONDS else 'NOT MET'}; {load0} at the start, "
+          f"{_load()} at the end")
     print(last_line(summaries))
     return 0
 

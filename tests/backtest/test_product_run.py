@@ -71,7 +71,7 @@ def test_season_benchmark_runs_fanvise_through_the_product(monkeypatch, capsys):
     monkeypatch.setattr(product.Member, "served", on_served)
     season = _load("season")
     assert season.main(["--teams", "1", "--periods", "15-15", "--variant", "points",
-                        "--jobs", "1"]) == 0
+                        "--jobs", "1", "--product-baseline"]) == 0
     out = capsys.readouterr().out.strip().splitlines()
     assert product.SCENARIO_A in calls["message"]
     assert any(c.startswith("fv:approveall:") for c in calls["click"])
@@ -83,7 +83,10 @@ def test_season_benchmark_runs_fanvise_through_the_product(monkeypatch, capsys):
     line = next(x for x in out if x.strip().startswith("product:"))
     assert re.fullmatch(r"product: delivered [+-]\d+\.\d of promised [+-]\d+\.\d "
                         r"\((-?\d+%|n/a)\), won [\d.]+ of 1 \| streaming rule [\d.]+ of 1 \| "
-                        r"sign test p=\d\.\d{3} .*", line.strip())
+                        r"sign test p=\d\.\d{3}", line.strip())
+    # the simulated baseline the full run uses is what the product's own lineups score
+    assert any("baseline through the product" in x and "(1 of 1 team-seasons equal)" in x
+               for x in out), out
     fanvise = next(x for x in out if x.startswith("points      fanvise"))
     plan = calls["league"][0]
     assert f"{plan.won:g} of 1" in fanvise
