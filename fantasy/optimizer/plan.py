@@ -276,9 +276,9 @@ def best_plan(values: np.ndarray, masks: Sequence[int], caps: Sequence[int],
     if max_adds == 1 and not slot_caps and games_cap is None and kv is None and not ir \
             and not fixed:
         sol = _best_single(values, masks, caps, keys, roster, droppable, kept, first_day)
-    elif max_adds == 1 and not slot_caps and games_cap is None and not fixed:
+    elif max_adds == 1 and not slot_caps and games_cap is None:
         sol = _one_move(values, masks, caps, keys, roster, droppable, kept, first_day,
-                        keep_value=kv, ir_rows=ir)
+                        keep_value=kv, ir_rows=ir, fixed=fixed)
     else:
         sol = _milp(values, masks, caps, roster, kept, max_adds, first_day, set(protected),
                     slot_caps, games_cap, None, time_limit, keep_value=kv, ir_rows=ir,
@@ -329,7 +329,7 @@ def _best_single(values: np.ndarray, masks: Sequence[int], caps: Sequence[int],
 def _one_move(values: np.ndarray, masks: Sequence[int], caps: Sequence[int],
               keys: Sequence[int], roster: list[int], drops: list[int], adds: list[int],
               first_day: int, *, keep_value: np.ndarray | None,
-              ir_rows: Collection[int]) -> PlanSolution:
+              ir_rows: Collection[int], fixed: Sequence[PlanStep] = ()) -> PlanSolution:
     """The time-indexed model's optimum with one acquisition and no games caps, enumerated.
 
     With one acquisition a plan is one (drop, add, day) or nothing: the roster stays full, so
@@ -340,8 +340,11 @@ def _one_move(values: np.ndarray, masks: Sequence[int], caps: Sequence[int],
     still owned), plus the model's tie-break (KEEP_ROSTER per day the drop stays, KEEP_ADDED
     per day the add is there, ADD_COST).  The best of them, when it beats doing nothing, is
     the model's solution (same objective, so the same move; sticky adds and the IR slot
-    count cannot bind with one add).  Milliseconds where HiGHS takes seconds on the same
-    model (its LP bound is weak when one add is allowed)."""
+    count cannot bind with one add).  `fixed` (best_plan's approved moves, already on their
+    days): each day's roster is the one they make, and the solution's rosters include them;
+    their rows are neither dropped nor added (best_plan leaves them out of drops and adds).
+    Milliseconds where HiGHS takes seconds on the same model (its LP bound is weak when one
+    add is allowed)."""
     from fantasy.optimizer.scan import scan_points  # noqa: PLC0415 - scan imports week
 
     n_days = values.shape[1]
@@ -354,8 +357,9 @@ def _one_move(values: np.ndarray, masks: Sequence[int], caps: Sequence[int],
     terminal = kv_add[None, :] - kv_drop[:, None]
     best: tuple[float, int, int, int] | None = None
     suffix = np.zeros((len(drops), len(adds)))
+    base = apply_steps(roster, fixed, n_days)
     for d in range(n_days - 1, first_day - 1, -1):  # later days first: ties go to the later
-        suffix = suffix + scan_points(values[:, d:d + 1], masks, caps, keys, roster, drops,
+        suffix = suffix + scan_points(values[:, d:d + 1], masks, caps, keys, base[d], drops,
                                       adds).gains
         obj = suffix + terminal - (KEEP_ROSTER - KEEP_ADDED) * (n_days - d) - ADD_COST
         ia, ib = np.unravel_index(int(np.argmax(obj)), obj.shape)
@@ -366,7 +370,7 @@ def _one_move(values: np.ndarray, masks: Sequence[int], caps: Sequence[int],
         return PlanSolution(0.0, 0.0, status="Optimal")
     _, day, a, b = best
     steps = [PlanStep(day, drops[a], adds[b], drops[a] in ir)]
-    members = apply_steps(roster, steps, n_days)
+    members = apply_steps(roster, [*fixed, *steps], n_days)
     total, starts = evaluate_members(values, masks, caps, keys, members)
     return PlanSolution(total, total, steps, members, starts, starts, "Optimal")
 

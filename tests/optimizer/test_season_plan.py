@@ -16,10 +16,13 @@ from fantasy.optimizer.plan import (
     ADD_COST,
     KEEP_ADDED,
     KEEP_ROSTER,
+    PlanStep,
+    _forced,
     _milp,
     _one_move,
     apply_steps,
     best_plan,
+    evaluate_members,
     prune_pool,
     terminal_value,
 )
@@ -74,23 +77,24 @@ def test_season_plan_equals_pulp_model(chunk):
             assert all(len(m) == len(lg.roster) for m in members)
 
 
-def _model_objective(sol, roster, keep, ir, n_days):
+def _model_objective(sol, base_total, keep, ir, n_days):
     """The time-indexed model's objective (maximised) of a one-move solution, tie-break
-    included, relative to doing nothing."""
+    included, relative to doing nothing (base_total: the lineups' value with no new move)."""
     if not sol.steps:
         return 0.0
     (s,) = sol.steps
     keep_term = keep[s.add] - (0.0 if s.drop in ir else keep[s.drop])
-    return ((sol.total + keep_term) - (KEEP_ROSTER - KEEP_ADDED) * (n_days - s.day)
+    return ((sol.total - base_total + keep_term) - (KEEP_ROSTER - KEEP_ADDED) * (n_days - s.day)
             - ADD_COST)
 
 
 def test_one_move_enumeration_is_the_model_optimum():
     """With one acquisition best_plan enumerates (drop, add, day) instead of solving the MILP:
     same objective as HiGHS on the same model, and the same move whenever the optimum is
-    unique (an exact tie, e.g. two zero-value bench players to drop, may go either way)."""
+    unique (an exact tie, e.g. two zero-value bench players to drop, may go either way).
+    Half the instances have an approved move fixed on its day (a week plan's schedule)."""
     checked = same = 0
-    for seed in range(60):
+    for seed in range(80):
         rng = np.random.default_rng(71_000 + seed)
         lg = make_league(seed, n_roster=int(rng.integers(6, 14)),
                          n_fa=int(rng.integers(4, 30)), n_days=int(rng.integers(2, 8)))
@@ -106,23 +110,36 @@ def test_one_move_enumeration_is_the_model_optimum():
         n_days = values.shape[1]
         first = int(rng.integers(0, n_days))
         protected = set(sv.core) - set(ir)
-        drops = [i for i in lg.roster if i not in protected]
-        pool = prune_pool(values, lg.masks, lg.pool, 1, first_day=first, keys=lg.keys,
-                          keep_value=keep)
+        fixed: list[PlanStep] = []
+        if seed % 2:  # an approved move: a replaceable player out for a free agent
+            out = [i for i in lg.roster if i not in protected and i not in ir]
+            if out:
+                fixed = [PlanStep(int(rng.integers(first, n_days)), int(rng.choice(out)),
+                                  int(lg.pool[0]))]
+        rows = {r for st in fixed for r in (st.drop, st.add)}
+        protected -= rows
+        ir = [p for p in ir if p not in rows]
+        drops = [i for i in lg.roster if i not in protected and i not in rows]
+        pool = prune_pool(values, lg.masks, [y for y in lg.pool if y not in rows], 1,
+                          first_day=first, keys=lg.keys, keep_value=keep)
         fast = _one_move(values, lg.masks, lg.layout.caps, lg.keys, list(lg.roster), drops,
-                         pool, first, keep_value=keep, ir_rows=ir)
+                         pool, first, keep_value=keep, ir_rows=ir, fixed=fixed)
         ref = _milp(values, lg.masks, lg.layout.caps, list(lg.roster), pool, 1, first,
                     protected, None, None, None, None, keep_value=keep, ir_rows=ir,
-                    ir_slots=1 if ir else 0)
-        a = _model_objective(fast, lg.roster, keep, set(ir), n_days)
-        b = max(_model_objective(ref, lg.roster, keep, set(ir), n_days), 0.0)
+                    ir_slots=1 if ir else 0, forced=_forced(lg.roster, fixed, n_days, first))
+        base_total, _ = evaluate_members(values, lg.masks, lg.layout.caps, lg.keys,
+                                         apply_steps(lg.roster, fixed, n_days))
+        a = _model_objective(fast, base_total, keep, set(ir), n_days)
+        b = max(_model_objective(ref, base_total, keep, set(ir), n_days), 0.0)
         assert abs(a - b) < 1e-7, (seed, fast.steps, ref.steps, a, b)
         checked += 1
         same += [(s.day, s.drop, s.add, s.to_ir) for s in fast.steps] == \
-            [(s.day, s.drop, s.add, s.to_ir) for s in ref.steps] or (not fast.steps and b == 0)
+            [(s.day, s.drop, s.add, s.to_ir) for s in ref.steps] or (not fast.steps and b <= 0)
+        if fast.steps:
+            assert [sorted(m) for m in fast.members] == [sorted(m) for m in ref.members]
         via = best_plan(values, lg.masks, lg.layout.caps, lg.keys, lg.roster, lg.pool, 1,
                         first_day=first, protected=protected, keep_value=keep, ir_rows=ir,
-                        ir_slots=1)
+                        ir_slots=1, fixed=fixed)
         assert [(s.day, s.drop, s.add) for s in via.steps] == \
             [(s.day, s.drop, s.add) for s in fast.steps]
     assert same == checked  # keep values jittered: the optimum is unique
