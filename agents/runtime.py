@@ -372,7 +372,11 @@ class FanViseRuntime:
                                         subgraphs=True, durability=durability, context=deps):
             _ns, mode, data = item
             if mode == "custom":
-                if isinstance(data, dict) and isinstance(data.get("outcomes"), list):
+                if isinstance(data, Progress):  # agents.shared.progress
+                    if data.text:
+                        crash_point(f"stage:{data.stage}")
+                        yield data
+                elif isinstance(data, dict) and isinstance(data.get("outcomes"), list):
                     # a decided card's typed outcomes (the graph's apply step)
                     yield MoveOutcomes(thread_id, [MoveOutcome.of(o) for o in data["outcomes"]
                                                    if isinstance(o, dict)])

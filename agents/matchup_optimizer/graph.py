@@ -47,6 +47,7 @@ from agents.matchup_optimizer.state import (
     MatchupOptimizerState,
 )
 from agents.shared.deps import AgentDeps, load_context, optimizer_for, scheduled_moves
+from agents.shared.progress import progress
 from agents.shared.tool_registry import FanviseTools
 from agents.understanding.request import OPTIMIZER_INTENTS, Intent, Request
 from fantasy.constants import OUT_STATUSES, UNCERTAIN_STATUSES, parse_slot
@@ -85,10 +86,6 @@ OUTCOMES_STAGE = "move_outcomes"
 PLAN_INTENTS = frozenset({Intent.MATCHUP_ANALYSIS, Intent.STREAMING, Intent.FREE_AGENT_SCAN})
 #: Intents this graph answers (any other request is reviewed as a matchup).
 GRAPH_INTENTS = OPTIMIZER_INTENTS | {Intent.INJURY_REEVALUATION, Intent.FREE_AGENT_SCAN}
-
-
-def _progress(stage: str, text: str) -> None:
-    get_stream_writer()({"stage": stage, "text": text})
 
 
 def _ref(p: Any) -> dict[str, Any] | None:
@@ -227,7 +224,7 @@ def plan_card_moves(plan: Plan) -> list[dict[str, Any]]:
 async def take_request(state: MatchupOptimizerState) -> dict[str, Any]:
     """The plan's inputs, read from the typed Request understood upstream (`request_obj`):
     nothing here reads English or a second list of intents."""
-    _progress("read_request", "Reading your request...")
+    progress("read_request", "Reading your request...")
     try:
         req = read_request(state.get("request_obj"))
     except ValidationError as exc:
@@ -246,7 +243,7 @@ async def gather_rosters(state: MatchupOptimizerState,
                          runtime: Runtime[AgentDeps]) -> dict[str, Any]:
     deps = runtime.context
     tools = FanviseTools(deps)
-    _progress("gather_rosters", "Analyzing your roster...")
+    progress("gather_rosters", "Analyzing your roster...")
     try:
         await load_context(deps, with_free_agents=True, fa_size=150)
     except EspnError as exc:
@@ -292,7 +289,7 @@ async def analyze_schedule(state: MatchupOptimizerState,
     opponent = state.get("opponent")
     if sched["opponent_total_games"] is not None and opponent:
         text += f" vs {sched['opponent_total_games']} for {opponent['name']}"
-    _progress("analyze_schedule", text + "...")
+    progress("analyze_schedule", text + "...")
     return {"schedule": sched, "tool_calls": ["get_schedule"] * (2 if opp else 1)}
 
 
@@ -324,7 +321,7 @@ async def check_injuries(state: MatchupOptimizerState) -> dict[str, Any]:
                                                 for h in hurt) + "..."
     else:
         line = "Checking injuries: everyone is healthy..."
-    _progress("check_injuries", line)
+    progress("check_injuries", line)
     return {"injuries": hurt, "injury_targets": targets, "notes": notes}
 
 
@@ -370,7 +367,7 @@ async def plan_moves(state: MatchupOptimizerState,
             position = parse_slot(asked_position)
         except (KeyError, ValueError):
             position = None
-    _progress("plan_moves", "Planning the best moves for the rest of the matchup..."
+    progress("plan_moves", "Planning the best moves for the rest of the matchup..."
               if not refresh else "Re-planning the rest of your matchup...")
     keep, spare_core = _protection(state.get("request_obj"))
     planned = await scheduled_moves(deps, team_id)  # the week plan's moves stay as planned
@@ -380,7 +377,7 @@ async def plan_moves(state: MatchupOptimizerState,
                          exclude_adds=[m["add"]["id"] for m in skipped], position=position,
                          planned=planned)
     moves = plan_card_moves(plan)
-    _progress("plan_moves",
+    progress("plan_moves",
               f"Exact plan: {len(plan.moves)} move(s), {plan.totals_line()[:-1]}...")
     out = {"move_plan": plan.to_json(), "valid_moves": moves,
            "holds": [h.model_dump(mode="json") for h in plan.holds],
@@ -456,7 +453,7 @@ async def identify_candidates(state: MatchupOptimizerState,
     cands = [{**m, "games": m["games_added"]} for m in moves]
     drops = list(dict.fromkeys(m["drop"]["name"] for m in cands))
     label = "Found" if rnd == 0 else f"Widened search (round {rnd + 1} of {MAX_SEARCH_ROUNDS}):"
-    _progress("identify_candidates",
+    progress("identify_candidates",
               f"{label} {len(drops)} drop candidate(s) and {len(cands)} move(s) with a "
               f"positive gain...")
     return {"candidates": cands, "holds": [{"player": h["player"], "reason": h["reason"]}
@@ -486,7 +483,7 @@ async def evaluate_move(state: MatchupOptimizerState,
         words = ", ".join(mv.get("unresolved") or [])
         reason = (f"I could not tell which player you mean by {words}" if words else
                   "I could not tell which players the move is about")
-        _progress("evaluate_move", "Reading the move you asked for...")
+        progress("evaluate_move", "Reading the move you asked for...")
         return {"move_eval": {"verdict": "missing", "reason": reason}, "plan": plan}
     if drop and add:
         what = f"dropping {drop['name']} for {add['name']}"
@@ -494,7 +491,7 @@ async def evaluate_move(state: MatchupOptimizerState,
         what = f"adding {add['name']}"
     else:  # a drop alone (neither was returned for above)
         what = f"dropping {(drop or {})['name']}"
-    _progress("evaluate_move", f"Evaluating {what} with the exact optimizer...")
+    progress("evaluate_move", f"Evaluating {what} with the exact optimizer...")
     ev = svc.evaluate_move(team_id, drop["id"] if drop else None,
                            add["id"] if add else None,
                            drop_name=drop["name"] if drop else None,
@@ -562,7 +559,7 @@ async def validate_moves(state: MatchupOptimizerState,
         else:
             rejected.append({"move_id": m["move_id"], "reason": why})
     valid.sort(key=lambda x: -float(x["expected_gain"]))
-    _progress("validate_moves", f"Validated {len(valid)} of {len(state.get('candidates') or [])}"
+    progress("validate_moves", f"Validated {len(valid)} of {len(state.get('candidates') or [])}"
                                 " move(s) against the exact weekly plan...")
     return {"valid_moves": valid, "rejected": rejected, "plan": _plan_summary(base_plan)}
 
@@ -574,7 +571,7 @@ def after_validate(state: MatchupOptimizerState) -> str:
             state.get("intent") == "injury_reevaluation":
         return "compose_lineup"  # widening cannot help
     if int(state.get("search_round") or 0) < MAX_SEARCH_ROUNDS:
-        _progress("validate_moves", "No valid move yet: widening the search...")
+        progress("validate_moves", "No valid move yet: widening the search...")
         return "identify_candidates"
     return "compose_lineup"
 
@@ -583,7 +580,7 @@ async def compose_lineup(state: MatchupOptimizerState,
                          runtime: Runtime[AgentDeps]) -> dict[str, Any]:
     deps = runtime.context
     tools = FanviseTools(deps)
-    _progress("compose_lineup", "Composing your lineup...")
+    progress("compose_lineup", "Composing your lineup...")
     if state.get("intent") == "lineup_optimization":
         res = await tools.compose_daily_lineup(state.get("day"))
         scan = None
@@ -657,7 +654,7 @@ async def present_and_confirm(state: MatchupOptimizerState) -> dict[str, Any]:
                                plan=Plan.model_validate(mp) if mp else None)
     # the interrupt's payload is the card (type + MoveCard JSON)
     payload = {"type": "move_approval", **card.to_json()}
-    _progress("present_and_confirm", f"Waiting for your approval of {len(batch)} move(s)...")
+    progress("present_and_confirm", f"Waiting for your approval of {len(batch)} move(s)...")
     value = interrupt(payload)
     decisions = _decisions(value, card)
     approved = [m for m in batch if decisions.get(m["move_id"]) == "approve"]
@@ -699,7 +696,7 @@ async def apply_moves(state: MatchupOptimizerState,
     decisions = state.get("decisions") or {}
     steps = card.steps(decisions)
     n = sum(1 for st in steps if st.move is not None)
-    _progress("apply_moves", f"Applying {n} approved move(s)...")
+    progress("apply_moves", f"Applying {n} approved move(s)...")
     demo = getattr(deps.espn, "demo", None)
     to_ir_ids = {v["move_id"] for v in state.get("valid_moves") or [] if v.get("drop_to_ir")}
     not_made: set[int] = set()  # plan add ids whose move was not made
@@ -842,7 +839,7 @@ def _handoff(deps: AgentDeps, rec: dict[str, Any], m: CardMove) -> MoveOutcome:
 async def replan(state: MatchupOptimizerState,
                  runtime: Runtime[AgentDeps]) -> dict[str, Any]:
     deps = runtime.context
-    _progress("replan", "Re-planning your week with the new roster...")
+    progress("replan", "Re-planning your week with the new roster...")
     team_id = state["team"]["id"]
     done = [m for m in state.get("applied_moves") or []
             if MoveOutcome.of(m).status in ("applied", "waiting", "scheduled")]

@@ -44,6 +44,7 @@ from agents.player_research.state import (
 from agents.shared.deps import AgentDeps, optimizer_for, per_snapshot
 from agents.shared.llm import with_request
 from agents.shared.middleware import bound_model
+from agents.shared.progress import progress
 from agents.shared.tool_registry import FanviseTools, tools_by_name, tools_for
 from agents.understanding.request import Request
 from fantasy.espn.errors import EspnError
@@ -56,11 +57,6 @@ MAX_AGENT_ITERATIONS = 4
 MAX_TOOL_CALLS = 10
 PLAYER_TOOLS = ("get_player_status", "get_player_news", "get_player_game_log",
                 "search_news_by_topic")
-
-
-def _progress(runtime: Runtime[Any], stage: str, text: str) -> None:
-    """A progress line on the run's custom stream (a no-op outside a streamed run)."""
-    runtime.stream_writer({"stage": stage, "text": text})
 
 
 def _json(value: Any) -> str:
@@ -141,7 +137,7 @@ def _bound_model(deps: AgentDeps) -> Any:
 async def agent(state: PlayerResearchState, runtime: Runtime[AgentDeps]) -> dict[str, Any]:
     """Ask the turn's model which tools to call next (a failing model ends the loop)."""
     if not state.get("iterations"):
-        _progress(runtime, "research", "Researching the player...")
+        progress("research", "Researching the player...")
     msgs: list[Any] = [SystemMessage(prompts.SYSTEM)]
     human = prompts.QUESTION.format(query=state.get("query") or "")
     if state.get("player_name"):
@@ -187,7 +183,7 @@ async def run_tools(state: PlayerResearchState, runtime: Runtime[AgentDeps]) -> 
         elif name not in by_name:
             result = {"error": f"unknown tool {name!r}", "error_type": "bad_input"}
         else:
-            _progress(runtime, "tool", f"Checking {name.replace('_', ' ')}...")
+            progress("tool", f"Checking {name.replace('_', ' ')}...")
             result = await by_name[name].ainvoke(args)
         results.append({"tool": name, "args": args, "result": _as_dict(result)})
         names.append(name)
@@ -208,7 +204,7 @@ async def build_report(state: PlayerResearchState,
     """Fetch what the model skipped (card, news) and compute the report in code."""
     deps = runtime.context
     impl = FanviseTools(deps)
-    _progress(runtime, "report", "Writing the report...")
+    progress("report", "Writing the report...")
     fetched_at = datetime.now(UTC).isoformat(timespec="seconds")
     results = state.get("tool_results") or []
     extra_calls: list[str] = []

@@ -59,6 +59,7 @@ from agents.shared.middleware import (
     update_error_streak,
 )
 from agents.shared.player_pool import league_resolver
+from agents.shared.progress import progress
 from agents.shared.tool_registry import FanviseTools, error_result, tools_for
 from agents.supervisor.prompts import (
     ANSWER_PROGRESS,
@@ -110,14 +111,15 @@ def optimizer_builder() -> Callable[..., Any] | None:
                                  "build_matchup_optimizer_graph")
 
 
-def _progress(runtime: Runtime[Any], stage: str, **fmt: Any) -> None:
-    """A progress line on the run's custom stream (a no-op outside a streamed run)."""
+def _progress(stage: str, **fmt: Any) -> None:
+    """The stage's progress line (`PROGRESS`, filled with `fmt`) on the run's custom stream
+    (a no-op outside a streamed run)."""
     text = PROGRESS.get(stage, stage)
     try:
         text = text.format(**fmt)
     except (KeyError, IndexError):
         pass
-    runtime.stream_writer({"stage": stage, "text": text})
+    progress(stage, text)
 
 
 def _last_human_text(state: SupervisorState) -> str:
@@ -235,7 +237,7 @@ async def classify(state: SupervisorState,
                    runtime: Runtime[SupervisorContext]) -> dict[str, Any]:
     """Understand the message once, into a typed Request, and pick its route."""
     deps = runtime.context
-    _progress(runtime, "classify")
+    _progress("classify")
     text = _last_human_text(state)
     given = state.get("request_in")
     if given:
@@ -294,7 +296,7 @@ async def answer_node(state: SupervisorState,
     request = _request(state)
     text = ANSWER_PROGRESS.get(request.intent.value)
     if text:
-        runtime.stream_writer({"stage": "answer", "text": text})
+        progress("answer", text)
     reply = await answer_for(request.intent)(runtime.context, request)
     more = await more_answers(request, runtime.context)
     if more.texts:
@@ -370,7 +372,7 @@ async def research(state: SupervisorState,
     """The player-research subgraph (compiled once; it inherits this run's context and
     saver), plus the player's next game when the question is about playing."""
     deps = runtime.context
-    _progress(runtime, "research", player=_player_name(_request(state)) or "the player")
+    _progress("research", player=_player_name(_request(state)) or "the player")
     graph = research_subgraph()
     assert graph is not None
     request = _request(state)
@@ -425,10 +427,10 @@ async def agent(state: SupervisorState,
     update: dict[str, Any] = {}
     ctx = state.get("context") or {}
     if not ctx:
-        _progress(runtime, "context")
+        _progress("context")
         ctx = await matchup_context(FanviseTools(deps), team_linked=team_linked)
         update["context"] = ctx
-    _progress(runtime, "agent")
+    _progress("agent")
     allowed = filter_tools(tools_for(deps), team_linked=team_linked)
     history = [m for m in state.get("messages") or [] if not isinstance(m, SystemMessage)]
     msgs = [system_prompt(ctx, base=SYSTEM_BASE), *trim_history(history)]
@@ -470,7 +472,7 @@ async def tools_node(state: SupervisorState,
     team_linked = runtime.context.my_team_id is not None
     last = state["messages"][-1]
     calls = list(getattr(last, "tool_calls", None) or [])
-    _progress(runtime, "tools", tools=", ".join(c["name"] for c in calls))
+    _progress("tools", tools=", ".join(c["name"] for c in calls))
     allowed = {t.name: t for t in filter_tools(tools_for(runtime.context),
                                                team_linked=team_linked)}
     results: list[ToolMessage] = []
@@ -548,7 +550,7 @@ async def circuit_breaker(state: SupervisorState) -> dict[str, Any]:
 async def synthesize(state: SupervisorState,
                      runtime: Runtime[SupervisorContext]) -> dict[str, Any]:
     """The turn's answer text (the model-down note when the offline model stood in)."""
-    _progress(runtime, "synthesize")
+    _progress("synthesize")
     answer = state.get("answer") or ""
     if not answer:
         messages = state.get("messages") or []

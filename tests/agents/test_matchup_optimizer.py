@@ -24,6 +24,7 @@ from agents.matchup_optimizer.graph import (
     read_request,
 )
 from agents.shared.deps import AgentDeps
+from agents.shared.types import Progress
 from agents.understanding.request import DayRef, Intent, MoveRef, PlayerRef, Request
 
 SUGGS = 4432165
@@ -43,11 +44,10 @@ class Run:
     async def _stream(self, value: Any) -> None:
         async for mode, data in self.graph.astream(value, self.config, context=self.deps,
                                                    stream_mode=["custom", "updates"]):
-            if mode == "custom" and "outcomes" in data:  # a decided card's typed outcomes
+            if mode == "custom" and isinstance(data, Progress):  # agents.shared.progress
+                self.progress.append(data.text)
+            elif mode == "custom":  # a decided card's typed outcomes
                 assert set(data) == {"stage", "outcomes"}
-            elif mode == "custom":
-                assert set(data) == {"stage", "text"}
-                self.progress.append(data["text"])
 
     async def start(self, *, request: str = "", intent: str = "",
                     request_obj: dict[str, Any] | None = None,

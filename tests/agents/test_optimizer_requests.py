@@ -20,6 +20,7 @@ from langgraph.types import Command
 
 from agents.matchup_optimizer.graph import build_matchup_optimizer_graph
 from agents.shared.deps import AgentDeps, optimizer_for
+from agents.shared.types import Progress
 from agents.understanding.request import DayRef, Intent, MoveRef, PlayerRef, Request
 from fantasy.formatting import gain_text, points_text, season_effect_text
 
@@ -50,8 +51,8 @@ class Run:
     async def _stream(self, value: Any) -> Any:
         async for mode, data in self.graph.astream(value, self.config, context=self.deps,
                                                    stream_mode=["custom", "updates"]):
-            if mode == "custom" and "text" in data:  # (a decided card's outcomes: data)
-                self.progress.append(data["text"])
+            if mode == "custom" and isinstance(data, Progress):  # (outcomes: a dict)
+                self.progress.append(data.text)
         snap = await self.graph.aget_state(self.config)
         return snap.interrupts[0] if snap.interrupts else None
 
