@@ -75,7 +75,8 @@ NEXT_OPPONENT_INTENTS = frozenset({Intent.ROSTER, Intent.SCHEDULE, Intent.MATCHU
 #: before it is settled.
 PAST_WEEK_INTENTS = frozenset({Intent.PAST_MATCHUP, Intent.MATCHUP_STATUS, Intent.STANDINGS,
                                Intent.TEAM_BOX_SCORE, Intent.LEAGUE_ACTIVITY,
-                               Intent.GENERAL_ADVICE, Intent.CATEGORY_OUTLOOK})
+                               Intent.GENERAL_ADVICE, Intent.CATEGORY_OUTLOOK,
+                               Intent.MATCHUP_ANALYSIS, Intent.SCHEDULE})
 
 #: A follow-up is a short message: at most this many words.
 FOLLOWUP_WORDS = 8

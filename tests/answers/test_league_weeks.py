@@ -17,6 +17,7 @@ async def test_a_week_named_by_number_or_counted_back(deps: AgentDeps) -> None:
     ctx = await understanding_context(deps)
     league = (await load_context(deps)).league
     for text, period in (("what did i score in week 4", 4), ("how'd matchup 9 go", 9),
+                         ("how'd i make out in week 8", 8),
                          ("result from the week before last",
                           league.current_matchup_period - 2)):
         req = understand(text, ctx)
