@@ -662,6 +662,15 @@ class MoveCard(BaseModel):
                 out[by_id[st.spot.move_id]] = st.move
         return out
 
+    def ended_on(self, today: date) -> date | None:
+        """The last day of the matchup this plan card was made for, when `today` is past it
+        (the card is out of date: its moves and lineups were for days that are over); else
+        None (a card without a plan's dates never ends this way)."""
+        if self.plan is None or not self.plan.dates:
+            return None
+        last = max(self.plan.dates)
+        return last if today > last else None
+
     def resume_decisions(self, decisions: dict[str, str] | None = None) -> dict[str, str]:
         """{move_id: approve|decline} for every move, from index decisions (what the run
         is resumed with). Never two approved moves for one player: of approved moves that

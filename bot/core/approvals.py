@@ -9,6 +9,7 @@ decision is audited.
 from __future__ import annotations
 
 import logging
+from datetime import date
 from typing import TYPE_CHECKING, Any
 
 from agents.shared.types import Answer, ApprovalRequest, MoveOutcomes, Notice
@@ -25,6 +26,7 @@ from bot.core.render import (
     with_context,
 )
 from bot.core.surface import ChatSurface
+from fantasy.formatting import day_text
 from fantasy.move_card import MoveCard, MoveOutcome
 from storage.app_db import CardRow, new_card_id
 from storage.crashpoint import crash_point
@@ -291,6 +293,11 @@ class Approvals:
                 await self._already(surface, thread, user, card, cid.decision, cid.index)
                 return
             mc = self.card_of(card)
+            ended = mc.ended_on(self.core.league_today())
+            if ended is not None and not admin:
+                await self._expire_ended(surface, thread, card_thread, card_mid, user, card,
+                                         ended)
+                return
             if admin:  # a clean-up: every move declined, a requester's marks included
                 decisions = {str(i): "decline" for i in range(len(mc.moves))}
                 if not await self.core.db.claim_card(card.card_id, user_id=user.user_id,
@@ -343,6 +350,21 @@ class Approvals:
             await self.redraw(surface, card_thread, card_mid, card, decided_by=user.name)
             crash_point("click:card-edited")
             await self.resume(surface, card_thread, card_mid, user, card)
+
+    async def _expire_ended(self, surface: ChatSurface, thread: ThreadRef,
+                            card_thread: ThreadRef, card_mid: str | None, user: UserRef,
+                            card: CardRow, ended: date) -> None:
+        """A click on a plan card whose matchup is over: the card closes as expired (its
+        moves and lineups were for days that have passed), nothing is made or planned."""
+        text = (f"This plan was for the matchup that ended {day_text(ended)}: nothing was "
+                "changed. Ask again (\"review my matchup\") for this matchup's plan.")
+        await self.core.db.finish_card(card.card_id, status="expired",
+                                       result={"notice": text})
+        await self._audit_moves(card, user, "expired", set())
+        fresh = await self.core.db.get_card(card.card_id) or card
+        await self.redraw(surface, card_thread, card_mid, fresh, result_text=text)
+        await self.core.db.mark_card_shown(card.card_id)
+        await surface.ephemeral(thread, user, text)
 
     async def _choose(self, surface: ChatSurface, thread: ThreadRef, card_mid: str | None,
                       user: UserRef, card: CardRow, spot: int, index: int) -> None:
