@@ -52,6 +52,34 @@ def plural(n: int, word: str, many: str | None = None) -> str:
     return f"{n} {word if n == 1 else (many or word + 's')}"
 
 
+#: ESPN's injury statuses as members read them ("DAY_TO_DAY" -> "day-to-day")
+_STATUS_WORDS = {"ACTIVE": "healthy", "OUT": "out", "DAY_TO_DAY": "day-to-day",
+                 "QUESTIONABLE": "questionable", "PROBABLE": "probable", "DOUBTFUL": "doubtful",
+                 "GTD": "game-time decision", "INJURY_RESERVE": "injured reserve",
+                 "SUSPENSION": "suspended", "UNKNOWN": "unknown", "": "unknown"}
+
+
+def status_text(status: str | None) -> str:
+    """An ESPN injury status in plain words: "day-to-day", "out", "healthy" (never the raw
+    value "DAY_TO_DAY")."""
+    raw = str(status or "").strip().upper()
+    return _STATUS_WORDS.get(raw, raw.replace("_", " ").lower())
+
+
+def recommendation_text(value: str | None, *, capital: bool = False) -> str:
+    """A player report's recommendation as a word: "ACTIVE" (keep him active) -> "start",
+    "MONITOR" -> "monitor", "DROP" -> "drop"."""
+    raw = str(value or "").strip().upper()
+    return word_text("start" if raw == "ACTIVE" else raw, capital=capital)
+
+
+def word_text(value: str | None, *, capital: bool = False) -> str:
+    """A stored code as a word: "MONITOR" -> "monitor", "MEDIUM" -> "medium" ("Medium" with
+    `capital`); "" for None."""
+    text = str(value or "").replace("_", " ").strip().lower()
+    return text[:1].upper() + text[1:] if capital else text
+
+
 def whole(x: float, *, signed: bool = False) -> str:
     """A number rounded to a whole: "67", "+67" (`signed`), "0" (never "-0" or "+0")."""
     n = round(float(x))

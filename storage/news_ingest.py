@@ -27,6 +27,7 @@ from urllib.parse import urlparse
 import feedparser
 import httpx
 
+from fantasy.formatting import plural
 from fantasy.models import Player
 from fantasy.player_resolver import PlayerResolver
 from storage.news_store import NewsItem, NewsStore
@@ -87,7 +88,8 @@ class IngestReport:
 
     def summary(self) -> str:
         """One line for humans."""
-        line = (f"{self.feeds} feed(s): {self.fetched} item(s) fetched, {self.new} new, "
+        line = (f"{plural(self.feeds, 'feed')}: {plural(self.fetched, 'item')} fetched, "
+                f"{self.new} new, "
                 f"{self.tagged} tagged with players")
         if self.suspicious:
             line += f", {self.suspicious} flagged suspicious"

@@ -552,7 +552,7 @@ def _drop_candidates(ctx: LeagueContext, val: Valuer, pool: list[Player]) -> Rep
                and p.injury_status not in UNCERTAIN_STATUSES]
     best = max(healthy, key=lambda p: (val.rest_value(p), -p.id), default=None)
     def unit(p: Player) -> str:  # points: his rest-of-matchup points; else his league rank
-        return (f"~{whole(val.rest_value(p))} fpts" if val.by_points
+        return (f"~{whole(val.rest_value(p))} fantasy points" if val.by_points
                 else f"#{val.league_rank(p)}")
 
     lines = ["Your weakest players for the rest of this matchup ("
@@ -599,7 +599,7 @@ def _fa_detail(val: Valuer, p: Player, games: int, cats: list[str]) -> str:
     parts = [g]
     if val.settings.is_points:
         fp = val.fpts(p) or 0.0
-        parts.append(f"{fp:.1f} fpts/g (~{fp * val.expected_games(p):.0f} this matchup)")
+        parts.append(f"{fp:.1f} fantasy points a game (~{fp * val.expected_games(p):.0f} this matchup)")
     shown = [STAT_IDS[c] for c in cats] if cats else (
         [] if val.settings.is_points else _best_stats(val, p))
     if shown:

@@ -562,15 +562,15 @@ async def answer_team_box_score(deps: AgentDeps, request: Request) -> Reply:
     is_points = league.settings.is_points
     best = played[0]
     lead = (f"Best for {who} {when} ({fmt_day(day)}): **{best[1].name}**, "
-            f"{_line(best[2])}" + (f" = {best[0]:.0f} fpts" if is_points else "") + ".")
+            f"{_line(best[2])}" + (f" = {best[0]:.0f} fantasy points" if is_points else "") + ".")
     lines = [lead]
     for value, card, stats in played:
         lines.append(f"- {player_label(card)}: {_line(stats)}"
-                     + (f" = {value:.0f} fpts" if is_points else ""))
+                     + (f" = {value:.0f} fantasy points" if is_points else ""))
     if not is_points:
         lines.append("Best first by game score (ESPN's default points weights).")
     if is_points:
-        lines.append(f"Total: {sum(v for v, _, _ in played):.0f} fpts from "
+        lines.append(f"Total: {sum(v for v, _, _ in played):.0f} fantasy points from "
                      f"{len(played)} player{'s' if len(played) != 1 else ''} "
                      "(starters and bench alike).")
     if sat:

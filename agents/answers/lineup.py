@@ -12,7 +12,7 @@ from datetime import date
 from typing import Any
 
 from fantasy.constants import OUT_STATUSES
-from fantasy.formatting import categories_text, day_text, one_decimal, whole
+from fantasy.formatting import POINTS, categories_text, day_text, one_decimal, points_text
 from fantasy.moves import Plan, text_of
 from fantasy.optimizer.lineup import outscored_reason
 
@@ -54,10 +54,11 @@ def _points(unit: str) -> bool:
 
 
 def _proj(v: Any, unit: str, rank: tuple[int, int] | None = None) -> str:
-    """A labelled projection: "proj 32.1 fpts" (points) or, in category leagues, the
+    """A labelled projection: "projected 32.1 fantasy points" (points) or, in category
+    leagues, the
     player's rank among your players with a game that day ("#2 of 6 available"; "" unknown)."""
     if _points(unit):
-        return f"proj {_val(v)} fpts"
+        return f"projected {_val(v)} {POINTS}"
     return f"#{rank[0]} of {rank[1]} available" if rank else ""
 
 
@@ -84,11 +85,11 @@ def day_ranks(res: dict[str, Any]) -> dict[int, tuple[int, int]]:
 
 
 def gain_label(v: Any, unit: str) -> str:
-    """A labelled difference in the one style (fantasy.formatting): "+59 fpts" (whole
+    """A labelled difference in the one style (fantasy.formatting): "+59 fantasy points" (whole
     points), "wins 0.4 more categories on average"."""
     v = float(v or 0.0)
     if _points(unit):
-        return f"{whole(v, signed=True)} fpts"
+        return points_text(v)
     if "categor" in (unit or ""):
         return categories_text(v)
     return f"{one_decimal(v, signed=True)} {unit.split(' (')[0] or 'value'}"
@@ -185,7 +186,7 @@ def _sitting_lines(bench: list[dict[str, Any]], unit: str,
     for b in rest:
         reason = (outscored_reason(b["outscored_by"], int(b.get("more_outscoring") or 0),
                                    b.get("eligible_at") or [],
-                                   "fpts" if _points(unit) else None)  # category values are
+                                   POINTS if _points(unit) else None)  # category values are
                   if b.get("outscored_by") else str(b.get("reason", "")))  # no member's words
         lines.append(f"{b['name']}"
                      + _paren(_row_proj(b, unit, ranks))
@@ -260,7 +261,8 @@ def lineup_view(res: dict[str, Any], scan: dict[str, Any] | None = None, *,
             fields.append(("Moves to make", str(scan["message"])))
     total, current = res.get("total_value") or 0.0, res.get("current_total_value") or 0.0
     if _points(unit):
-        summary = (f"Projected {_val(total)} fpts with the optimal lineup vs {_val(current)} fpts "
+        summary = (f"Projected {_val(total)} {POINTS} with the optimal lineup vs "
+                   f"{_val(current)} {POINTS} "
                    f"with your current one ({gain_label(total - current, unit)}).")
     elif round(total - current, 1) == 0:
         summary = "Your current lineup does as well in the categories as the optimal one."

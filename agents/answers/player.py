@@ -224,7 +224,7 @@ async def answer_player_form(deps: AgentDeps, request: Request) -> Reply:
             text, game = _day_answer(card, day, today, played, ctx, season_pg,
                                      season.applied_average if is_points else None)
             tail = (f"Last {summ.games} games: {word}"
-                    + (f", {summ.recent_points:.1f} fpts/g vs {summ.season_points:.1f} season"
+                    + (f", {summ.recent_points:.1f} fantasy points a game vs {summ.season_points:.1f} season"
                        if is_points and summ.recent_points is not None
                        and summ.season_points is not None else "") + "."
                     if summ.games else "")
@@ -241,7 +241,7 @@ async def answer_player_form(deps: AgentDeps, request: Request) -> Reply:
                 r, se = summ.recent.get(s, 0.0), summ.season.get(s, 0.0)
                 avg.append(f"{stat_name(s)} {fmt_stat(s, r)} ({fmt_stat(s, se)})")
             if is_points and summ.recent_points is not None:
-                avg.insert(0, f"fpts {summ.recent_points:.1f} ({fmt_stat(0, summ.season_points)})")
+                avg.insert(0, f"fantasy points {summ.recent_points:.1f} ({fmt_stat(0, summ.season_points)})")
             lines.append("Averages, last games (season): " + ", ".join(avg))
             for g in logs:
                 lines.append(f"- {_game_line(g, games_by_id, card.pro_team_id, is_points)}")
@@ -278,9 +278,9 @@ def _when(d: date, today: date) -> str:
 
 def _game_line(g: GameLogEntry, games_by_id: dict[int, ProGame], pro_team_id: int,
                is_points: bool) -> str:
-    """"Tue Jan 24 @ MIA: 27 pts, 1 reb, ... = 43 fpts"."""
+    """"Tue Jan 24 @ MIA: 27 pts, 1 reb, ... = 43 fantasy points"."""
     game = games_by_id.get(g.game_id or -1)
-    pts = f" = {g.applied_points:.0f} fpts" if is_points and g.applied_points is not None \
+    pts = f" = {g.applied_points:.0f} fantasy points" if is_points and g.applied_points is not None \
         else ""
     when = fmt_day(g.date) if g.date else f"day {g.scoring_period}"
     return f"{when}{versus(game, pro_team_id)}: {_box(g.stats)}{pts}"
@@ -307,8 +307,8 @@ def _day_answer(card: Player, day: date, today: date, played: list[GameLogEntry]
         text = (f"**{player_label(card)}** {_when(day, today)}{versus(game, card.pro_team_id)}: "
                 f"{_box(g.stats)}")
         if is_points:
-            text += (f" = {g.applied_points or 0.0:.0f} fpts, "
-                     f"{_ONE_GAME.get(form_word(one), '')} of {season_points:.1f} fpts.")
+            text += (f" = {g.applied_points or 0.0:.0f} fantasy points, "
+                     f"{_ONE_GAME.get(form_word(one), '')} of {season_points:.1f} fantasy points.")
         else:  # one game in categories: each stat against his season, no single verdict
             text += (".\nHis season per game: " + ", ".join(
                 f"{fmt_stat(s, season_pg.get(s, 0.0))} {stat_name(s)}" for s in FORM_COLUMNS)
@@ -377,7 +377,7 @@ def _unit(val: Valuer) -> str:
 
 def _fmt_val(val: Valuer, x: float) -> str:
     """Points leagues: a rest-of-matchup or per-game value in fantasy points."""
-    return f"~{whole(x)} fpts"
+    return f"~{whole(x)} fantasy points"
 
 
 def _games_left(val: Valuer, p: Player) -> str:
@@ -397,7 +397,7 @@ def _per_game(val: Valuer, p: Player) -> str:
 
 
 def _rest_vs(val: Valuer, a: Player, b: Player, b_name: str) -> str:
-    """a against b for the rest of the matchup: "~40 fpts vs ~25 fpts for B", or in
+    """a against b for the rest of the matchup: "~40 fantasy points vs ~25 fantasy points for B", or in
     category leagues their league ranks per game and the games each has left."""
     if val.by_points:
         return (f"{_fmt_val(val, val.rest_value(a))} vs {_fmt_val(val, val.rest_value(b))} "
@@ -532,7 +532,7 @@ async def _decide(deps: AgentDeps, request: Request, ctx: LeagueContext, val: Va
         if summ.games:
             form = f"form: {form_word(summ)} over his last {summ.games}"
             if summ.recent_points is not None and summ.season_points:
-                form += f" ({summ.recent_points:.1f} fpts/g vs {summ.season_points:.1f} season)"
+                form += f" ({summ.recent_points:.1f} fantasy points a game vs {summ.season_points:.1f} season)"
             else:
                 form += (f" ({summ.recent.get(0, 0):.1f} pts, {summ.recent.get(6, 0):.1f} reb, "
                          f"{summ.recent.get(3, 0):.1f} ast vs {summ.season.get(0, 0):.1f}/"

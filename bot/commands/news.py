@@ -29,6 +29,7 @@ from bot.commands._league_source import (
     fail,
     shown,
 )
+from fantasy.formatting import plural
 from storage.news_ingest import DEFAULT_FEEDS, IngestReport, ingest_feeds, load_demo_news
 from storage.news_store import NewsItem, NewsStore
 
@@ -67,7 +68,7 @@ def _players_or_warn(source: LeagueSource, console: Console) -> list[tuple[int, 
 
 def _print_report(console: Console, report: IngestReport, store: NewsStore) -> None:
     console.print(escape(report.summary()), highlight=False)
-    console.print(escape(f"store: {store.count()} item(s) in {store.path} "
+    console.print(escape(f"store: {plural(store.count(), 'item')} in {store.path} "
                          f"({store.collection_name})"),
                   highlight=False)
 

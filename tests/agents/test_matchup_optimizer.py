@@ -122,7 +122,7 @@ async def test_a_full_review_with_an_approved_move(deps_factory, tmp_path: Path)
         assert intr is not None
         check_payload(intr.value)
         assert run.progress[:2] == ["Reading your request...", "Analyzing your roster..."]
-        assert any(p.startswith("Exact plan: 5 move(s)") for p in run.progress)
+        assert any(p.startswith("Exact plan: 5 moves") for p in run.progress)
         assert any("Jarrett Allen (DAY-TO-DAY)" in p for p in run.progress)
         top = intr.value["moves"][0]
         # the plan's objective is this matchup plus the rest of the season: Kelly Olynyk
@@ -166,7 +166,7 @@ async def test_a_full_review_with_an_approved_move(deps_factory, tmp_path: Path)
     assert "Skipped by you: drop Dennis Schroder" in out["answer"]
     assert "Re-planned week" in out["answer"] and out["llm_calls"] == 0
     assert {"get_my_roster", "get_matchup_details", "get_schedule"} <= set(out["tool_calls"])
-    assert "Applying 1 approved move(s)..." in run2.progress
+    assert "Applying 1 approved move..." in run2.progress
     assert (tmp_path / "demo-state.json").exists()
 
 

@@ -120,7 +120,7 @@ async def test_declining_the_explicit_move_ends_the_run(deps_factory, variant) -
     assert "For the same drop" not in intr.value["summary"]  # already the best add
     assert await run.resume(intr, "decline") is None
     out = await run.values()
-    assert out["applied_moves"] == [] and "declined 1 suggested move(s)" in out["answer"]
+    assert out["applied_moves"] == [] and "declined 1 suggested move;" in out["answer"]
     assert HAYWARD in await roster_ids(deps)
 
 

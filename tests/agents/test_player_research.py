@@ -165,7 +165,7 @@ async def test_free_agent_streamer(deps_factory, news_store, scripted) -> None:
     deps = deps_factory("categories", news=news_store, model=scripted())
     r = (await run(deps, "Is Tyus Jones worth a stream?", "Tyus Jones"))["report"]
     assert r["status"] == "ACTIVE" and r["recommendation"] == "STREAM"
-    assert "free agent" in r["summary"] and "3 game(s) left" in r["summary"]
+    assert "free agent" in r["summary"] and "3 games left" in r["summary"]
 
 
 async def test_stale_espn_cache_means_low_confidence(tmp_path, news_store, scripted,

@@ -203,7 +203,7 @@ async def test_skip_all_ends_the_run(points_rt: FanViseRuntime) -> None:
     req = (await collect(rt.ask("console:s", "Review my matchup", user_id="u1")))[-1]
     assert isinstance(req, ApprovalRequest)
     evs = await collect(rt.decide(req.run_thread_id, req.interrupt_id, "decline", user_id="u1"))
-    assert isinstance(evs[-1], Answer) and "You skipped all 5 move(s)" in evs[-1].text
+    assert isinstance(evs[-1], Answer) and "You skipped all 5 moves" in evs[-1].text
     old = await collect(rt.decide(req.run_thread_id, req.interrupt_id, "approve", user_id="u1"))
     assert [e.text for e in old] == [ALREADY_DECIDED]
     assert await my_roster(rt) == before

@@ -196,7 +196,7 @@ async def test_free_agents_position_category_and_count(deps: AgentDeps) -> None:
     assert totals == sorted(totals, reverse=True)  # ranked by blocks over the matchup
     assert "BLK per game" in reply.text
     if ctx.league.settings.is_points:
-        assert "fpts/g" in reply.text  # the points effect is shown too
+        assert "fantasy points a game" in reply.text  # the points effect is shown too
     assert reply.offers[1].request.categories == ["BLK"]
 
 
@@ -230,7 +230,7 @@ async def test_player_form_last_n_games_against_season(deps: AgentDeps) -> None:
         assert f"{int(g.stats[0])} pts" in reply.text
     if (await _ctx(deps)).league.settings.is_points:
         assert got["recent_fpts"] == pytest.approx(sum(g.applied_points for g in logs) / 3)
-        assert "fpts" in reply.text
+        assert "fantasy points" in reply.text
     no_ids(reply.text, p.id)
     # no count: the last 5
     reply5 = await answer_player_form(deps, Request(intent=Intent.PLAYER_FORM,

@@ -37,7 +37,7 @@ async def test_weakest_players_and_free_agents_speak_ranks_not_z_scores(deps: Ag
     for text in (cut.text, scan.text):
         assert not _RAW.search(text), text
     if ctx.league.settings.is_points:
-        assert " fpts" in cut.text
+        assert " fantasy points" in cut.text
     else:
         assert "league rank by category value per game" in cut.text
         assert re.search(r"#\d+, ", cut.text), cut.text

@@ -69,7 +69,7 @@ async def test_the_days_box_score_comes_first(deps: AgentDeps) -> None:
     assert f"{int(g.stats[0])} pts" in first and f"{int(g.stats[6])} reb" in first
     ctx = await load_context(deps)
     if ctx.league.settings.is_points:
-        assert "season average of" in first and f"{g.applied_points:.0f} fpts" in first
+        assert "season average of" in first and f"{g.applied_points:.0f} fantasy points" in first
     else:  # categories: each stat against his season, no one-word verdict for one game
         assert reply.text.splitlines()[1].startswith("His season per game: ")
         assert "season average" not in reply.text

@@ -83,7 +83,7 @@ async def test_answers_after_approving_show_the_schedule_and_never_contradict_it
             spots = {m["move_id"] for m in new_moves if not m.get("alternative_of")}
             assert len(spots) <= left
             if pending:
-                assert f"{left} acquisition(s) left" in card_text
+                assert f"{left} acquisition{'' if left == 1 else 's'} left" in card_text
             else:
                 assert left == 0 and re.search(r"scheduled moves? uses? the rest", card_text)
 

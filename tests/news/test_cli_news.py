@@ -19,7 +19,7 @@ RSS = "<rss version='2.0'><channel><title>Wire</title>" + "".join(
 def test_demo_ingest_then_search_and_player(tmp_path: Path) -> None:
     res = runner.invoke(app, ["news", "ingest", "--demo", "--data-dir", str(tmp_path)])
     assert res.exit_code == 0, res.output
-    assert "34 item(s) fetched, 34 new" in res.output and "1 flagged suspicious" in res.output
+    assert "34 items fetched, 34 new" in res.output and "1 flagged suspicious" in res.output
     res = runner.invoke(app, ["news", "search", "groin strain", "--data-dir", str(tmp_path),
                               "--limit", "3"])
     assert res.exit_code == 0, res.output
@@ -28,7 +28,7 @@ def test_demo_ingest_then_search_and_player(tmp_path: Path) -> None:
                         env={"FANVISE_DATA_DIR": str(tmp_path)})
     assert res.exit_code == 0 and "[suspicious]" in res.output
     res = runner.invoke(app, ["news", "ingest", "--demo", "--data-dir", str(tmp_path)])
-    assert "34 item(s) fetched, 0 new" in res.output
+    assert "34 items fetched, 0 new" in res.output
 
 
 def test_ingest_feed_from_local_server_and_errors(tmp_path: Path, feed_server) -> None:
@@ -37,7 +37,7 @@ def test_ingest_feed_from_local_server_and_errors(tmp_path: Path, feed_server) -
     res = runner.invoke(app, ["news", "ingest", "--feed", good, "--feed", bad,
                               "--data-dir", str(tmp_path)])
     assert res.exit_code == 0, res.output
-    assert "5 item(s) fetched, 5 new" in res.output and "HTTP 503" in res.output
+    assert "5 items fetched, 5 new" in res.output and "HTTP 503" in res.output
     res = runner.invoke(app, ["news", "ingest", "--feed", bad, "--data-dir", str(tmp_path)])
     assert res.exit_code == 1 and "HTTP 503" in res.output
 
