@@ -54,3 +54,33 @@ class ChatSurface(Protocol):
     #
     # ids of this bot's messages in `thread` posted since `since` (Unix time) whose text is
     # `msg`'s as `post` sends it, newest first.
+
+
+def quiet_title(title: str, asked: str) -> str:
+    """What a conversation is, without what the member asked: a slash command's text is
+    private on Discord and Slack, so a thread name or a root message never quotes it. The
+    title's part after " · " is dropped when it is the member's own text (or its clipped
+    start): "Question · is brunson playing?" -> "Question"; "Matchup review · Hoop Dreamers"
+    stays as it is."""
+    kind, sep, rest = (title or "").partition(" · ")
+    said = " ".join((asked or "").split()).lower()
+    part = " ".join(rest.rstrip("…").split()).lower()
+    if sep and part and part in said:
+        return kind
+    return title or ""
+
+
+def slow(core: object, started: float, now: float) -> bool:
+    """True when a private answer took long enough that its member may have looked away
+    (the core's `notify_after`, as for a late public answer): an ephemeral message or its
+    edit notifies nobody, so the adapter tells them in a direct message (`ready_note`)."""
+    from bot.core.turns import NOTIFY_AFTER
+    return now - started >= float(getattr(core, "notify_after", NOTIFY_AFTER))
+
+
+def ready_note(command: str, where: str) -> str:
+    """The direct message that tells a member their private answer is there: "Your
+    `/lineup` answer is ready in <#C1> (only you can see it)." (no `command`: "Your
+    answer is ready in …")."""
+    what = f"`{command}` answer" if command else "answer"
+    return f"Your {what} is ready in {where} (only you can see it)."

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 import logging
+import time
 from typing import Any
 
 import discord
@@ -32,11 +33,11 @@ from bot.core.commands import (
 )
 from bot.core.errors import Refused
 from bot.core.models import ThreadRef, UserRef
+from bot.core.surface import ready_note, slow
 from bot.discord.items import FvButton, FvPage, FvSelect, FvShare
 from bot.discord.render import clip, render_edit, shared_copy, with_share
 from bot.discord.surface import (
     NO_THREAD_PERMISSION,
-    THREAD_NAME_MAX,
     DiscordCommandSurface,
     DiscordPersonalSurface,
     DiscordSurface,
@@ -134,16 +135,18 @@ class FanViseDiscordBot(discord.Client):
                 surface = self.surface.for_interaction(interaction, private=True,
                                                        personal=personal)
             else:
-                title = clip(f"{name}: {summary.split(' ', 1)[-1]}" if " " in summary
-                             else name, THREAD_NAME_MAX)
                 surface = self.surface.for_interaction(interaction, conversation=True,
-                                                       thread_title=title)
+                                                       thread_title=name)
                 assert isinstance(surface, DiscordCommandSurface)
+                surface.asked = summary  # never in the thread's name
                 command_surface = surface
                 thread = thread_ref(interaction.guild_id, channel)  # in a thread: continue it
+            started = time.monotonic()
             await self.core.handle_command(surface, thread, user, name, args)
             if isinstance(surface, DiscordPersonalSurface) and surface.answer_id:
                 await self._offer_share(interaction, surface, name)
+                if slow(self.core, started, time.monotonic()):
+                    await self._tell_ready(interaction, f"/{name}")
         except Refused:
             pass  # the user was told privately
         except discord.Forbidden:
@@ -217,9 +220,13 @@ class FanViseDiscordBot(discord.Client):
             private = bool(interaction.message and interaction.message.flags.ephemeral)
             # a button under a private answer (a personal command's) answers privately too;
             # a conversation it starts ("Look for moves") opens a thread of its own
-            await self.core.handle_click(self.surface.for_interaction(
-                interaction, private=private, conversation=private), thread, user, custom_id,
-                message_id)
+            started = time.monotonic()
+            surface = self.surface.for_interaction(interaction, private=private,
+                                                   conversation=private)
+            await self.core.handle_click(surface, thread, user, custom_id, message_id)
+            if private and surface.started is None and slow(self.core, started,
+                                                             time.monotonic()):
+                await self._tell_ready(interaction, "")
         except Exception as exc:  # noqa: BLE001
             log.exception("button %s failed: %s", custom_id, type(exc).__name__)
             await _say_failed(interaction)
@@ -241,6 +248,16 @@ class FanViseDiscordBot(discord.Client):
         except Exception as exc:  # noqa: BLE001
             log.exception("page %s of card %s failed: %s", page, card_id, type(exc).__name__)
             await _say_failed(interaction)
+
+    async def _tell_ready(self, interaction: discord.Interaction, command: str) -> None:
+        """A slow private answer notifies its member: a direct message saying where it is
+        (an ephemeral followup or its edit notifies nobody)."""
+        where = f"<#{interaction.channel_id}>" if interaction.channel_id else "the channel"
+        try:
+            await interaction.user.send(ready_note(command, where))
+        except discord.HTTPException as exc:  # DMs closed: the answer is there anyway
+            log.warning("could not tell the member the answer is ready (%s)",
+                        type(exc).__name__)
 
     async def _offer_share(self, interaction: discord.Interaction,
                            surface: DiscordPersonalSurface, name: str) -> None:

@@ -17,6 +17,7 @@ import discord
 
 from bot.core.errors import ChatError, MessageGone, RateLimitedError, Refused
 from bot.core.models import ThreadRef, UserRef
+from bot.core.surface import quiet_title
 from bot.discord.render import CONTENT_MAX, clip, render, render_edit, split_text
 
 log = logging.getLogger(__name__)
@@ -27,7 +28,8 @@ GONE_CODES = {10003, 10008, 10015, 50027, 50083}  # unknown channel/message/webh
 DEAD_TOKEN_CODES = {10015, 50027}  # unknown webhook / invalid webhook token
 THREAD_NAME_MAX = 100
 NO_THREAD_PERMISSION = ("I can't start a thread here. I need the View Channel, Send Messages, "
-                        "Create Public Threads and Send Messages in Threads permissions in "
+                        "Create Private Threads, Create Public Threads and Send Messages in "
+                        "Threads permissions in "
                         "this channel.")
 
 
@@ -263,15 +265,27 @@ class DiscordCommandSurface(DiscordSurface):
     message (no public "<user> asked" line; with `root`, on that message instead); the asker
     is added to it and told privately where the answer is."""
 
+    #: the command as the member typed it ("/ask is brunson playing?"): never shown
+    asked: str = ""
+
     async def start_thread(self, channel_ref: ThreadRef, title: str) -> ThreadRef:
         """Called by bot/core once the request is accepted: open the conversation thread
         (DMs have no threads: the DM is the conversation). Without thread permissions the
-        user is told privately and the request ends (Refused). The thread is named by the
-        core's `title` ("Matchup review · Hoop Dreamers"); the adapter's `thread_title` (the
-        command as typed) only when the core gives none."""
+        user is told privately and the request ends (Refused).
+
+        The thread is private (the asker is added to it): a public thread without a starter
+        message shows "FanVise started a thread: <name>" in the channel. Its name says what
+        the conversation is and whose, never what was asked (`quiet_title`): "Matchup
+        review · Hoop Dreamers", "Question · alice"; the adapter's `thread_title` (the
+        command's name) only when the core gives none. On a `root` message (the member's
+        own public message) the thread is public."""
         if channel_ref.thread_id or channel_ref.workspace_id == "@me":
             return channel_ref
-        name = clip(title or self.thread_title or "FanVise", THREAD_NAME_MAX)
+        name = quiet_title(title or self.thread_title or "FanVise", self.asked)
+        asker = getattr(getattr(self.interaction, "user", None), "display_name", "")
+        if " · " not in name and asker:
+            name = f"{name} · {asker}"
+        name = clip(name, THREAD_NAME_MAX)
         try:
             if self.root is not None:
                 created: Any = await self.root.create_thread(name=name,
@@ -279,7 +293,7 @@ class DiscordCommandSurface(DiscordSurface):
             else:
                 data = await self.client.http.start_thread_without_message(
                     int(channel_ref.channel_id), name=name, auto_archive_duration=1440,
-                    type=discord.ChannelType.public_thread.value)
+                    type=discord.ChannelType.private_thread.value)
                 created = SimpleNamespace(id=int(data["id"]), parent_id=int(
                     data.get("parent_id") or channel_ref.channel_id))
         except discord.Forbidden as exc:

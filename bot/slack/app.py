@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
+import time
 from typing import Any
 
 from aiohttp import web
@@ -23,6 +24,7 @@ from bot.core.commands import carries_credentials
 from bot.core.commands import command as find_command
 from bot.core.errors import Refused
 from bot.core.models import ThreadRef, UserRef
+from bot.core.surface import ready_note, slow
 from bot.slack.assistant import build_assistant
 from bot.slack.render import ACTION_ID_PATTERN, LINK_ACTION_PATTERN, clip, to_mrkdwn
 from bot.slack.store import EventDeduper, SharedAnswers, ThreadRegistry
@@ -173,6 +175,16 @@ def build_slack_app(core: Any, settings: Any = None, *, client: AsyncWebClient |
     app.use(build_assistant(core, user_ref=user_ref, first_seen=first_seen, threads=threads,
                             fail=fail))
 
+    async def tell_ready(client: AsyncWebClient, user_id: str, channel: str,
+                         what: str) -> None:
+        """A slow private answer notifies its member: a direct message from the app (an
+        ephemeral message notifies nobody) saying where the answer is."""
+        try:
+            await client.chat_postMessage(channel=user_id, text=ready_note(what, f"<#{channel}>"))
+        except SlackApiError as exc:
+            log.warning("could not tell %s the answer is ready (%s)", "the member",
+                        exc.response.get("error"))
+
     @app.command(slash)
     async def on_command(ack: Any, body: dict[str, Any], client: AsyncWebClient) -> None:
         name, args = parse_command(body.get("text", ""))
@@ -189,10 +201,14 @@ def build_slack_app(core: Any, settings: Any = None, *, client: AsyncWebClient |
             # about the asker alone: a private answer with "Post to channel" (no thread,
             # no public "asked" line)
             personal = SlackPersonalSurface(client, user.user_id, body.get("response_url"))
+            started = time.monotonic()
             try:
                 await core.handle_command(personal, channel_ref, user, name, args)
                 text = " ".join(p for p in (slash, name, args.get("text", "")) if p)
                 await personal.flush(channel_ref, shares, text)
+                if slow(core, started, time.monotonic()):
+                    await tell_ready(client, user.user_id, channel_ref.channel_id,
+                                     f"{slash} {name}")
             except Exception as exc:  # noqa: BLE001
                 await fail(personal, channel_ref, user, f"/fanvise {name}", exc)
             return
@@ -204,14 +220,15 @@ def build_slack_app(core: Any, settings: Any = None, *, client: AsyncWebClient |
             except Exception as exc:  # noqa: BLE001
                 await fail(private, channel_ref, user, f"/fanvise {name}", exc)
             return
-        asked = to_mrkdwn(" ".join(p for p in (slash, name, args.get("text", "")) if p))
-        asked = asked.replace("`", "'")
-        summary = clip(f"`{asked}`", 3000)
-        # The core posts `summary` (start_thread) only once it accepts the request: a refused
-        # one (bad input, rate limit) leaves no orphan message in the channel.
+        # A slash command's text is private on Slack: the root names the command, never
+        # its text. The core posts it (start_thread) only once it accepts the request: a
+        # refused one (bad input, rate limit) leaves no orphan message in the channel.
+        summary = clip("`" + to_mrkdwn(f"{slash} {name}".strip()).replace("`", "'") + "`",
+                       3000)
         conv = SlackCommandSurface(client, header=summary, user_id=user.user_id,
                                    response_url=body.get("response_url"),
-                                   on_thread=threads.remember)
+                                   on_thread=threads.remember,
+                                   asked=str(args.get("text") or ""))
         try:
             await core.handle_command(conv, channel_ref, user, name, args)
         except Refused:
@@ -289,10 +306,13 @@ def build_slack_app(core: Any, settings: Any = None, *, client: AsyncWebClient |
         click = action["action_id"]
         if action.get("type") == "static_select":  # a menu: its id + the chosen option
             click = f"{click}:{(action.get('selected_option') or {}).get('value', '')}"
+        started = time.monotonic()
         try:
             await core.handle_click(surface, thread, user, click, message_ts)
             if private is not None:
                 await private.flush(thread)
+                if slow(core, started, time.monotonic()):
+                    await tell_ready(client, user.user_id, channel, "")
         except Exception as exc:  # noqa: BLE001
             await fail(surface, thread, user, "button", exc)
 

@@ -21,6 +21,7 @@ from slack_sdk.webhook.async_client import AsyncWebhookClient
 from bot.core.commands import platform_text
 from bot.core.errors import MessageGone, RateLimitedError, Refused
 from bot.core.models import Card, OutgoingMessage, ThreadRef, UserRef
+from bot.core.surface import quiet_title
 from bot.slack.render import (
     BLOCKS_MAX,
     SECTION_TEXT_MAX,
@@ -261,9 +262,11 @@ class SlackCommandSurface(SlackSurface):
 
     def __init__(self, client: AsyncWebClient, *, header: str, user_id: str,
                  response_url: str | None = None,
-                 on_thread: Callable[[str], Awaitable[Any]] | None = None) -> None:
+                 on_thread: Callable[[str], Awaitable[Any]] | None = None,
+                 asked: str = "") -> None:
         super().__init__(client)
         self.header = header
+        self.asked = asked  # the command's text: private, never in the root
         self.user_id = user_id
         self.response_url = response_url or None
         self.on_thread = on_thread
@@ -271,11 +274,13 @@ class SlackCommandSurface(SlackSurface):
 
     async def start_thread(self, channel_ref: ThreadRef, title: str) -> ThreadRef:
         """Post the thread's root: what the conversation is, as Slack threads have no title
-        ("*Matchup review · Hoop Dreamers* · `/fanvise optimize`"), never a public "<user>
-        asked" line (the card in the thread mentions its requester)."""
+        ("*Matchup review · Hoop Dreamers* · `/fanvise optimize`", "*Question* · `/fanvise
+        ask`"), never a public "<user> asked" line (the card in the thread mentions its
+        requester) nor the command's text (`quiet_title`: private on Slack)."""
         if channel_ref.thread_id:
             return channel_ref
         text = self.header
+        title = quiet_title(title, self.asked)
         if title:
             text = f"*{to_mrkdwn(slack_text(clip(title, 150)))}*"
             if title.rpartition(" · ")[2] not in self.header:

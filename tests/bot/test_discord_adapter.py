@@ -63,9 +63,11 @@ async def test_slash_command_defers_opens_thread_and_calls_core(fake_discord):
     # once the core accepts, a thread without a starter message: no public "asked" line
     thread_req = (await fake_discord.wait_for("POST", "/threads$"))[0]
     assert thread_req.path == f"/channels/{fd.CHANNEL_ID}/threads"
-    assert thread_req.json["type"] == 11  # a public thread
-    # named by the core's title (what the thread is; the scripted core says "optimize")
-    assert thread_req.json["name"] == "optimize"
+    assert thread_req.json["type"] == 12  # private: the channel shows nothing of it
+    # named by the core's title (what the thread is; the scripted core says "optimize") and
+    # whose it is, never the command's text
+    assert thread_req.json["name"].startswith("optimize · ")
+    assert "blocks" not in thread_req.json["name"]
     tid = int((await wait_for(lambda: list(fake_discord.threads)))[0])
     # the asker is added to it and told privately where the answer is
     assert (await wait_for(lambda: fake_discord.thread_members.get(tid))) == [REQUESTER]

@@ -98,9 +98,9 @@ def text_channel(cid: int = CHANNEL_ID, name: str = "fantasy") -> dict[str, Any]
 
 
 def thread_channel(tid: int, name: str, *, parent: int = CHANNEL_ID,
-                   owner: int = BOT_ID) -> dict[str, Any]:
-    """A public thread payload."""
-    return {"id": str(tid), "type": 11, "guild_id": str(GUILD_ID), "parent_id": str(parent),
+                   owner: int = BOT_ID, kind: int = 11) -> dict[str, Any]:
+    """A thread payload (`kind` 11 public, 12 private)."""
+    return {"id": str(tid), "type": kind, "guild_id": str(GUILD_ID), "parent_id": str(parent),
             "name": name, "owner_id": str(owner), "last_message_id": None, "message_count": 0,
             "member_count": 1, "rate_limit_per_user": 0, "flags": 0,
             "thread_metadata": {"archived": False, "auto_archive_duration": 1440,
@@ -145,6 +145,7 @@ class FakeDiscord:
     retry_after: float = 0.5
     forbid_threads: bool = False  # answer thread creation with 403 Missing Permissions
     thread_members: dict[int, list[int]] = field(default_factory=dict)  # thread -> added users
+    dms: dict[int, int] = field(default_factory=dict)  # DM channel -> its member
     # tokens whose deferred response still shows "thinking…": like Discord, the first
     # followup then resolves it and keeps the defer's visibility (its own flags are ignored)
     loading: set[str] = field(default_factory=set)
@@ -300,6 +301,13 @@ class FakeDiscord:
         m = request.method
         if m == "GET" and path == "/users/@me":
             return jr(BOT_USER)
+        if m == "POST" and path == "/users/@me/channels":  # a DM with a member
+            member = int(body["recipient_id"])
+            did = next((d for d, u in self.dms.items() if u == member), None) or next(self._ids)
+            self.dms[did] = member
+            return jr({"id": str(did), "type": 1, "last_message_id": None, "recipients": [
+                {"id": str(member), "username": "member", "discriminator": "0",
+                 "avatar": None}]})
         if m == "GET" and path == "/oauth2/applications/@me":
             return jr({"id": str(APP_ID), "name": "fanvise", "description": "", "icon": None,
                        "bot_public": True, "bot_require_code_grant": False,
@@ -348,7 +356,8 @@ class FakeDiscord:
                 return web.Response(status=204)
             if new_thread:
                 tid = next(self._ids)
-                self.threads[tid] = thread_channel(tid, body["name"], parent=cid)
+                self.threads[tid] = thread_channel(tid, body["name"], parent=cid,
+                                                   kind=int(body.get("type") or 11))
                 self.threads[tid]["thread_metadata"]["auto_archive_duration"] = body.get(
                     "auto_archive_duration", 1440)
                 if self._ready.is_set():  # Discord announces new threads on the gateway
