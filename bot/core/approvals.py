@@ -399,7 +399,9 @@ class Approvals:
         await self.core.db.audit(card_id=card.card_id, run_thread_id=card.run_thread_id,
                             platform=user.platform, user_id=user.user_id, user_name=user.name,
                             decision=decision, result="already-decided", move_index=index)
-        who = f" ({_status_word(card.status)} by {card.decided_by_name})" \
+        by = mention(card.platform, card.decided_by or "", card.decided_by_name or "") \
+            if card.platform != "discord" else card.decided_by_name
+        who = f" ({_status_word(card.status)} by {by})" \
             if card.decided_by_name \
             and card.status in ("approved", "declined", "partial", "failed") \
             else ""
@@ -416,9 +418,12 @@ class Approvals:
         who = mention(card.platform, card.requester_id, card.requester_name)
         # a Discord embed footer is plain text: a mention would show as <@123...>
         signed = (card.requester_name or who) if card.platform == "discord" else who
+        decider = card.decided_by_name or decided_by
+        if card.platform != "discord" and card.decided_by:  # a mention, never a raw handle
+            decider = mention(card.platform, card.decided_by, decider)
         rendered = render_approval(card.card_id, card.title, summary, self.card_of(card),
                                    signed, status=card.status,
-                                   decided_by_name=card.decided_by_name or decided_by,
+                                   decided_by_name=decider,
                                    result_text=result_text, context=context, live=self.live,
                                    number_base=self._bases.get(card.card_id, 0),
                                    writes=self._writes.get(card.card_id, False))

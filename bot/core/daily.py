@@ -246,7 +246,9 @@ class Daily:
                     channel_key=schedule.channel_key, day=day.isoformat(), team_id=e.team_id,
                     user_id=e.user_ids[0])
                 await self.core.db.set_prelock_fix_message(fix, SHARED_MESSAGE)
-            e.buttons.append(Button("Set this lineup", lineup_fix_id(fix), "primary"))
+            # the team named: on Discord a message's buttons sit under all its cards
+            e.buttons.append(Button(f"Set lineup: {e.team_name}", lineup_fix_id(fix),
+                                    "primary"))
             e.button_note = ("One tap sets it in the demo league." if access.demo
                              else "One tap sets it on ESPN.")
 

@@ -223,7 +223,10 @@ def render_digest(entries: list[OwnerEntry], *, platform: str, day: date,
     for card in cards:
         size = len(card.title) + len(card.text) + len(card.footer)
         cur = messages[-1]
-        if cur.cards and (len(cur.cards) >= CARDS_PER_MESSAGE or used + size > budget):
+        # Discord draws a message's buttons below all its cards: an owner card with a button
+        # ends its message, so the button sits right under that owner's lineup
+        ends = platform == "discord" and bool(cur.cards) and bool(cur.cards[-1].buttons)
+        if cur.cards and (len(cur.cards) >= CARDS_PER_MESSAGE or used + size > budget or ends):
             messages.append(OutgoingMessage(""))
             used = 0
         messages[-1].cards.append(card)

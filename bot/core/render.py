@@ -15,9 +15,17 @@ from bot.core.buttons import make_custom_id
 from bot.core.models import Button, Card, OutgoingMessage, Select, SelectOption
 from bot.core.timestamps import discord_ts, epoch_of
 from fantasy.constants import OUT_STATUSES, UNCERTAIN_STATUSES
-from fantasy.formatting import day_text, gain_text
+from fantasy.formatting import (
+    day_text,
+    day_text_of,
+    gain_text,
+    recommendation_text,
+    status_text,
+    word_text,
+)
 from fantasy.move_card import CardMove, MoveCard, MoveOutcome
 from fantasy.moves import text_of
+from fantasy.schedule import EASTERN
 
 #: At most this many offer buttons under an answer.
 MAX_OFFERS = 5
@@ -84,7 +92,7 @@ def _fmt_source(src: Any) -> str:
         title = src.get("title") or src.get("source") or src.get("name") or "source"
         url = src.get("url") or src.get("link") or ""
         when = src.get("published") or src.get("publishedAt") or src.get("date") or ""
-        base = f"{title}" + (f" ({when})" if when else "")
+        base = f"{title}" + (f" ({day_text_of(when)})" if when else "")
         return f"{base} — {url}" if url else base
     return str(src)
 
@@ -124,16 +132,17 @@ def _return_text(status: str, ret: Any) -> str | None:
 def _fetched_footer(fetched: Any, league_day: date | None = None) -> str:
     """"Fetched <t:EPOCH:R>" (a local time on every platform); an unparsable value as it is.
     On a league whose clock is not this machine's (the demo league's day is in its season),
-    the league's day with the time of the fetch (UTC, no token: a platform would draw the
-    token on this machine's date): "Fetched Wed Jan 25 09:55 UTC"."""
+    the league's day with the time of the fetch in the league's time zone (NBA days run on
+    Eastern time; no token: a platform would draw the token on this machine's date):
+    "Fetched Wed Jan 25 04:55 EST"."""
     if not fetched:
         return ""
     try:
         token = discord_ts(fetched, "R")
         if league_day is not None:
-            when = datetime.fromtimestamp(epoch_of(fetched), UTC)
+            when = datetime.fromtimestamp(epoch_of(fetched), UTC).astimezone(EASTERN)
             if abs((when.date() - league_day).days) > 1:
-                return f"Fetched {day_text(league_day)} {when:%H:%M} UTC"
+                return f"Fetched {day_text(league_day)} {when:%H:%M} {when.tzname()}"
         return f"Fetched {token}"
     except (TypeError, ValueError, OverflowError):
         return f"Fetched {fetched}"
@@ -146,14 +155,14 @@ def render_report(report: dict[str, Any], *, league_day: date | None = None) -> 
     rec = str(report.get("recommendation") or "").upper()
     status = str(report.get("status") or "").upper()
     fields: list[tuple[str, str]] = [
-        ("Status", status or "unknown"),
+        ("Status", word_text(status_text(status), capital=True)),
         ("Injury", _injury_text(status, report.get("injuryType"))),
     ]
     ret = _return_text(status, report.get("expectedReturnDate"))
     if ret is not None:
         fields.append(("Expected return", ret))
-    fields += [("Recommendation", rec or "—"),
-               ("Confidence", str(report.get("confidence") or "—"))]
+    fields += [("Recommendation", recommendation_text(rec, capital=True) or "—"),
+               ("Confidence", word_text(report.get("confidence"), capital=True) or "—")]
     sources = report.get("sources") or []
     if isinstance(sources, (str, dict)):
         sources = [sources]
@@ -287,6 +296,18 @@ def _blocked_text(card: MoveCard, p: int, k: int) -> str:
             "your roster to drop.")
 
 
+def _approve_style(card: MoveCard, action: str, index: int | None = None) -> str:
+    """"danger" for an approval whose click releases a player (it decides the card and a
+    move it makes drops someone to waivers), else "primary": danger means danger, never
+    a skip or an approval that only marks a move."""
+    res = card.click(action, index)  # type: ignore[arg-type]
+    if not res.closes:
+        return "primary"
+    made = card.steps(card.resume_decisions(res.decisions))
+    return "danger" if any(st.move is not None and not st.move.drop_to_ir for st in made) \
+        else "primary"
+
+
 def _decided_footer(card: MoveCard, status: str, name: str) -> str:
     if status in ("pending", "deciding", "expired") or (not card.outcomes and status not in (
             "approved", "declined", "partial", "failed")):
@@ -358,7 +379,8 @@ def _plan_card(card_id: str, card: MoveCard, title: str, summary: str, requester
         open_ = pending and state == "open" and p not in blocked
         if k <= MAX_MOVE_BUTTONS:  # decided: kept, disabled (a stale click is answered)
             buttons.append(Button(f"Approve #{k}", make_custom_id("approve", card_id, p),
-                                  "primary", disabled=not open_,
+                                  _approve_style(card, "approve", p) if open_ else "primary",
+                                  disabled=not open_,
                                   confirm=card.confirm_text(
                                       "approve", p, live=live, writes=writes,
                                       schedule_later=True)
@@ -382,13 +404,14 @@ def _plan_card(card_id: str, card: MoveCard, title: str, summary: str, requester
                                       tuple(opts)))
     some = pending and any(card.spot_state(s)[0] != "open" for s in spots)
     buttons.append(Button("Approve the rest" if some else "Approve plan",
-                          make_custom_id("approveall", card_id), "primary",
+                          make_custom_id("approveall", card_id),
+                          _approve_style(card, "approveall") if pending else "primary",
                           disabled=not pending,
                           confirm=card.confirm_text("approveall", live=live, writes=writes,
                                                     schedule_later=True) if pending else "",
                           number=nums["approveall"]))
     buttons.append(Button("Skip the rest" if some else "Skip all",
-                          make_custom_id("declineall", card_id), "danger",
+                          make_custom_id("declineall", card_id), "secondary",
                           disabled=not pending, number=nums["declineall"]))
     text = card.summary_text(summary)  # the totals follow the menu choices
     if pending:
@@ -438,7 +461,8 @@ def render_approval(card_id: str, title: str, summary: str,
         for i in range(min(len(card.moves), MAX_MOVE_BUTTONS)):
             open_ = pending and card.decision(i) is None
             buttons.append(Button(f"Approve #{i + 1}", make_custom_id("approve", card_id, i),
-                                  "primary", disabled=not open_,
+                                  _approve_style(card, "approve", i) if open_ else "primary",
+                                  disabled=not open_,
                                   confirm=card.confirm_text("approve", i, live=live, writes=writes)
                                   if open_ else "", number=nums[f"approve:{i}"]))
             buttons.append(Button(f"Decline #{i + 1}", make_custom_id("decline", card_id, i),
@@ -451,12 +475,13 @@ def render_approval(card_id: str, title: str, summary: str,
     if approve_all:
         # alternatives (same player) are approved one at a time, never "all" together
         buttons.append(Button(f"Approve {rest}" if multi else "Approve",
-                              make_custom_id("approveall", card_id), "primary",
+                              make_custom_id("approveall", card_id),
+                              _approve_style(card, "approveall") if pending else "primary",
                               disabled=not pending,
                               confirm=card.confirm_text("approveall", live=live, writes=writes)
                               if pending else "", number=nums["approveall"]))
     buttons.append(Button(f"Decline {rest}" if multi else "Decline",
-                          make_custom_id("declineall", card_id), "danger",
+                          make_custom_id("declineall", card_id), "secondary",
                           disabled=not pending, number=nums["declineall"]))
     text = summary
     if pending:

@@ -3,7 +3,9 @@
 A card whose moves each have their own controls (the plan card, a multi-move card) is drawn
 as one Container: the title and how-it-works line, then per move a TextDisplay with its
 line and details, an ActionRow with its Approve / Skip buttons and an ActionRow with its
-menu of other players, then the card-wide buttons and the footer in small text. Discord
+menu of other players, then the card-wide buttons and the footer in small text; separator
+lines set the moves apart from the summary, from the card's own buttons and from each
+other, as many as the component limit leaves room for. Discord
 allows 40 components per message (nested ones included) and 4000 characters of text over
 all TextDisplays; a card whose moves do not fit is paginated and says so ("Moves 1-5 of 8").
 
@@ -114,14 +116,17 @@ def move_card_container(layout: CardLayout, page: int, *, head: bool,
     per_move = room // max(1, len(shown))
     container: discord.ui.Container[Any] = discord.ui.Container(
         accent_colour=parse_color(card.color))
-    container.add_item(discord.ui.TextDisplay(clip(top or "\u200b", text_budget // 3)))
+    groups: list[list[discord.ui.Item[Any]]] = [
+        [discord.ui.TextDisplay(clip(top or "\u200b", text_budget // 3))]]
     for block in shown:
-        container.add_item(discord.ui.TextDisplay(_move_text(block, per_move)))
+        items: list[discord.ui.Item[Any]] = [discord.ui.TextDisplay(_move_text(block, per_move))]
         if block.buttons:
-            container.add_item(_rows(block.buttons)[0])
+            items.append(_rows(block.buttons)[0])
         if block.select is not None:
-            container.add_item(_menu(block.select))
+            items.append(_menu(block.select))
+        groups.append(items)
     controls = list(layout.card_buttons[:ROW_BUTTONS_MAX])
+    tail: list[discord.ui.Item[Any]] = []
     if len(pages) > 1:
         nav = [Button("◀ Previous", page_custom_id(layout.card_id, max(page - 1, 0)),
                       "secondary", disabled=page == 0),
@@ -130,15 +135,40 @@ def move_card_container(layout: CardLayout, page: int, *, head: bool,
         if len(controls) + len(nav) <= ROW_BUTTONS_MAX:
             controls += nav
         else:  # a row of their own (counted in pages_of)
-            container.add_item(_rows(controls)[0])
+            tail.append(_rows(controls)[0])
             controls = nav
-    for row in _rows(controls)[:1]:
-        container.add_item(row)
-    for row in _rows(layout.links)[:1]:
-        container.add_item(row)
+    tail += _rows(controls)[:1] + _rows(layout.links)[:1]
     if footer:
-        container.add_item(discord.ui.TextDisplay(clip(footer, 1000)))
+        tail.append(discord.ui.TextDisplay(clip(footer, 1000)))
+    groups.append(tail)
+    for item in _separated(groups, spare=COMPONENTS_MAX - (1 if head else 0) - 1
+                           - sum(_count(i) for g in groups for i in g)):
+        container.add_item(item)
     return container
+
+
+def _count(item: discord.ui.Item[Any]) -> int:
+    """Components an item takes (an action row and each of its children)."""
+    return 1 + len(getattr(item, "children", ()) or ())
+
+
+def _separated(groups: list[list[discord.ui.Item[Any]]],
+               spare: int) -> list[discord.ui.Item[Any]]:
+    """The card's parts in order with a separator line between them, as many as Discord's
+    component limit leaves room for (`spare`): first around the moves (under the summary,
+    above the card's own buttons), then between every two moves (all of them or none)."""
+    parts = [g for g in groups if g]
+    outer = [g for g in dict.fromkeys((1, len(parts) - 1)) if 0 < g < len(parts)]
+    inner = [g for g in range(1, len(parts)) if g not in outer]
+    lines = set(outer[:max(0, spare)])
+    if spare >= len(outer) + len(inner):
+        lines.update(inner)
+    out: list[discord.ui.Item[Any]] = []
+    for k, part in enumerate(parts):
+        if k in lines:
+            out.append(discord.ui.Separator())
+        out += part
+    return out
 
 
 def plain_container(card: Card, text_budget: int) -> discord.ui.Container[Any]:

@@ -95,6 +95,34 @@ def _section(text: str) -> dict[str, Any]:
     return {"type": "section", "text": {"type": "mrkdwn", "text": clip(text, SECTION_TEXT_MAX)}}
 
 
+#: A field value up to this long, on one line, is a short fact drawn in a two-column field
+#: (Discord's inline rule); a longer one gets a section of its own (full width).
+FIELD_SHORT_MAX = 40
+
+
+def field_blocks(fields: Any) -> list[dict[str, Any]]:
+    """A card's fields in order: runs of short facts ("Status: Out") as field sections, two
+    columns on desktop; a long or multi-line value (a lineup, sources, a list of changes)
+    as a full-width section with its name in bold, never squeezed into a column."""
+    blocks: list[dict[str, Any]] = []
+    run: list[dict[str, Any]] = []
+
+    def close_run() -> None:
+        for i in range(0, len(run), FIELDS_PER_SECTION):
+            blocks.append({"type": "section", "fields": run[i:i + FIELDS_PER_SECTION]})
+        run.clear()
+
+    for n, v in fields:
+        name, value = to_mrkdwn(str(n)), to_mrkdwn(str(v))
+        if len(str(v)) <= FIELD_SHORT_MAX and "\n" not in str(v):
+            run.append({"type": "mrkdwn", "text": clip(f"*{name}*\n{value}", FIELD_TEXT_MAX)})
+            continue
+        close_run()
+        blocks.append(_section(f"*{name}*\n{value}"))
+    close_run()
+    return blocks
+
+
 def card_blocks(card: Any) -> list[dict[str, Any]]:
     """One Card -> header, text sections, field sections, context footer, actions."""
     blocks: list[dict[str, Any]] = []
@@ -104,11 +132,7 @@ def card_blocks(card: Any) -> list[dict[str, Any]]:
                                                   "text": clip(title, HEADER_MAX)}})
     for chunk in split_text(to_mrkdwn(card.text or "")):
         blocks.append(_section(chunk))
-    fields = [{"type": "mrkdwn",
-               "text": clip(f"*{to_mrkdwn(str(n))}*\n{to_mrkdwn(str(v))}", FIELD_TEXT_MAX)}
-              for n, v in (card.fields or [])]
-    for i in range(0, len(fields), FIELDS_PER_SECTION):
-        blocks.append({"type": "section", "fields": fields[i:i + FIELDS_PER_SECTION]})
+    blocks += field_blocks(card.fields or [])
     if card.footer:
         blocks.append({"type": "context", "elements": [
             {"type": "mrkdwn", "text": clip(to_mrkdwn(card.footer, mentions=True),
@@ -133,7 +157,7 @@ def button_element(b: Any, k: int = 0) -> dict[str, Any]:
     if b.style in ("primary", "danger"):
         el["style"] = b.style
     if getattr(b, "confirm", "") and not b.url:  # e.g. an approval that drops a player
-        el["confirm"] = confirm_dialog(b.label, b.confirm)
+        el["confirm"] = confirm_dialog(b.label, b.confirm, danger=b.style == "danger")
     return el
 
 
@@ -222,15 +246,16 @@ def move_card_pages(card: Any, room: int = BLOCKS_MAX) -> list[list[dict[str, An
     return out
 
 
-def confirm_dialog(label: str, question: str) -> dict[str, Any]:
+def confirm_dialog(label: str, question: str, *, danger: bool = False) -> dict[str, Any]:
     """Slack's confirmation dialog before a button's click is sent (title 100, text 300,
-    confirm/deny 30 chars)."""
+    confirm/deny 30 chars); red (`danger`) only when the click drops a player, as its
+    button is."""
     return {"title": {"type": "plain_text", "emoji": True,
                       "text": clip(to_utc_text(label) + "?", CONFIRM_TITLE_MAX)},
             "text": {"type": "mrkdwn", "text": clip(to_mrkdwn(question), CONFIRM_TEXT_MAX)},
             "confirm": {"type": "plain_text", "text": "Yes, approve"},
             "deny": {"type": "plain_text", "text": "Cancel"},
-            "style": "danger"}
+            "style": "danger" if danger else "primary"}
 
 
 def select_element(sel: Any) -> dict[str, Any]:

@@ -73,7 +73,7 @@ SCRIPT: list[tuple[str, str]] = [
 _TIMESTAMP = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d)?"
                         r"|<t:-?\d+(?::[a-zA-Z])?>")  # ISO, or a local-time token
 #: a report fetched on the demo league's day: the day is kept, the clock time is not
-_FETCHED_AT = re.compile(r"(Fetched \w{3} \w{3} \d{1,2}) \d\d:\d\d UTC")
+_FETCHED_AT = re.compile(r"(Fetched \w{3} \w{3} \d{1,2}) \d\d:\d\d [A-Z]{3,4}")
 _CUSTOM_ID = re.compile(r"^(fv:[a-z]+:)[0-9a-f]{8,}")
 
 

@@ -63,7 +63,7 @@ def normalise(value: Any, port: int) -> Any:
     text = json.dumps(value, ensure_ascii=False, sort_keys=True)
     text = re.sub(r"1700000000\.\d{6}", "<ts>", text)
     text = text.replace(f"127.0.0.1:{port}", "<fake>")
-    text = re.sub(r"Fetched (<!date\^\d+\^[^|]*\|[^>]*>|\w{3} \w{3} \d{1,2} \d\d:\d\d UTC)",
+    text = re.sub(r"Fetched (<!date\^\d+\^[^|]*\|[^>]*>|\w{3} \w{3} \d{1,2} \d\d:\d\d [A-Z]{3,4})",
                   "Fetched <date>", text)  # a player report's time of day: the clock
     text = re.sub(r"(?<![0-9a-f])[0-9a-f]{12}(?![0-9a-f])", "<id>", text)  # card, share ids
     return json.loads(text)

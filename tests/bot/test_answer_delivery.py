@@ -182,7 +182,7 @@ def test_a_report_is_fetched_on_the_leagues_clock() -> None:
     report = {"playerName": "Jordan Poole", "recommendation": "HOLD", "status": "OUT",
               "expectedReturnDate": "2023-02-04", "fetchedAt": "2026-11-27T09:55:00+00:00"}
     demo = render_report(report, league_day=date(2023, 1, 25))
-    assert demo.footer == "Fetched Wed Jan 25 09:55 UTC"
+    assert demo.footer == "Fetched Wed Jan 25 04:55 EST"  # the league's time zone
     assert ("Expected return", "Sat Feb 4") in demo.fields
     live = render_report(report, league_day=date(2026, 11, 27))
     assert live.footer.startswith("Fetched <t:") and live.footer.endswith(":R>")

@@ -67,8 +67,9 @@ def test_player_report_card() -> None:
                           "fetchedAt": "2023-01-25T12:00:00Z"})
     f = dict(card.fields)
     assert card.title == "Player report: Jarrett Allen" and card.text == "Game-time decision."
-    assert f["Status"] == "DAY_TO_DAY" and f["Expected return"] == "unknown"
-    assert f["Recommendation"] == "MONITOR" and "Rotowire (2023-01-24) — https://x" in f["Sources"]
+    assert f["Status"] == "Day-to-day" and f["Expected return"] == "unknown"
+    assert f["Recommendation"] == "Monitor" and f["Confidence"] == "Medium"
+    assert "Rotowire (Tue Jan 24) — https://x" in f["Sources"]
     # the footer is a local timestamp: 2023-01-25T12:00:00Z is epoch 1674648000
     assert card.color == "yellow" and card.footer == "Fetched <t:1674648000:R>"
     assert f["Injury"] == "finger"

@@ -62,6 +62,24 @@ def _entry(tid: int, uid: str, fixes: list[str], move: str | None = None) -> Own
                       f"https://fantasy.espn.com/basketball/team?leagueId=1&teamId={tid}")
 
 
+def test_each_digest_button_sits_under_its_owners_card_and_names_the_team() -> None:
+    """Discord draws a message's buttons under all of its cards: an owner card with a button
+    ends its message, so two owners' "Set lineup" buttons never share a row."""
+    from bot.core.models import Button
+    entries = [_entry(t, f"U{t}", [f"Start player {t} at UT"]) for t in (1, 2, 3)]
+    for e in entries[:2]:
+        e.buttons.append(Button(f"Set lineup: {e.team_name}", f"fv:approve:{e.team_id:012x}",
+                                "primary"))
+    msgs = render_digest(entries, platform="discord", day=date(2023, 1, 25), max_text=2000)
+    for m in msgs:
+        with_buttons = [c for c in m.cards if c.buttons]
+        assert len(with_buttons) <= 1 and (not with_buttons or m.cards[-1] is with_buttons[0])
+    labels = [b.label for m in msgs for c in m.cards for b in c.buttons]
+    assert labels == ["Set lineup: Team 1", "Set lineup: Team 2"]
+    slack = render_digest(entries, platform="slack", day=date(2023, 1, 25), max_text=3000)
+    assert len([c for m in slack for c in m.cards]) == 3
+
+
 def test_render_all_set_one_line_and_split_within_max_text() -> None:
     day = date(2023, 1, 25)
     entries = [_entry(t, f"U{t}", [f"Start player {t}{k} at UT " + "x" * 200

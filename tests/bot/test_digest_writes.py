@@ -61,7 +61,7 @@ async def test_auto_lineup_before_the_digest_and_a_button_for_the_others(tmp_pat
         assert cards and all("Hoop Dreamers" not in c.title for c in cards)
         assert "in the demo league" in cards[0].footer
         [button] = cards[0].buttons
-        assert button.label == "Set this lineup"
+        assert button.label == f"Set lineup: {cards[0].title.split(' · ')[0]}"  # whose
         posts = len(rec.posts)
         channel = ThreadRef("slack", "T1", "C1", "")
         await app.core.handle_click(rec, channel, UserRef("slack", "U_ALEX", "Alex"),

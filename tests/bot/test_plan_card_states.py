@@ -180,7 +180,7 @@ async def test_console_skip_all_and_approve_plan(tmp_path: Path) -> None:
         await _click(app, surface, _choice(surface, "Skip all"), row)
         text = out.getvalue()
         assert "Decided by Ann: 5 skipped by you" in text and "✅" not in text
-        assert "You skipped all 5 move(s) of the plan" in text
+        assert "You skipped all 5 moves of the plan" in text
         assert set(app.espn.demo.roster_now(row.team_id)) == before
     finally:
         await app.close()
@@ -410,7 +410,7 @@ async def test_slack_static_select_choice_and_decided_card(fake_slack, tmp_path:
         msg = await wait_for(lambda: (not actions(fake_slack.messages[ts])
                                       and "Decided by" in context_text(fake_slack.messages[ts])
                                       and fake_slack.messages[ts]))
-        assert "Decided by u_req: 1 applied, 4 skipped by you" in context_text(msg)
+        assert "Decided by <@U_REQ>: 1 applied, 4 skipped by you" in context_text(msg)
         blocks = str(msg["blocks"])
         assert "✅ 1. Wed: drop Gordon Hayward" in blocks and blocks.count("✅") == 1
         moves = [c for c in run.app.espn.demo.changes if c.kind == "move"]

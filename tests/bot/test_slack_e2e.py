@@ -125,9 +125,10 @@ async def test_slack_card_after_decline_and_per_move_decisions(fake_slack, tmp_p
         assert await run.post(sr.block_action_body(skip_rest, clicker="U_REQ",
                                                    message_ts=ts, thread_ts=root_ts)) == 200
         msg = await wait_for(lambda: (not actions(fake_slack.messages[ts])
-                                      and "by u_req" in context_text(fake_slack.messages[ts])
+                                      and "by <@U_REQ>" in context_text(fake_slack.messages[ts])
                                       and fake_slack.messages[ts]))
-        assert "Decided by u_req: 1 applied" in context_text(msg)
+        assert "Decided by <@U_REQ>: 1 applied" in context_text(msg)  # a mention, no handle
+        assert "u_req" not in str(msg["blocks"])
         assert "skipped by you" in context_text(msg)
     finally:
         await run.close()
