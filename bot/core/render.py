@@ -12,7 +12,7 @@ from datetime import UTC, date, datetime
 from typing import Any
 
 from bot.core.buttons import make_custom_id
-from bot.core.models import Button, Card, OutgoingMessage, Select, SelectOption
+from bot.core.models import Button, ButtonStyle, Card, OutgoingMessage, Select, SelectOption
 from bot.core.timestamps import discord_ts, epoch_of
 from fantasy.constants import OUT_STATUSES, UNCERTAIN_STATUSES
 from fantasy.formatting import (
@@ -296,7 +296,7 @@ def _blocked_text(card: MoveCard, p: int, k: int) -> str:
             "your roster to drop.")
 
 
-def _approve_style(card: MoveCard, action: str, index: int | None = None) -> str:
+def _approve_style(card: MoveCard, action: str, index: int | None = None) -> ButtonStyle:
     """"danger" for an approval whose click releases a player (it decides the card and a
     move it makes drops someone to waivers), else "primary": danger means danger, never
     a skip or an approval that only marks a move."""
