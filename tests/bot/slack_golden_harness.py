@@ -52,6 +52,9 @@ async def start(fake: Any, data_dir: Path, *, variant: str = "points") -> Runnin
     """The real app on the demo league (`variant`), U_REQ linked to team 1."""
     app = await FanViseApp.open(Settings(data_dir=data_dir, demo_variant=variant))
     await link(app.core, "slack", sr.TEAM, "U_REQ", 1)
+    # every answer is the immediate reply, however loaded the machine: the goldens hold no
+    # "your answer is ready" direct message (tests/bot/test_quiet_channels.py tests it)
+    app.core.notify_after = 1e9
     client = AsyncWebClient(token="xoxb-test", base_url=fake.base_url)
     bolt = build_slack_app(app.core, app.settings, client=client, signing_secret=sr.SECRET,
                            socket_mode=False)

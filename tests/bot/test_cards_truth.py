@@ -325,8 +325,9 @@ async def test_slack_player_and_lineup_end_to_end(fake_slack, tmp_path):
             (m for m in fake_slack.responses  # personal: private
              if "Daily lineup for Hoop Dreamers" in blocks_text(m)
              and "Optimal starters" in blocks_text(m)), None))
-        field = next(f["text"] for b in card["blocks"] if b["type"] == "section"
-                     for f in b.get("fields") or [] if f["text"].startswith("*Optimal"))
+        # a long field is a full-width section (two columns would squeeze it)
+        field = next(b["text"]["text"] for b in card["blocks"] if b["type"] == "section"
+                     and "text" in b and b["text"]["text"].startswith("*Optimal"))
         slots = field.splitlines()[1:]
         assert len(slots) == 10 and sum("— empty" in ln for ln in slots) == 4
         assert [ln.split(":")[0] for ln in slots][-3:] == ["UT", "UT", "UT"]

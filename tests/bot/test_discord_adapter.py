@@ -91,7 +91,9 @@ async def test_slash_command_defers_opens_thread_and_calls_core(fake_discord):
     assert box["type"] == 17 and box["accent_color"] == 0x2ECC71
     texts = [c["content"] for c in box["components"] if c["type"] == 10]
     assert texts[0].startswith("### Drop A, add B") and texts[1] == "**Games**\n4"
-    assert box["components"][2]["type"] == 1
+    parts = [c for c in box["components"] if c["type"] != 14]  # 14: separator lines
+    assert parts[2]["type"] == 1
+    assert box["components"][1]["type"] == 14  # the move set apart from the summary
     buttons = fd.controls(card)
     assert [(b["custom_id"], b["style"]) for b in buttons] == [
         ("fv:approve:0123456789ab:0", 1), ("fv:decline:0123456789ab:0", 4)]
