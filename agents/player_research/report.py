@@ -208,7 +208,7 @@ def build_player_report(*, asked: str, status: dict[str, Any] | None,
                                    else f"out until {_day(ret)}, beyond {HOLD_DAYS} days")
     elif espn_status in UNCERTAIN_STATUSES:
         if newest is not None and newest.signal == "available":
-            rec, reason = "ACTIVE", f"the newest report says he will play ({newest.day})"
+            rec, reason = "ACTIVE", f"the newest report says he will play ({_day(newest.day)})"
         elif newest is not None and newest.signal == "out":
             rec, reason = ("HOLD", "a star: hold and stream around him") if star else \
                 ("STREAM", "the newest report says he will miss games: stream his spot")
@@ -239,12 +239,12 @@ def build_player_report(*, asked: str, status: dict[str, Any] | None,
     if itype:
         parts.append(f"Injury: {itype}.")
     if newest is not None:
-        parts.append(f"Newest report ({newest.item.get('source', 'news')}, {newest.day}): "
+        parts.append(f"Newest report ({newest.item.get('source', 'news')}, {_day(newest.day)}): "
                      f"\"{newest.item.get('title', '')}\".")
     if conflict is not None and newest is not None:
         parts.append(f"Conflicting reports: {conflict.item.get('source', 'news')} "
                      f"({conflict.day}) said \"{conflict.item.get('title', '')}\"; the newer "
-                     f"{newest.item.get('source', 'news')} report ({newest.day}) wins.")
+                     f"{newest.item.get('source', 'news')} report ({_day(newest.day)}) wins.")
     if rumors:
         parts.append(f"Rumours ({', '.join(sorted({s.item.get('source', 'news') for s in rumors}))}"
                      ") are not treated as facts" + ("; stars are never dropped on rumours." if star

@@ -150,7 +150,8 @@ async def test_card_flow_refusal_restart_double_click(tmp_path: Path) -> None:
         # alternatives of move 2 (its choices) are declined with it; skip the rest
         await app.core.handle_click(s2, pthread, REQ, _button(final, "Skip all"), card_mid)
         after = s2.messages[card_mid].cards[0]
-        assert after.footer == f"Decided by Ann: 1 applied, {n - 1} skipped by you"
+        # a mention on Slack (drawn as the member's name, never a raw handle)
+        assert after.footer == f"Decided by <@{REQ.user_id}>: 1 applied, {n - 1} skipped by you"
         assert all(b.disabled for b in after.buttons) and not after.selects
         assert after.fields[0][0].startswith("⏭️") and after.fields[1][0].startswith("✅")
         assert sum(f[0].startswith("✅") for f in after.fields) == 1  # only the applied one
@@ -244,7 +245,7 @@ async def test_answers_split_and_bad_input_explained(tmp_path: Path) -> None:
         assert report and report[-1].title == "Player report: Jarrett Allen"
         fields = dict(report[-1].fields)
         assert fields["Status"] and fields["Recommendation"] in (
-            "ACTIVE", "MONITOR", "HOLD", "STREAM", "DROP")
+            "Start", "Monitor", "Hold", "Stream", "Drop")  # words, not ESPN's codes
         assert not any(k == "post" and m[0].thread_id != "t1" for k, _, _, m in s.log)
 
         cases = [
@@ -336,7 +337,7 @@ async def test_restart_finishes_a_decision_recorded_before_a_crash(tmp_path: Pat
         card = await app.app_db.get_card(row.card_id)
         assert card.status in ("approved", "partial")
         assert card.decisions == all_approved
-        assert s2.messages[mid].cards[0].footer.startswith("Decided by Ann: ")
+        assert s2.messages[mid].cards[0].footer.startswith(f"Decided by <@{REQ.user_id}>: ")
         assert all(b.disabled or b.url for b in s2.messages[mid].cards[0].buttons)
         assert _roster(app) != before  # the recorded approval was applied
         after = _roster(app)
