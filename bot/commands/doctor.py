@@ -295,7 +295,8 @@ async def _cookie_owner(client: Any, league: Any, settings: Any, has_cookies: bo
                        "them (members give theirs with /link for ESPN writes)")
     me = _member_id(settings.secret("espn_swid") or "")
     try:
-        raw = await client._request(client.league_path, [("view", "mTeam")], None, "mTeam")
+        raw = (await client._request(client.league_path, [("view", "mTeam")], None,
+                                     "mTeam")).data  # the decoded body (its text beside it)
     except EspnError as exc:
         return Finding("cookies", "warn", f"accepted; could not read the owners ({exc})")
     members = {str(m.get("id", "")).upper(): m.get("displayName") or ""
