@@ -239,7 +239,8 @@ def test_lineup_render_lists_needed_benchings_and_skips_idle_ones():
                         {"slot": "UT", "player_id": 2, "name": "Bo", "value": 20.0,
                          "injury_status": "DAY_TO_DAY"}],
            "bench": [{"player_id": 3, "name": "Cy", "value": 10.0,
-                      "reason": "outscored by Bo (20.0) at eligible slots UT"},
+                      "reason": "outscored by Bo (20.0) at eligible slots UT",
+                      "outscored_by": [["Bo", 20.0]], "eligible_at": ["UT"]},
                      {"player_id": 4, "name": "Di", "value": 0.0, "reason": "no game"}],
            "total_value": 50.0, "current_total_value": 40.0, "injured_starters": [],
            "changes": [
