@@ -169,7 +169,7 @@ async def test_card_flow_refusal_restart_double_click(tmp_path: Path) -> None:
         # double click after the decision: clear notice, nothing applied again
         await app.core.handle_click(s2, pthread, REQ, _button(final, "Approve plan"),
                                     card_mid)
-        assert "already decided" in s2.private[-1][1] and "Ann" in s2.private[-1][1]
+        assert "already decided" in s2.private[-1][1] and "<@U_REQ>" in s2.private[-1][1]
         assert _roster(app) == moved
 
         audit = await app.app_db.audit_rows(row.card_id)
