@@ -218,7 +218,7 @@ def _spawn(args: list[str]) -> subprocess.Popen[str]:
 
 
 def _collect(procs: list[subprocess.Popen[str]], url: str) -> list[dict[str, Any]]:
-    from storage.backend import redact_url
+    from storage.db_url import redact_url
 
     out = []
     for p in procs:
@@ -269,7 +269,7 @@ def main(argv: list[str] | None = None) -> int:
         url = ns.database_url
     else:
         ap.error("--database-url or --local-postgres is required")
-    from storage.backend import check_database_url, redact_url
+    from storage.db_url import check_database_url, redact_url
 
     check_database_url(url)
     base = Path(tempfile.mkdtemp(prefix="fanvise-loadproc-"))

@@ -162,7 +162,7 @@ class Settings(BaseSettings):
     @classmethod
     def _database_url(cls, v: SecretStr | None) -> SecretStr | None:
         if v is not None:
-            from storage.backend import check_database_url
+            from storage.db_url import check_database_url
             check_database_url(v.get_secret_value())
         return v
 
@@ -204,7 +204,7 @@ class Settings(BaseSettings):
         out = [v for v in (self.secret(n) for n in names) if v]
         url = self.secret("database_url")
         if url:
-            from storage.backend import url_password
+            from storage.db_url import url_password
             password = url_password(url)
             if password:
                 out.append(password)

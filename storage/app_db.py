@@ -45,8 +45,8 @@ from typing import Any
 from cryptography.fernet import Fernet, InvalidToken
 
 from fantasy.week_plan import WeekPlan
-from storage.backend import instance_id, orphan_filter
 from storage.db import Database  # or storage.postgres.PgDatabase (same methods)
+from storage.processes import instance_id, orphan_filter
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS cards (
@@ -541,7 +541,7 @@ class AppDB:
     async def unshown_cards(self, *, orphaned_only: bool = False,
                            takeover: bool = False) -> list[CardRow]:
         """Cards stored (or decided) but maybe never drawn so (a crash in between).
-        `orphaned_only`: not those of another live process (storage.backend.orphan_filter);
+        `orphaned_only`: not those of another live process (storage.processes.orphan_filter);
         `takeover`: only those of another instance that died."""
         extra, args = self._filter(orphaned_only, takeover)
         rows = await self.db.fetchall(
@@ -1075,7 +1075,7 @@ class AppDB:
             (decided_by, self._clock(), self.owner, fix_id)) > 0
 
     async def retake_prelock_fix(self, fix_id: str, *, takeover: bool = False) -> bool:
-        """Take over a fix left `applying` by a process that died (storage.backend.
+        """Take over a fix left `applying` by a process that died (storage.processes.
         orphan_filter: this instance's earlier incarnation, or another instance whose
         heartbeat stopped): one caller wins. The caller makes sure it is not its own fix in
         flight. Its write is then settled by reading back (`bot.core.prelock`)."""

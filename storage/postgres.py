@@ -41,6 +41,14 @@ from psycopg.rows import dict_row
 from psycopg_pool import AsyncConnectionPool
 
 from storage.crashpoint import writes_saved
+from storage.db_url import redact_url
+from storage.processes import (
+    HEARTBEAT_EVERY,
+    PROCESS_STALE_AFTER,
+    PROCESSES_DDL,
+    instance_id,
+    orphan_filter,
+)
 from storage.runs import RUNS_DDL, RunsTable
 
 log = logging.getLogger(__name__)
@@ -364,7 +372,6 @@ class PgCheckpointStore(RunsTable):
 
     def __init__(self, pool: AsyncConnectionPool, saver: AsyncPostgresSaver, url: str, *,
                  owner: str | None = None) -> None:
-        from storage.backend import instance_id, redact_url
 
         self.pool = pool
         self.saver = saver
@@ -381,7 +388,6 @@ class PgCheckpointStore(RunsTable):
         """Connect, run LangGraph's migrations and create the runs table (serialised across
         processes by a session advisory lock); then beat the process heartbeat every
         HEARTBEAT_EVERY seconds until closed (`heartbeat=False`: not at all)."""
-        from storage.backend import PROCESSES_DDL
 
         await probe(url)
         pool = _pool(url, row_factory=dict_row, max_size=max_size, name="fanvise-checkpoints")
@@ -420,7 +426,6 @@ class PgCheckpointStore(RunsTable):
                           (self.owner, time.time()))
 
     async def _beat_forever(self) -> None:
-        from storage.backend import HEARTBEAT_EVERY
 
         while True:
             await asyncio.sleep(HEARTBEAT_EVERY)
@@ -453,7 +458,6 @@ class PgCheckpointStore(RunsTable):
         once, whatever its ttl, so a host killed inside a decision is taken over within the
         heartbeat timeout, not after the lease's two minutes. (A restart of the same
         instance beats again at once: its previous life's leases keep their ttl.)"""
-        from storage.backend import PROCESS_STALE_AFTER
 
         now = time.time()
         live = self._heartbeat is not None  # only a beating process is judged by its beat
@@ -513,11 +517,10 @@ class PgCheckpointStore(RunsTable):
                 for r in await self._db.fetchall(sql, args)]
 
     def _stamp(self) -> dict[str, Any]:
-        """Run rows name the instance driving them (see storage.backend.orphan_filter)."""
+        """Run rows name the instance driving them (see storage.processes.orphan_filter)."""
         return {"owner": self.owner}
 
     def _owner_filter(self, *, takeover: bool) -> tuple[str, tuple[Any, ...]]:
-        from storage.backend import orphan_filter
 
         return orphan_filter(self.dialect, self.owner, takeover=takeover)
 

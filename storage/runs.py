@@ -213,7 +213,7 @@ class RunsTable(ABC):
                         ) -> list[RunRecord]:
         """Runs filtered by status and conversation, oldest first. `orphaned_only`: not
         those another live process drives; `takeover`: only those of another instance
-        that died (see `storage.backend.orphan_filter`)."""
+        that died (see `storage.processes.orphan_filter`)."""
         where: list[str] = []
         args: list[Any] = []
         if orphaned_only or takeover:

@@ -120,7 +120,8 @@ async def check_database(settings: Any) -> Check:
     """Postgres `SELECT 1`, or the SQLite data directory and files."""
     url = settings.secret("database_url")
     if url:
-        from storage.backend import DatabaseUnavailable, open_database, redact_url
+        from storage.backend import DatabaseUnavailable, open_database
+        from storage.db_url import redact_url
 
         try:
             db = await asyncio.wait_for(open_database(url), timeout=20)

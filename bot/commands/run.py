@@ -247,7 +247,7 @@ async def takeover_loop(app: Any, surfaces: Callable[[], dict[str, Any]], *,
                         every: float) -> None:
     """Postgres only (several processes, one database): every `every` seconds
     (FANVISE_TAKEOVER_EVERY, default 60), take over the runs, cards and turns of another
-    instance that died (its heartbeat is older than storage.backend.PROCESS_STALE_AFTER):
+    instance that died (its heartbeat is older than storage.processes.PROCESS_STALE_AFTER):
     `ChatCore.recover(takeover=True)`, which never touches this process's own in-flight
     work and takes turns with the other processes' passes (one lease). Start-up recovery
     covers this process's previous incarnation; on SQLite (one process per file) nothing

@@ -57,7 +57,7 @@ class Recovery:
            settled: done, sent once if never made, or left to the member's next tap
            (`Prelock.settle_abandoned`).
 
-        Only orphaned work is taken (storage.backend.orphan_filter): on a shared Postgres
+        Only orphaned work is taken (storage.processes.orphan_filter): on a shared Postgres
         database, runs, cards and turns of another live process are left to it; on SQLite
         (one process per file) everything is. `takeover=True` (the periodic pass of a live
         Postgres process, bot/commands/run.py): only the work of another instance that died,
