@@ -339,8 +339,10 @@ def score_case(expect: dict[str, Any], obs: Observation, *, offline: bool = True
     if offline and expect.get("offline_notice", True) and obs.answers:
         counts = [(a.get("text") or "").lower().count("offline mode") for a in obs.answers]
         flagged = all(a.get("offline") for a in obs.answers)
-        add(Check("offline_notice", flagged and all(n == 1 for n in counts),
-                  "every answer flagged offline and saying 'offline mode' exactly once",
+        # the runtime flags an offline answer; the chat adds the offline note once per
+        # conversation, so the answer's own text never carries it
+        add(Check("offline_notice", flagged and not any(counts),
+                  "every answer flagged offline, the note left to the chat (not in the text)",
                   {"flagged": flagged, "offline_mode_mentions": counts}))
 
     checks += _score_roster(expect, obs)

@@ -26,3 +26,13 @@ TEST_DATA = Path(__file__).parent / "data"
 def test_data() -> Path:
     """Folder of recorded ESPN fixtures copied from shared/espn-fixtures."""
     return TEST_DATA
+
+
+@pytest.fixture(autouse=True)
+def _answers_are_never_late(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An answer slower than `NOTIFY_AFTER` is delivered as a late answer's notice ("Answer
+    ready ↓"); on a loaded test machine any answer may be that slow. Tests see the immediate
+    reply unless they set `core.notify_after` themselves (tests/bot/test_answer_delivery.py)."""
+    import bot.core.turns
+
+    monkeypatch.setattr(bot.core.turns, "NOTIFY_AFTER", 1e9)

@@ -32,7 +32,7 @@ def base(**kw) -> dict:
     return e
 
 
-def answer(text="(Offline mode: ...) Jordan Poole is OUT, back Feb 4.", **kw) -> dict:
+def answer(text="Jordan Poole is OUT, back Feb 4.", **kw) -> dict:
     d = {"kind": "answer", "text": text, "intent": "player_research", "offline": True,
          "tool_calls": [], "report": None}
     d.update(kw)
@@ -141,7 +141,7 @@ def test_moves_pass_when_the_best_move_is_first_and_applied():
              roster="approved_moves")
     after = [x for x in ROSTER if x != HAYWARD["id"]] + [TYUS["id"]]
     o = obs(approvals=[card((HAYWARD, TYUS), (HAYWARD, BAMBA))],
-            answers=[answer("Done (offline mode).", intent="matchup_analysis")],
+            answers=[answer("Done.", intent="matchup_analysis")],
             roster_at_approval=list(ROSTER), roster_after=after,
             approved_moves=[{"drop": HAYWARD, "add": TYUS}])
     checks = score_case(e, o)
@@ -207,6 +207,10 @@ def test_errors_notices_and_offline_note():
             notices=[{"kind": "notice", "text": "Sorry", "level": "error"}])
     assert {"no_error_notice", "offline_notice"} <= names_failed(score_case(e, o))
     assert "offline_notice" not in names_failed(score_case(e, o, offline=False))
+    # the note is the chat's to add once per conversation, never in the answer's text
+    o = obs(answers=[answer("(Offline mode: rule-based answers.) Jordan Poole is OUT.")])
+    assert "offline_notice" in names_failed(score_case(e, o))
+    assert "offline_notice" not in names_failed(score_case(e, obs(answers=[answer()])))
 
 
 def test_text_helpers():
@@ -252,18 +256,18 @@ def test_a_move_fact_needs_both_names():
 
 def test_forbidden_words_are_whole_words():
     exp = base(forbidden_words=["DTD", "questionable"])
-    ok = score_case(exp, Observation(answers=[answer("(Offline mode) I can't find him.")]))
+    ok = score_case(exp, Observation(answers=[answer("I can't find him.")]))
     assert passed(ok)
-    bad = score_case(exp, Observation(answers=[answer("(Offline mode) He is DTD.")]))
+    bad = score_case(exp, Observation(answers=[answer("He is DTD.")]))
     assert [c.name for c in bad if not c.passed] == ["forbidden_word:DTD"]
     # a word inside another word is not a hit
     assert passed(score_case(base(forbidden_words=["out"]),
-                             Observation(answers=[answer("(Offline mode) a shoutout")])))
+                             Observation(answers=[answer("a shoutout")])))
 
 
 def test_no_player_report_fails_on_any_status_or_verdict():
     exp = base(no_player_report=True)
-    clean = Observation(answers=[answer("(Offline mode) I can't find a player called X.")])
+    clean = Observation(answers=[answer("I can't find a player called X.")])
     assert passed(score_case(exp, clean))
     # a report without player facts (e.g. a free-agent list) is fine
     lst = Observation(answers=[answer(report={"free_agents": []})])

@@ -37,9 +37,11 @@ from tests.reliability.test_cookie_messages import (
 SHAPES = [f"link team=1 espn_s2={S2} swid={SWID}", f"my espn_s2 is {S2}",
           f"tatum espn_s2={S2} swid={SWID}", f"C {SWID}", f"today s2={S2}", f"AST swid={SWID}"]
 #: every public command that takes text (from the command table: a new one is covered too),
-#: its first text option carrying cookie values; /ask twice
+#: its first text option carrying cookie values, its other required options a plain word
+#: (Discord sends no command without them); /ask twice
 PUBLIC_TEXT = [c for c in COMMANDS if not c.private and any(o.kind == "text" for o in c.options)]
-CASES = [(c.name, {next(o.name for o in c.options if o.kind == "text"): SHAPES[i % len(SHAPES)]})
+CASES = [(c.name, {**{o.name: "brunson" for o in c.options if o.required},
+                   next(o.name for o in c.options if o.kind == "text"): SHAPES[i % len(SHAPES)]})
          for i, c in enumerate(PUBLIC_TEXT)] + [("ask", {"question": SHAPES[1]})]
 
 
