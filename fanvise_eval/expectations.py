@@ -208,7 +208,7 @@ class Oracle:
 
     async def _compute(self, ref: dict[str, Any]) -> Any:
         src = ref["from"]
-        player = ref.get("player")
+        player: str = ref.get("player") or ""
         if src in ("espn_injury_status", "espn_expected_return", "espn_player_name",
                    "espn_fantasy_team", "game_log", "news_latest", "news_sources") and not player:
             raise OracleError(f"{src} needs a 'player'")
@@ -237,11 +237,11 @@ class Oracle:
             res = self.optimizer.scan_moves(self.team_id, top=1)
             return [h.player.name for h in res.holds]
         if src in ("lineup_benched", "lineup_starters"):
-            res = self.optimizer.daily_lineup(self.team_id, self.day(ref.get("day")))
+            day = self.optimizer.daily_lineup(self.team_id, self.day(ref.get("day")))
             if src == "lineup_starters":
-                return [s.name for s in res.starters]
+                return [s.name for s in day.starters]
             excluded = tuple(ref.get("exclude_reasons", ()))
-            return [b.name for b in res.bench
+            return [b.name for b in day.bench
                     if not any(str(b.reason).startswith(x) for x in excluded)]
         if src == "game_log":
             card = await self.card(player)
@@ -295,7 +295,7 @@ class Oracle:
         return self.league.remaining_dates(today=self.today) or [
             self.today + timedelta(days=k) for k in range(7)]
 
-    async def _compute_more(self, ref: dict[str, Any], src: str, player: str | None) -> Any:
+    async def _compute_more(self, ref: dict[str, Any], src: str, player: str) -> Any:
         if src in ("pro_team", "pro_game", "game_log_average") and not player:
             raise OracleError(f"{src} needs a 'player'")
         if src == "free_agents_ranked":
@@ -340,7 +340,7 @@ class Oracle:
             return self.day(ref.get("day")).isoformat()
         raise OracleError(f"unknown source {src!r}")
 
-    def _free_agents_ranked(self, ref: dict[str, Any]) -> list[str]:
+    def _free_agents_ranked(self, ref: dict[str, Any]) -> list[str] | str | None:
         cats = [c.upper() for c in ref.get("categories") or []]
         bad = [c for c in cats if c not in STAT_IDS]
         if bad:

@@ -321,7 +321,7 @@ def score_case(expect: dict[str, Any], obs: Observation, *, offline: bool = True
         add(Check(f"forbidden_word:{bad[:30]}", not hit, "absent (whole word)",
                   "present" if hit else "absent"))
     if expect.get("no_player_report"):
-        reports = [a.get("report") for a in obs.answers if a.get("report")]
+        reports = [r for a in obs.answers if (r := a.get("report"))]
         bad = [{k: r.get(k) for k in PLAYER_VERDICT_KEYS if r.get(k) not in (None, "", [])}
                for r in reports]
         bad = [b for b in bad if b]
@@ -330,9 +330,9 @@ def score_case(expect: dict[str, Any], obs: Observation, *, offline: bool = True
     if expect.get("offers") is not None:
         checks.append(_score_offers(expect["offers"], obs))
     if expect.get("_allowed_names") is not None:
-        allowed = {_norm_name(n) for n in expect["_allowed_names"]}
+        allowed_names = {_norm_name(n) for n in expect["_allowed_names"]}
         named = [n for n in expect.get("_universe", []) if mentions_name(text, n)
-                 and _norm_name(n) not in allowed and not mentions_name(obs.prompt, n)]
+                 and _norm_name(n) not in allowed_names and not mentions_name(obs.prompt, n)]
         add(Check("mentioned_players", not named, f"only {expect['mentioned_players']}", named,
                   "players outside the allowed groups were named" if named else ""))
 
@@ -444,7 +444,7 @@ def _score_moves(spec: dict[str, Any], expect: dict[str, Any], obs: Observation)
     if spec.get("drops_must_be_on_my_roster", True):
         mine = {int(x) for x in expect.get("_my_roster_ids", [])}
         # a plan card's streaming chain drops a player an earlier move of the plan adds
-        mine |= {_id(m.get("add")) for m in moves if m.get("line")}
+        mine |= {a for m in moves if m.get("line") and (a := _id(m.get("add"))) is not None}
         bad = [_name(m.get("drop")) or names.get(str(_id(m.get("drop"))), "?")
                for m in moves if _id(m.get("drop")) not in mine]
         out.append(Check("moves.drops_on_my_roster", not bad, "my players", bad))
