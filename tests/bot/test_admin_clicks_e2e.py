@@ -160,7 +160,8 @@ async def test_slack_admin_may_only_skip_all_once(fake_slack, tmp_path) -> None:
                                       and "Decided by" in context_text(fake_slack.messages[ts])
                                       and fake_slack.messages[ts]))
         footer = context_text(msg)
-        assert "Decided by u_admin: " in footer and "skipped by you" in footer \
+        # the decider is mentioned (Slack shows the member), never a raw handle
+        assert "Decided by <@U_ADMIN>: " in footer and "skipped by you" in footer \
             and "applied" not in footer, footer
         dup = await wait_for(lambda: slack_ephemerals(fake_slack, "U_ADMIN")[2:])
         assert "already decided" in dup[0]
