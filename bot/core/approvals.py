@@ -358,13 +358,25 @@ class Approvals:
         moves and lineups were for days that have passed), nothing is made or planned."""
         text = (f"This plan was for the matchup that ended {day_text(ended)}: nothing was "
                 "changed. Ask again (\"review my matchup\") for this matchup's plan.")
-        await self.core.db.finish_card(card.card_id, status="expired",
-                                       result={"notice": text})
-        await self._audit_moves(card, user, "expired", set())
-        fresh = await self.core.db.get_card(card.card_id) or card
-        await self.redraw(surface, card_thread, card_mid, fresh, result_text=text)
-        await self.core.db.mark_card_shown(card.card_id)
+        await self._close_unmade(surface, card_thread, card_mid, user, card, text,
+                                 expire=True, result_text=text)
         await surface.ephemeral(thread, user, text)
+
+    async def _close_unmade(self, surface: ChatSurface, thread: ThreadRef,
+                            card_mid: str | None, user: UserRef, card: CardRow, notice: str,
+                            *, expire: bool, result_text: str = "") -> None:
+        """Close a card none of whose moves was made: expired with its `notice` stored, or
+        back to pending (`expire` False: a failure the member may retry); its moves audited
+        and the card redrawn in its message."""
+        if expire:
+            await self.core.db.finish_card(card.card_id, status="expired",
+                                           result={"notice": notice})
+        else:
+            await self.core.db.release_card(card.card_id)
+        await self._audit_moves(card, user, "expired" if expire else "error", set())
+        fresh = await self.core.db.get_card(card.card_id) or card
+        await self.redraw(surface, thread, card_mid, fresh, result_text=result_text)
+        await self.core.db.mark_card_shown(card.card_id)
 
     async def _choose(self, surface: ChatSurface, thread: ThreadRef, card_mid: str | None,
                       user: UserRef, card: CardRow, spot: int, index: int) -> None:
@@ -485,17 +497,9 @@ class Approvals:
         notice = next((e for e in final if isinstance(e, Notice)), None)
         approvals = [e for e in final if isinstance(e, ApprovalRequest)]
         if answer is None and not approvals and notice is not None:
-            if notice.code.closes_card:  # decided before, expired, or lost to a restart
-                await self.core.db.finish_card(card.card_id, status="expired",
-                                          result={"notice": notice.text})
-                result = "expired"
-            else:
-                await self.core.db.release_card(card.card_id)
-                result = "error"
-            await self._audit_moves(card, user, result, set())
-            fresh = await self.core.db.get_card(card.card_id) or card
-            await self.redraw(surface, thread, card_mid, fresh)
-            await self.core.db.mark_card_shown(card.card_id)
+            # decided before, expired, or lost to a restart: closed; else back to pending
+            await self._close_unmade(surface, thread, card_mid, user, card, notice.text,
+                                     expire=notice.code.closes_card)
             await editor.aclose(("⚠️ " if notice.level != "info" else "ℹ️ ") + notice.text)
             return
         outcomes = _outcomes(final, answer.report if answer else None)
